@@ -1,0 +1,134 @@
+/**
+ * Every error Authchart throws or reports is an `AuthError` subclass. Its `type` names it in logs; clients see only
+ * the value of the `error` query parameter that `errorPageValue` derives from it, never the message.
+ * @module errors
+ */
+
+/** Names of the error classes, as Auth.js spells them. */
+export type ErrorType =
+  | 'AccessDenied' | 'AdapterError' | 'CallbackRouteError' | 'ErrorPageLoop' | 'EventError' | 'InvalidCallbackUrl'
+  | 'CredentialsSignin' | 'InvalidEndpoints' | 'InvalidCheck' | 'JWTSessionError' | 'MissingAdapter'
+  | 'MissingAdapterMethods' | 'MissingAuthorize' | 'MissingSecret' | 'OAuthAccountNotLinked' | 'OAuthCallbackError'
+  | 'OAuthProfileParseError' | 'SessionTokenError' | 'OAuthSignInError' | 'EmailSignInError' | 'SignOutError'
+  | 'UnknownAction' | 'UnsupportedStrategy' | 'InvalidProvider' | 'UntrustedHost' | 'Verification' | 'MissingCSRF'
+  | 'AccountNotLinked' | 'DuplicateConditionalUI' | 'MissingWebAuthnAutocomplete' | 'WebAuthnVerificationError'
+  | 'ExperimentalFeatureNotEnabled' | 'FlowRejected' | 'FlowStoreUnavailable' | 'OAuthCreateAccount'
+  | 'EmailCreateAccount' | 'InvalidRequest'
+
+/** Values of the `error` query parameter on the sign-in page. */
+export type SignInPageErrorParam =
+  | 'Signin' | 'OAuthSignin' | 'OAuthCallbackError' | 'OAuthCreateAccount' | 'EmailCreateAccount' | 'Callback'
+  | 'OAuthAccountNotLinked' | 'EmailSignin' | 'CredentialsSignin' | 'SessionRequired'
+
+/** Values of the `error` query parameter on the error page. */
+export type ErrorPageParam = 'Configuration' | 'AccessDenied' | 'Verification'
+
+type ErrorOptions = Error | { cause?: Record<string, unknown> & { err?: Error } } | Record<string, unknown>
+
+/** Base class of all Authchart errors. */
+export class AuthError extends Error {
+  static type: ErrorType = 'CallbackRouteError'
+  /** Which page shows it: the sign-in page for `signIn`, the error page otherwise. */
+  static kind: 'signIn' | 'error' = 'error'
+  type: ErrorType
+  kind: 'signIn' | 'error'
+  declare cause?: Record<string, unknown> & { err?: Error }
+
+  constructor(message?: string | ErrorOptions, errorOptions?: ErrorOptions) {
+    if (message instanceof Error) {
+      super(undefined, { cause: { err: message, ...(message.cause as object | undefined) } })
+    } else if (typeof message === 'string') {
+      if (errorOptions instanceof Error) errorOptions = { err: errorOptions, ...(errorOptions.cause as object | undefined) }
+      super(message, errorOptions ? { cause: errorOptions } : undefined)
+    } else {
+      super(undefined, message ? { cause: message } : undefined)
+    }
+    const ctor = new.target as typeof AuthError
+    this.name = ctor.name
+    this.type = ctor.type
+    this.kind = ctor.kind
+    Error.captureStackTrace?.(this, new.target)
+  }
+}
+
+/** An error shown on the sign-in page rather than the error page. */
+export class SignInError extends AuthError { static override kind = 'signIn' as const }
+
+export class AdapterError extends AuthError { static override type: ErrorType = 'AdapterError' }
+export class AccessDenied extends AuthError { static override type: ErrorType = 'AccessDenied' }
+export class CallbackRouteError extends AuthError { static override type: ErrorType = 'CallbackRouteError' }
+export class ErrorPageLoop extends AuthError { static override type: ErrorType = 'ErrorPageLoop' }
+export class EventError extends AuthError { static override type: ErrorType = 'EventError' }
+export class InvalidCallbackUrl extends AuthError { static override type: ErrorType = 'InvalidCallbackUrl' }
+
+/** Thrown from a credentials provider's `authorize` to reject the sign-in; `code` is shown in the URL. */
+export class CredentialsSignin extends SignInError {
+  static override type: ErrorType = 'CredentialsSignin'
+  /** Goes into the redirect URL: never hint at which field was wrong. */
+  code = 'credentials'
+}
+
+export class InvalidEndpoints extends AuthError { static override type: ErrorType = 'InvalidEndpoints' }
+export class InvalidCheck extends AuthError { static override type: ErrorType = 'InvalidCheck' }
+export class JWTSessionError extends AuthError { static override type: ErrorType = 'JWTSessionError' }
+export class MissingAdapter extends AuthError { static override type: ErrorType = 'MissingAdapter' }
+export class MissingAdapterMethods extends AuthError { static override type: ErrorType = 'MissingAdapterMethods' }
+export class MissingAuthorize extends AuthError { static override type: ErrorType = 'MissingAuthorize' }
+export class MissingSecret extends AuthError { static override type: ErrorType = 'MissingSecret' }
+export class OAuthAccountNotLinked extends SignInError { static override type: ErrorType = 'OAuthAccountNotLinked' }
+export class OAuthCallbackError extends SignInError { static override type: ErrorType = 'OAuthCallbackError' }
+export class OAuthProfileParseError extends AuthError { static override type: ErrorType = 'OAuthProfileParseError' }
+export class SessionTokenError extends AuthError { static override type: ErrorType = 'SessionTokenError' }
+export class OAuthSignInError extends SignInError { static override type: ErrorType = 'OAuthSignInError' }
+export class OAuthCreateAccount extends SignInError { static override type: ErrorType = 'OAuthCreateAccount' }
+export class EmailSignInError extends SignInError { static override type: ErrorType = 'EmailSignInError' }
+export class EmailCreateAccount extends SignInError { static override type: ErrorType = 'EmailCreateAccount' }
+export class SignOutError extends AuthError { static override type: ErrorType = 'SignOutError' }
+export class UnknownAction extends AuthError { static override type: ErrorType = 'UnknownAction' }
+export class UnsupportedStrategy extends AuthError { static override type: ErrorType = 'UnsupportedStrategy' }
+export class InvalidProvider extends AuthError { static override type: ErrorType = 'InvalidProvider' }
+export class UntrustedHost extends AuthError { static override type: ErrorType = 'UntrustedHost' }
+export class Verification extends AuthError { static override type: ErrorType = 'Verification' }
+export class MissingCSRF extends SignInError { static override type: ErrorType = 'MissingCSRF' }
+export class AccountNotLinked extends SignInError { static override type: ErrorType = 'AccountNotLinked' }
+export class DuplicateConditionalUI extends AuthError { static override type: ErrorType = 'DuplicateConditionalUI' }
+export class MissingWebAuthnAutocomplete extends AuthError { static override type: ErrorType = 'MissingWebAuthnAutocomplete' }
+export class WebAuthnVerificationError extends AuthError { static override type: ErrorType = 'WebAuthnVerificationError' }
+export class ExperimentalFeatureNotEnabled extends AuthError { static override type: ErrorType = 'ExperimentalFeatureNotEnabled' }
+/** Authchart: a malformed request (body, query, header) that no action can use. */
+export class InvalidRequest extends AuthError { static override type: ErrorType = 'InvalidRequest' }
+/** Authchart: the stored flow is unknown, expired, tampered, replayed or from an older machine version. */
+export class FlowRejected extends SignInError { static override type: ErrorType = 'FlowRejected' }
+/** Authchart: the flow store (e.g. Redis) could not be reached in time. */
+export class FlowStoreUnavailable extends AuthError { static override type: ErrorType = 'FlowStoreUnavailable' }
+
+const clientSafeSignInValues: Partial<Record<ErrorType, SignInPageErrorParam>> = {
+  CredentialsSignin: 'CredentialsSignin',
+  OAuthAccountNotLinked: 'OAuthAccountNotLinked',
+  AccountNotLinked: 'OAuthAccountNotLinked',
+  OAuthCallbackError: 'OAuthCallbackError',
+  OAuthSignInError: 'OAuthSignin',
+  OAuthCreateAccount: 'OAuthCreateAccount',
+  EmailCreateAccount: 'EmailCreateAccount',
+  EmailSignInError: 'EmailSignin',
+  MissingCSRF: 'Signin',
+  FlowRejected: 'Signin',
+}
+
+/**
+ * The page and the `error` query value an error is shown with. Only the spec's values ever reach a URL:
+ * errors that speak of configuration or internals all become `Configuration`.
+ */
+export function errorPageValue(error: unknown): { page: 'signIn'; value: SignInPageErrorParam } | { page: 'error'; value: ErrorPageParam } {
+  if (!(error instanceof AuthError)) return { page: 'error', value: 'Configuration' }
+  if (error.type === 'AccessDenied') return { page: 'error', value: 'AccessDenied' }
+  if (error.type === 'Verification') return { page: 'error', value: 'Verification' }
+  if (error.kind === 'signIn') return { page: 'signIn', value: clientSafeSignInValues[error.type] ?? 'Signin' }
+  if (error.type === 'AdapterError') return { page: 'signIn', value: 'Callback' }
+  return { page: 'error', value: 'Configuration' }
+}
+
+/** Whether the error's type is safe to show a client (Auth.js exports the same helper). */
+export function isClientError(error: Error): error is AuthError {
+  return error instanceof AuthError && (error.kind === 'signIn' || error.type === 'AccessDenied' || error.type === 'Verification')
+}

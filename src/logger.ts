@@ -1,0 +1,61 @@
+/** The logger: `error(err)`, `warn(code)`, and `debug` only when the config says `debug: true`. */
+import { AuthError } from './errors.js'
+
+/** Warning codes passed to `logger.warn`. */
+export type WarningCode =
+  | 'debug-enabled'
+  | 'csrf-disabled'
+  | 'experimental-webauthn'
+  | 'env-url-basepath-redundant'
+  | 'env-url-basepath-mismatch'
+  | 'secret-too-short'
+  | 'jwt-cookie-oversized'
+
+export interface LoggerInstance {
+  warn: (code: WarningCode) => void
+  error: (error: Error) => void
+  debug: (message: string, metadata?: unknown) => void
+}
+
+const noop = () => {}
+
+const consoleLogger: LoggerInstance = {
+  error(error) {
+    const name = error instanceof AuthError ? error.type : error.name
+    console.error(`[authchart][error] ${name}: ${error.message}`)
+    const cause = error.cause as { err?: unknown } | undefined
+    if (cause && typeof cause === 'object' && cause.err instanceof Error) {
+      const { err, ...rest } = cause
+      console.error('[authchart][cause]:', err.stack ?? err.message)
+      if (Object.keys(rest).length) console.error('[authchart][details]:', JSON.stringify(rest, null, 2))
+    } else if (error.stack) {
+      console.error(error.stack.replace(/.*/, '').substring(1))
+    }
+  },
+  warn(code) {
+    console.warn(`[authchart][warn][${code}]`)
+  },
+  debug(message, metadata) {
+    console.log(`[authchart][debug]: ${message}`, metadata === undefined ? '' : JSON.stringify(metadata, null, 2))
+  },
+}
+
+/**
+ * Builds the logger for a config: the app's levels where it gave them, the console otherwise. A logger method that
+ * throws is never allowed to break a request.
+ */
+export function createLogger(config: { logger?: Partial<LoggerInstance>; debug?: boolean }): LoggerInstance {
+  const custom = config.logger ?? {}
+  const pick = <K extends keyof LoggerInstance>(key: K): LoggerInstance[K] => {
+    const fn = (custom[key] ?? consoleLogger[key]) as (...args: unknown[]) => void
+    return ((...args: unknown[]) => {
+      try { fn(...args) } catch { /* a broken logger must not become a broken request */ }
+    }) as LoggerInstance[K]
+  }
+  return {
+    error: pick('error'),
+    warn: pick('warn'),
+    // The spec: a custom logger's `debug` is used as given; the `debug` flag only governs the built-in one.
+    debug: custom.debug || config.debug ? pick('debug') : noop,
+  }
+}
