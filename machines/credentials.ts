@@ -1,0 +1,128 @@
+/**
+ * The credentials sign-in flow: the app's `authorize` checks what the user typed, the `signIn` callback may veto,
+ * the session is issued. It starts and ends within one request (POST /callback/:provider), so it is never persisted.
+ */
+import { assign, setup } from 'xstate'
+import type { ErrorType } from '../src/errors.js'
+import { isCsrfVerified } from '../src/security/flow-guards.js'
+
+export interface CredentialsContext {
+  providerId?: string
+  callbackUrl?: string
+  /** The user `authorize` returned; only id, name, e-mail and image are kept. */
+  user?: { id?: string; name?: string | null; email?: string | null; image?: string | null }
+  error?: ErrorType
+  /** `CredentialsSignin.code`, shown in the redirect URL. */
+  errorCode?: string
+  /** Where the browser goes next, as the redirect callback decided. */
+  redirectTo?: string
+  now: number
+}
+
+export type CredentialsEvent =
+  | { type: 'CREDENTIALS_SUBMITTED'; providerId: string; callbackUrl: string; csrfVerified: boolean; now: number }
+  | { type: 'REDIRECT_RESOLVED'; url: string }
+  | { type: 'REDIRECT_FAILED' }
+  | { type: 'AUTHORIZED'; user: NonNullable<CredentialsContext['user']> }
+  | { type: 'AUTHORIZE_REJECTED'; code: string }
+  | { type: 'AUTHORIZE_FAILED' }
+  | { type: 'SIGNIN_ALLOWED' }
+  | { type: 'SIGNIN_DENIED' }
+  | { type: 'SIGNIN_REDIRECTED'; url: string }
+  | { type: 'SIGNIN_FAILED' }
+  | { type: 'SESSION_ISSUED' }
+  | { type: 'SESSION_FAILED'; error: ErrorType }
+  | { type: 'SIGNIN_ANNOUNCED' }
+
+export const credentialsMachine = setup({
+  types: {
+    context: {} as CredentialsContext,
+    events: {} as CredentialsEvent,
+    // Machines emit nothing; declared so parameterised assigns type-check.
+    emitted: {} as { type: 'authchart.none' },
+  },
+  guards: {
+    isCsrfVerified,
+    /** Extension point: the app's last word before the session is issued. */
+    allowSignIn: () => true,
+  },
+  actions: {
+    // Commands: declared here for their types; the flow runtime runs them with the handlers in src/effects/.
+    runRedirectCallback: (_: unknown, _params: { url: string }) => {},
+    authorize: (_: unknown, _params: { providerId: string }) => {},
+    runSignInCallback: (_: unknown, _params: { providerId: string; user: NonNullable<CredentialsContext['user']> }) => {},
+    issueSession: (_: unknown, _params: { providerId: string; user: NonNullable<CredentialsContext['user']> }) => {},
+    emitSignInEvent: (_: unknown, _params: { providerId: string; user: NonNullable<CredentialsContext['user']> }) => {},
+    fail: assign((_, params: { error: ErrorType }) => ({ error: params.error })),
+  },
+}).createMachine({
+  id: 'credentials',
+  context: { now: 0 },
+  initial: 'idle',
+  states: {
+    idle: {
+      description: 'Waiting for the sign-in form to be posted.',
+      on: {
+        CREDENTIALS_SUBMITTED: [
+          { guard: { type: 'isCsrfVerified' }, target: 'resolvingCallbackUrl',
+            actions: assign(({ event }) => ({ providerId: event.providerId, callbackUrl: event.callbackUrl, now: event.now })) },
+          { target: 'failed', actions: [assign(({ event }) => ({ providerId: event.providerId, now: event.now })), { type: 'fail', params: { error: 'MissingCSRF' } }] },
+        ],
+      },
+    },
+    resolvingCallbackUrl: {
+      description: 'The redirect callback decides where the user lands after signing in.',
+      entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
+      on: {
+        REDIRECT_RESOLVED: { target: 'authorizing', actions: assign(({ event }) => ({ callbackUrl: event.url })) },
+        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl' } } },
+      },
+    },
+    authorizing: {
+      description: "The provider's authorize() checks the submitted credentials.",
+      entry: { type: 'authorize', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
+      on: {
+        AUTHORIZED: { target: 'checkingSignIn', actions: assign(({ event }) => ({ user: event.user })) },
+        AUTHORIZE_REJECTED: { target: 'failed', actions: [assign(({ event }) => ({ errorCode: event.code })), { type: 'fail', params: { error: 'CredentialsSignin' } }] },
+        AUTHORIZE_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'CallbackRouteError' } } },
+      },
+    },
+    checkingSignIn: {
+      description: 'The signIn callback may allow, deny, or send the user elsewhere.',
+      entry: { type: 'runSignInCallback', params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }) },
+      on: {
+        SIGNIN_ALLOWED: [
+          { guard: { type: 'allowSignIn' }, target: 'issuingSession' },
+          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        ],
+        SIGNIN_DENIED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        SIGNIN_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        SIGNIN_REDIRECTED: { target: 'resolvingSignInRedirect', actions: assign(({ event }) => ({ redirectTo: event.url })) },
+      },
+    },
+    resolvingSignInRedirect: {
+      description: 'A URL returned by the signIn callback still passes the redirect callback.',
+      entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.redirectTo ?? '' }) },
+      on: {
+        REDIRECT_RESOLVED: { target: 'redirected', actions: assign(({ event }) => ({ redirectTo: event.url })) },
+        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl' } } },
+      },
+    },
+    issuingSession: {
+      description: 'The jwt callback shapes the token and the session cookie is written (or the database session created).',
+      entry: { type: 'issueSession', params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }) },
+      on: {
+        SESSION_ISSUED: { target: 'announcingSignIn', actions: assign(({ context }) => ({ redirectTo: context.callbackUrl })) },
+        SESSION_FAILED: { target: 'failed', actions: assign(({ event }) => ({ error: event.error })) },
+      },
+    },
+    announcingSignIn: {
+      description: 'The signIn event tells the app a user signed in.',
+      entry: { type: 'emitSignInEvent', params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }) },
+      on: { SIGNIN_ANNOUNCED: { target: 'signedIn' } },
+    },
+    signedIn: { type: 'final', description: 'Session issued; the browser goes to the callback URL.' },
+    redirected: { type: 'final', description: 'The signIn callback sent the user to another page; no session.' },
+    failed: { type: 'final', description: 'Sign-in refused; context.error names why.' },
+  },
+})

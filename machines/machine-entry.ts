@@ -1,0 +1,32 @@
+/**
+ * What the registry knows about each machine: the definition, its version, and the event alphabet that path
+ * generation walks. The runtime, the diagrams and the path tests all read the same entries.
+ */
+import type { AnyStateMachine, EventObject } from 'xstate'
+
+/** Conventions every machine follows, so tools can read outcomes from the definition alone. */
+export const machineConventions = {
+  /** Tag of states that wait for the browser's next request (the flow is persisted there). */
+  awaitingBrowserTag: 'awaitingBrowser',
+  /** Entry command that runs the app's `signIn` callback. Every path to a session passes a state that emits it. */
+  signInCommand: 'runSignInCallback',
+  /** Entry command that writes the session (JWT cookie or database row). */
+  issueSessionCommand: 'issueSession',
+  /** Entry command that runs the app's `redirect` callback; the only source of a redirect target. */
+  redirectCommand: 'runRedirectCallback',
+} as const
+
+/** One registered machine. */
+export interface MachineEntry<M extends AnyStateMachine = AnyStateMachine> {
+  id: string
+  /** Bumped whenever the structural fingerprint changes (a test pins it). */
+  version: number
+  machine: M
+  /**
+   * A finite alphabet of sample events, request events and command results alike, for `getSimplePaths`.
+   * Payload guards reject payload-less events, so every event here carries a realistic payload.
+   */
+  pathEvents: readonly EventObject[]
+  /** Names of the guards an app may replace through `config.flows[id].guards`. */
+  extensionPoints: readonly string[]
+}
