@@ -13,7 +13,7 @@ export type ErrorType =
   | 'UnknownAction' | 'UnsupportedStrategy' | 'InvalidProvider' | 'UntrustedHost' | 'Verification' | 'MissingCSRF'
   | 'AccountNotLinked' | 'DuplicateConditionalUI' | 'MissingWebAuthnAutocomplete' | 'WebAuthnVerificationError'
   | 'ExperimentalFeatureNotEnabled' | 'FlowRejected' | 'FlowStoreUnavailable' | 'OAuthCreateAccount'
-  | 'EmailCreateAccount' | 'InvalidRequest'
+  | 'EmailCreateAccount' | 'InvalidRequest' | 'InvalidConfig' | 'InvalidCookieOption' | 'InvalidFlowExtension'
 
 /** Values of the `error` query parameter on the sign-in page. */
 export type SignInPageErrorParam =
@@ -97,10 +97,16 @@ export class WebAuthnVerificationError extends AuthError { static override type:
 export class ExperimentalFeatureNotEnabled extends AuthError { static override type: ErrorType = 'ExperimentalFeatureNotEnabled' }
 /** Authchart: a malformed request (body, query, header) that no action can use. */
 export class InvalidRequest extends AuthError { static override type: ErrorType = 'InvalidRequest' }
+/** Authchart: an option has a value Authchart cannot work with; the message names the option. */
+export class InvalidConfig extends AuthError { static override type: ErrorType = 'InvalidConfig' }
 /** Authchart: the stored flow is unknown, expired, tampered, replayed or from an older machine version. */
 export class FlowRejected extends SignInError { static override type: ErrorType = 'FlowRejected' }
 /** Authchart: the flow store (e.g. Redis) could not be reached in time. */
 export class FlowStoreUnavailable extends AuthError { static override type: ErrorType = 'FlowStoreUnavailable' }
+/** Authchart: a cookie name, value or attribute that cannot be written into a valid `Set-Cookie` header (RFC 6265). */
+export class InvalidCookieOption extends AuthError { static override type: ErrorType = 'InvalidCookieOption' }
+/** Authchart: `config.flows` names a machine or a guard that is not a documented extension point, or gives a non-function. */
+export class InvalidFlowExtension extends AuthError { static override type: ErrorType = 'InvalidFlowExtension' }
 
 const clientSafeSignInValues: Partial<Record<ErrorType, SignInPageErrorParam>> = {
   CredentialsSignin: 'CredentialsSignin',

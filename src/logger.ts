@@ -10,6 +10,7 @@ export type WarningCode =
   | 'env-url-basepath-mismatch'
   | 'secret-too-short'
   | 'jwt-cookie-oversized'
+  | 'flow-guard-not-boolean'
 
 export interface LoggerInstance {
   warn: (code: WarningCode) => void

@@ -13,8 +13,13 @@ import type { TransitionRecord } from './extension-types.js'
 import { fromFlowRecord, toFlowRecord } from './flow-record.js'
 import type { FlowStore } from './flow-store.js'
 
+/** An event that reports how a command ended, with its payload. */
+export interface ResultEvent extends EventObject {
+  [field: string]: unknown
+}
+
 /** Runs one command and answers with the event that says how it ended. */
-export type EffectHandler = (params: Record<string, unknown>) => EventObject | Promise<EventObject>
+export type EffectHandler = (params: Record<string, unknown>) => ResultEvent | Promise<ResultEvent>
 
 /** Handlers by command type. */
 export type EffectHandlers = Record<string, EffectHandler>
@@ -72,6 +77,43 @@ function commandsOf(actions: readonly ActionLike[]): ActionLike[] {
   return actions.filter((action) => !action.type.startsWith('xstate.'))
 }
 
+type Reporter = (record: Omit<TransitionRecord, 'flowId' | 'machine' | 'at'>) => void
+
+/**
+ * Applies `event` to `snapshot`, then runs each command the machine emits and feeds its result back, until the
+ * machine waits for the browser or ends. Exported for flows that never persist (session, credentials), whose fast
+ * paths hand over to the machine the moment a command answers something off the happy path.
+ * @throws FlowRejected when the machine does not accept the event
+ */
+export async function drive(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, event: EventObject, effects: EffectHandlers, report?: Reporter): Promise<AnyMachineSnapshot> {
+  const apply = (from: AnyMachineSnapshot, ev: EventObject): [AnyMachineSnapshot, ActionLike[]] => {
+    const [next, actions] = transition(machine, from, ev)
+    if (next === from && actions.length === 0) {
+      throw new FlowRejected('event not accepted in this state', { check: 'transition', state: stateName(from.value), event: ev.type })
+    }
+    report?.({ from: stateName(from.value), to: stateName(next.value), event: ev.type })
+    return [next, commandsOf(actions as ActionLike[])]
+  }
+
+  let [current, commands] = apply(snapshot, event)
+  let budget = maxCommandsPerRequest
+  while (commands.length > 0) {
+    if (commands.length > 1) throw new AuthError('a transition emitted more than one command', { commands: commands.map((c) => c.type) })
+    if (--budget < 0) throw new AuthError('flow ran too many commands in one request', { machine: machine.id })
+    const command = commands[0]!
+    const handler = effects[command.type]
+    if (!handler) throw new AuthError(`no handler for command ${command.type}`, { machine: machine.id })
+    const result = await handler((command.params ?? {}) as Record<string, unknown>)
+    ;[current, commands] = apply(current, result)
+  }
+  return current
+}
+
+/** The initial snapshot of a machine, computed once per machine instance. */
+export function initialSnapshot(machine: AnyStateMachine): AnyMachineSnapshot {
+  return initialSnapshotOf(machine)
+}
+
 /**
  * Applies one request event to a flow and runs it until it waits for the browser again or ends.
  * @throws FlowRejected when the stored flow is missing, replayed, expired, foreign, or the event is not accepted.
@@ -91,26 +133,8 @@ export async function step(input: StepInput): Promise<StepResult> {
     snapshot = initialSnapshotOf(machine)
   }
 
-  const apply = (from: AnyMachineSnapshot, event: EventObject): [AnyMachineSnapshot, ActionLike[]] => {
-    const [next, actions] = transition(machine, from, event)
-    if (next === from && actions.length === 0) {
-      throw new FlowRejected('event not accepted in this state', { check: 'transition', state: stateName(from.value), event: event.type })
-    }
-    onTransition?.({ flowId, machine: machine.id, from: stateName(from.value), to: stateName(next.value), event: event.type, at: input.now })
-    return [next, commandsOf(actions as ActionLike[])]
-  }
-
-  let [current, commands] = apply(snapshot, input.event)
-  let budget = maxCommandsPerRequest
-  while (commands.length > 0) {
-    if (commands.length > 1) throw new AuthError('a transition emitted more than one command', { commands: commands.map((c) => c.type) })
-    if (--budget < 0) throw new AuthError('flow ran too many commands in one request', { machine: machine.id })
-    const command = commands[0]!
-    const handler = effects[command.type]
-    if (!handler) throw new AuthError(`no handler for command ${command.type}`, { machine: machine.id })
-    const result = await handler((command.params ?? {}) as Record<string, unknown>)
-    ;[current, commands] = apply(current, result)
-  }
+  const report = onTransition ? (r: Omit<TransitionRecord, 'flowId' | 'machine' | 'at'>) => onTransition({ flowId, machine: machine.id, at: input.now, ...r }) : undefined
+  const current = await drive(machine, snapshot, input.event, effects, report)
 
   const done = current.status === 'done'
   let ref: string | null = null

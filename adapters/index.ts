@@ -1,0 +1,9 @@
+/**
+ * The adapter contract: the `Adapter` interface and its models, as `@auth/core/adapters` exports them.
+ * The adapters themselves live in `authchart/adapters/memory`, `authchart/adapters/sql` and `authchart/adapters/redis`.
+ * @module adapters
+ */
+export type {
+  Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken,
+} from '../src/adapters.js'
+export { isDate } from '../src/adapters.js'

@@ -1,0 +1,8 @@
+/**
+ * The SQL adapter and its migration, for Kysely on PostgreSQL, MySQL/MariaDB or SQLite.
+ * @module adapters/sql
+ */
+export { KyselyAdapter } from './adapter.js'
+export { migrate, type MigrationReport } from './migrate.js'
+export { KyselyAuth, tableNames, type AuthchartDatabase, type Database, type TableName } from './schema.js'
+export type { SqlDialect } from './dialect.js'

@@ -1,0 +1,89 @@
+/**
+ * Rows to models and models to rows. Reading undoes each engine's storage quirks (dates as text, booleans as 0/1,
+ * `bigint` as strings); writing keeps only fields that have a column, so provider-specific token fields
+ * (`expires_in`, `not-before-policy`, ...) never break an insert, while extra columns an app added are kept.
+ */
+import type {
+  AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken,
+} from '../../src/adapters.js'
+import { AdapterError } from '../../src/errors.js'
+import { toBoolean, toDate, toNumber, toStoreValue, type SqlDialect } from './dialect.js'
+import type { StoreColumn } from './store-columns.js'
+
+/** A row as Kysely returns it when the table's columns are not known statically. */
+export type StoreRow = Record<string, unknown>
+
+/** The fields of `record` that have a column, converted for the driver; `undefined` means "not given". */
+export function rowForWrite(record: object, columns: Map<string, StoreColumn>, dialect: SqlDialect): StoreRow {
+  const row: StoreRow = {}
+  for (const [field, value] of Object.entries(record)) {
+    if (value !== undefined && columns.has(field)) row[field] = toStoreValue(value, dialect)
+  }
+  return row
+}
+
+/** A `User` row as an `AdapterUser`; extra columns are kept as they come. */
+export function userFromRow(row: StoreRow): AdapterUser {
+  return {
+    ...row,
+    id: String(row.id),
+    name: optionalString(row.name),
+    // NULL for a user created without an address (some OAuth providers share none). The model says `string`;
+    // turning NULL into '' would let a later `updateUser` write '' and collide on the unique index.
+    email: row.email as string,
+    image: optionalString(row.image),
+    emailVerified: toDate(row.emailVerified),
+  }
+}
+
+/**
+ * An `Account` row as an `AdapterAccount`. Token fields are optional strings in the model, so a NULL column
+ * becomes an absent field rather than a `null` the types do not allow.
+ */
+export function accountFromRow(row: StoreRow): AdapterAccount {
+  const present = Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null))
+  const account: AdapterAccount = {
+    ...present,
+    userId: String(row.userId),
+    type: String(row.type) as AdapterAccount['type'],
+    provider: String(row.provider),
+    providerAccountId: String(row.providerAccountId),
+  }
+  if (present.expires_at !== undefined) account.expires_at = toNumber(present.expires_at)
+  return account
+}
+
+/** A `Session` row as an `AdapterSession`. */
+export function sessionFromRow(row: StoreRow): AdapterSession {
+  return { ...row, sessionToken: String(row.sessionToken), userId: String(row.userId), expires: requiredDate(row.expires) }
+}
+
+/** A `VerificationToken` row as a `VerificationToken`. */
+export function verificationTokenFromRow(row: StoreRow): VerificationToken {
+  return { ...row, identifier: String(row.identifier), token: String(row.token), expires: requiredDate(row.expires) }
+}
+
+/** An `Authenticator` row as an `AdapterAuthenticator`. */
+export function authenticatorFromRow(row: StoreRow): AdapterAuthenticator {
+  return {
+    ...row,
+    credentialID: String(row.credentialID),
+    userId: String(row.userId),
+    providerAccountId: String(row.providerAccountId),
+    credentialPublicKey: String(row.credentialPublicKey),
+    counter: toNumber(row.counter),
+    credentialDeviceType: String(row.credentialDeviceType),
+    credentialBackedUp: toBoolean(row.credentialBackedUp),
+    transports: optionalString(row.transports),
+  }
+}
+
+function optionalString(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value)
+}
+
+function requiredDate(value: unknown): Date {
+  const date = toDate(value)
+  if (!date) throw new AdapterError('a NOT NULL date column came back empty')
+  return date
+}

@@ -1,0 +1,119 @@
+/**
+ * `authchart diagram`: writes the diagrams of the machines as an app configures them, so the app's own guards
+ * (`config.flows`) show on the charts.
+ *
+ * ```
+ * authchart diagram [--format mermaid|dot|html|markdown] [--out dir] [--config path]
+ * ```
+ * `--config` loads a module whose default export is the app's `AuthConfig`; a TypeScript config needs a loader
+ * such as tsx (`npx tsx node_modules/.bin/authchart diagram --config auth.config.ts`).
+ * @module cli/diagram
+ */
+import { mkdir, writeFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { machineRegistry } from '../../machines/index.js'
+import type { MachineEntry } from '../../machines/machine-entry.js'
+import { describeEntry, toDot, toFlowsMarkdown, toInspectorHtml, toMermaid } from '../../visualizations/index.js'
+import { AuthError, InvalidFlowExtension } from '../errors.js'
+import type { AuthConfig } from '../types.js'
+import { configureMachines } from '../flow/extend-machines.js'
+
+const formats = ['mermaid', 'dot', 'html', 'markdown'] as const
+type Format = (typeof formats)[number]
+
+const usage = `usage: authchart diagram [--format mermaid|dot|html|markdown] [--out dir] [--config path]
+  --format   mermaid (default): one .mmd file per machine; dot: one .dot file per machine;
+             html: flow-inspector.html, a self-contained page; markdown: flows.md with every Mermaid chart
+  --out      directory to write into (default: diagrams)
+  --config   module whose default export is the app's AuthConfig; its \`flows\` guards are applied`
+
+/** Where the command reads and writes; replaceable in tests. */
+export interface DiagramCommandOptions {
+  registry?: Record<string, MachineEntry>
+  cwd?: string
+  stdout?: (line: string) => void
+  stderr?: (line: string) => void
+}
+
+interface ParsedArgs { format: Format; out: string; config: string | null }
+
+function parseArgs(argv: readonly string[]): ParsedArgs | string {
+  const parsed: ParsedArgs = { format: 'mermaid', out: 'diagrams', config: null }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
+    if (flag === '--help' || flag === '-h') return ''
+    if (flag !== '--format' && flag !== '--out' && flag !== '--config') return `unknown argument: ${arg}`
+    const value = inline ?? argv[++i]
+    if (value === undefined || value === '') return `${flag} needs a value`
+    if (flag === '--format') {
+      if (!(formats as readonly string[]).includes(value)) return `unknown format: ${value} (expected ${formats.join(', ')})`
+      parsed.format = value as Format
+    } else if (flag === '--out') {
+      parsed.out = value
+    } else {
+      parsed.config = value
+    }
+  }
+  return parsed
+}
+
+async function loadFlows(configPath: string): Promise<Pick<AuthConfig, 'flows' | 'logger'>> {
+  const module: unknown = await import(pathToFileURL(configPath).href)
+  const config = typeof module === 'object' && module !== null && 'default' in module ? module.default : undefined
+  if (typeof config !== 'object' || config === null) {
+    throw new InvalidFlowExtension(`${configPath}: the default export must be the AuthConfig object`, { received: typeof config })
+  }
+  return config as Pick<AuthConfig, 'flows' | 'logger'>
+}
+
+function render(format: Format, entries: MachineEntry[]): Array<{ file: string; text: string }> {
+  const graphs = entries.map(describeEntry)
+  switch (format) {
+    case 'mermaid': return graphs.map((g) => ({ file: `${g.machineId}.mmd`, text: toMermaid(g) }))
+    case 'dot': return graphs.map((g) => ({ file: `${g.machineId}.dot`, text: toDot(g) }))
+    case 'html': return [{ file: 'flow-inspector.html', text: toInspectorHtml(graphs) }]
+    case 'markdown': return [{ file: 'flows.md', text: toFlowsMarkdown(graphs) }]
+  }
+}
+
+/**
+ * Runs `authchart diagram` with the arguments after the command name.
+ * @returns the process exit code: 0 written, 1 failed (bad config, unwritable directory), 2 bad arguments
+ */
+export async function runDiagramCommand(argv: string[], options: DiagramCommandOptions = {}): Promise<number> {
+  const stdout = options.stdout ?? ((line: string) => console.log(line))
+  const stderr = options.stderr ?? ((line: string) => console.error(line))
+  const cwd = options.cwd ?? process.cwd()
+  const args = parseArgs(argv)
+  if (typeof args === 'string') {
+    if (args) stderr(`authchart diagram: ${args}`)
+    ;(args ? stderr : stdout)(usage)
+    return args ? 2 : 0
+  }
+  try {
+    let registry = options.registry ?? machineRegistry
+    if (args.config !== null) {
+      const config = await loadFlows(resolve(cwd, args.config))
+      registry = configureMachines(registry, config.flows)
+    }
+    const outDir = resolve(cwd, args.out)
+    await mkdir(outDir, { recursive: true })
+    for (const { file, text } of render(args.format, Object.values(registry))) {
+      const path = resolve(outDir, file)
+      await writeFile(path, text, 'utf8')
+      stdout(`wrote ${path}`)
+    }
+    return 0
+  } catch (err) {
+    const message = err instanceof AuthError ? `${err.type}: ${err.message}` : err instanceof Error ? err.message : String(err)
+    stderr(`authchart diagram: ${message}`)
+    return 1
+  }
+}
+
+// Run directly (`npx tsx src/cli/diagram.ts …`); the `authchart` bin imports the function instead.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  process.exitCode = await runDiagramCommand(process.argv.slice(2))
+}

@@ -1,0 +1,54 @@
+/**
+ * POST /signin/:provider and GET|POST /callback/:provider, dispatched on the provider's kind. Each sign-in method
+ * contributes its own entry; a method that does not serve a request answers with the sign-in page's generic error.
+ */
+import { InvalidProvider } from '../../errors.js'
+import type { ResponseInternal } from '../../types.js'
+import { pageUrl, type RequestContext } from '../context.js'
+import { errorFromType, errorRedirect } from '../error-response.js'
+import type { MergedProvider } from '../provider-setup.js'
+import { credentialsCallbackAction } from './credentials-callback.js'
+
+type ProviderHandler = (ctx: RequestContext, provider: MergedProvider) => Promise<ResponseInternal>
+
+interface ProviderFlow {
+  signIn?: ProviderHandler
+  callback?: ProviderHandler
+}
+
+const flows: Readonly<Partial<Record<MergedProvider['kind'], ProviderFlow>>> = {
+  credentials: {
+    // Credentials are posted to the callback; a sign-in request just shows the form.
+    signIn: async (ctx) => ({ redirect: pageUrl(ctx, 'signIn'), cookies: ctx.setCookies }),
+    callback: async (ctx, provider) => (ctx.req.method === 'POST' && provider.kind === 'credentials'
+      ? credentialsCallbackAction(ctx, provider)
+      : errorRedirect(ctx, errorFromType('InvalidProvider'))),
+  },
+}
+
+function providerOf(ctx: RequestContext): MergedProvider | undefined {
+  const id = ctx.req.providerId
+  return id === undefined ? undefined : ctx.config.providersById.get(id)
+}
+
+/** POST /signin/:provider. */
+export async function signInAction(ctx: RequestContext): Promise<ResponseInternal> {
+  const provider = providerOf(ctx)
+  const handler = provider && flows[provider.kind]?.signIn
+  if (!provider || !handler) {
+    ctx.config.logger.error(new InvalidProvider(`no sign-in for provider "${String(ctx.req.providerId ?? '').slice(0, 40)}"`))
+    return errorRedirect(ctx, errorFromType('InvalidProvider'))
+  }
+  return handler(ctx, provider)
+}
+
+/** GET or POST /callback/:provider. */
+export async function callbackAction(ctx: RequestContext): Promise<ResponseInternal> {
+  const provider = providerOf(ctx)
+  const handler = provider && flows[provider.kind]?.callback
+  if (!provider || !handler) {
+    ctx.config.logger.error(new InvalidProvider(`no callback for provider "${String(ctx.req.providerId ?? '').slice(0, 40)}"`))
+    return errorRedirect(ctx, errorFromType('InvalidProvider'))
+  }
+  return handler(ctx, provider)
+}

@@ -1,0 +1,84 @@
+/** The actions that only read: GET /providers, GET /csrf, and the built-in pages. */
+import { createCsrfToken } from '../../security/csrf.js'
+import { readCallbackUrlInput } from '../../security/redirect-target.js'
+import { renderSignInPage } from '../../pages/signin-page.js'
+import { renderErrorPage, renderSignOutPage, renderVerifyRequestPage } from '../../pages/simple-pages.js'
+import type { PublicProvider } from '../../providers/provider-types.js'
+import type { ResponseInternal } from '../../types.js'
+import { actionUrl, pageUrl, type RequestContext } from '../context.js'
+
+const htmlHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }
+
+/** The CSRF token of this browser, issuing one (and its cookie) when it has none. */
+export function ensureCsrfToken(ctx: RequestContext): string {
+  if (ctx.csrfCookieToken) return ctx.csrfCookieToken
+  const { token, cookieValue } = createCsrfToken(ctx.config.secrets[0] as string)
+  ctx.setCookies.push({ name: ctx.cookies.csrfToken.name, value: cookieValue, options: ctx.cookies.csrfToken.options })
+  ctx.csrfCookieToken = token
+  return token
+}
+
+/** GET /providers: the client-safe list of providers. */
+export function providersAction(ctx: RequestContext): ResponseInternal {
+  const body: Record<string, PublicProvider> = {}
+  for (const p of ctx.config.providers) {
+    body[p.id] = { id: p.id, name: p.name, type: p.type, signinUrl: actionUrl(ctx, 'signin', p.id), callbackUrl: actionUrl(ctx, 'callback', p.id) }
+  }
+  return { status: 200, body, headers: { 'cache-control': 'no-store' } }
+}
+
+/** GET /csrf: `{ csrfToken }`, or 404 when the framework turned CSRF checks off. */
+export function csrfAction(ctx: RequestContext): ResponseInternal {
+  if (!ctx.config.csrfEnabled) return { status: 404, body: { error: 'NotFound' }, cookies: ctx.setCookies }
+  const csrfToken = ensureCsrfToken(ctx)
+  return { status: 200, body: { csrfToken }, headers: { 'cache-control': 'private, no-cache, no-store' }, cookies: ctx.setCookies }
+}
+
+function requestedCallbackUrl(ctx: RequestContext): string {
+  return readCallbackUrlInput(ctx.req.query.get('callbackUrl')) ?? readCallbackUrlInput(ctx.req.cookies.get(ctx.cookies.callbackUrl.name)) ?? ctx.origin
+}
+
+/** The `error` query value, kept only when it is a plain identifier (it is echoed into a page and a URL). */
+function requestedError(ctx: RequestContext): string | undefined {
+  const error = ctx.req.query.get('error')
+  return error && /^[A-Za-z]{1,40}$/.test(error) ? error : undefined
+}
+
+/** GET /signin: the built-in page, or a redirect to the app's own. */
+export function signInPageAction(ctx: RequestContext): ResponseInternal {
+  const callbackUrl = requestedCallbackUrl(ctx)
+  const error = requestedError(ctx)
+  if (ctx.config.pages.signIn) {
+    return { redirect: pageUrl(ctx, 'signIn', { callbackUrl, ...(error ? { error } : {}) }), cookies: ctx.setCookies }
+  }
+  const providers = ctx.config.providers.filter((p) => p.type !== 'webauthn').map((p) => ({
+    id: p.id, name: p.name, type: p.type,
+    signinUrl: actionUrl(ctx, 'signin', p.id), callbackUrl: actionUrl(ctx, 'callback', p.id),
+    credentials: p.kind === 'credentials' ? p.credentials : undefined,
+  }))
+  const body = renderSignInPage({ providers, csrfToken: ctx.config.csrfEnabled ? ensureCsrfToken(ctx) : '', callbackUrl, error, theme: ctx.config.theme })
+  return { status: 200, body, headers: htmlHeaders, cookies: ctx.setCookies }
+}
+
+/** GET /signout: a confirmation form (sign-out itself is a POST, so a link cannot sign anyone out). */
+export function signOutPageAction(ctx: RequestContext): ResponseInternal {
+  if (ctx.config.pages.signOut) return { redirect: pageUrl(ctx, 'signOut'), cookies: ctx.setCookies }
+  const callbackUrl = readCallbackUrlInput(ctx.req.query.get('callbackUrl'))
+  const body = renderSignOutPage({ actionUrl: actionUrl(ctx, 'signout'), csrfToken: ctx.config.csrfEnabled ? ensureCsrfToken(ctx) : '', callbackUrl, theme: ctx.config.theme })
+  return { status: 200, body, headers: htmlHeaders, cookies: ctx.setCookies }
+}
+
+/** GET /error: the error page for one of the spec's error values. */
+export function errorPageAction(ctx: RequestContext): ResponseInternal {
+  const error = requestedError(ctx) ?? 'Default'
+  if (ctx.config.pages.error) return { redirect: pageUrl(ctx, 'error', { error }), cookies: ctx.setCookies }
+  const status = error === 'Configuration' ? 500 : error === 'AccessDenied' ? 403 : error === 'Verification' ? 403 : 400
+  const body = renderErrorPage({ error, homeUrl: ctx.origin, signInUrl: actionUrl(ctx, 'signin'), theme: ctx.config.theme })
+  return { status, body, headers: htmlHeaders, cookies: ctx.setCookies }
+}
+
+/** GET /verify-request: "check your e-mail". */
+export function verifyRequestPageAction(ctx: RequestContext): ResponseInternal {
+  if (ctx.config.pages.verifyRequest) return { redirect: pageUrl(ctx, 'verifyRequest'), cookies: ctx.setCookies }
+  return { status: 200, body: renderVerifyRequestPage({ homeUrl: ctx.origin, theme: ctx.config.theme }), headers: htmlHeaders, cookies: ctx.setCookies }
+}

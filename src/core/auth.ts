@@ -1,0 +1,125 @@
+/**
+ * `Auth(request, config)`: Request → parsed request → action → internal response → Response. Every failure ends as
+ * the documented error page or JSON; the server log gets the whole error, the client only its type.
+ */
+import { AuthError, FlowStoreUnavailable, UnknownAction, UntrustedHost } from '../errors.js'
+import { createLogger } from '../logger.js'
+import { renderPage } from '../pages/html.js'
+import { raw } from '../symbols.js'
+import type { AuthAction, AuthConfig, ResponseInternal } from '../types.js'
+import { callbackAction, signInAction } from './actions/provider-actions.js'
+import { csrfAction, errorPageAction, providersAction, signInPageAction, signOutPageAction, verifyRequestPageAction } from './actions/read-only.js'
+import { sessionAction, signOutAction } from './actions/session.js'
+import { resolveConfig, type ResolvedConfig } from './config.js'
+import { createContext, type RequestContext } from './context.js'
+import { configurationErrorBody, errorRedirect } from './error-response.js'
+import { parseRequest } from './request.js'
+import { toResponse } from './response.js'
+
+type Handler = (ctx: RequestContext) => ResponseInternal | Promise<ResponseInternal>
+
+const getRoutes: Partial<Record<AuthAction, Handler>> = {
+  providers: providersAction,
+  csrf: csrfAction,
+  session: sessionAction,
+  signin: signInPageAction,
+  signout: signOutPageAction,
+  error: errorPageAction,
+  'verify-request': verifyRequestPageAction,
+  callback: callbackAction,
+}
+
+const postRoutes: Partial<Record<AuthAction, Handler>> = {
+  signin: (ctx) => (ctx.req.providerId ? signInAction(ctx) : signInPageAction(ctx)),
+  callback: callbackAction,
+  session: sessionAction,
+  signout: signOutAction,
+}
+
+/** Actions whose answer is JSON: their errors are JSON too. Every other action answers with pages and redirects. */
+const jsonActions: ReadonlySet<AuthAction> = new Set(['providers', 'csrf', 'session', 'webauthn-options'])
+
+function json(status: number, body: Record<string, unknown>): ResponseInternal {
+  return { status, body, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } }
+}
+
+function unavailable(ctx: RequestContext): ResponseInternal {
+  if (jsonActions.has(ctx.req.action)) return { ...json(503, { error: 'ServiceUnavailable', message: 'Sign-in is temporarily unavailable. Try again shortly.' }), headers: { 'retry-after': '5' } }
+  const body = renderPage('Try again shortly', '<h1>Try again shortly</h1><p>Sign-in is temporarily unavailable. Please try again in a moment.</p>', ctx.config.theme)
+  return { status: 503, body, headers: { 'content-type': 'text/html; charset=utf-8', 'retry-after': '5' } }
+}
+
+/** What the user gets for an error an action did not turn into a response itself. */
+function answerError(ctx: RequestContext, error: unknown): ResponseInternal {
+  ctx.config.logger.error(error instanceof Error ? error : new AuthError(String(error)))
+  if (error instanceof FlowStoreUnavailable) return unavailable(ctx)
+  if (jsonActions.has(ctx.req.action)) {
+    const clientSafe = error instanceof AuthError && error.kind === 'signIn'
+    return clientSafe ? json(400, { error: error.type }) : json(500, configurationErrorBody)
+  }
+  return errorRedirect(ctx, error)
+}
+
+async function handle(ctx: RequestContext): Promise<ResponseInternal> {
+  const routes = ctx.req.method === 'POST' ? postRoutes : getRoutes
+  const handler = routes[ctx.req.action]
+  if (!handler) {
+    ctx.config.logger.error(new UnknownAction(`${ctx.req.method} ${ctx.req.action} is not supported`))
+    return json(400, { error: 'UnknownAction', message: `${ctx.req.method} /${ctx.req.action} is not supported` })
+  }
+  try {
+    return await handler(ctx)
+  } catch (error) {
+    return answerError(ctx, error)
+  }
+}
+
+/** The `X-Auth-Return-Redirect` header asks for `{ url }` instead of a redirect, for clients that navigate themselves. */
+function asReturnedRedirect(internal: ResponseInternal): ResponseInternal {
+  return { status: 200, body: { url: internal.redirect }, headers: { ...Object.fromEntries(new Headers(internal.headers)), 'content-type': 'application/json' }, cookies: internal.cookies }
+}
+
+/** The answer when the config itself is broken: the problem goes to the log, the client gets the generic message. */
+function configurationFailure(config: AuthConfig, error: unknown): ResponseInternal {
+  createLogger(config ?? {}).error(error instanceof Error ? error : new AuthError(String(error)))
+  return json(500, configurationErrorBody)
+}
+
+async function run(request: Request, config: AuthConfig): Promise<ResponseInternal> {
+  let resolved: ResolvedConfig
+  try {
+    resolved = resolveConfig(config)
+  } catch (error) {
+    return configurationFailure(config, error)
+  }
+  if (!resolved.trustHost) {
+    return configurationFailure(config, new UntrustedHost(`host must be trusted: set trustHost: true or AUTH_TRUST_HOST=true (url: ${request.url.slice(0, 200)})`))
+  }
+  let ctx: RequestContext
+  try {
+    const req = await parseRequest(request, resolved.basePath)
+    ctx = createContext(resolved, req, Math.floor(Date.now() / 1000))
+  } catch (error) {
+    resolved.logger.error(error instanceof Error ? error : new AuthError(String(error)))
+    const type = error instanceof AuthError ? error.type : 'InvalidRequest'
+    return json(400, { error: type, message: type === 'UnknownAction' ? 'Unsupported action or path' : 'The request could not be read' })
+  }
+  const internal = await handle(ctx)
+  if (internal.redirect && request.headers.get('x-auth-return-redirect')) return asReturnedRedirect(internal)
+  return internal
+}
+
+/**
+ * Handles one request to the auth endpoints.
+ * @param request a web `Request` whose URL lies under `config.basePath` (default `/auth`)
+ * @param config the configuration; with `raw` set to the exported `raw` marker, the internal response is returned
+ * @returns a `Response` (or `ResponseInternal` in raw mode); never throws for bad input or bad config
+ */
+export async function Auth(request: Request, config: AuthConfig & { raw: typeof raw }): Promise<ResponseInternal>
+export async function Auth(request: Request, config: Omit<AuthConfig, 'raw'>): Promise<Response>
+export async function Auth(request: Request, config: AuthConfig): Promise<Response | ResponseInternal> {
+  const internal = await run(request, config)
+  if (config?.raw === raw) return internal
+  const response = toResponse(internal)
+  return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response
+}

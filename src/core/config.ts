@@ -1,0 +1,175 @@
+/**
+ * Config resolution, done once per distinct config object: defaults applied, providers merged, cookie sets built,
+ * machines configured, the flow store keyed. Per request only the origin-dependent parts are looked up.
+ */
+import { machineRegistry } from '../../machines/index.js'
+import type { MachineEntry } from '../../machines/machine-entry.js'
+import type { Adapter } from '../adapters.js'
+import { InvalidConfig, MissingAdapter, MissingSecret, UnsupportedStrategy, ExperimentalFeatureNotEnabled } from '../errors.js'
+import { configureMachines } from '../flow/extend-machines.js'
+import { CookieFlowStore } from '../flow/cookie-flow-store.js'
+import type { ConfigurableFlowStore, FlowStore } from '../flow/flow-store.js'
+import type { JWTOptions } from '../jwt-types.js'
+import { createLogger, type LoggerInstance } from '../logger.js'
+import { defaultRedirect } from '../security/redirect-target.js'
+import { randomId } from '../security/random.js'
+import { skipCSRFCheck } from '../symbols.js'
+import type { AuthConfig, CallbacksOptions, EventCallbacks, PagesOptions, SessionOptions, Theme } from '../types.js'
+import { buildCookieSet, type CookieSet } from './cookie-set.js'
+import { mergeProviders, type MergedProvider } from './provider-setup.js'
+
+/** Everything `Auth()` needs that does not depend on the request. */
+export interface ResolvedConfig {
+  source: AuthConfig
+  basePath: string
+  secrets: string[]
+  providers: MergedProvider[]
+  providersById: Map<string, MergedProvider>
+  session: SessionOptions
+  /** The app's own `jwt.encode` / `jwt.decode`, when it replaced ours (then the slower async path is taken). */
+  jwt: { maxAge: number; encode?: JWTOptions['encode']; decode?: JWTOptions['decode'] }
+  callbacks: CallbacksOptions
+  events: Partial<EventCallbacks>
+  pages: Partial<PagesOptions>
+  theme: Theme
+  logger: LoggerInstance
+  adapter?: Adapter
+  trustHost: boolean
+  csrfEnabled: boolean
+  /** Cookie sets for plain HTTP and for HTTPS; `useSecureCookies` pins one. */
+  cookies: { insecure: CookieSet; secure: CookieSet; forced?: boolean }
+  machines: Record<string, MachineEntry>
+  flowStore: FlowStore
+  redirectProxyUrl?: string
+  providerTimeout: number
+  webAuthnEnabled: boolean
+}
+
+const defaultCallbacks: CallbacksOptions = {
+  signIn: () => true,
+  redirect: defaultRedirect,
+  // By default only name, e-mail and image of the token reach the client.
+  session: ({ session }) => session,
+  jwt: ({ token }) => token,
+}
+
+const resolved = new WeakMap<AuthConfig, ResolvedConfig>()
+
+function positiveSeconds(name: string, value: unknown, fallback: number, allowZero = false): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new InvalidConfig(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number of seconds`)
+  }
+  return value
+}
+
+function normaliseBasePath(basePath: unknown): string {
+  if (basePath === undefined) return '/auth'
+  if (typeof basePath !== 'string') throw new InvalidConfig('basePath must be a string')
+  const trimmed = basePath.replace(/\/+$/, '')
+  if (trimmed === '') return ''
+  if (!trimmed.startsWith('/') || /[?#\s]/.test(trimmed)) throw new InvalidConfig('basePath must be a path such as "/auth"')
+  return trimmed
+}
+
+function resolveSecrets(secret: AuthConfig['secret']): string[] {
+  const list = Array.isArray(secret) ? secret : secret === undefined ? [] : [secret]
+  if (list.length === 0 || list.some((s) => typeof s !== 'string' || s.length === 0)) {
+    throw new MissingSecret('please define a `secret` (or set AUTH_SECRET)')
+  }
+  return list
+}
+
+function build(config: AuthConfig): ResolvedConfig {
+  if (!config || typeof config !== 'object') throw new InvalidConfig('the configuration must be an object')
+  if (!Array.isArray(config.providers)) throw new InvalidConfig('providers must be an array')
+  const logger = createLogger(config)
+  const secrets = resolveSecrets(config.secret)
+  const providers = mergeProviders(config.providers)
+  const adapter = config.adapter
+  const strategy = config.session?.strategy ?? (adapter ? 'database' : 'jwt')
+  if (strategy !== 'jwt' && strategy !== 'database') throw new UnsupportedStrategy(`session strategy "${String(strategy)}" is not supported`)
+  if (strategy === 'database' && !adapter) throw new MissingAdapter('the database session strategy needs an adapter')
+  if (providers.some((p) => p.kind === 'email') && !adapter) throw new MissingAdapter('e-mail sign-in needs an adapter to store verification tokens')
+  const webAuthnEnabled = config.experimental?.enableWebAuthn === true
+  if (providers.some((p) => p.kind === 'webauthn') && !webAuthnEnabled) {
+    throw new ExperimentalFeatureNotEnabled('WebAuthn is experimental: set experimental.enableWebAuthn to true')
+  }
+  if (webAuthnEnabled) logger.warn('experimental-webauthn')
+  if (config.debug) logger.warn('debug-enabled')
+  if (secrets.some((s) => s.length < 32)) logger.warn('secret-too-short')
+  const csrfEnabled = config.skipCSRFCheck !== skipCSRFCheck
+  if (!csrfEnabled) logger.warn('csrf-disabled')
+
+  const maxAge = positiveSeconds('session.maxAge', config.session?.maxAge, 30 * 24 * 60 * 60)
+  const session: SessionOptions = {
+    strategy,
+    maxAge,
+    updateAge: positiveSeconds('session.updateAge', config.session?.updateAge, 24 * 60 * 60, true),
+    generateSessionToken: config.session?.generateSessionToken ?? randomId,
+  }
+  for (const [name, fn] of Object.entries(config.callbacks ?? {})) {
+    if (fn !== undefined && typeof fn !== 'function') throw new InvalidConfig(`callbacks.${name} must be a function`)
+  }
+  for (const [name, page] of Object.entries(config.pages ?? {})) {
+    if (page !== undefined && (typeof page !== 'string' || !page.startsWith('/') && !/^https?:\/\//.test(page))) {
+      throw new InvalidConfig(`pages.${name} must be a path or an absolute URL`)
+    }
+  }
+
+  const flowStore = config.flowStore ?? new CookieFlowStore()
+  const cookies = {
+    insecure: buildCookieSet(config.useSecureCookies ?? false, config.cookies),
+    secure: buildCookieSet(config.useSecureCookies ?? true, config.cookies),
+    forced: config.useSecureCookies !== undefined,
+  }
+  if (isConfigurable(flowStore)) flowStore.configure({ secrets, cookieName: 'authchart.flow' })
+
+  return {
+    source: config,
+    basePath: normaliseBasePath(config.basePath),
+    secrets,
+    providers,
+    providersById: new Map(providers.map((p) => [p.id, p])),
+    session,
+    jwt: { maxAge: positiveSeconds('jwt.maxAge', config.jwt?.maxAge, maxAge), encode: config.jwt?.encode, decode: config.jwt?.decode },
+    callbacks: { ...defaultCallbacks, ...definedOnly(config.callbacks) },
+    events: config.events ?? {},
+    pages: config.pages ?? {},
+    theme: config.theme ?? {},
+    logger,
+    adapter,
+    trustHost: config.trustHost === true,
+    csrfEnabled,
+    cookies,
+    machines: configureMachines(machineRegistry, config.flows, logger),
+    flowStore,
+    redirectProxyUrl: config.redirectProxyUrl,
+    providerTimeout: positiveSeconds('providerTimeout', config.providerTimeout, 5000),
+    webAuthnEnabled,
+  }
+}
+
+function definedOnly<T extends object>(value: T | undefined): Partial<T> {
+  const out: Partial<T> = {}
+  if (!value) return out
+  for (const key of Object.keys(value) as (keyof T)[]) if (value[key] !== undefined) out[key] = value[key]
+  return out
+}
+
+function isConfigurable(store: FlowStore): store is ConfigurableFlowStore {
+  return typeof (store as Partial<ConfigurableFlowStore>).configure === 'function'
+}
+
+/**
+ * The resolved form of a config, computed on first use and cached for the life of the config object.
+ * @throws AuthError subclasses naming the option at fault (MissingSecret, MissingAdapter, InvalidConfig, ...)
+ */
+export function resolveConfig(config: AuthConfig): ResolvedConfig {
+  let result = resolved.get(config)
+  if (!result) {
+    result = build(config)
+    resolved.set(config, result)
+  }
+  return result
+}

@@ -1,0 +1,51 @@
+/**
+ * The request context: the resolved config plus what depends on this one request (origin, secure cookies, the
+ * CSRF verdict, the clock), and the cookies the response will set.
+ */
+import type { CookieRecord } from '../session/cookie-types.js'
+import { isCsrfTokenValid, readCsrfCookie } from '../security/csrf.js'
+import type { ResolvedConfig } from './config.js'
+import type { CookieSet } from './cookie-set.js'
+import type { AuthRequest } from './request.js'
+
+export interface RequestContext {
+  config: ResolvedConfig
+  req: AuthRequest
+  /** The site's origin, the `baseUrl` of the redirect callback. */
+  origin: string
+  secure: boolean
+  cookies: CookieSet
+  /** Epoch seconds, read once per request. */
+  now: number
+  /** The token of a valid CSRF cookie, if the browser has one. */
+  csrfCookieToken: string | null
+  /** Whether this POST carried the CSRF cookie's token (always true when CSRF checks are skipped). */
+  csrfVerified: boolean
+  /** Cookies the response sets (or clears). */
+  setCookies: CookieRecord[]
+}
+
+/** Builds the context of one request. */
+export function createContext(config: ResolvedConfig, req: AuthRequest, now: number): RequestContext {
+  const secure = config.cookies.forced ? config.cookies.secure.sessionToken.options.secure === true : req.url.protocol === 'https:'
+  const cookies = secure ? config.cookies.secure : config.cookies.insecure
+  const csrfCookieToken = config.csrfEnabled ? readCsrfCookie(req.cookies.get(cookies.csrfToken.name), config.secrets) : null
+  const csrfVerified = !config.csrfEnabled || (req.method === 'POST' && isCsrfTokenValid(csrfCookieToken, req.body?.csrfToken))
+  return { config, req, origin: req.url.origin, secure, cookies, now, csrfCookieToken, csrfVerified, setCookies: [] }
+}
+
+/** The absolute URL of an action (and provider) under the base path. */
+export function actionUrl(ctx: RequestContext, action: string, providerId?: string): string {
+  return `${ctx.origin}${ctx.config.basePath}/${action}${providerId ? `/${encodeURIComponent(providerId)}` : ''}`
+}
+
+/** A page's URL: the app's own page when configured, else the built-in one. */
+export function pageUrl(ctx: RequestContext, page: 'signIn' | 'signOut' | 'error' | 'verifyRequest' | 'newUser', params?: Record<string, string>): string {
+  const custom = ctx.config.pages[page]
+  const builtIn: Record<typeof page, string> = { signIn: 'signin', signOut: 'signout', error: 'error', verifyRequest: 'verify-request', newUser: 'signin' }
+  const base = custom ? new URL(custom, ctx.origin).href : actionUrl(ctx, builtIn[page])
+  if (!params || Object.keys(params).length === 0) return base
+  const url = new URL(base)
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value)
+  return url.href
+}

@@ -1,0 +1,103 @@
+/**
+ * Defaults from environment variables, with the same names and precedence Auth.js documents, so a deployment's
+ * `.env` keeps working after the switch: AUTH_SECRET (and AUTH_SECRET_1..3 for rotation), AUTH_URL, AUTH_TRUST_HOST,
+ * AUTH_REDIRECT_PROXY_URL, and AUTH_<PROVIDER>_ID / _SECRET / _ISSUER.
+ */
+import { createLogger, type LoggerInstance } from '../logger.js'
+import type { ProviderConfig } from '../providers/provider-types.js'
+import type { AuthAction, AuthConfig } from '../types.js'
+
+type EnvObject = Record<string, string | undefined>
+
+function envOf(envObject: unknown): EnvObject {
+  return typeof envObject === 'object' && envObject !== null ? (envObject as EnvObject) : {}
+}
+
+/** `AUTH_` + the provider id in upper snake case: `microsoft-entra-id` → `AUTH_MICROSOFT_ENTRA_ID`. */
+function providerEnvPrefix(id: string): string {
+  return `AUTH_${id.toUpperCase().replace(/-/g, '_')}`
+}
+
+/**
+ * Fills unset options of `config` from environment variables. Values the config already has always win.
+ * Secrets: when the config has none, AUTH_SECRET, then AUTH_SECRET_1..3 each placed in front (so the highest-numbered
+ * variable is the newest secret, the one new tokens are sealed with; every one of them still opens old tokens).
+ * @param suppressBasePathWarning for framework authors that set `basePath` themselves
+ */
+export function setEnvDefaults(envObject: unknown, config: AuthConfig, suppressBasePathWarning = false): void {
+  const env = envOf(envObject)
+  const authUrl = env.AUTH_URL
+  if (authUrl) {
+    try {
+      const pathname = new URL(authUrl).pathname
+      if (config.basePath) {
+        if (!suppressBasePathWarning && pathname !== '/') createLogger(config).warn('env-url-basepath-redundant')
+      } else if (pathname !== '/') {
+        config.basePath = pathname.replace(/\/+$/, '')
+      }
+    } catch {
+      // An unparsable AUTH_URL leaves the base path at its default; createActionURL reports it when used.
+    }
+  }
+  config.basePath ??= '/auth'
+
+  const secretList = Array.isArray(config.secret) ? config.secret : config.secret ? [config.secret] : []
+  if (secretList.length === 0) {
+    const secrets: string[] = []
+    if (env.AUTH_SECRET) secrets.push(env.AUTH_SECRET)
+    for (const n of [1, 2, 3]) {
+      const rotated = env[`AUTH_SECRET_${n}`]
+      if (rotated) secrets.unshift(rotated)
+    }
+    if (secrets.length > 0) config.secret = secrets
+  }
+
+  config.redirectProxyUrl ??= env.AUTH_REDIRECT_PROXY_URL
+  if (config.trustHost === undefined) {
+    const declared = env.AUTH_TRUST_HOST
+    config.trustHost = declared !== undefined
+      ? declared !== 'false' && declared !== '0' && declared !== ''
+      : Boolean(env.AUTH_URL || env.VERCEL || env.CF_PAGES || env.NODE_ENV !== 'production')
+  }
+
+  config.providers = config.providers.map((entry) => {
+    const provider = (typeof entry === 'function' ? (entry as () => ProviderConfig)() : entry) as ProviderConfig
+    if (provider.type !== 'oauth' && provider.type !== 'oidc') return provider
+    const prefix = providerEnvPrefix(provider.id)
+    provider.clientId ??= env[`${prefix}_ID`]
+    provider.clientSecret ??= env[`${prefix}_SECRET`]
+    if (provider.type === 'oidc') provider.issuer ??= env[`${prefix}_ISSUER`]
+    return provider
+  })
+}
+
+function firstHeaderValue(value: string | null): string | undefined {
+  const first = value?.split(',')[0]?.trim()
+  return first ? first : undefined
+}
+
+/**
+ * The URL of an action, from AUTH_URL when set, else from the request's (forwarded) host and protocol.
+ * Warns `env-url-basepath-mismatch` when AUTH_URL names a path other than `config.basePath`.
+ */
+export function createActionURL(
+  action: AuthAction,
+  protocol: string,
+  headers: Headers,
+  envObject: unknown,
+  config: { basePath?: string; logger?: Partial<LoggerInstance>; debug?: boolean },
+): URL {
+  const env = envOf(envObject)
+  const basePath = (config.basePath ?? '/auth').replace(/\/+$/, '')
+  const authUrl = env.AUTH_URL
+  if (authUrl) {
+    const url = new URL(authUrl)
+    const envPath = url.pathname.replace(/\/+$/, '')
+    if (envPath !== '' && config.basePath && envPath !== basePath) createLogger(config).warn('env-url-basepath-mismatch')
+    return new URL(`${url.origin}${envPath || basePath}/${action}`)
+  }
+  const host = firstHeaderValue(headers.get('x-forwarded-host')) ?? headers.get('host') ?? 'localhost'
+  const rawProtocol = firstHeaderValue(headers.get('x-forwarded-proto')) ?? protocol ?? 'https'
+  const scheme = rawProtocol.endsWith(':') ? rawProtocol : `${rawProtocol}:`
+  return new URL(`${scheme}//${host}${basePath}/${action}`)
+}

@@ -1,0 +1,33 @@
+/**
+ * What the user sees when something fails: a redirect to the sign-in or error page with one of the spec's `error`
+ * values, or JSON for actions that answer JSON. The full error goes to the server log; the client never sees a
+ * message or a stack.
+ */
+import { AuthError, CredentialsSignin, errorPageValue, type ErrorType } from '../errors.js'
+import type { ResponseInternal } from '../types.js'
+import { pageUrl, type RequestContext } from './context.js'
+
+/** Redirect to the page that shows this error. */
+export function errorRedirect(ctx: RequestContext, error: unknown, code?: string): ResponseInternal {
+  const { page, value } = errorPageValue(error)
+  const params: Record<string, string> = { error: value }
+  const errorCode = code ?? (error instanceof CredentialsSignin ? error.code : undefined)
+  if (value === 'CredentialsSignin' && errorCode) params.code = errorCode
+  return { redirect: pageUrl(ctx, page, params), cookies: ctx.setCookies }
+}
+
+/** An `AuthError` standing for a machine's `context.error`. */
+export function errorFromType(type: ErrorType, message = type): AuthError {
+  const error = new AuthError(message)
+  error.type = type
+  // Sign-in page errors are the spec's sign-in family; everything else shows on the error page.
+  const signInTypes: ErrorType[] = ['CredentialsSignin', 'OAuthAccountNotLinked', 'OAuthCallbackError', 'OAuthSignInError',
+    'OAuthCreateAccount', 'EmailCreateAccount', 'EmailSignInError', 'MissingCSRF', 'AccountNotLinked', 'FlowRejected', 'InvalidProvider']
+  error.kind = signInTypes.includes(type) ? 'signIn' : 'error'
+  return error
+}
+
+/** The generic configuration-error body: it says where to look, and nothing else. */
+export const configurationErrorBody = {
+  message: 'There was a problem with the server configuration. Check the server logs for more information.',
+}

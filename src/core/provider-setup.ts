@@ -1,0 +1,64 @@
+/**
+ * Turns the config's `providers` array into the merged provider objects the runtime uses: factories called,
+ * user options merged over the factory defaults, ids checked for uniqueness.
+ */
+import { InvalidProvider, MissingAuthorize } from '../errors.js'
+import type { CredentialsConfig, EmailConfig, OAuthConfig, Provider, ProviderConfig, WebAuthnConfig } from '../providers/provider-types.js'
+
+/** A provider after merging, before per-origin URLs are attached. */
+export type MergedProvider =
+  | (OAuthConfig & { kind: 'oauth' })
+  | (CredentialsConfig & { kind: 'credentials' })
+  | (EmailConfig & { kind: 'email' })
+  | (WebAuthnConfig & { kind: 'webauthn' })
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype
+}
+
+/** Deep merge for plain objects; arrays and class instances are replaced, not merged. */
+export function mergeOptions<T extends object>(defaults: T, overrides: unknown): T {
+  if (!isPlainObject(overrides)) return defaults
+  const out: Record<string, unknown> = { ...(defaults as Record<string, unknown>) }
+  for (const key of Object.keys(overrides)) {
+    const value = overrides[key]
+    if (value === undefined) continue
+    const current = out[key]
+    out[key] = isPlainObject(current) && isPlainObject(value) ? mergeOptions(current, value) : value
+  }
+  // Symbol-keyed settings (customFetch) are copied as given.
+  for (const symbol of Object.getOwnPropertySymbols(overrides)) out[symbol as unknown as string] = (overrides as Record<symbol, unknown>)[symbol]
+  return out as T
+}
+
+/** Calls provider factories and merges each provider's `options` (the user's config) over its defaults. */
+export function mergeProviders(providers: readonly Provider[]): MergedProvider[] {
+  const seen = new Set<string>()
+  return providers.map((entry) => {
+    const config = (typeof entry === 'function' ? (entry as () => ProviderConfig)() : entry) as ProviderConfig & { options?: unknown }
+    if (!config || typeof config !== 'object' || typeof config.id !== 'string' || !config.type) {
+      throw new InvalidProvider('a provider has no id or type')
+    }
+    const { options, ...defaults } = config
+    const merged = mergeOptions(defaults as ProviderConfig, options)
+    if (!/^[A-Za-z0-9_-]+$/.test(merged.id)) throw new InvalidProvider(`provider id "${merged.id}" must be URL-safe`)
+    if (seen.has(merged.id)) throw new InvalidProvider(`provider id "${merged.id}" is used twice`)
+    seen.add(merged.id)
+    switch (merged.type) {
+      case 'oauth':
+      case 'oidc':
+        return { ...merged, kind: 'oauth' } as MergedProvider
+      case 'credentials':
+        if (typeof (merged as CredentialsConfig).authorize !== 'function') {
+          throw new MissingAuthorize(`credentials provider "${merged.id}" needs an authorize() function`)
+        }
+        return { ...(merged as CredentialsConfig), kind: 'credentials' }
+      case 'email':
+        return { ...(merged as EmailConfig), kind: 'email' }
+      case 'webauthn':
+        return { ...(merged as WebAuthnConfig), kind: 'webauthn' }
+      default:
+        throw new InvalidProvider(`provider "${String((merged as { id: string }).id)}" has an unknown type`)
+    }
+  })
+}

@@ -1,0 +1,75 @@
+/**
+ * Handlers of the credentials machine's commands: the provider's `authorize`, the `signIn` callback, the session,
+ * the `signIn` event. The full user `authorize` returned stays here; the machine keeps only id, name, e-mail, image.
+ */
+import { AccessDenied, CallbackRouteError, CredentialsSignin } from '../errors.js'
+import type { EffectHandlers, ResultEvent } from '../flow/step.js'
+import type { CredentialsConfig } from '../providers/provider-types.js'
+import type { Account, User } from '../types.js'
+import { emitAppEvent } from './app-events.js'
+import type { EffectEnv } from './effect-env.js'
+import { issueJwtSession, type SignInSubject } from './issue-session.js'
+import { runRedirectCallback } from './redirect-callback.js'
+
+/** Issues the session for a subject; the strategy's issuer (JWT cookie or database row). */
+export type SessionIssuer = (env: EffectEnv, subject: SignInSubject) => Promise<ResultEvent>
+
+function pickUser(user: User): { id?: string; name?: string | null; email?: string | null; image?: string | null } {
+  const picked: { id?: string; name?: string | null; email?: string | null; image?: string | null } = {}
+  if (user.id !== undefined && user.id !== null) picked.id = String(user.id)
+  if (typeof user.name === 'string') picked.name = user.name.slice(0, 256)
+  if (typeof user.email === 'string') picked.email = user.email.slice(0, 256)
+  if (typeof user.image === 'string') picked.image = user.image.slice(0, 1024)
+  return picked
+}
+
+/** Builds the handlers for one credentials sign-in. */
+export function credentialsEffects(env: EffectEnv, provider: CredentialsConfig, issueSession: SessionIssuer = issueJwtSession): EffectHandlers {
+  const { config } = env
+  const { csrfToken: _csrf, callbackUrl: _callback, ...credentials } = env.body ?? {}
+  let user: User | null = null
+  let account: Account | null = null
+
+  return {
+    runRedirectCallback: (params) => runRedirectCallback(env, params),
+
+    async authorize(): Promise<ResultEvent> {
+      try {
+        user = await provider.authorize(credentials, env.request)
+      } catch (err) {
+        if (err instanceof CredentialsSignin) {
+          config.logger.error(err)
+          return { type: 'AUTHORIZE_REJECTED', code: typeof err.code === 'string' ? err.code.slice(0, 64) : 'credentials' }
+        }
+        config.logger.error(new CallbackRouteError('authorize() threw', { err: err instanceof Error ? err : undefined, provider: provider.id }))
+        return { type: 'AUTHORIZE_FAILED' }
+      }
+      if (!user || typeof user !== 'object') {
+        config.logger.error(new CredentialsSignin('authorize() returned no user', { provider: provider.id }))
+        return { type: 'AUTHORIZE_REJECTED', code: 'credentials' }
+      }
+      account = { providerAccountId: String(user.id ?? ''), type: 'credentials', provider: provider.id }
+      return { type: 'AUTHORIZED', user: pickUser(user) }
+    },
+
+    async runSignInCallback(): Promise<ResultEvent> {
+      try {
+        const verdict = await config.callbacks.signIn({ user: user as User, account, credentials })
+        if (verdict === true) return { type: 'SIGNIN_ALLOWED' }
+        if (typeof verdict === 'string' && verdict !== '') return { type: 'SIGNIN_REDIRECTED', url: verdict }
+        config.logger.error(new AccessDenied('the signIn callback refused the sign-in', { provider: provider.id }))
+        return { type: 'SIGNIN_DENIED' }
+      } catch (err) {
+        config.logger.error(new AccessDenied(err instanceof Error ? err.message : 'the signIn callback threw', { err: err instanceof Error ? err : undefined }))
+        return { type: 'SIGNIN_FAILED' }
+      }
+    },
+
+    issueSession: () => issueSession(env, { user: user as User, account }),
+
+    async emitSignInEvent() {
+      await emitAppEvent(env, 'signIn', { user: user as User, account })
+      return { type: 'SIGNIN_ANNOUNCED' }
+    },
+  }
+}

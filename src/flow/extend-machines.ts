@@ -1,0 +1,146 @@
+/**
+ * Applies `config.flows` to the machine registry: the app's guards replace the machines' named extension points
+ * (`allowSignIn`, `allowUserCreation`, `allowAccountLinking`, …). Done once per config object, at start-up, because
+ * `machine.provide()` builds a new machine (~50 µs) and a snapshot must be rebuilt on the machine that will step it.
+ *
+ * Only names an entry lists in `extensionPoints` can be replaced: the security checks are inline guards and stay
+ * out of reach. Each hook is wrapped to be synchronous, boolean and fail-closed, because xstate treats any truthy
+ * value as a pass: an `async` hook resolving to `false` would return a Promise and let the transition through.
+ * @module flow/extend-machines
+ */
+import type { MachineEntry } from '../../machines/machine-entry.js'
+import { AccessDenied, InvalidFlowExtension } from '../errors.js'
+import { createLogger, type LoggerInstance } from '../logger.js'
+import type { FlowExtensions } from './extension-types.js'
+
+/** What every extension-point hook receives. `now` is epoch seconds (NaN if neither the event nor the flow has it). */
+export interface FlowGuardArgs {
+  user: Record<string, unknown>
+  providerId: string
+  now: number
+}
+
+type GuardHook = (args: FlowGuardArgs) => unknown
+type MachineGuard = (args: { context: unknown; event: unknown }) => boolean
+
+/**
+ * Marks a guard as the app's, so the diagrams can label it `(app)`. A registered symbol, because the diagrams
+ * (visualizations/) may not import the runtime; visualizations/describe-machine.ts reads the same key.
+ */
+const appGuardMarker = Symbol.for('authchart.appGuard')
+
+const configuredByExtensions = new WeakMap<object, WeakMap<object, Record<string, MachineEntry>>>()
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function guardArgs(context: unknown, event: unknown): FlowGuardArgs {
+  const ctx = isRecord(context) ? context : {}
+  const ev = isRecord(event) ? event : {}
+  // A copy, frozen: a hook must not be able to change the flow's context.
+  const user = Object.freeze(isRecord(ctx.user) ? { ...ctx.user } : {})
+  const providerId = typeof ctx.providerId === 'string' ? ctx.providerId : ''
+  const now = typeof ev.now === 'number' ? ev.now : typeof ctx.now === 'number' ? ctx.now : Number.NaN
+  return { user, providerId, now }
+}
+
+/** Wraps an app hook so it can only ever answer `true` or `false`, and answers `false` when in doubt. */
+function failClosedGuard(machineId: string, name: string, hook: GuardHook, logger: LoggerInstance): MachineGuard {
+  let warned = false
+  const guard: MachineGuard = ({ context, event }) => {
+    let result: unknown
+    try {
+      result = hook(guardArgs(context, event))
+    } catch (err) {
+      logger.error(new AccessDenied(`flow guard ${machineId}.${name} threw, so it denied`, err instanceof Error ? err : { thrown: typeof err }))
+      return false
+    }
+    if (typeof result === 'boolean') return result
+    if (isRecord(result) && typeof result.then === 'function') {
+      // The answer is ignored; a rejection must not surface later as an unhandled one.
+      Promise.resolve(result).catch(() => {})
+    }
+    if (!warned) {
+      // Once per hook: the config is static, so the first report says all there is to say.
+      warned = true
+      logger.warn('flow-guard-not-boolean')
+      logger.debug(`flow guard ${machineId}.${name} returned ${result instanceof Promise ? 'a Promise' : typeof result}, not a boolean; it is treated as false. Guards must be synchronous.`)
+    }
+    return false
+  }
+  Object.defineProperty(guard, appGuardMarker, { value: true })
+  return guard
+}
+
+/** Checks `config.flows` against the registry and returns the hooks per machine. */
+function validateExtensions(registry: Record<string, MachineEntry>, extensions: unknown): Map<string, Record<string, GuardHook>> {
+  if (!isRecord(extensions)) throw new InvalidFlowExtension('config.flows must be an object keyed by machine id', { received: typeof extensions })
+  const hooks = new Map<string, Record<string, GuardHook>>()
+  for (const [machineId, extension] of Object.entries(extensions)) {
+    if (extension === undefined) continue
+    const entry = Object.hasOwn(registry, machineId) ? registry[machineId] : undefined
+    if (!entry) {
+      throw new InvalidFlowExtension(`config.flows.${machineId}: unknown machine "${machineId}"`, { machine: machineId, known: Object.keys(registry) })
+    }
+    if (!isRecord(extension)) throw new InvalidFlowExtension(`config.flows.${machineId} must be an object`, { machine: machineId })
+    for (const key of Object.keys(extension)) {
+      if (key !== 'guards') throw new InvalidFlowExtension(`config.flows.${machineId}.${key}: only "guards" can be extended`, { machine: machineId, option: key })
+    }
+    if (extension.guards === undefined) continue
+    if (!isRecord(extension.guards)) throw new InvalidFlowExtension(`config.flows.${machineId}.guards must be an object`, { machine: machineId })
+    const machineHooks: Record<string, GuardHook> = {}
+    for (const [name, hook] of Object.entries(extension.guards)) {
+      if (hook === undefined) continue
+      if (!entry.extensionPoints.includes(name)) {
+        throw new InvalidFlowExtension(
+          `config.flows.${machineId}.guards.${name}: "${name}" is not an extension point of the ${machineId} machine (extension points: ${entry.extensionPoints.join(', ') || 'none'})`,
+          { machine: machineId, guard: name, extensionPoints: [...entry.extensionPoints] },
+        )
+      }
+      if (typeof hook !== 'function') {
+        throw new InvalidFlowExtension(`config.flows.${machineId}.guards.${name} must be a function`, { machine: machineId, guard: name, received: typeof hook })
+      }
+      machineHooks[name] = hook as GuardHook
+    }
+    if (Object.keys(machineHooks).length > 0) hooks.set(machineId, machineHooks)
+  }
+  return hooks
+}
+
+/**
+ * The registry with the app's guards provided at the machines' extension points.
+ * @param registry the built-in machines by id
+ * @param extensions `config.flows`
+ * @param logger where a hook that throws or answers a non-boolean is reported; the console by default
+ * @returns the same registry object when there is nothing to apply; otherwise a new one, memoised per
+ *   `extensions` object, whose extended entries hold a machine configured once with `provide()`
+ * @throws InvalidFlowExtension for an unknown machine id, a guard name that is not an extension point of that
+ *   machine, or a hook that is not a function
+ */
+export function configureMachines(
+  registry: Record<string, MachineEntry>,
+  extensions: FlowExtensions | undefined,
+  logger?: LoggerInstance,
+): Record<string, MachineEntry> {
+  if (extensions === undefined) return registry
+  const cached = configuredByExtensions.get(extensions)?.get(registry)
+  if (cached) return cached
+
+  const hooks = validateExtensions(registry, extensions)
+  let configured = registry
+  if (hooks.size > 0) {
+    const log = logger ?? createLogger({})
+    configured = { ...registry }
+    for (const [machineId, machineHooks] of hooks) {
+      const entry = registry[machineId]!
+      const guards: Record<string, MachineGuard> = {}
+      for (const [name, hook] of Object.entries(machineHooks)) guards[name] = failClosedGuard(machineId, name, hook, log)
+      configured[machineId] = { ...entry, machine: entry.machine.provide({ guards }) }
+    }
+  }
+  const perRegistry = configuredByExtensions.get(extensions) ?? new WeakMap<object, Record<string, MachineEntry>>()
+  perRegistry.set(registry, configured)
+  configuredByExtensions.set(extensions, perRegistry)
+  return configured
+}

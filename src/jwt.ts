@@ -1,0 +1,231 @@
+/**
+ * `authchart/jwt`: issue, read and fetch the session token, API-compatible with `@auth/core/jwt`.
+ *
+ * The token is the one Auth.js writes, byte-format for byte-format: a compact JWE (`alg: "dir"`,
+ * `enc: "A256CBC-HS512"`) whose key is derived from the secret with the cookie name as salt, and whose protected
+ * header carries `kid`, the RFC 7638 thumbprint of that key. Sessions issued by Auth.js therefore stay valid after a
+ * migration, and the other way round. Unlike Auth.js, the crypto is synchronous `node:crypto`; `encodeSync` and
+ * `decodeSync` expose it to the server's hot path.
+ * @module jwt
+ */
+import { createHash, randomUUID } from 'node:crypto'
+import { InvalidRequest, JWTSessionError, MissingSecret } from './errors.js'
+import type { JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from './jwt-types.js'
+import type { LoggerInstance } from './logger.js'
+import { readChunkedCookie } from './session/cookie-chunks.js'
+import { parseCookieHeader } from './session/cookie-header.js'
+import { deriveSessionTokenKey } from './session/hkdf-keys.js'
+import { openCompactJwe, sealCompactJwe, type JweProtectedHeader } from './session/jwe.js'
+
+export type { DefaultJWT, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from './jwt-types.js'
+
+/** 30 days, Auth.js's default session lifetime. */
+const defaultMaxAgeSeconds = 30 * 24 * 60 * 60
+/** Leeway for clocks that disagree between the servers that write and read a token (Auth.js uses the same). */
+const clockToleranceSeconds = 15
+const sessionTokenEnc = 'A256CBC-HS512'
+
+/** Options of the synchronous variants: the clock, injectable so tests and the flow runtime control time. */
+export interface TokenClock {
+  /** Current time in epoch seconds. Default: the system clock. */
+  now?: number
+}
+
+/** Parameters of `getToken`. */
+export interface GetTokenParams<R extends boolean = false> {
+  /** The request, or any object with its headers (a `Headers`, or a plain record as Node and Express give). */
+  req: Request | { headers: Headers | Record<string, string | string[] | undefined>; url?: string }
+  /** Read the `__Secure-` cookie. Default: whether `AUTH_URL` is https, else whether the request URL is. */
+  secureCookie?: boolean
+  /** The session cookie's name. Default: `authjs.session-token`, `__Secure-` prefixed when `secureCookie`. */
+  cookieName?: string
+  /** Return the token string without decoding it. */
+  raw?: R
+  /** Secret or rotation list. Default: `process.env.AUTH_SECRET`. */
+  secret?: string | string[]
+  /** Key-derivation salt. Default: the cookie name. */
+  salt?: string
+  /** A custom decoder (the one configured as `jwt.decode`). Default: `decode`. */
+  decode?: JWTOptions['decode']
+  logger?: LoggerInstance | Console
+}
+
+function epochSeconds(): number {
+  return Math.floor(Date.now() / 1000)
+}
+
+function secretList(secret: unknown): string[] {
+  const list = (Array.isArray(secret) ? secret : [secret]).filter((s): s is string => typeof s === 'string' && s.length > 0)
+  if (list.length === 0) throw new MissingSecret('a secret is required to encode or decode a session token')
+  return list
+}
+
+function requireSalt(salt: unknown): string {
+  if (typeof salt !== 'string') throw new JWTSessionError('a salt (the session cookie name) is required to derive the token key')
+  return salt
+}
+
+const thumbprints = new WeakMap<Uint8Array, string>()
+
+/**
+ * RFC 7638 thumbprint of the key as an `oct` JWK. Auth.js hashes with SHA-(key bits), so the 64-byte session key
+ * gets a SHA-512 thumbprint; matching it keeps `kid` equal across both libraries. Keys come from the derivation
+ * cache, so each thumbprint is computed once.
+ */
+function keyThumbprint(key: Uint8Array): string {
+  const known = thumbprints.get(key)
+  if (known) return known
+  const jwk = `{"k":"${Buffer.from(key).toString('base64url')}","kty":"oct"}`
+  const thumbprint = createHash(`sha${key.length * 8}`).update(jwk).digest('base64url')
+  thumbprints.set(key, thumbprint)
+  return thumbprint
+}
+
+/**
+ * Encodes a session token synchronously: the claims of `token` plus `iat`, `exp` and a fresh `jti`, sealed with the
+ * key of the first secret.
+ * @param params `token`, `secret` (newest first), `salt`, `maxAge` in seconds (default 30 days), `now` (epoch seconds)
+ * @returns the compact JWE
+ * @throws {MissingSecret} when no secret is given
+ * @throws {JWTSessionError} when `salt` is missing or `maxAge` is not a finite number
+ */
+export function encodeSync<Payload = JWT>(params: JWTEncodeParams<Payload> & TokenClock): string {
+  const [secret] = secretList(params.secret)
+  const salt = requireSalt(params.salt)
+  const maxAge = params.maxAge ?? defaultMaxAgeSeconds
+  if (typeof maxAge !== 'number' || !Number.isFinite(maxAge)) throw new JWTSessionError('jwt maxAge must be a finite number of seconds')
+  const now = params.now ?? epochSeconds()
+  const claims = Object.assign({}, params.token ?? {}, { iat: now, exp: now + maxAge, jti: randomUUID() })
+  const key = deriveSessionTokenKey(secret, salt, sessionTokenEnc)
+  return sealCompactJwe(JSON.stringify(claims), key, sessionTokenEnc, { kid: keyThumbprint(key) })
+}
+
+/**
+ * Keys to try for a token: each secret's key for the header's `enc`, narrowed to the one `kid` names when there is
+ * a `kid` (a token naming a key we do not hold is rejected without any decryption attempt).
+ */
+function keysForHeader(secrets: readonly string[], salt: string, header: JweProtectedHeader): Uint8Array[] {
+  const keys = secrets.map((secret) => deriveSessionTokenKey(secret, salt, header.enc))
+  return header.kid === undefined ? keys : keys.filter((key) => keyThumbprint(key) === header.kid)
+}
+
+function isClaimsObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** RFC 7519 §4.1: registered time claims are NumericDates; `exp` and `nbf` are enforced with the clock tolerance. */
+function areTimeClaimsValid(claims: Record<string, unknown>, now: number): boolean {
+  const { exp, nbf, iat } = claims
+  if (iat !== undefined && (typeof iat !== 'number' || !Number.isFinite(iat))) return false
+  if (exp !== undefined && (typeof exp !== 'number' || !(exp > now - clockToleranceSeconds))) return false
+  if (nbf !== undefined && (typeof nbf !== 'number' || !(nbf <= now + clockToleranceSeconds))) return false
+  return true
+}
+
+/**
+ * Decodes a session token synchronously. Accepts `A256CBC-HS512` and `A256GCM`, as Auth.js does.
+ * @param params `token`, `secret` (any of a rotation list opens it), `salt`, `now` (epoch seconds)
+ * @returns the claims, or `null` when the token is absent, malformed, not ours, tampered with or expired
+ *   (15 s tolerance). Bad input never throws.
+ * @throws {MissingSecret} when no secret is given
+ * @throws {JWTSessionError} when `salt` is missing
+ */
+export function decodeSync<Payload = JWT>(params: JWTDecodeParams & TokenClock): Payload | null {
+  const secrets = secretList(params.secret)
+  const salt = requireSalt(params.salt)
+  const { token } = params
+  if (typeof token !== 'string' || token.length === 0) return null
+  const opened = openCompactJwe(token, (header) => keysForHeader(secrets, salt, header), ['A256CBC-HS512', 'A256GCM'])
+  if (!opened) return null
+  let claims: unknown
+  try {
+    claims = JSON.parse(Buffer.from(opened.plaintext).toString('utf8'))
+  } catch {
+    return null
+  }
+  if (!isClaimsObject(claims) || !areTimeClaimsValid(claims, params.now ?? epochSeconds())) return null
+  // The shape beyond the registered claims is the app's (its `jwt` callback wrote it); as in Auth.js it is not checked.
+  return claims as Payload
+}
+
+/**
+ * Issues a session token, as `@auth/core/jwt`'s `encode` does (the work itself is synchronous).
+ * @throws {MissingSecret} when no secret is given
+ * @see encodeSync
+ */
+export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): Promise<string> {
+  return encodeSync(params)
+}
+
+/**
+ * Decodes a session token, as `@auth/core/jwt`'s `decode` does, but resolves `null` (instead of rejecting) for any
+ * token it cannot accept.
+ * @throws {MissingSecret} when no secret is given
+ * @see decodeSync
+ */
+export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null> {
+  return decodeSync<Payload>(params)
+}
+
+type HeaderSource = GetTokenParams['req']['headers']
+
+function readHeader(headers: HeaderSource, name: string): string | null {
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name)
+  const record = headers as Record<string, string | string[] | undefined>
+  // Node lower-cases header names, but a hand-built record may not.
+  const value = record[name] ?? record[Object.keys(record).find((key) => key.toLowerCase() === name) ?? '']
+  if (Array.isArray(value)) return value.join(name === 'cookie' ? '; ' : ', ')
+  return typeof value === 'string' ? value : null
+}
+
+/** RFC 6750 §2.1; the scheme is case-insensitive (RFC 9110 §11.1). Auth.js URL-decodes the token, so do we. */
+function readBearerToken(authorization: string | null): string | null {
+  if (!authorization) return null
+  const match = /^bearer +([^\s]+) *$/i.exec(authorization)
+  if (!match?.[1]) return null
+  try {
+    return decodeURIComponent(match[1])
+  } catch {
+    return null
+  }
+}
+
+function isSecureByDefault(req: GetTokenParams['req']): boolean {
+  const authUrl = process.env.AUTH_URL
+  if (authUrl) return authUrl.startsWith('https://')
+  const url = (req as { url?: unknown }).url
+  return typeof url === 'string' && url.startsWith('https:')
+}
+
+/**
+ * Reads the session token of a request: the session cookie (reassembled from chunks when needed), else an
+ * `Authorization: Bearer` header, decoded unless `raw`.
+ * @returns the claims (or the raw token with `raw: true`); `null` when there is no token or it does not decode
+ * @throws {MissingSecret} when a token is found, `raw` is not set and no secret is given or in `AUTH_SECRET`
+ * @throws {InvalidRequest} when `req` is missing
+ * @example
+ * const token = await getToken({ req, secret: process.env.AUTH_SECRET })
+ */
+export function getToken<R extends boolean = false>(params: GetTokenParams<R>): Promise<R extends true ? string : JWT | null>
+export async function getToken(params: GetTokenParams<boolean>): Promise<string | JWT | null> {
+  const { req } = params
+  if (!req || typeof req !== 'object' || !req.headers) throw new InvalidRequest('getToken requires `req` with headers')
+  const secureCookie = params.secureCookie ?? isSecureByDefault(req)
+  const cookieName = params.cookieName ?? `${secureCookie ? '__Secure-' : ''}authjs.session-token`
+  const cookies = parseCookieHeader(readHeader(req.headers, 'cookie'))
+  const token = readChunkedCookie(cookieName, cookies) ?? readBearerToken(readHeader(req.headers, 'authorization'))
+  if (!token) return null
+  if (params.raw) return token
+  const secret = params.secret ?? process.env.AUTH_SECRET
+  if (!secret || (Array.isArray(secret) && secret.length === 0)) {
+    throw new MissingSecret('pass `secret` to getToken or set AUTH_SECRET')
+  }
+  const decoder = params.decode ?? decode
+  try {
+    return await decoder({ token, secret, salt: params.salt ?? cookieName })
+  } catch (error) {
+    // A custom decoder may throw on a bad token; for getToken that is the same as no session.
+    params.logger?.debug('getToken: the session token did not decode', { error: error instanceof Error ? error.message : String(error) })
+    return null
+  }
+}

@@ -1,0 +1,150 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { decodeSync } from '../../src/jwt.js'
+import { CookieJar, csrfToken, origin, secret, send, session, signIn, testConfig } from '../support/auth-harness.js'
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+function sessionToken(jar: CookieJar) {
+  return decodeSync({ token: jar.cookies.get('authjs.session-token'), secret, salt: 'authjs.session-token' })
+}
+
+describe('GET /auth/session', () => {
+  it('answers null without a session cookie', async () => {
+    const response = await send(testConfig(), '/auth/session')
+    expect(response.status).toBe(200)
+    expect(await response.json()).toBeNull()
+    expect(response.headers.getSetCookie()).toEqual([])
+  })
+
+  it('does not rewrite the cookie on every check, only once updateAge has passed', async () => {
+    vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z'), toFake: ['Date'] })
+    const config = testConfig({ session: { updateAge: 3600 } })
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    const issued = sessionToken(jar)
+    vi.setSystemTime(new Date('2026-01-01T00:30:00Z'))
+    const fresh = await send(config, '/auth/session', { jar })
+    expect(fresh.headers.getSetCookie()).toEqual([])
+    vi.setSystemTime(new Date('2026-01-01T01:00:01Z'))
+    const due = await send(config, '/auth/session', { jar })
+    expect(due.headers.getSetCookie().some((c) => c.startsWith('authjs.session-token='))).toBe(true)
+    const refreshed = sessionToken(jar)
+    expect(refreshed?.exp).toBe((issued?.exp as number) + 3601)
+    expect(refreshed?.sub).toBe('u-ada')
+  })
+
+  it('rewrites the cookie when the jwt callback changes the token', async () => {
+    let visits = 0
+    const config = testConfig({ callbacks: { jwt: ({ token }) => ({ ...token, visits: ++visits }) } })
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    const response = await send(config, '/auth/session', { jar })
+    expect(response.headers.getSetCookie().some((c) => c.startsWith('authjs.session-token='))).toBe(true)
+    expect(sessionToken(jar)?.visits).toBe(2)
+  })
+
+  it('treats an expired token as no session and clears the cookie', async () => {
+    vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z'), toFake: ['Date'] })
+    const config = testConfig({ session: { maxAge: 60 } })
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    vi.setSystemTime(new Date('2026-01-01T00:02:00Z'))
+    const response = await send(config, '/auth/session', { jar })
+    expect(await response.json()).toBeNull()
+    expect(response.headers.getSetCookie().some((c) => c.startsWith('authjs.session-token=;') && /Max-Age=0/i.test(c))).toBe(true)
+  })
+
+  it('signs the user out when the jwt callback returns null, clearing the cookie', async () => {
+    let revoke = false
+    const config = testConfig({ callbacks: { jwt: ({ token }) => (revoke ? null : token) } })
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    revoke = true
+    expect(await session(config, jar)).toBeNull()
+    expect(jar.cookies.has('authjs.session-token')).toBe(false)
+  })
+
+  it('answers null and logs JWTSessionError when the session callback throws', async () => {
+    let broken = false
+    const config = testConfig({ callbacks: { session: ({ session: s }) => { if (broken) throw new Error('bug'); return s } } })
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    broken = true
+    const response = await send(config, '/auth/session', { jar })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toBeNull()
+    expect(config.recorded.errors.some((e) => (e as { type?: string }).type === 'JWTSessionError')).toBe(true)
+  })
+})
+
+describe('POST /auth/session', () => {
+  it('runs the jwt callback with trigger "update" and the posted data, and rewrites the cookie', async () => {
+    const seen: unknown[] = []
+    const config = testConfig({
+      callbacks: {
+        jwt: ({ token, trigger, session: data }) => {
+          if (trigger === 'update') { seen.push(data); return { ...token, name: (data as { name: string }).name } }
+          return token
+        },
+        session: ({ session: s, trigger, newSession }) => ({ ...s, trigger, newSession }),
+      },
+    })
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    const token = await csrfToken(config, jar)
+    const response = await send(config, '/auth/session', { jar, json: { csrfToken: token, data: { name: 'Countess Lovelace' } } })
+    expect(response.status).toBe(200)
+    const body = (await response.json()) as Record<string, unknown>
+    expect(body).toMatchObject({ user: { name: 'Countess Lovelace' }, trigger: 'update', newSession: { name: 'Countess Lovelace' } })
+    expect(seen).toEqual([{ name: 'Countess Lovelace' }])
+    expect(sessionToken(jar)?.name).toBe('Countess Lovelace')
+  })
+
+  it('refuses an update without the CSRF token and leaves the token unchanged', async () => {
+    const config = testConfig({ callbacks: { jwt: ({ token, trigger }) => (trigger === 'update' ? { ...token, name: 'Mallory' } : token) } })
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    const response = await send(config, '/auth/session', { jar, json: { data: { name: 'Mallory' } } })
+    expect(response.status).toBe(403)
+    expect(await response.json()).toEqual({ error: 'MissingCSRF' })
+    expect(sessionToken(jar)?.name).toBe('Ada Lovelace')
+  })
+})
+
+describe('POST /auth/signout', () => {
+  it('clears the session cookie, sends the signOut event with the token, and redirects through the redirect callback', async () => {
+    const signOuts: unknown[] = []
+    const config = testConfig({ events: { signOut: (message) => { signOuts.push(message) } } })
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    const token = await csrfToken(config, jar)
+    const response = await send(config, '/auth/signout', { jar, form: { csrfToken: token, callbackUrl: '/bye' } })
+    expect(response.status).toBe(302)
+    expect(response.headers.get('location')).toBe(`${origin}/bye`)
+    expect(jar.cookies.has('authjs.session-token')).toBe(false)
+    expect(signOuts).toHaveLength(1)
+    expect(signOuts[0]).toMatchObject({ token: { sub: 'u-ada', email: 'ada@example.com' } })
+    expect(await session(config, jar)).toBeNull()
+  })
+
+  it('refuses a sign-out without the CSRF token and keeps the session', async () => {
+    const config = testConfig()
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    const response = await send(config, '/auth/signout', { jar, form: { callbackUrl: '/bye' } })
+    expect(new URL(response.headers.get('location') as string).searchParams.get('error')).toBe('Signin')
+    expect(jar.cookies.has('authjs.session-token')).toBe(true)
+    expect(await session(config, jar)).not.toBeNull()
+  })
+
+  it('sends an off-site callbackUrl to the site instead', async () => {
+    const config = testConfig()
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    const token = await csrfToken(config, jar)
+    const response = await send(config, '/auth/signout', { jar, form: { csrfToken: token, callbackUrl: 'https://evil.example/' } })
+    expect(response.headers.get('location')).toBe(origin)
+  })
+})

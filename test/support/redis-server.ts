@@ -1,0 +1,118 @@
+/**
+ * A private `redis-server` on a spare loopback port, for tests and benchmarks that stop, pause or fill Redis and so
+ * must never touch the shared instance. No persistence: a restart comes back empty, like a crashed cache.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer, connect } from 'node:net'
+import { tmpdir } from 'node:os'
+
+export interface PrivateRedis {
+  readonly host: '127.0.0.1'
+  readonly port: number
+  readonly url: string
+  /** Pid of the current server process (changes on restart). */
+  readonly pid: number
+  /** Stops the server by its pid and waits for it to exit. `SIGKILL` simulates a crash. */
+  stop(signal?: NodeJS.Signals): Promise<void>
+  /** Starts a fresh server on the same port. */
+  restart(): Promise<void>
+}
+
+/** Whether the `redis-server` binary can be run here; the reason when it cannot. */
+export async function redisServerAvailable(): Promise<{ ok: true } | { ok: false; reason: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('redis-server', ['--version'], { stdio: 'ignore' })
+    child.once('error', (err) => resolve({ ok: false, reason: `redis-server cannot be run: ${err.message}` }))
+    child.once('exit', (code) => resolve(code === 0 ? { ok: true } : { ok: false, reason: `redis-server --version exited with ${code}` }))
+  })
+}
+
+/** A port nobody listens on right now (the OS picks it, then we let it go). */
+export async function sparePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      server.close(() => (port ? resolve(port) : reject(new Error('no port assigned'))))
+    })
+  })
+}
+
+/** Sends one inline command on a raw socket and resolves with the first reply line. */
+function rawCommand(port: number, command: string, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port })
+    const timer = setTimeout(() => { socket.destroy(); reject(new Error('timed out')) }, timeoutMs)
+    let reply = ''
+    socket.once('error', (err) => { clearTimeout(timer); reject(err) })
+    socket.on('data', (chunk) => {
+      reply += chunk.toString('utf8')
+      if (reply.includes('\r\n')) {
+        clearTimeout(timer)
+        socket.end()
+        resolve(reply.slice(0, reply.indexOf('\r\n')))
+      }
+    })
+    socket.write(command + '\r\n')
+  })
+}
+
+async function waitForPong(port: number, child: ChildProcess, deadlineMs: number): Promise<void> {
+  const until = Date.now() + deadlineMs
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`redis-server on port ${port} exited with ${child.exitCode}`)
+    try {
+      if ((await rawCommand(port, 'PING', 500)) === '+PONG') return
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) throw new Error(`redis-server on port ${port} did not answer within ${deadlineMs} ms`)
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => child.once('exit', () => resolve()))
+}
+
+/**
+ * Starts `redis-server --port N --save '' --appendonly no` on a spare port (or `port`) and waits until it answers.
+ * `extraArgs` go on the command line as they are (for example `['--rename-command', 'GETDEL', '']`).
+ */
+export async function startRedisServer(options: { port?: number; extraArgs?: string[] } = {}): Promise<PrivateRedis> {
+  const port = options.port ?? await sparePort()
+  const args = [
+    '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
+    '--dir', tmpdir(), '--daemonize', 'no', '--loglevel', 'warning', ...(options.extraArgs ?? []),
+  ]
+  let child: ChildProcess
+
+  const launch = async () => {
+    child = spawn('redis-server', args, { stdio: 'ignore' })
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve)
+      child.once('error', reject)
+    })
+    await waitForPong(port, child, 5000)
+  }
+  await launch()
+
+  return {
+    host: '127.0.0.1',
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    get pid() { return child.pid ?? -1 },
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      const done = exited(child)
+      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(child.pid, signal)
+      await done
+    },
+    async restart() {
+      if (child.exitCode === null && child.signalCode === null) throw new Error('restart() needs the server stopped first')
+      await launch()
+    },
+  }
+}

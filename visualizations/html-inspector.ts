@@ -1,0 +1,145 @@
+/**
+ * The flow inspector: one self-contained HTML file (inline CSS, inline script, inline SVG; no network) showing every
+ * machine with its states, guarded transitions, tags and the commands each state runs. The charts are laid out
+ * here, at generation time, so the page reads correctly even with scripts disabled; the script only adds
+ * highlighting.
+ * @module visualizations/html-inspector
+ */
+import type { FlowGraph, GuardOrigin } from './describe-machine.js'
+import { escapeXml, renderMachineSvg } from './inspector-svg.js'
+
+const styles = `
+:root { --ink:#1a202c; --muted:#4a5568; --line:#a0aec0; --wait:#fff4ce; --wait-line:#b7791f; --out:#e6f0ff; --out-line:#2b6cb0; --app:#c05621; --ext:#6b46c1; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); background: #f7fafc; }
+header { position: sticky; top: 0; z-index: 2; background: #1a202c; color: #fff; padding: 10px 20px; display: flex; gap: 18px; align-items: baseline; flex-wrap: wrap; }
+header h1 { font-size: 17px; margin: 0; }
+header nav a { color: #bee3f8; margin-right: 12px; text-decoration: none; font-family: ui-monospace, "DejaVu Sans Mono", Menlo, monospace; }
+main { padding: 12px 20px 40px; }
+section.machine { background: #fff; border: 1px solid #e2e8f0; border-radius: 8px; margin: 16px 0; padding: 12px 16px; }
+section.machine h2 { margin: 0 0 4px; font-size: 18px; font-family: ui-monospace, "DejaVu Sans Mono", Menlo, monospace; }
+.meta { color: var(--muted); margin: 0 0 8px; }
+.legend span { display: inline-block; margin-right: 14px; }
+.swatch { display: inline-block; width: 12px; height: 12px; border: 1px solid; vertical-align: -2px; margin-right: 4px; border-radius: 3px; }
+.chart-box { overflow-x: auto; border: 1px solid #edf2f7; border-radius: 6px; background: #fcfdfe; }
+svg.chart text { font: 11px ui-monospace, "DejaVu Sans Mono", Menlo, monospace; fill: var(--ink); }
+svg.chart .state-name { font-weight: 700; font-size: 12px; }
+svg.chart .state-description { fill: var(--muted); }
+svg.chart .state-command { fill: #2c7a7b; }
+svg.chart .state-tag { fill: var(--wait-line); }
+svg.chart .state rect { fill: #fff; stroke: #4a5568; stroke-width: 1.2; cursor: pointer; }
+svg.chart .state.awaiting rect { fill: var(--wait); stroke: var(--wait-line); }
+svg.chart .state.final > rect { fill: var(--out); stroke: var(--out-line); }
+svg.chart .state.final > rect.final-ring { fill: none; }
+svg.chart .state.compound > rect { fill: #f7fafc; stroke-dasharray: 5 3; }
+svg.chart .edge path { fill: none; stroke: var(--line); stroke-width: 1.3; }
+svg.chart .edge.initial path { stroke: #2d3748; stroke-dasharray: 3 3; }
+svg.chart .edge.app-guard path { stroke: var(--app); stroke-width: 1.8; }
+svg.chart .edge.extension-guard path { stroke: var(--ext); }
+svg.chart .edge.app-guard .edge-label { fill: var(--app); font-weight: 700; }
+svg.chart .edge.extension-guard .edge-label { fill: var(--ext); }
+svg.chart .label-bg { fill: #fff; opacity: .92; }
+svg.chart .arrowhead { fill: #718096; }
+svg.chart .initial-dot { fill: #1a202c; }
+svg.chart.focused .edge, svg.chart.focused .state { opacity: .25; }
+svg.chart.focused .edge.lit, svg.chart.focused .state.lit { opacity: 1; }
+svg.chart .edge.lit path { stroke: #2b6cb0; stroke-width: 2.2; }
+details { margin-top: 10px; }
+summary { cursor: pointer; font-weight: 600; }
+table { border-collapse: collapse; width: 100%; margin-top: 6px; font-size: 13px; }
+th, td { text-align: left; border-bottom: 1px solid #edf2f7; padding: 4px 8px; vertical-align: top; }
+th { color: var(--muted); font-weight: 600; }
+td code, .meta code { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, monospace; font-size: 12px; }
+tr.lit { background: #ebf8ff; }
+.origin-app { color: var(--app); font-weight: 700; }
+.origin-extension { color: var(--ext); }
+`
+
+const script = `
+for (const section of document.querySelectorAll('section.machine')) {
+  const svg = section.querySelector('svg.chart');
+  const rows = section.querySelectorAll('tr[data-state]');
+  let current = null;
+  const focus = (path) => {
+    current = current === path ? null : path;
+    svg.classList.toggle('focused', current !== null);
+    for (const g of svg.querySelectorAll('.state')) g.classList.toggle('lit', g.dataset.state === current);
+    for (const g of svg.querySelectorAll('.edge')) g.classList.toggle('lit', current !== null && (g.dataset.source === current || g.dataset.target === current));
+    for (const row of rows) row.classList.toggle('lit', row.dataset.state === current);
+  };
+  for (const g of svg.querySelectorAll('.state')) {
+    g.addEventListener('click', () => focus(g.dataset.state));
+    g.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); focus(g.dataset.state); } });
+  }
+  for (const row of rows) row.addEventListener('click', () => focus(row.dataset.state));
+}
+`
+
+const originClass: Record<GuardOrigin, string> = { inline: '', named: '', extension: 'origin-extension', app: 'origin-app' }
+
+function code(text: string): string {
+  return `<code>${escapeXml(text)}</code>`
+}
+
+function guardCell(graph: FlowGraph, transitionIndex: number): string {
+  const t = graph.transitions[transitionIndex]!
+  if (!t.guard) return t.order > 0 ? '<em>otherwise</em>' : ''
+  const notes = t.guard.refs
+    .filter((r) => r.origin === 'app' || r.origin === 'extension')
+    .map((r) => `<span class="${originClass[r.origin]}">${escapeXml(r.name)}: ${r.origin === 'app' ? "app's guard" : 'extension point (default)'}</span>`)
+  return [code(t.guard.text), ...notes].join('<br>')
+}
+
+function machineSection(graph: FlowGraph): string {
+  const stateRows = graph.states.map((s) => `<tr data-state="${escapeXml(s.path)}"><td>${code(s.path)}</td><td>${escapeXml(s.type)}${s.tags.map((t) => `<br>${code(t)}`).join('')}</td><td>${[...s.entry.map((a) => `entry ${code(a.text)}`), ...s.invoke.map((i) => `invoke ${code(i)}`), ...s.exit.map((a) => `exit ${code(a.text)}`)].join('<br>')}</td><td>${escapeXml(s.description ?? '')}</td></tr>`)
+  const transitionRows = graph.transitions.map((t, i) => `<tr data-state="${escapeXml(t.source)}"><td>${code(t.source)}</td><td>${code(t.event)}</td><td>${guardCell(graph, i)}</td><td>${t.targets.map(code).join(', ') || '<em>stays</em>'}</td><td>${t.actions.map((a) => code(a.text)).join(', ')}</td></tr>`)
+  const extensionPoints = graph.extensionPoints.length > 0 ? graph.extensionPoints.map(code).join(', ') : 'none'
+  return `<section class="machine" id="machine-${escapeXml(graph.machineId)}" data-machine="${escapeXml(graph.machineId)}" data-state-count="${graph.states.length}" data-transition-count="${graph.transitions.length}">
+<h2>${escapeXml(graph.machineId)}</h2>
+<p class="meta">version ${graph.version ?? 'n/a'} · ${graph.states.length} states · ${graph.transitions.length} transitions · extension points: ${extensionPoints}</p>
+<div class="chart-box">
+${renderMachineSvg(graph)}
+</div>
+<details open><summary>States: what each runs on entry</summary>
+<table><thead><tr><th>state</th><th>type, tags</th><th>commands (callbacks, effects)</th><th>description</th></tr></thead><tbody>
+${stateRows.join('\n')}
+</tbody></table></details>
+<details><summary>Transitions, in the order they are tried</summary>
+<table><thead><tr><th>from</th><th>event</th><th>guard</th><th>to</th><th>actions</th></tr></thead><tbody>
+${transitionRows.join('\n')}
+</tbody></table></details>
+</section>`
+}
+
+/** Embeds data in a script element: `<` is escaped so no string in it can close the element. */
+function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c')
+}
+
+/**
+ * The inspector page for the given machines.
+ * @param options.title page title; defaults to "Authchart flow inspector"
+ */
+export function toInspectorHtml(graphs: readonly FlowGraph[], options: { title?: string } = {}): string {
+  const title = options.title ?? 'Authchart flow inspector'
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<title>${escapeXml(title)}</title>
+<style>${styles}</style>
+</head>
+<body>
+<header><h1>${escapeXml(title)}</h1><nav>${graphs.map((g) => `<a href="#machine-${escapeXml(g.machineId)}">${escapeXml(g.machineId)}</a>`).join('')}</nav></header>
+<main>
+<p class="legend"><span><i class="swatch" style="background:var(--wait);border-color:var(--wait-line)"></i>waits for the browser</span><span><i class="swatch" style="background:var(--out);border-color:var(--out-line)"></i>outcome (final)</span><span class="origin-extension">purple arrow: extension point</span><span class="origin-app">orange arrow: the app's own guard</span><span>click a state to follow its arrows</span></p>
+${graphs.map(machineSection).join('\n')}
+</main>
+<script type="application/json" id="flow-graphs">${jsonForScript(graphs)}</script>
+<script>${script}</script>
+</body>
+</html>
+`
+}
