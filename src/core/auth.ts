@@ -61,6 +61,7 @@ function answerError(ctx: RequestContext, error: unknown): ResponseInternal {
 }
 
 async function handle(ctx: RequestContext): Promise<ResponseInternal> {
+  ctx.config.logger.debug('request', { method: ctx.req.method, action: ctx.req.action, providerId: ctx.req.providerId })
   const routes = ctx.req.method === 'POST' ? postRoutes : getRoutes
   const handler = routes[ctx.req.action]
   if (!handler) {

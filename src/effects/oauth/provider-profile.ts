@@ -92,7 +92,9 @@ export async function fetchProviderProfile(
   callbackParams: URLSearchParams,
 ): Promise<Profile> {
   const accessToken = tokens.access_token ?? ''
-  if (provider.type === 'oidc' && idTokenClaims) {
+  if (provider.type === 'oidc') {
+    // Unreachable when the token endpoint guard ran; refusing keeps an unverified OIDC sign-in from falling through.
+    if (!idTokenClaims) throw callbackFailure('id_token', 'id token was not verified', { reason: 'not_verified' })
     if (provider.idToken === false) return fetchOidcUserinfo(providerClient, accessToken, String(idTokenClaims.sub))
     const profile: Profile = { ...idTokenClaims }
     const user = profile.user === undefined ? firstSignInUser(provider, callbackParams) : undefined

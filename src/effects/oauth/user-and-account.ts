@@ -21,6 +21,9 @@ function idOf(value: unknown): string | undefined {
   return undefined
 }
 
+// The spec's Account says token_type is "always lowercased"; TypeScript cannot see that toLowerCase() does that.
+const lowercase = (value: string) => value.toLowerCase() as Lowercase<string>
+
 /** The token set with `expires_at` (epoch seconds) derived from `expires_in`, as the spec's Account has it. */
 export function withExpiresAt(tokens: TokenSet, nowSeconds: number): TokenSet {
   const expiresIn = typeof tokens.expires_in === 'string' ? Number.parseFloat(tokens.expires_in) : tokens.expires_in
@@ -47,7 +50,7 @@ export async function mapUserAndAccount(provider: OAuthConfigInternal, profile: 
   // As in Auth.js, e-mail addresses are compared lowercased everywhere (account linking, getUserByEmail).
   const email = typeof user.email === 'string' ? user.email.toLowerCase() : user.email
   const accountFields = (provider.account ?? defaultAccount)(tokens) ?? defaultAccount(tokens)
-  const tokenType = typeof accountFields.token_type === 'string' ? accountFields.token_type.toLowerCase() : undefined
+  const tokenType = typeof accountFields.token_type === 'string' ? lowercase(accountFields.token_type) : undefined
   const account: Account = {
     ...accountFields,
     ...(tokenType ? { token_type: tokenType } : {}),

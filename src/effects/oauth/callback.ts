@@ -1,0 +1,136 @@
+/**
+ * Handles the provider's answer to an authorization request, in the order the specs give: the authorization
+ * response (iss, state, error, code), the code exchange (PKCE verifier, client authentication), the token response
+ * and the ID token (checked inside the exchange, see `token-response-checks.ts`), the profile (ID token or
+ * userinfo), and finally the app-facing user and account. Each step that refuses throws with its own `cause.check`.
+ */
+import * as client from 'openid-client'
+import { AuthError, OAuthCallbackError } from '../../errors.js'
+import { readEndpoint } from '../../providers/oauth-endpoint.js'
+import type { OAuthConfigInternal } from '../../providers/provider-types.js'
+import type { Account, Profile, TokenSet, User } from '../../types.js'
+import { checkAuthorizationResponse } from './authorization-response-checks.js'
+import { resolveProviderClient, type ProviderClient } from './client-configuration.js'
+import { runCodeExchange, type CodeExchange } from './code-exchange-context.js'
+import { callbackFailure, findAuthError, isTimeout, loggable, type CallbackCheck } from './oauth-failure.js'
+import { fetchProviderProfile } from './provider-profile.js'
+import { mapUserAndAccount } from './user-and-account.js'
+
+/** What the flow kept from the sign-in, and the callback request's parameters. */
+export interface OAuthCallbackInput {
+  /** The query of a GET callback, or the form body of a `form_post` callback. */
+  callbackParams: URLSearchParams
+  /** The redirect URI sent in the authorization request (it must be sent again with the code). */
+  redirectUri: string
+  expectedState?: string
+  expectedNonce?: string
+  codeVerifier?: string
+  timeoutMs: number
+  /** The clock, in milliseconds like `Date.now` (the default). */
+  now?: () => number
+}
+
+/** A completed OAuth sign-in: the raw profile, the mapped user and account, and the tokens. */
+export interface OAuthCallbackResult {
+  profile: Profile
+  user: User & { id: string }
+  account: Account
+  tokens: TokenSet
+}
+
+function expected(value: string | undefined, check: CallbackCheck, provider: OAuthConfigInternal): string {
+  // The flow lost a value its provider's checks need: refuse rather than silently skip the check.
+  if (!value) throw callbackFailure(check, `provider "${provider.id}" checks include ${check} but the flow has no ${check} value`, { reason: 'missing_expected_value' })
+  return value
+}
+
+async function resolveForCallback(provider: OAuthConfigInternal, timeoutMs: number): Promise<ProviderClient> {
+  try {
+    return await resolveProviderClient(provider, timeoutMs)
+  } catch (err) {
+    // Discovery is cached, so it fails here only on a cold instance; the sign-in error's cause says what failed.
+    if (err instanceof AuthError && typeof err.cause?.check === 'string') {
+      const check = err.cause.check as CallbackCheck
+      throw callbackFailure(check === 'timeout' || check === 'endpoint' ? check : 'discovery', err.message, { ...err.cause })
+    }
+    throw callbackFailure('discovery', 'provider could not be resolved', undefined, err)
+  }
+}
+
+/** Maps what openid-client throws (after our own checks passed) onto the step that refused. */
+function exchangeFailure(err: unknown): AuthError {
+  const own = findAuthError(err)
+  if (own instanceof OAuthCallbackError) return own
+  if (own) return callbackFailure('endpoint', own.message, { ...own.cause })
+  if (isTimeout(err)) return callbackFailure('timeout', 'token endpoint did not answer in time', { endpoint: 'token' }, err)
+  if (err instanceof client.ResponseBodyError) {
+    return callbackFailure('token_endpoint', 'token endpoint refused the code exchange', { status: err.status, error: loggable(err.error) }, err)
+  }
+  if (err instanceof client.AuthorizationResponseError) return callbackFailure('provider_error', 'provider returned an error to the callback', { error: loggable(err.error) }, err)
+  const code = (err as { code?: unknown }).code
+  const claim = ((err as { cause?: { cause?: { claim?: unknown } } }).cause?.cause?.claim)
+  if (claim === 'nonce') return callbackFailure('nonce', 'id token nonce does not match the flow', { received: 'mismatch' }, err)
+  if (typeof code === 'string' && code.startsWith('OAUTH_JWT')) return callbackFailure('id_token', 'openid-client refused the id token', { reason: 'client_library', code }, err)
+  if (err instanceof TypeError) return callbackFailure('token_endpoint', 'token endpoint could not be reached', { reason: 'network' }, err)
+  return callbackFailure('token_endpoint', 'code exchange failed', { reason: 'unexpected', code: loggable(code) }, err)
+}
+
+async function exchangeCode(
+  provider: OAuthConfigInternal,
+  providerClient: ProviderClient,
+  params: URLSearchParams,
+  input: OAuthCallbackInput,
+  exchange: CodeExchange,
+  checks: { expectedState?: string; codeVerifier?: string },
+): Promise<TokenSet> {
+  const currentUrl = new URL(input.redirectUri)
+  currentUrl.search = ''
+  for (const [key, value] of params) currentUrl.searchParams.append(key, value)
+  try {
+    const tokens = await runCodeExchange(exchange, () =>
+      client.authorizationCodeGrant(
+        providerClient.config,
+        currentUrl,
+        {
+          pkceCodeVerifier: checks.codeVerifier,
+          expectedState: checks.expectedState,
+          expectedNonce: exchange.expectedNonce,
+          idTokenExpected: provider.type === 'oidc',
+        },
+        readEndpoint(provider.token).params,
+      ),
+    )
+    return { ...tokens }
+  } catch (err) {
+    throw exchangeFailure(err)
+  }
+}
+
+/**
+ * Completes an OAuth 2 / OIDC sign-in from the provider's callback.
+ * @param provider the resolved provider (see `normalizeOAuthProvider`)
+ * @param input the callback's parameters and what the flow kept from the sign-in (state, nonce, PKCE verifier)
+ * @returns the raw profile, the mapped user (`id` = the provider's account id) and account, and the tokens
+ * @throws OAuthCallbackError with `cause.check` naming the failed step: `iss`, `state`, `provider_error`, `code`,
+ *   `pkce`, `token_endpoint`, `token_type`, `id_token`, `nonce`, `userinfo`, `timeout`, `endpoint` or `discovery`
+ * @throws OAuthProfileParseError when the provider's `profile()` throws or returns no id
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#CodeFlowAuth and https://www.rfc-editor.org/rfc/rfc9700
+ */
+export async function handleOAuthCallback(provider: OAuthConfigInternal, input: OAuthCallbackInput): Promise<OAuthCallbackResult> {
+  const nowSeconds = Math.floor((input.now ?? Date.now)() / 1000)
+  const expectedState = provider.checks.includes('state') ? expected(input.expectedState, 'state', provider) : undefined
+  const expectedNonce = provider.checks.includes('nonce') ? expected(input.expectedNonce, 'nonce', provider) : undefined
+  const codeVerifier = provider.checks.includes('pkce') ? expected(input.codeVerifier, 'pkce', provider) : undefined
+  const providerClient = await resolveForCallback(provider, input.timeoutMs)
+  const metadata = providerClient.config.serverMetadata()
+  const params = checkAuthorizationResponse(input.callbackParams, {
+    issuer: providerClient.issuerKnown ? metadata.issuer : undefined,
+    issuerParameterRequired: metadata.authorization_response_iss_parameter_supported === true,
+    expectedState,
+  })
+  const exchange: CodeExchange = { expectedNonce, now: nowSeconds }
+  const tokens = await exchangeCode(provider, providerClient, params, input, exchange, { expectedState, codeVerifier })
+  const profile = await fetchProviderProfile(provider, providerClient, tokens, exchange.verifiedIdTokenClaims, input.callbackParams)
+  const { user, account, tokens: tokenSet } = await mapUserAndAccount(provider, profile, tokens, nowSeconds)
+  return { profile, user, account, tokens: tokenSet }
+}

@@ -1,0 +1,56 @@
+/** The records and types the conformance suite's tests share. */
+import { randomUUID } from 'node:crypto'
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser } from '../../src/adapters.js'
+
+/** Reads records straight from the store, bypassing the adapter; `null` when absent. */
+export interface StoreReaders {
+  user(id: string): Promise<object | null>
+  account(provider: string, providerAccountId: string): Promise<object | null>
+  session(sessionToken: string): Promise<object | null>
+  verificationToken(identifier: string, token: string): Promise<object | null>
+  authenticator(credentialID: string): Promise<object | null>
+}
+
+/** What a backend hands the suite. */
+export interface ConformanceTarget {
+  adapter: Adapter
+  store: StoreReaders
+}
+
+/** The adapter with every method present, and the store readers, once the suite has connected. */
+export interface ConformanceContext {
+  adapter: Required<Adapter>
+  store: StoreReaders
+}
+
+const day = 24 * 60 * 60 * 1000
+
+/** A date `days` from now, with milliseconds (every store must keep them). */
+export function inDays(days: number): Date {
+  return new Date(Date.now() + days * day)
+}
+
+/** A user no other test uses. */
+export function newUser(fields: Partial<AdapterUser> = {}): AdapterUser {
+  return {
+    id: randomUUID(), email: `${randomUUID()}@example.com`, emailVerified: null,
+    name: 'Ada Lovelace', image: 'https://example.com/ada.png', ...fields,
+  }
+}
+
+/** An OIDC account of `userId` with every token field the schema has. */
+export function newAccount(userId: string, fields: Partial<AdapterAccount> = {}): AdapterAccount {
+  return {
+    userId, type: 'oidc', provider: 'example-idp', providerAccountId: randomUUID(),
+    access_token: 'access-token', refresh_token: 'refresh-token', id_token: 'id-token', token_type: 'bearer',
+    scope: 'openid email', expires_at: Math.floor(Date.now() / 1000) + 3600, session_state: 'session-state', ...fields,
+  }
+}
+
+/** A WebAuthn credential of `userId`. */
+export function newAuthenticator(userId: string, fields: Partial<AdapterAuthenticator> = {}): AdapterAuthenticator {
+  return {
+    credentialID: randomUUID(), userId, providerAccountId: randomUUID(), counter: 0, credentialBackedUp: true,
+    credentialPublicKey: 'pQECAyYgASFYIA==', credentialDeviceType: 'multiDevice', transports: 'internal,hybrid', ...fields,
+  }
+}

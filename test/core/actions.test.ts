@@ -1,0 +1,200 @@
+import { describe, expect, it } from 'vitest'
+import { Auth, createActionURL, isAuthAction, raw, setEnvDefaults } from '../../src/index.js'
+import type { AuthConfig } from '../../src/index.js'
+import { CookieJar, csrfToken, origin, recordingLogger, send, signIn, testConfig, testCredentials } from '../support/auth-harness.js'
+
+describe('GET /auth/providers', () => {
+  it('lists the client-safe form of every provider', async () => {
+    const response = await send(testConfig(), '/auth/providers')
+    expect(await response.json()).toEqual({
+      credentials: { id: 'credentials', name: 'Credentials', type: 'credentials', signinUrl: `${origin}/auth/signin/credentials`, callbackUrl: `${origin}/auth/callback/credentials` },
+    })
+  })
+
+  it('honours a custom basePath', async () => {
+    const response = await send(testConfig({ basePath: '/api/auth' }), '/api/auth/providers')
+    expect(((await response.json()) as Record<string, { callbackUrl: string }>).credentials?.callbackUrl).toBe(`${origin}/api/auth/callback/credentials`)
+  })
+})
+
+describe('GET /auth/csrf', () => {
+  it('returns a token and sets the double-submit cookie, reusing it on the next call', async () => {
+    const config = testConfig()
+    const jar = new CookieJar()
+    const first = await csrfToken(config, jar)
+    expect(first).toMatch(/^[0-9a-f]{64}$/)
+    const cookie = decodeURIComponent(jar.cookies.get('authjs.csrf-token') as string)
+    expect(cookie.startsWith(`${first}|`)).toBe(true)
+    expect(await csrfToken(config, jar)).toBe(first)
+  })
+
+  it('uses the __Host- prefix and Secure on HTTPS', async () => {
+    const response = await send(testConfig(), '/auth/csrf', { base: 'https://app.example' })
+    const cookie = response.headers.getSetCookie()[0] as string
+    expect(cookie).toMatch(/^__Host-authjs\.csrf-token=/)
+    expect(cookie).toMatch(/; Secure/i)
+    expect(cookie).toMatch(/; Path=\//)
+    expect(cookie).not.toMatch(/Domain=/i)
+  })
+})
+
+describe('secure cookie prefixes', () => {
+  it('names the session cookie __Secure- on HTTPS and refuses the unprefixed name there', async () => {
+    const config = testConfig()
+    const jar = new CookieJar()
+    const token = await csrfToken(config, jar, 'https://app.example')
+    const response = await send(config, '/auth/callback/credentials', { base: 'https://app.example', jar, form: { username: 'ada', password: 'lovelace', csrfToken: token } })
+    const sessionCookie = response.headers.getSetCookie().find((c) => c.includes('session-token')) as string
+    expect(sessionCookie).toMatch(/^__Secure-authjs\.session-token=.*; HttpOnly/i)
+    expect(sessionCookie).toMatch(/; Secure/i)
+    // An attacker on plain HTTP can set an unprefixed cookie; it must not count on the HTTPS site.
+    const value = jar.cookies.get('__Secure-authjs.session-token') as string
+    const plain = await send(config, '/auth/session', { base: 'https://app.example', headers: { cookie: `authjs.session-token=${value}` } })
+    expect(await plain.json()).toBeNull()
+  })
+
+  it('lets useSecureCookies force the secure names on plain HTTP (behind a TLS proxy)', async () => {
+    const response = await send(testConfig({ useSecureCookies: true }), '/auth/csrf')
+    expect(response.headers.getSetCookie()[0]).toMatch(/^__Host-authjs\.csrf-token=.*; Secure/i)
+  })
+
+  it('applies per-cookie overrides from config.cookies', async () => {
+    const config = testConfig({ cookies: { sessionToken: { name: 'my-session', options: { sameSite: 'strict' } } } })
+    const jar = new CookieJar()
+    const response = await signIn(config, jar)
+    expect(response.headers.getSetCookie().find((c) => c.startsWith('my-session='))).toMatch(/SameSite=Strict/i)
+    expect(((await (await send(config, '/auth/session', { jar })).json()) as { user: { name: string } }).user.name).toBe('Ada Lovelace')
+  })
+})
+
+describe('raw mode', () => {
+  it('returns the internal response for a framework to render', async () => {
+    const config = { ...testConfig(), raw } as AuthConfig & { raw: typeof raw }
+    const internal = await Auth(new Request(`${origin}/auth/providers`), config)
+    expect(internal.status).toBe(200)
+    expect(internal.body).toHaveProperty('credentials')
+    const csrf = await Auth(new Request(`${origin}/auth/csrf`), config)
+    expect(csrf.cookies?.[0]?.name).toBe('authjs.csrf-token')
+    const signInPage = await Auth(new Request(`${origin}/auth/signout`, { method: 'POST' }), config)
+    expect(signInPage.redirect).toContain('/auth/signin?error=Signin')
+  })
+})
+
+describe('pages', () => {
+  it('renders the sign-in page with a form per credentials provider carrying the CSRF token', async () => {
+    const config = testConfig()
+    const jar = new CookieJar()
+    const response = await send(config, '/auth/signin?callbackUrl=%2Fafter', { jar })
+    expect(response.headers.get('content-type')).toMatch(/text\/html/)
+    const html = await response.text()
+    const token = decodeURIComponent(jar.cookies.get('authjs.csrf-token') as string).split('|')[0]
+    expect(html).toContain(`name="csrfToken" value="${token}"`)
+    expect(html).toContain('action="http://localhost:3000/auth/callback/credentials"')
+    expect(html).toContain('name="callbackUrl" value="/after"')
+  })
+
+  it('shows the message of a known error and escapes everything it echoes', async () => {
+    const html = await (await send(testConfig(), '/auth/signin?error=CredentialsSignin&callbackUrl=%22%3E%3Cscript%3E')).text()
+    expect(html).toContain('Sign in failed')
+    expect(html).not.toContain('"><script>')
+    expect(html).toContain('&quot;&gt;&lt;script&gt;')
+  })
+
+  it.each([['Configuration', 500], ['AccessDenied', 403], ['Verification', 403], ['Nonsense', 400]])('renders the error page for error=%s with status %i', async (error, status) => {
+    const response = await send(testConfig(), `/auth/error?error=${error}`)
+    expect(response.status).toBe(status)
+    expect(await response.text()).toContain('<h1>')
+  })
+
+  it('redirects to the app pages when pages are configured', async () => {
+    const config = testConfig({ pages: { signIn: '/login', error: '/oops' } })
+    expect((await send(config, '/auth/signin')).headers.get('location')).toBe(`${origin}/login?callbackUrl=${encodeURIComponent(origin)}`)
+    expect((await send(config, '/auth/error?error=AccessDenied')).headers.get('location')).toBe(`${origin}/oops?error=AccessDenied`)
+    const failed = await signIn(config, new CookieJar(), 'ada', 'nope')
+    expect(failed.headers.get('location')).toBe(`${origin}/login?error=CredentialsSignin&code=credentials`)
+  })
+
+  it('renders sign-out and verify-request pages', async () => {
+    const signout = await (await send(testConfig(), '/auth/signout')).text()
+    expect(signout).toContain('action="http://localhost:3000/auth/signout"')
+    expect(signout).toContain('name="csrfToken"')
+    expect(await (await send(testConfig(), '/auth/verify-request')).text()).toContain('Check your email')
+  })
+
+  it('answers HEAD like GET without a body', async () => {
+    const response = await send(testConfig(), '/auth/providers', { method: 'HEAD' })
+    expect(response.status).toBe(200)
+    expect(await response.text()).toBe('')
+  })
+})
+
+describe('isAuthAction', () => {
+  it('accepts exactly the nine actions', () => {
+    for (const a of ['callback', 'csrf', 'error', 'providers', 'session', 'signin', 'signout', 'verify-request', 'webauthn-options']) expect(isAuthAction(a)).toBe(true)
+    for (const a of ['', 'signIn', 'logout', '__proto__', 'constructor']) expect(isAuthAction(a)).toBe(false)
+  })
+})
+
+describe('setEnvDefaults', () => {
+  it('reads AUTH_SECRET with AUTH_SECRET_1..3 in front, AUTH_URL base path, trust and redirect proxy', () => {
+    const { logger, warnings } = recordingLogger()
+    const config: AuthConfig = { providers: [], logger }
+    setEnvDefaults({ AUTH_SECRET: 'current', AUTH_SECRET_1: 'one', AUTH_SECRET_3: 'three', AUTH_URL: 'https://app.example/api/auth', AUTH_REDIRECT_PROXY_URL: 'https://proxy.example/api/auth', NODE_ENV: 'production' }, config)
+    expect(config.secret).toEqual(['three', 'one', 'current'])
+    expect(config.basePath).toBe('/api/auth')
+    expect(config.trustHost).toBe(true)
+    expect(config.redirectProxyUrl).toBe('https://proxy.example/api/auth')
+    expect(warnings).toEqual([])
+  })
+
+  it('keeps what the config already has, warns about a redundant base path, and trusts the host only when told in production', () => {
+    const { logger, warnings } = recordingLogger()
+    const config: AuthConfig = { providers: [], secret: 'mine', basePath: '/auth', logger }
+    setEnvDefaults({ AUTH_SECRET: 'env', AUTH_URL: 'https://app.example/api/auth', NODE_ENV: 'production' }, config)
+    expect(config.secret).toBe('mine')
+    expect(config.basePath).toBe('/auth')
+    expect(warnings).toEqual(['env-url-basepath-redundant'])
+    const untrusted: AuthConfig = { providers: [] }
+    setEnvDefaults({ NODE_ENV: 'production' }, untrusted)
+    expect(untrusted.trustHost).toBe(false)
+    const declared: AuthConfig = { providers: [] }
+    setEnvDefaults({ NODE_ENV: 'production', AUTH_TRUST_HOST: 'true' }, declared)
+    expect(declared.trustHost).toBe(true)
+  })
+
+  it('fills provider client id, secret and issuer from AUTH_<ID>_*', () => {
+    const config: AuthConfig = { providers: [{ id: 'my-idp', name: 'IdP', type: 'oidc' }, testCredentials()] }
+    setEnvDefaults({ AUTH_MY_IDP_ID: 'cid', AUTH_MY_IDP_SECRET: 'csecret', AUTH_MY_IDP_ISSUER: 'https://idp.example' }, config)
+    expect(config.providers[0]).toMatchObject({ clientId: 'cid', clientSecret: 'csecret', issuer: 'https://idp.example' })
+  })
+})
+
+describe('createActionURL', () => {
+  it('builds the URL from forwarded headers, or from AUTH_URL when set', () => {
+    const headers = new Headers({ host: 'internal:8080', 'x-forwarded-host': 'app.example, proxy', 'x-forwarded-proto': 'https' })
+    expect(createActionURL('signin', 'http', headers, {}, { basePath: '/auth' }).href).toBe('https://app.example/auth/signin')
+    expect(createActionURL('session', 'http:', new Headers({ host: 'localhost:3000' }), {}, {}).href).toBe('http://localhost:3000/auth/session')
+    expect(createActionURL('csrf', 'http', headers, { AUTH_URL: 'https://site.example/api/auth' }, { basePath: '/api/auth' }).href).toBe('https://site.example/api/auth/csrf')
+  })
+
+  it('warns when AUTH_URL names another base path', () => {
+    const { logger, warnings } = recordingLogger()
+    createActionURL('csrf', 'http', new Headers(), { AUTH_URL: 'https://site.example/other' }, { basePath: '/auth', logger })
+    expect(warnings).toEqual(['env-url-basepath-mismatch'])
+  })
+})
+
+describe('logger', () => {
+  it('calls debug only when debug is true, and warns debug-enabled', async () => {
+    const warnings: string[] = []
+    const logger = { warn: (c: string) => { warnings.push(c) }, error: () => {} }
+    await send({ ...testConfig(), logger, debug: true }, '/auth/providers')
+    expect(warnings).toContain('debug-enabled')
+    const quiet: string[] = []
+    await send({ ...testConfig(), logger: { warn: (c: string) => { quiet.push(c) }, error: () => {} } }, '/auth/providers')
+    expect(quiet).not.toContain('debug-enabled')
+    const messages: unknown[] = []
+    await send({ ...testConfig(), logger: { debug: (m: string, meta?: unknown) => { messages.push([m, meta]) } }, debug: true }, '/auth/providers')
+    expect(messages).toContainEqual(['request', { method: 'GET', action: 'providers', providerId: undefined }])
+  })
+})

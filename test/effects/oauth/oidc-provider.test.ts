@@ -1,0 +1,166 @@
+/**
+ * End-to-end sign-ins against a real OpenID Provider (oidc-provider on a loopback port): createAuthorizationUrl →
+ * the OP's login and consent → handleOAuthCallback, for each way a client may talk to it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { decodeJwt } from 'jose'
+import { randomNonce, randomPKCECodeVerifier, randomState } from 'openid-client'
+import { OAuthCallbackError } from '../../../src/errors.js'
+import { createAuthorizationUrl } from '../../../src/effects/oauth/authorization-url.js'
+import { handleOAuthCallback, type OAuthCallbackResult } from '../../../src/effects/oauth/callback.js'
+import { normalizeOAuthProvider } from '../../../src/providers/normalize-oauth.js'
+import OIDC from '../../../src/providers/oidc.js'
+import type { OAuthConfigInternal, OIDCUserConfig } from '../../../src/providers/provider-types.js'
+import { customFetch } from '../../../src/symbols.js'
+import { startOidcProvider, type AuthorizationResult, type RunningOidcProvider } from '../../support/oidc-provider.js'
+
+const callbackUrl = 'http://localhost:3000/auth/callback/op'
+const timeoutMs = 5000
+const clients = [
+  { client_id: 'basic-client', client_secret: 'basic-secret-basic-secret', redirect_uris: [callbackUrl], token_endpoint_auth_method: 'client_secret_basic' as const },
+  { client_id: 'post-client', client_secret: 'post-secret-post-secret-post', redirect_uris: [callbackUrl], token_endpoint_auth_method: 'client_secret_post' as const },
+]
+
+let op: RunningOidcProvider
+beforeAll(async () => {
+  op = await startOidcProvider({ clients })
+})
+afterAll(() => op.close())
+
+function provider(overrides: Partial<OIDCUserConfig> = {}, issuer = op.issuer): OAuthConfigInternal {
+  const config = OIDC({ id: 'op', name: 'Test OP', issuer, clientId: 'basic-client', clientSecret: 'basic-secret-basic-secret', ...overrides })
+  return normalizeOAuthProvider(config, { signinUrl: 'http://localhost:3000/auth/signin/op', callbackUrl })
+}
+
+interface FlowValues { state?: string; nonce?: string; codeVerifier?: string }
+
+async function authorize(target: OAuthConfigInternal, accountId: string, values: FlowValues, server = op) {
+  const url = await createAuthorizationUrl(target, { redirectUri: callbackUrl, ...values, timeoutMs })
+  return { url, result: await server.signInAs(url, accountId) }
+}
+
+function complete(target: OAuthConfigInternal, result: AuthorizationResult, values: FlowValues): Promise<OAuthCallbackResult> {
+  return handleOAuthCallback(target, {
+    callbackParams: result.params,
+    redirectUri: callbackUrl,
+    expectedState: values.state,
+    expectedNonce: values.nonce,
+    codeVerifier: values.codeVerifier,
+    timeoutMs,
+  })
+}
+
+describe('OIDC sign-in against oidc-provider', () => {
+  it('signs in with PKCE only (the default checks) and maps user and account', async () => {
+    const target = provider()
+    const values = { codeVerifier: randomPKCECodeVerifier() }
+    const { url, result } = await authorize(target, 'alice', values)
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256')
+    expect(url.searchParams.has('state')).toBe(false)
+    expect(url.searchParams.has('nonce')).toBe(false)
+    expect(result.params.get('iss')).toBe(op.issuer)
+    const before = Math.floor(Date.now() / 1000)
+    const { user, account, profile } = await complete(target, result, values)
+    expect(user).toEqual({ id: 'alice', name: 'Alice Liddell', email: 'alice@example.test', image: 'https://example.test/alice.png' })
+    expect(profile.sub).toBe('alice')
+    expect(account).toMatchObject({ provider: 'op', type: 'oidc', providerAccountId: 'alice', token_type: 'bearer' })
+    expect(account.expires_at).toBeGreaterThanOrEqual(before + 590)
+    expect(decodeJwt(account.id_token ?? '').aud).toBe('basic-client')
+  })
+
+  it('signs in with PKCE, state and nonce', async () => {
+    const target = provider({ checks: ['pkce', 'state', 'nonce'] })
+    const values = { codeVerifier: randomPKCECodeVerifier(), state: randomState(), nonce: randomNonce() }
+    const { url, result } = await authorize(target, 'bob', values)
+    expect(url.searchParams.get('state')).toBe(values.state)
+    expect(url.searchParams.get('nonce')).toBe(values.nonce)
+    const { user, profile } = await complete(target, result, values)
+    expect(profile.nonce).toBe(values.nonce)
+    expect(user).toMatchObject({ id: 'bob', email: 'bob@example.test' })
+  })
+
+  it('takes the profile from the userinfo endpoint when idToken is false', async () => {
+    const conforming = await startOidcProvider({ clients, conformIdTokenClaims: true })
+    try {
+      const target = provider({ idToken: false }, conforming.issuer)
+      const values = { codeVerifier: randomPKCECodeVerifier() }
+      const { result } = await authorize(target, 'alice', values, conforming)
+      const { user, account } = await complete(target, result, values)
+      // The ID token carries no e-mail here, so finding it on the user proves it came from userinfo.
+      expect(decodeJwt(account.id_token ?? '').email).toBeUndefined()
+      expect(user).toMatchObject({ id: 'alice', email: 'alice@example.test', name: 'Alice Liddell' })
+    } finally {
+      await conforming.close()
+    }
+  })
+
+  it('accepts a form_post callback (response_mode=form_post)', async () => {
+    const target = provider({ authorization: { params: { response_mode: 'form_post' } }, checks: ['pkce', 'state'] })
+    const values = { codeVerifier: randomPKCECodeVerifier(), state: randomState() }
+    const { url, result } = await authorize(target, 'alice', values)
+    expect(url.searchParams.get('response_mode')).toBe('form_post')
+    expect(result.mode).toBe('form_post')
+    expect(result.mode === 'form_post' && result.action).toBe(callbackUrl)
+    const { user } = await complete(target, result, values)
+    expect(user.id).toBe('alice')
+  })
+
+  it('authenticates to the token endpoint with client_secret_basic', async () => {
+    const sent: string[] = []
+    const target = provider({
+      client: { token_endpoint_auth_method: 'client_secret_basic' },
+      [customFetch]: (input, init) => {
+        if (String(input).endsWith('/token')) sent.push(new Headers(init?.headers).get('authorization')?.split(' ')[0] ?? 'none')
+        return fetch(input, init)
+      },
+    })
+    const values = { codeVerifier: randomPKCECodeVerifier() }
+    const { result } = await authorize(target, 'alice', values)
+    await expect(complete(target, result, values)).resolves.toMatchObject({ user: { id: 'alice' } })
+    expect(sent).toEqual(['Basic'])
+  })
+
+  it('authenticates to the token endpoint with client_secret_post', async () => {
+    const target = provider({ clientId: 'post-client', clientSecret: 'post-secret-post-secret-post', client: { token_endpoint_auth_method: 'client_secret_post' } })
+    const values = { codeVerifier: randomPKCECodeVerifier() }
+    const { result } = await authorize(target, 'bob', values)
+    await expect(complete(target, result, values)).resolves.toMatchObject({ user: { id: 'bob' }, account: { providerAccountId: 'bob' } })
+  })
+
+  it('is refused by the OP when the client authenticates with a method it did not register', async () => {
+    const target = provider({ clientId: 'post-client', clientSecret: 'post-secret-post-secret-post', client: { token_endpoint_auth_method: 'client_secret_basic' } })
+    const values = { codeVerifier: randomPKCECodeVerifier() }
+    const { result } = await authorize(target, 'bob', values)
+    await expect(complete(target, result, values)).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'token_endpoint', error: 'invalid_client' } })
+  })
+
+  it('rejects a replayed code: the OP answers invalid_grant and no user is returned', async () => {
+    const target = provider()
+    const values = { codeVerifier: randomPKCECodeVerifier() }
+    const { result } = await authorize(target, 'alice', values)
+    await complete(target, result, values)
+    await expect(complete(target, result, values)).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'token_endpoint', error: 'invalid_grant' } })
+  })
+
+  it('rejects a code exchanged with another PKCE verifier', async () => {
+    const target = provider()
+    const { result } = await authorize(target, 'alice', { codeVerifier: randomPKCECodeVerifier() })
+    await expect(complete(target, result, { codeVerifier: randomPKCECodeVerifier() })).rejects.toMatchObject({
+      constructor: OAuthCallbackError,
+      cause: { check: 'token_endpoint', error: 'invalid_grant' },
+    })
+  })
+
+  it('sends every request, discovery included, through the provider customFetch, and discovers once', async () => {
+    const urls: string[] = []
+    const target = provider({ [customFetch]: (input, init) => (urls.push(new URL(String(input)).pathname), fetch(input, init)) })
+    for (const accountId of ['alice', 'bob']) {
+      const values = { codeVerifier: randomPKCECodeVerifier() }
+      const { result } = await authorize(target, accountId, values)
+      await complete(target, result, values)
+    }
+    expect(urls.filter((path) => path.endsWith('/openid-configuration'))).toHaveLength(1)
+    expect(urls.filter((path) => path === '/token')).toHaveLength(2)
+    expect(urls).toContain('/jwks')
+  })
+})

@@ -1,0 +1,32 @@
+/**
+ * A persisted flow names its machine version. When a machine's structure changes (states, their transitions, the
+ * context keys), its fingerprint changes and this test fails until the version in machines/index.ts is bumped and the
+ * new fingerprint pinned here, so a deploy never resumes an old snapshot on a different machine.
+ */
+import { createHash } from 'node:crypto'
+import { getStateNodes } from 'xstate/graph'
+import type { AnyStateMachine } from 'xstate'
+import { describe, expect, it } from 'vitest'
+import { machineRegistry } from '../../machines/index.js'
+import { initialSnapshot } from '../../src/flow/step.js'
+
+function fingerprint(machine: AnyStateMachine): string {
+  const shape = {
+    id: machine.id,
+    contextKeys: Object.keys(initialSnapshot(machine).context as object).sort(),
+    states: getStateNodes(machine.root).map((node) => [node.id, node.type, [...node.transitions.keys()].sort()]),
+  }
+  return createHash('sha256').update(JSON.stringify(shape)).digest('base64url').slice(0, 12)
+}
+
+const pinned: Record<string, { version: number; fingerprint: string }> = {
+  credentials: { version: 1, fingerprint: 's78cSB707XT1' },
+  session: { version: 1, fingerprint: '_LzpyfCEcaj9' },
+}
+
+describe('machine versions', () => {
+  it.each(Object.keys(machineRegistry))('%s: the structure matches the pinned fingerprint of its version', (id) => {
+    const entry = machineRegistry[id]!
+    expect({ id, version: entry.version, fingerprint: fingerprint(entry.machine) }).toEqual({ id, ...pinned[id] })
+  })
+})

@@ -1,0 +1,208 @@
+/**
+ * A real OpenID Provider (the `oidc-provider` package) on a random loopback port, for tests that need the genuine
+ * article rather than a fake: discovery, JWKS, PKCE, client authentication, form_post, userinfo, single-use codes.
+ * `signInAs` completes the login and consent steps with plain fetch (cookies carried by hand, redirects followed by
+ * hand), so no browser is needed; it stops at the redirect back to the client and returns the callback parameters.
+ *
+ * ```ts
+ * const op = await startOidcProvider({ clients: [{ client_id: 'app', client_secret: 's', redirect_uris: [cb] }] })
+ * const result = await op.signInAs(authorizationUrl, 'alice')   // → { mode: 'query' | 'form_post', params }
+ * await op.close()
+ * ```
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { randomBytes } from 'node:crypto'
+import { exportJWK, generateKeyPair } from 'jose'
+
+/** Client metadata as oidc-provider takes it (RFC 7591 names). */
+export interface OidcClientMetadata {
+  client_id: string
+  client_secret?: string
+  redirect_uris: string[]
+  token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'client_secret_jwt' | 'none'
+  id_token_signed_response_alg?: string
+  [key: string]: unknown
+}
+
+/** Options of `startOidcProvider`. */
+export interface OidcProviderOptions {
+  clients: OidcClientMetadata[]
+  /** Claims per account id; `sub` is the account id. Default: `alice` and `bob` with name and e-mail. */
+  accounts?: Record<string, Record<string, unknown>>
+  /**
+   * oidc-provider's `conformIdTokenClaims`. Default `false` here (scope claims go into the ID token as well);
+   * `true` keeps the ID token to `sub` and friends, so profile data can only come from userinfo.
+   */
+  conformIdTokenClaims?: boolean
+}
+
+/** Where `signInAs` stopped: the redirect to the client (query) or the auto-submitting form (form_post). */
+export type AuthorizationResult =
+  | { mode: 'query'; callbackUrl: URL; params: URLSearchParams }
+  | { mode: 'form_post'; action: string; params: URLSearchParams }
+
+/** A running provider. */
+export interface RunningOidcProvider {
+  issuer: string
+  /** Drives login and consent for `accountId` and returns the authorization response meant for the client. */
+  signInAs(authorizationUrl: string | URL, accountId: string): Promise<AuthorizationResult>
+  close(): Promise<void>
+}
+
+interface OidcGrant {
+  addOIDCScope(scope: string): void
+  addOIDCClaims(claims: string[]): void
+  save(): Promise<string>
+}
+interface OidcInteraction {
+  params: Record<string, unknown>
+  session?: { accountId?: string }
+}
+interface OidcProviderInstance {
+  callback(): (req: IncomingMessage, res: ServerResponse) => void
+  interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<OidcInteraction>
+  interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>
+  Grant: new (init: { accountId: string; clientId: string }) => OidcGrant
+}
+type OidcProviderConstructor = new (issuer: string, configuration: Record<string, unknown>) => OidcProviderInstance
+
+const defaultAccounts: Record<string, Record<string, unknown>> = {
+  alice: { name: 'Alice Liddell', email: 'Alice@Example.test', email_verified: true, picture: 'https://example.test/alice.png' },
+  bob: { name: 'Bob Builder', email: 'bob@example.test', email_verified: false },
+}
+
+// oidc-provider ships no type declarations; a computed specifier keeps the import typed as `unknown` until the
+// small interface above is applied to it.
+async function loadProviderClass(): Promise<OidcProviderConstructor> {
+  const specifier: string = 'oidc-provider'
+  const loaded: unknown = await import(specifier)
+  return (loaded as { default: OidcProviderConstructor }).default
+}
+
+async function signingKeys() {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true })
+  return { keys: [{ ...(await exportJWK(privateKey)), kid: 'op-rs256', alg: 'RS256', use: 'sig' }] }
+}
+
+function readBody(req: IncomingMessage): Promise<URLSearchParams> {
+  return new Promise((resolve, reject) => {
+    let text = ''
+    req.setEncoding('utf8')
+    req.on('data', (chunk: string) => (text += chunk))
+    req.on('end', () => resolve(new URLSearchParams(text)))
+    req.on('error', reject)
+  })
+}
+
+/** Plays the login and consent pages: whoever posts `login=<accountId>` is that account and consents to everything. */
+async function finishInteraction(provider: OidcProviderInstance, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const details = await provider.interactionDetails(req, res)
+  const body = req.method === 'POST' ? await readBody(req) : new URLSearchParams()
+  const accountId = body.get('login') ?? details.session?.accountId
+  if (!accountId) {
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<form method="post"><input name="login"></form>')
+    return
+  }
+  const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) })
+  grant.addOIDCScope(String(details.params.scope ?? 'openid'))
+  const result = { login: { accountId }, consent: { grantId: await grant.save() } }
+  await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false })
+}
+
+function decodeHtml(value: string): string {
+  return value.replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/&#(\d+);/g, (_, dec: string) => String.fromCharCode(Number(dec)))
+    .replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+}
+
+/** Reads oidc-provider's auto-submitting form_post page: the form's action and its hidden inputs. */
+function parseFormPost(html: string): { action: string; params: URLSearchParams } | undefined {
+  const action = /<form[^>]*action="([^"]+)"/i.exec(html)?.[1]
+  if (!action) return undefined
+  const params = new URLSearchParams()
+  for (const match of html.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/gi)) params.append(decodeHtml(match[1] ?? ''), decodeHtml(match[2] ?? ''))
+  return { action: decodeHtml(action), params }
+}
+
+class CookieJar {
+  private readonly cookies = new Map<string, string>()
+  store(response: Response): void {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';')
+      const eq = pair.indexOf('=')
+      const name = pair.slice(0, eq).trim()
+      const value = pair.slice(eq + 1).trim()
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name)
+      else this.cookies.set(name, value)
+    }
+  }
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
+  }
+}
+
+async function driveSignIn(issuer: string, authorizationUrl: string | URL, accountId: string): Promise<AuthorizationResult> {
+  const jar = new CookieJar()
+  const origin = new URL(issuer).origin
+  let response = await fetch(authorizationUrl, { redirect: 'manual' })
+  for (let hop = 0; hop < 12; hop++) {
+    jar.store(response)
+    const location = response.headers.get('location')
+    if (location && response.status >= 300 && response.status < 400) {
+      const next = new URL(location, issuer)
+      if (next.origin !== origin) return { mode: 'query', callbackUrl: next, params: next.searchParams }
+      response = next.pathname.startsWith('/interaction/')
+        ? await fetch(next, { method: 'POST', redirect: 'manual', headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ login: accountId }) })
+        : await fetch(next, { redirect: 'manual', headers: { cookie: jar.header() } })
+      continue
+    }
+    const text = await response.text()
+    const form = response.status === 200 ? parseFormPost(text) : undefined
+    if (form) return { mode: 'form_post', ...form }
+    throw new Error(`oidc-provider answered ${response.status} instead of redirecting: ${text.slice(0, 300)}`)
+  }
+  throw new Error('oidc-provider kept redirecting')
+}
+
+/** Starts oidc-provider on 127.0.0.1 with a random port. */
+export async function startOidcProvider(options: OidcProviderOptions): Promise<RunningOidcProvider> {
+  const Provider = await loadProviderClass()
+  let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.writeHead(503).end()
+  const server = createServer((req, res) => handle(req, res))
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const accounts = options.accounts ?? defaultAccounts
+  const provider = new Provider(issuer, {
+    clients: options.clients,
+    jwks: await signingKeys(),
+    cookies: { keys: [randomBytes(32).toString('hex')] },
+    conformIdTokenClaims: options.conformIdTokenClaims ?? false,
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'given_name', 'family_name', 'picture', 'preferred_username'] },
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    findAccount: (_ctx: unknown, sub: string) => {
+      const claims = accounts[sub]
+      return claims ? { accountId: sub, claims: () => ({ sub, ...claims }) } : undefined
+    },
+    clientBasedCORS: () => false,
+    ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
+  })
+  const providerHandler = provider.callback()
+  handle = (req, res) => {
+    if (req.url?.startsWith('/interaction/')) {
+      finishInteraction(provider, req, res).catch((err: unknown) => res.writeHead(500).end(String(err)))
+      return
+    }
+    providerHandler(req, res)
+  }
+  return {
+    issuer,
+    signInAs: (authorizationUrl, accountId) => driveSignIn(issuer, authorizationUrl, accountId),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
