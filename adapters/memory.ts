@@ -47,7 +47,7 @@ export function memoryAccountKey(provider: string, providerAccountId: string): s
  * @param store Where to keep the records; a fresh store by default.
  * @returns An adapter with all 19 methods.
  */
-export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Adapter {
+export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Required<Adapter> {
   const { users, userIdsByEmail, accounts, sessions, verificationTokens, authenticators } = store
 
   const userOrNull = (id: string | undefined) => {

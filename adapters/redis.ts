@@ -55,7 +55,7 @@ const maxUpdateAttempts = 8
  * @param options Key prefix.
  * @returns An adapter with all 19 methods.
  */
-export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): Adapter {
+export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): Required<Adapter> {
   const keys = redisKeys(options.prefix)
   const call = <T>(method: string, run: () => Promise<T>) => runStoreCall(method, classifyRedisError, run)
   const script = (source: string, scriptKeys: string[], args: (string | number)[]) =>

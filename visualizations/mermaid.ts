@@ -29,14 +29,17 @@ export function mermaidIds(graph: FlowGraph): Map<string, string> {
   return ids
 }
 
-/** Text that is safe after a `:` in Mermaid: no `:`, `;`, `#`, `%` or line breaks. */
+/**
+ * Text that is safe after a `:` in Mermaid. Characters the lexer would end or comment on become look-alikes, so
+ * the text still reads the same: `:` → `꞉`, `#` → `＃`, `%` → `％`; `;` becomes `,`.
+ */
 export function mermaidText(text: string): string {
   return text
     .replace(/[\r\n]+/g, ' ')
-    .replace(/::?/g, ' -')
+    .replace(/:/g, '\uA789')
     .replace(/;/g, ',')
-    .replace(/#/g, 'no.')
-    .replace(/%/g, ' pct')
+    .replace(/#/g, '\uFF03')
+    .replace(/%/g, '\uFF05')
     .replace(/direction(\s+)(tb|bt|rl|lr)\b/gi, 'direction-$2')
     .replace(/\s+/g, ' ')
     .trim()

@@ -38,7 +38,7 @@ const sessionColumnPrefix = '__session__'
  * Auth(request, { adapter: KyselyAdapter(db), providers: [...] })
  * ```
  */
-export function KyselyAdapter<DB>(db: Kysely<DB>): Adapter {
+export function KyselyAdapter<DB>(db: Kysely<DB>): Required<Adapter> {
   // The app's DB type describes its own tables; ours are checked at run time against the database itself.
   const store = db as unknown as Store
   const dialect = detectDialect(store)

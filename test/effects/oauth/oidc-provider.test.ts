@@ -105,30 +105,55 @@ describe('OIDC sign-in against oidc-provider', () => {
     expect(user.id).toBe('alice')
   })
 
+  // The OP accepts either secret method from a confidential client, so the wire is where the method shows.
+  function recordTokenRequests(sent: { authorization: string | null; body: URLSearchParams }[]): OIDCUserConfig[typeof customFetch] {
+    return (input, init) => {
+      if (String(input).endsWith('/token')) sent.push({ authorization: new Headers(init?.headers).get('authorization'), body: new URLSearchParams(String(init?.body)) })
+      return fetch(input, init)
+    }
+  }
+
   it('authenticates to the token endpoint with client_secret_basic', async () => {
-    const sent: string[] = []
-    const target = provider({
-      client: { token_endpoint_auth_method: 'client_secret_basic' },
-      [customFetch]: (input, init) => {
-        if (String(input).endsWith('/token')) sent.push(new Headers(init?.headers).get('authorization')?.split(' ')[0] ?? 'none')
-        return fetch(input, init)
-      },
-    })
+    const sent: { authorization: string | null; body: URLSearchParams }[] = []
+    const target = provider({ client: { token_endpoint_auth_method: 'client_secret_basic' }, [customFetch]: recordTokenRequests(sent) })
     const values = { codeVerifier: randomPKCECodeVerifier() }
     const { result } = await authorize(target, 'alice', values)
     await expect(complete(target, result, values)).resolves.toMatchObject({ user: { id: 'alice' } })
-    expect(sent).toEqual(['Basic'])
+    expect(sent).toHaveLength(1)
+    // RFC 6749 §2.3.1: both halves are form-urlencoded before they are joined and base64-encoded.
+    const [scheme, encoded = ''] = (sent[0]?.authorization ?? '').split(' ')
+    const [id = '', secret = ''] = Buffer.from(encoded, 'base64').toString().split(':')
+    expect([scheme, decodeURIComponent(id), decodeURIComponent(secret)]).toEqual(['Basic', 'basic-client', 'basic-secret-basic-secret'])
+    expect(sent[0]?.body.has('client_secret')).toBe(false)
   })
 
   it('authenticates to the token endpoint with client_secret_post', async () => {
-    const target = provider({ clientId: 'post-client', clientSecret: 'post-secret-post-secret-post', client: { token_endpoint_auth_method: 'client_secret_post' } })
+    const sent: { authorization: string | null; body: URLSearchParams }[] = []
+    const target = provider({
+      clientId: 'post-client',
+      clientSecret: 'post-secret-post-secret-post',
+      client: { token_endpoint_auth_method: 'client_secret_post' },
+      [customFetch]: recordTokenRequests(sent),
+    })
     const values = { codeVerifier: randomPKCECodeVerifier() }
     const { result } = await authorize(target, 'bob', values)
     await expect(complete(target, result, values)).resolves.toMatchObject({ user: { id: 'bob' }, account: { providerAccountId: 'bob' } })
+    expect(sent[0]?.authorization).toBeNull()
+    expect(sent[0]?.body.get('client_id')).toBe('post-client')
+    expect(sent[0]?.body.get('client_secret')).toBe('post-secret-post-secret-post')
   })
 
-  it('is refused by the OP when the client authenticates with a method it did not register', async () => {
-    const target = provider({ clientId: 'post-client', clientSecret: 'post-secret-post-secret-post', client: { token_endpoint_auth_method: 'client_secret_basic' } })
+  it('authenticates with client_secret_basic when no method is configured, as Auth.js does', async () => {
+    const sent: { authorization: string | null; body: URLSearchParams }[] = []
+    const target = provider({ [customFetch]: recordTokenRequests(sent) })
+    const values = { codeVerifier: randomPKCECodeVerifier() }
+    const { result } = await authorize(target, 'alice', values)
+    await complete(target, result, values)
+    expect(sent[0]?.authorization?.startsWith('Basic ')).toBe(true)
+  })
+
+  it('is refused by the OP when the client secret is wrong', async () => {
+    const target = provider({ clientSecret: 'not-the-registered-secret' })
     const values = { codeVerifier: randomPKCECodeVerifier() }
     const { result } = await authorize(target, 'bob', values)
     await expect(complete(target, result, values)).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'token_endpoint', error: 'invalid_client' } })
