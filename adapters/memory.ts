@@ -171,7 +171,7 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Require
       existing.counter = newCounter
       return structuredClone(existing)
     },
-  } satisfies Required<Adapter>
+  }
 }
 
 /** A field given as `undefined` means "not given": it neither overwrites a stored value nor gets stored. */

@@ -171,7 +171,7 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
       if (!updated) throw storeFailure('updateAuthenticatorCounter', 'not-found', 'an authenticator with this credential id')
       return updated
     }),
-  } satisfies Required<Adapter>
+  }
 }
 
 /** JSON back to a record, with ISO-8601 strings turned back into `Date`s (as `isDate` recognises them). */

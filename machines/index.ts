@@ -4,10 +4,12 @@
  */
 import { credentialsMachine, type CredentialsEvent } from './credentials.js'
 import type { MachineEntry } from './machine-entry.js'
+import { oauthMachine, type OAuthEvent } from './oauth.js'
 import { sessionMachine, type SessionEvent } from './session.js'
 
 export { credentialsMachine } from './credentials.js'
 export { sessionMachine } from './session.js'
+export { oauthMachine } from './oauth.js'
 export type { MachineEntry } from './machine-entry.js'
 export { machineConventions } from './machine-entry.js'
 
@@ -53,6 +55,52 @@ const sessionPathEvents: SessionEvent[] = [
   { type: 'SIGNOUT_FAILED' },
 ]
 
+const oauthPathEvents: OAuthEvent[] = [
+  { type: 'SIGNIN_STARTED', providerId: 'idp', callbackUrl: '/dashboard', csrfVerified: true, now, expiresAt: now + 600, state: 'st4te', nonce: 'n0nce', codeVerifier: 'v3rifier' },
+  { type: 'SIGNIN_STARTED', providerId: 'idp', callbackUrl: '/dashboard', csrfVerified: false, now, expiresAt: now + 600 },
+  { type: 'REDIRECT_RESOLVED', url: 'http://localhost:3000/dashboard' },
+  { type: 'REDIRECT_FAILED' },
+  { type: 'AUTHORIZATION_URL_BUILT' },
+  { type: 'AUTHORIZATION_URL_FAILED' },
+  { type: 'CALLBACK_RECEIVED', providerId: 'idp', state: 'st4te', now: now + 30 },
+  { type: 'CALLBACK_RECEIVED', providerId: 'idp', state: 'forged', now: now + 30 },
+  { type: 'CALLBACK_RECEIVED', providerId: 'other', state: 'st4te', now: now + 30 },
+  { type: 'CALLBACK_RECEIVED', providerId: 'idp', state: 'st4te', now: now + 601 },
+  { type: 'CALLBACK_VALIDATED', user: sampleUser },
+  { type: 'PROVIDER_DENIED' },
+  { type: 'AUTHORIZATION_RESPONSE_REJECTED' },
+  { type: 'PKCE_FAILED' },
+  { type: 'TOKEN_REQUEST_FAILED' },
+  { type: 'ID_TOKEN_REJECTED' },
+  { type: 'NONCE_MISMATCHED' },
+  { type: 'USERINFO_FAILED' },
+  { type: 'PROFILE_REJECTED' },
+  { type: 'SIGNIN_ALLOWED' },
+  { type: 'SIGNIN_DENIED' },
+  { type: 'SIGNIN_FAILED' },
+  { type: 'SIGNIN_REDIRECTED', url: '/welcome' },
+  { type: 'ACCOUNT_FOUND' },
+  { type: 'USER_NOT_FOUND' },
+  { type: 'LINK_REQUIRED' },
+  { type: 'EMAIL_TAKEN' },
+  { type: 'USER_LOOKUP_FAILED' },
+  { type: 'USER_CREATED' },
+  { type: 'USER_CREATE_FAILED' },
+  { type: 'ACCOUNT_LINKED' },
+  { type: 'ACCOUNT_LINK_FAILED' },
+  { type: 'SESSION_ISSUED' },
+  { type: 'SESSION_FAILED', error: 'JWTSessionError' },
+  { type: 'SIGNIN_ANNOUNCED' },
+]
+
+export const oauthEntry: MachineEntry<typeof oauthMachine> = {
+  id: 'oauth',
+  version: 1,
+  machine: oauthMachine,
+  extensionPoints: ['allowSignIn', 'allowUserCreation', 'allowAccountLinking'],
+  pathEvents: oauthPathEvents,
+}
+
 export const credentialsEntry: MachineEntry<typeof credentialsMachine> = {
   id: 'credentials',
   version: 1,
@@ -72,5 +120,6 @@ export const sessionEntry: MachineEntry<typeof sessionMachine> = {
 /** Every built-in machine by id. */
 export const machineRegistry: Record<string, MachineEntry> = {
   credentials: credentialsEntry,
+  oauth: oauthEntry,
   session: sessionEntry,
 }

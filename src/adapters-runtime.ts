@@ -46,6 +46,12 @@ export function requireAdapterMethods(
 }
 
 type AdapterCall = (...args: unknown[]) => unknown
+type AdapterMethod<K extends AdapterMethodName> = NonNullable<Adapter[K]>
+
+/** An adapter as `wrapAdapter` returns it: every method present, every result a promise. */
+export type WrappedAdapter = {
+  [K in AdapterMethodName]: (...args: Parameters<AdapterMethod<K>>) => Promise<Awaited<ReturnType<AdapterMethod<K>>>>
+}
 
 /**
  * The adapter as the core calls it: every one of the 19 methods exists and returns a promise. A method that throws
@@ -56,7 +62,7 @@ type AdapterCall = (...args: unknown[]) => unknown
  * @param logger Where failures are reported.
  * @returns A complete adapter.
  */
-export function wrapAdapter(adapter: Adapter, logger: Pick<LoggerInstance, 'error'>): Required<Adapter> {
+export function wrapAdapter(adapter: Adapter, logger: Pick<LoggerInstance, 'error'>): WrappedAdapter {
   const wrapped: Record<string, AdapterCall> = {}
   for (const name of adapterMethodNames) {
     const method: unknown = adapter[name]
@@ -77,8 +83,8 @@ export function wrapAdapter(adapter: Adapter, logger: Pick<LoggerInstance, 'erro
       }
     }
   }
-  // Every key of Required<Adapter> was assigned above from adapterMethodNames, which the type pins to Adapter's keys.
-  return wrapped as unknown as Required<Adapter>
+  // Every method name was assigned above, each forwarding to the adapter's method of the same name.
+  return wrapped as unknown as WrappedAdapter
 }
 
 /** Adapters may throw anything (a string, a driver's plain object); the log wants an Error with a stack. */

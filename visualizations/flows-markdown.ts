@@ -7,7 +7,7 @@ import type { FlowGraph } from './describe-machine.js'
 import { toMermaid } from './mermaid.js'
 
 /** The command that rewrites docs/flows.md; the stale-file test prints it. */
-export const regenerateFlowsDocCommand = 'npx tsx src/cli/diagram.ts --format markdown --out docs'
+export const regenerateFlowsDocCommand = 'npx authchart diagram --format markdown --out docs'
 
 function extensionSummary(graph: FlowGraph): string {
   if (graph.extensionPoints.length === 0) return 'No extension points.'
@@ -23,10 +23,10 @@ export function toFlowsMarkdown(graphs: readonly FlowGraph[]): string {
     '',
     'Every sign-in flow and the session lifecycle is a statechart in `machines/`. The charts below are drawn from those',
     'definitions. Arrows read `EVENT [guard] / actions`; the first arrow whose guard passes is taken, and an arrow with',
-    'no guard after guarded ones is the "otherwise" branch. A state\'s `entry /` line is the command the flow runtime',
-    'runs on entering it (a callback, an adapter call, a provider request); the command\'s result comes back as the next',
-    'event. States tagged `awaitingBrowser` wait for the next request. Outcomes are final states; a failed flow keeps',
-    'its error type in `context.error`.',
+    'no guard after guarded ones is the "otherwise" branch (plain `assign`s are left off the arrows). A state\'s',
+    '`entry /` line is the command the flow runtime runs on entering it (a callback, an adapter call, a provider',
+    'request); the command\'s result comes back as the next event. States tagged `awaitingBrowser` wait for the next',
+    'request. Outcomes are final states; a failed flow keeps its error type in `context.error`.',
     '',
     'For an interactive view, run `npx authchart diagram --format html` and open `diagrams/flow-inspector.html`.',
     '',

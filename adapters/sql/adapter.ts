@@ -25,6 +25,11 @@ const sessionColumnPrefix = '__session__'
  * Every failure is thrown as an `AdapterError` naming the method (a taken e-mail address, a lost connection).
  * Writes that belong together (deleting a user with its sessions, accounts and authenticators) run in one
  * transaction, so a failure leaves nothing half-done.
+ *
+ * With pg, give the pool's clients an error listener (`pool.on('connect', (c) => c.on('error', log))`): pg reports a
+ * connection lost while a client is checked out (say, between two statements of a transaction) as an `'error'`
+ * event, and an unheard one ends the process. The adapter still fails the call with an `AdapterError`.
+ * With mysql2, set `timezone: 'Z'` so that dates are written and read as UTC.
  * @param db A Kysely instance on PostgreSQL, MySQL/MariaDB or SQLite whose database has the schema.
  * @returns An adapter with all 19 methods.
  * @throws {AdapterError} at once when the dialect is none of the three.
@@ -158,7 +163,7 @@ export function KyselyAdapter<DB>(db: Kysely<DB>): Required<Adapter> {
       if (!row) throw storeFailure('updateAuthenticatorCounter', 'not-found', 'an authenticator with this credential id')
       return authenticatorFromRow(row)
     }),
-  } satisfies Required<Adapter>
+  }
 }
 
 /** The tables' columns as one adapter call uses them. */

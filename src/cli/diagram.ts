@@ -5,8 +5,9 @@
  * ```
  * authchart diagram [--format mermaid|dot|html|markdown] [--out dir] [--config path]
  * ```
- * `--config` loads a module whose default export is the app's `AuthConfig`; a TypeScript config needs a loader
- * such as tsx (`npx tsx node_modules/.bin/authchart diagram --config auth.config.ts`).
+ * `--config` loads a module whose default export is the app's `AuthConfig`. In a checkout the `authchart` bin runs
+ * through tsx, so a TypeScript config loads as is; an installed package loads JavaScript configs only, unless the
+ * command runs under a loader (`node --import tsx node_modules/.bin/authchart diagram --config auth.config.ts`).
  * @module cli/diagram
  */
 import { mkdir, writeFile } from 'node:fs/promises'
@@ -111,9 +112,4 @@ export async function runDiagramCommand(argv: string[], options: DiagramCommandO
     stderr(`authchart diagram: ${message}`)
     return 1
   }
-}
-
-// Run directly (`npx tsx src/cli/diagram.ts …`); the `authchart` bin imports the function instead.
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  process.exitCode = await runDiagramCommand(process.argv.slice(2))
 }

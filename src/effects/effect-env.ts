@@ -15,6 +15,8 @@ export interface EffectOutcome {
   clearSession?: boolean
   /** The session the client sees. */
   session?: Session | Record<string, unknown> | null
+  /** OAuth: the provider URL the browser is sent to. */
+  authorizationUrl?: string
   /** The decoded token of this request, when it had one. */
   token?: JWT | null
 }

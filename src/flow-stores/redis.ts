@@ -12,7 +12,6 @@
  * ```
  * @module flow-stores/redis
  */
-import { once } from 'node:events'
 import type { Cluster, Redis } from 'ioredis'
 import { FlowStoreUnavailable } from '../errors.js'
 import type { FlowRecord, FlowStore } from '../flow/flow-store.js'
@@ -73,6 +72,8 @@ export class RedisFlowStore implements FlowStore {
   readonly #timeoutMs: number
   readonly #now: () => number
   #hasGetDel = true
+  /** Shared by every operation waiting for the connection. */
+  #ready: Promise<void> | null = null
 
   /** @param client an ioredis `Redis` (single node or Sentinel) or `Cluster`, created and closed by the app. */
   constructor(client: Redis | Cluster, options: RedisFlowStoreOptions = {}) {
@@ -162,12 +163,10 @@ export class RedisFlowStore implements FlowStore {
     }
     return new Promise<T>((resolve, reject) => {
       let settled = false
-      const abort = new AbortController()
       const settle = (done: () => void) => {
         if (settled) return
         settled = true
         clearTimeout(timer)
-        abort.abort()
         done()
       }
       const timer = setTimeout(() => settle(() => reject(new FlowStoreUnavailable(
@@ -175,7 +174,7 @@ export class RedisFlowStore implements FlowStore {
         { operation, timeoutMs: this.#timeoutMs, status: this.#client.status },
       ))), this.#timeoutMs)
 
-      this.#whenReady(abort.signal)
+      this.#whenReady()
         // A deadline that passed while connecting must not let the command go out afterwards.
         .then(() => (settled ? undefined : send()))
         .then(
@@ -190,24 +189,26 @@ export class RedisFlowStore implements FlowStore {
 
   /**
    * Resolves once the client can send straight to the server. Starting up (`wait`, `connecting`) is waited for
-   * within the operation's deadline, so the first request after boot does not fail.
+   * within each operation's deadline, so the first request after boot does not fail. One pair of listeners serves
+   * every waiting operation, however many there are.
    */
-  async #whenReady(signal: AbortSignal): Promise<void> {
+  #whenReady(): Promise<void> {
     const client = this.#client
-    if (client.status === 'ready') return
-    if (client.status === 'wait') client.connect().catch(() => { /* reported by the wait below */ })
-    const ready = once(client, 'ready', { signal })
-    const ended = once(client, 'end', { signal }).then(() => {
-      throw new FlowStoreUnavailable('redis flow store: the client was closed', { status: client.status })
-    })
-    try {
-      await Promise.race([ready, ended])
-    } catch (err) {
-      if (signal.aborted) return
-      throw err
-    } finally {
-      ready.catch(() => {})
-      ended.catch(() => {})
+    if (client.status === 'ready') return Promise.resolve()
+    if (!this.#ready) {
+      this.#ready = new Promise<void>((resolve, reject) => {
+        const done = () => {
+          client.off('ready', onReady)
+          client.off('end', onEnd)
+          this.#ready = null
+        }
+        const onReady = () => { done(); resolve() }
+        const onEnd = () => { done(); reject(new FlowStoreUnavailable('redis flow store: the client was closed', { status: client.status })) }
+        client.on('ready', onReady)
+        client.on('end', onEnd)
+      })
+      if (client.status === 'wait') client.connect().catch(() => { /* the deadline reports it */ })
     }
+    return this.#ready
   }
 }

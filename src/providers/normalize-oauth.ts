@@ -11,6 +11,12 @@ import { readEndpoint } from './oauth-endpoint.js'
 import { defaultAccount, defaultProfile } from './profile-defaults.js'
 import type { ChecksType, OAuthConfig, OAuthConfigInternal } from './provider-types.js'
 
+/**
+ * An OAuth provider of any profile type (`GitHub()` returns `OAuthConfig<GitHubProfile>`): `P` only appears as the
+ * parameter of `profile()`, so `never` admits them all.
+ */
+export type OAuthConfigOfAnyProfile = OAuthConfig<never>
+
 /** Client authentication methods at the token endpoint that Authchart can perform. */
 export const supportedTokenEndpointAuthMethods = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'none'] as const
 
@@ -121,14 +127,15 @@ function proxiedCallbackUrl(provider: OAuthConfig, globalProxyUrl: string | unde
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-3 (endpoints) and RFC 7636 (PKCE)
  */
 export function normalizeOAuthProvider(
-  provider: OAuthConfig,
+  provider: OAuthConfigOfAnyProfile,
   urls: { signinUrl: string; callbackUrl: string; redirectProxyUrl?: string },
 ): OAuthConfigInternal {
   const type: string = provider.type
   if (type !== 'oauth' && type !== 'oidc') {
     throw new InvalidProvider(`provider "${provider.id}" is not an OAuth or OIDC provider`, { check: 'config', field: 'type' })
   }
-  const merged = mergeOAuthOptions(provider)
+  // From here on the vendor's profile type is erased: its profile() receives whatever its endpoint returned.
+  const merged = mergeOAuthOptions(provider as OAuthConfig)
   assertClientSettings(merged)
   assertEndpoints(merged)
   const redirectProxyUrl = proxiedCallbackUrl(merged, urls.redirectProxyUrl)

@@ -130,8 +130,12 @@ export interface WebAuthnConfig extends CommonProviderOptions {
 
 export type ProviderConfig = OAuthConfig | CredentialsConfig | EmailConfig | WebAuthnConfig
 
-/** A provider: a configuration object, or a factory called with no arguments (`providers: [GitHub]`). */
-export type Provider<P = Profile> =
+/**
+ * A provider: a configuration object, or a factory called with no arguments (`providers: [GitHub]`).
+ * The default `P = never` accepts providers of every profile type (`profile` only takes P as a parameter), so
+ * `providers: [GitHub(), Google()]` type-checks as it does with Auth.js (whose default is `any`).
+ */
+export type Provider<P = never> =
   | ((OAuthConfig<P> | CredentialsConfig | EmailConfig | WebAuthnConfig) & { options?: unknown })
   | ((...args: never[]) => OAuthConfig<P> | CredentialsConfig | EmailConfig | WebAuthnConfig)
 

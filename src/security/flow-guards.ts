@@ -2,6 +2,7 @@
  * Security checks as named guards for the machines. They are inline guards (not extension points): `provide()`
  * cannot replace them, and the diagrams show their names.
  */
+import { constantTimeEqual } from './constant-time.js'
 
 /** OWASP double-submit cookie: the HTTP layer compared the form's token with the CSRF cookie and put the verdict in the event. */
 export function isCsrfVerified({ event }: { event: object }): boolean {
@@ -13,4 +14,19 @@ export function isFlowExpired({ context, event }: { context: object; event: obje
   const expiresAt = 'expiresAt' in context ? context.expiresAt : undefined
   const now = 'now' in event ? event.now : undefined
   return typeof expiresAt !== 'number' || typeof now !== 'number' || now >= expiresAt
+}
+
+/** RFC 6749 §10.12: `state` binds the callback to the browser that began the flow. Skipped only when the provider's checks leave `state` out. */
+export function hasMatchingState({ context, event }: { context: object; event: object }): boolean {
+  const expected = 'state' in context ? context.state : undefined
+  if (expected === undefined) return true
+  const received = 'state' in event ? event.state : undefined
+  return typeof expected === 'string' && typeof received === 'string' && constantTimeEqual(expected, received)
+}
+
+/** A callback must arrive at the provider that began the flow: a flow begun with one provider cannot finish with another. */
+export function isCallbackForFlowProvider({ context, event }: { context: object; event: object }): boolean {
+  const begun = 'providerId' in context ? context.providerId : undefined
+  const called = 'providerId' in event ? event.providerId : undefined
+  return typeof begun === 'string' && begun === called
 }

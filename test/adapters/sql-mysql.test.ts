@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe } from 'vitest'
 import { KyselyAdapter, migrate } from '../../adapters/sql/index.js'
 import { createScratchMysqlDatabase, describeWithService, probeMysql, type ScratchMysqlDatabase } from '../support/services.js'
 import { adapterConformanceSuite } from './conformance.js'
+import { dialectKilledAfter, killMysqlConnection } from './connection-killer.js'
+import { sqlBackendSuite } from './sql-backend-suite.js'
 import { sqlStoreReaders } from './sql-store-readers.js'
 
 await describeWithService('mariadb', probeMysql, () => {
@@ -28,12 +30,19 @@ await describeWithService('mariadb', probeMysql, () => {
       await scratch?.drop()
     })
 
-    adapterConformanceSuite(async () => ({
-      adapter: KyselyAdapter(db),
-      store: sqlStoreReaders('mysql', async (text, values) => {
-        const [rows] = await raw.query(text, values)
-        return Array.isArray(rows) ? rows : []
+    const store = () => sqlStoreReaders('mysql', async (text, values) => {
+      const [rows] = await raw.query(text, values)
+      return Array.isArray(rows) ? rows : []
+    })
+    adapterConformanceSuite(async () => ({ adapter: KyselyAdapter(db), store: store() }))
+    sqlBackendSuite({
+      dialect: 'mysql',
+      db: () => db,
+      store,
+      openKillable: (trigger) => new Kysely({
+        dialect: dialectKilledAfter(
+          new MysqlDialect({ pool: createPool({ uri: scratch.url, timezone: 'Z', connectionLimit: 1 }) }), trigger, killMysqlConnection(raw)),
       }),
-    }))
+    })
   })
 })

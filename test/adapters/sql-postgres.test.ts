@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe } from 'vitest'
 import { KyselyAdapter, migrate } from '../../adapters/sql/index.js'
 import { createScratchPostgresSchema, describeWithService, probePostgres, type ScratchPostgresSchema } from '../support/services.js'
 import { adapterConformanceSuite } from './conformance.js'
+import { dialectKilledAfter, killPostgresConnection } from './connection-killer.js'
+import { sqlBackendSuite } from './sql-backend-suite.js'
 import { sqlStoreReaders } from './sql-store-readers.js'
 
 await describeWithService('postgres', probePostgres, () => {
@@ -26,9 +28,19 @@ await describeWithService('postgres', probePostgres, () => {
       await scratch?.drop()
     })
 
-    adapterConformanceSuite(async () => ({
-      adapter: KyselyAdapter(db),
-      store: sqlStoreReaders('postgres', async (text, values) => (await raw.query(text, values)).rows),
-    }))
+    const store = () => sqlStoreReaders('postgres', async (text, values) => (await raw.query(text, values)).rows)
+    adapterConformanceSuite(async () => ({ adapter: KyselyAdapter(db), store: store() }))
+    sqlBackendSuite({
+      dialect: 'postgres',
+      db: () => db,
+      store,
+      openKillable: (trigger) => {
+        const pool = new pg.Pool({ connectionString: scratch.url, max: 1 })
+        // pg reports a connection lost while checked out as an 'error' event on the client, which crashes the
+        // process when nobody listens; the adapter learns of it from the next query anyway.
+        pool.on('connect', (client) => client.on('error', () => {}))
+        return new Kysely({ dialect: dialectKilledAfter(new PostgresDialect({ pool }), trigger, killPostgresConnection(raw)) })
+      },
+    })
   })
 })

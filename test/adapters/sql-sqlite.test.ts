@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe } from 'vitest'
 import { KyselyAdapter, migrate } from '../../adapters/sql/index.js'
 import { scratchName } from '../support/services.js'
 import { adapterConformanceSuite } from './conformance.js'
+import { dialectKilledAfter } from './connection-killer.js'
+import { sqlBackendSuite } from './sql-backend-suite.js'
 import { sqlStoreReaders } from './sql-store-readers.js'
 
 describe('KyselyAdapter on SQLite (better-sqlite3)', () => {
@@ -27,8 +29,15 @@ describe('KyselyAdapter on SQLite (better-sqlite3)', () => {
     for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(file + suffix, { force: true })
   })
 
-  adapterConformanceSuite(async () => ({
-    adapter: KyselyAdapter(db),
-    store: sqlStoreReaders('sqlite', async (text, values) => raw.prepare(text).all(...values) as object[]),
-  }))
+  const store = () => sqlStoreReaders('sqlite', async (text, values) => raw.prepare(text).all(...values) as object[])
+  adapterConformanceSuite(async () => ({ adapter: KyselyAdapter(db), store: store() }))
+  sqlBackendSuite({
+    dialect: 'sqlite',
+    db: () => db,
+    store,
+    openKillable: (trigger) => {
+      const database = new Database(file)
+      return new Kysely({ dialect: dialectKilledAfter(new SqliteDialect({ database }), trigger, async () => { database.close() }) })
+    },
+  })
 })

@@ -157,10 +157,11 @@ describe.runIf(privateServers)('RedisFlowStore on a Redis Cluster (one node owni
   let cluster: Cluster
   beforeAll(async () => {
     const port = await sparePort()
-    server = await startRedisServer({ port, extraArgs: ['--cluster-enabled', 'yes', '--cluster-config-file', `authchart-nodes-${port}.conf`] })
+    server = await startRedisServer({ port, extraArgs: ['--cluster-enabled', 'yes', '--cluster-announce-ip', '127.0.0.1'] })
     const admin = new Redis(server.url)
     await admin.call('CLUSTER', 'ADDSLOTSRANGE', '0', '16383')
-    for (let i = 0; i < 100 && !(await admin.call('CLUSTER', 'INFO') as string).includes('cluster_state:ok'); i++) {
+    for (let i = 0; !(await admin.call('CLUSTER', 'INFO') as string).includes('cluster_state:ok'); i++) {
+      if (i > 200) throw new Error('the one-node cluster did not reach cluster_state:ok')
       await new Promise((r) => setTimeout(r, 50))
     }
     admin.disconnect()

@@ -3,8 +3,10 @@
  * must never touch the shared instance. No persistence: a restart comes back empty, like a crashed cache.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer, connect } from 'node:net'
 import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 export interface PrivateRedis {
   readonly host: '127.0.0.1'
@@ -84,13 +86,16 @@ function exited(child: ChildProcess): Promise<void> {
  */
 export async function startRedisServer(options: { port?: number; extraArgs?: string[] } = {}): Promise<PrivateRedis> {
   const port = options.port ?? await sparePort()
-  const args = [
-    '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
-    '--dir', tmpdir(), '--daemonize', 'no', '--loglevel', 'warning', ...(options.extraArgs ?? []),
-  ]
   let child: ChildProcess
+  // Its own working directory, so files a server writes (a cluster's nodes.conf) go away with it.
+  let dir: string
 
   const launch = async () => {
+    dir = await mkdtemp(join(tmpdir(), 'authchart-redis-'))
+    const args = [
+      '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
+      '--dir', dir, '--daemonize', 'no', '--loglevel', 'warning', ...(options.extraArgs ?? []),
+    ]
     child = spawn('redis-server', args, { stdio: 'ignore' })
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve)
@@ -109,6 +114,7 @@ export async function startRedisServer(options: { port?: number; extraArgs?: str
       const done = exited(child)
       if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(child.pid, signal)
       await done
+      await rm(dir, { recursive: true, force: true })
     },
     async restart() {
       if (child.exitCode === null && child.signalCode === null) throw new Error('restart() needs the server stopped first')

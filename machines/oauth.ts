@@ -1,0 +1,235 @@
+/**
+ * The OAuth 2 / OpenID Connect authorization-code flow. It spans two requests: POST /signin/:provider builds the
+ * authorization URL and waits (persisted in the flow store), GET or POST /callback/:provider resumes it, checks the
+ * callback, exchanges the code, and signs the user in. Every way it can fail is a named transition.
+ */
+import { assign, setup } from 'xstate'
+import type { ErrorType } from '../src/errors.js'
+import { hasMatchingState, isCallbackForFlowProvider, isCsrfVerified, isFlowExpired } from '../src/security/flow-guards.js'
+
+type FlowUser = { id?: string; name?: string | null; email?: string | null; image?: string | null }
+
+export interface OAuthContext {
+  providerId?: string
+  callbackUrl?: string
+  /** RFC 6749 §10.12 value, present when the provider's checks include `state`. */
+  state?: string
+  /** OIDC Core §3.1.2.1 value, present when the checks include `nonce`. */
+  nonce?: string
+  /** RFC 7636 verifier, present when the checks include `pkce`. */
+  codeVerifier?: string
+  /** The flow's own deadline (epoch seconds); the store's hard expiry is later, so this state can say "expired". */
+  expiresAt?: number
+  user?: FlowUser
+  isNewUser?: boolean
+  redirectTo?: string
+  error?: ErrorType
+}
+
+export type OAuthEvent =
+  | { type: 'SIGNIN_STARTED'; providerId: string; callbackUrl: string; csrfVerified: boolean; now: number; expiresAt: number; state?: string; nonce?: string; codeVerifier?: string }
+  | { type: 'REDIRECT_RESOLVED'; url: string }
+  | { type: 'REDIRECT_FAILED' }
+  | { type: 'AUTHORIZATION_URL_BUILT' }
+  | { type: 'AUTHORIZATION_URL_FAILED' }
+  | { type: 'CALLBACK_RECEIVED'; providerId: string; state?: string; now: number }
+  | { type: 'CALLBACK_VALIDATED'; user: FlowUser }
+  | { type: 'PROVIDER_DENIED' }
+  | { type: 'AUTHORIZATION_RESPONSE_REJECTED' }
+  | { type: 'PKCE_FAILED' }
+  | { type: 'TOKEN_REQUEST_FAILED' }
+  | { type: 'ID_TOKEN_REJECTED' }
+  | { type: 'NONCE_MISMATCHED' }
+  | { type: 'USERINFO_FAILED' }
+  | { type: 'PROFILE_REJECTED' }
+  | { type: 'SIGNIN_ALLOWED' }
+  | { type: 'SIGNIN_DENIED' }
+  | { type: 'SIGNIN_REDIRECTED'; url: string }
+  | { type: 'SIGNIN_FAILED' }
+  | { type: 'ACCOUNT_FOUND' }
+  | { type: 'USER_NOT_FOUND' }
+  | { type: 'LINK_REQUIRED' }
+  | { type: 'EMAIL_TAKEN' }
+  | { type: 'USER_LOOKUP_FAILED' }
+  | { type: 'USER_CREATED' }
+  | { type: 'USER_CREATE_FAILED' }
+  | { type: 'ACCOUNT_LINKED' }
+  | { type: 'ACCOUNT_LINK_FAILED' }
+  | { type: 'SESSION_ISSUED' }
+  | { type: 'SESSION_FAILED'; error: ErrorType }
+  | { type: 'SIGNIN_ANNOUNCED' }
+
+const callbackError = { type: 'fail', params: { error: 'OAuthCallbackError' } } as const
+
+export const oauthMachine = setup({
+  types: {
+    context: {} as OAuthContext,
+    events: {} as OAuthEvent,
+    emitted: {} as { type: 'authchart.none' },
+  },
+  guards: {
+    isCsrfVerified,
+    isFlowExpired,
+    isCallbackForFlowProvider,
+    hasMatchingState,
+    /** Extension point: the app's last word before the user is resolved and the session issued. */
+    allowSignIn: () => true,
+    /** Extension point: may this sign-in create a new user? */
+    allowUserCreation: () => true,
+    /** Extension point: may this sign-in link the provider account to an existing user? */
+    allowAccountLinking: () => true,
+  },
+  actions: {
+    // Commands, run by the flow runtime with the handlers in src/effects/oauth-flow.ts.
+    runRedirectCallback: (_: unknown, _params: { url: string }) => {},
+    buildAuthorizationUrl: (_: unknown, _params: { providerId: string; state?: string; nonce?: string; codeVerifier?: string }) => {},
+    handleCallback: (_: unknown, _params: { providerId: string; state?: string; nonce?: string; codeVerifier?: string }) => {},
+    runSignInCallback: (_: unknown, _params: { providerId: string }) => {},
+    resolveUser: (_: unknown, _params: { providerId: string }) => {},
+    createUser: (_: unknown, _params: { providerId: string }) => {},
+    linkAccount: (_: unknown, _params: { providerId: string }) => {},
+    issueSession: (_: unknown, _params: { providerId: string; isNewUser: boolean }) => {},
+    emitSignInEvent: (_: unknown, _params: { providerId: string; isNewUser: boolean }) => {},
+    fail: assign((_, params: { error: ErrorType }) => ({ error: params.error })),
+  },
+}).createMachine({
+  id: 'oauth',
+  context: {},
+  initial: 'idle',
+  states: {
+    idle: {
+      description: 'Waiting for the sign-in button to be posted.',
+      on: {
+        SIGNIN_STARTED: [
+          {
+            guard: { type: 'isCsrfVerified' }, target: 'resolvingCallbackUrl',
+            actions: assign(({ event }) => ({
+              providerId: event.providerId, callbackUrl: event.callbackUrl, expiresAt: event.expiresAt,
+              state: event.state, nonce: event.nonce, codeVerifier: event.codeVerifier,
+            })),
+          },
+          { target: 'failed', actions: [assign(({ event }) => ({ providerId: event.providerId })), { type: 'fail', params: { error: 'MissingCSRF' } }] },
+        ],
+      },
+    },
+    resolvingCallbackUrl: {
+      description: 'The redirect callback decides where the user lands after signing in.',
+      entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
+      on: {
+        REDIRECT_RESOLVED: { target: 'buildingAuthorizationUrl', actions: assign(({ event }) => ({ callbackUrl: event.url })) },
+        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl' } } },
+      },
+    },
+    buildingAuthorizationUrl: {
+      description: 'Discovery if needed, then the authorization URL with the PKCE challenge, state and nonce.',
+      entry: { type: 'buildAuthorizationUrl', params: ({ context }) => ({ providerId: context.providerId ?? '', state: context.state, nonce: context.nonce, codeVerifier: context.codeVerifier }) },
+      on: {
+        AUTHORIZATION_URL_BUILT: { target: 'awaitingCallback' },
+        AUTHORIZATION_URL_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'OAuthSignInError' } } },
+      },
+    },
+    awaitingCallback: {
+      description: 'The browser is at the provider; the flow waits, persisted, for the callback.',
+      tags: ['awaitingBrowser'],
+      on: {
+        CALLBACK_RECEIVED: [
+          { guard: { type: 'isFlowExpired' }, target: 'failed', actions: { type: 'fail', params: { error: 'FlowRejected' } } },
+          { guard: { type: 'isCallbackForFlowProvider' }, target: 'checkingState' },
+          { target: 'failed', actions: callbackError },
+        ],
+      },
+    },
+    checkingState: {
+      description: 'The state returned by the provider must be the one this browser was sent with.',
+      always: [
+        { guard: { type: 'hasMatchingState' }, target: 'exchangingCode' },
+        { target: 'failed', actions: callbackError },
+      ],
+    },
+    exchangingCode: {
+      description: 'Authorization response checked (iss, error), code exchanged with the PKCE verifier, ID token and userinfo validated, profile mapped.',
+      entry: { type: 'handleCallback', params: ({ context }) => ({ providerId: context.providerId ?? '', state: context.state, nonce: context.nonce, codeVerifier: context.codeVerifier }) },
+      on: {
+        CALLBACK_VALIDATED: { target: 'checkingSignIn', actions: assign(({ event }) => ({ user: event.user, state: undefined, nonce: undefined, codeVerifier: undefined })) },
+        PROVIDER_DENIED: { target: 'failed', actions: callbackError },
+        AUTHORIZATION_RESPONSE_REJECTED: { target: 'failed', actions: callbackError },
+        PKCE_FAILED: { target: 'failed', actions: callbackError },
+        TOKEN_REQUEST_FAILED: { target: 'failed', actions: callbackError },
+        ID_TOKEN_REJECTED: { target: 'failed', actions: callbackError },
+        NONCE_MISMATCHED: { target: 'failed', actions: callbackError },
+        USERINFO_FAILED: { target: 'failed', actions: callbackError },
+        PROFILE_REJECTED: { target: 'failed', actions: { type: 'fail', params: { error: 'OAuthProfileParseError' } } },
+      },
+    },
+    checkingSignIn: {
+      description: 'The signIn callback may allow, deny, or send the user elsewhere.',
+      entry: { type: 'runSignInCallback', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
+      on: {
+        SIGNIN_ALLOWED: [
+          { guard: { type: 'allowSignIn' }, target: 'resolvingUser' },
+          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        ],
+        SIGNIN_DENIED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        SIGNIN_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        SIGNIN_REDIRECTED: { target: 'resolvingSignInRedirect', actions: assign(({ event }) => ({ redirectTo: event.url })) },
+      },
+    },
+    resolvingSignInRedirect: {
+      description: 'A URL returned by the signIn callback still passes the redirect callback.',
+      entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.redirectTo ?? '' }) },
+      on: {
+        REDIRECT_RESOLVED: { target: 'redirected', actions: assign(({ event }) => ({ redirectTo: event.url })) },
+        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl' } } },
+      },
+    },
+    resolvingUser: {
+      description: 'Who is this? An existing account, a new user, a link to the signed-in user, or an e-mail taken by another account.',
+      entry: { type: 'resolveUser', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
+      on: {
+        ACCOUNT_FOUND: { target: 'issuingSession' },
+        USER_NOT_FOUND: [
+          { guard: { type: 'allowUserCreation' }, target: 'creatingUser' },
+          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        ],
+        LINK_REQUIRED: [
+          { guard: { type: 'allowAccountLinking' }, target: 'linkingAccount' },
+          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        ],
+        EMAIL_TAKEN: { target: 'failed', actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked' } } },
+        USER_LOOKUP_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AdapterError' } } },
+      },
+    },
+    creatingUser: {
+      description: 'A new user and its account are created (createUser and linkAccount events).',
+      entry: { type: 'createUser', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
+      on: {
+        USER_CREATED: { target: 'issuingSession', actions: assign({ isNewUser: true }) },
+        USER_CREATE_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'OAuthCreateAccount' } } },
+      },
+    },
+    linkingAccount: {
+      description: 'The provider account is linked to an existing user (linkAccount event).',
+      entry: { type: 'linkAccount', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
+      on: {
+        ACCOUNT_LINKED: { target: 'issuingSession' },
+        ACCOUNT_LINK_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked' } } },
+      },
+    },
+    issuingSession: {
+      description: 'The jwt callback shapes the token and the session cookie is written (or the database session created).',
+      entry: { type: 'issueSession', params: ({ context }) => ({ providerId: context.providerId ?? '', isNewUser: context.isNewUser === true }) },
+      on: {
+        SESSION_ISSUED: { target: 'announcingSignIn', actions: assign(({ context }) => ({ redirectTo: context.callbackUrl })) },
+        SESSION_FAILED: { target: 'failed', actions: assign(({ event }) => ({ error: event.error })) },
+      },
+    },
+    announcingSignIn: {
+      description: 'The signIn event tells the app a user signed in.',
+      entry: { type: 'emitSignInEvent', params: ({ context }) => ({ providerId: context.providerId ?? '', isNewUser: context.isNewUser === true }) },
+      on: { SIGNIN_ANNOUNCED: { target: 'signedIn' } },
+    },
+    signedIn: { type: 'final', description: 'Session issued; the browser goes to the callback URL (or the new-user page).' },
+    redirected: { type: 'final', description: 'The signIn callback sent the user to another page; no session.' },
+    failed: { type: 'final', description: 'Sign-in refused; context.error names why.' },
+  },
+})

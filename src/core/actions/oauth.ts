@@ -1,0 +1,116 @@
+/**
+ * POST /signin/:provider and GET|POST /callback/:provider for OAuth and OIDC providers: the two requests of the
+ * OAuth machine. In-flight values (state, nonce, PKCE verifier, callback URL) live in ONE flow cookie (or, with a
+ * server-side flow store, behind the random id that cookie carries).
+ */
+import { FlowRejected, type ErrorType } from '../../errors.js'
+import { oauthFlowEffects, profileIsTheUser } from '../../effects/oauth-flow.js'
+import { oauthRedirectUri } from '../../providers/normalize-oauth.js'
+import type { OAuthConfig, OAuthConfigInternal } from '../../providers/provider-types.js'
+import { step } from '../../flow/step.js'
+import { randomToken } from '../../security/random.js'
+import { readCallbackUrlInput } from '../../security/redirect-target.js'
+import type { CookieSerializeOptions } from '../../session/cookie-types.js'
+import type { ResponseInternal } from '../../types.js'
+import type { RequestContext } from '../context.js'
+import { flowMaxAge } from '../cookie-set.js'
+import { errorFromType, errorRedirect } from '../error-response.js'
+import { oauthProviderFor } from '../oauth-providers.js'
+import { applySessionOutcome, effectEnv } from '../run-flow.js'
+import { sessionIssuerFor } from '../session-issuer.js'
+import { userResolutionFor } from '../user-resolution.js'
+
+/** Seconds the machine waits for the callback before it answers "expired" (the store keeps the flow a little longer). */
+const callbackWindow = 10 * 60
+
+function flowCookieOptions(ctx: RequestContext, provider: OAuthConfigInternal): CookieSerializeOptions {
+  const options = { ...ctx.cookies.flow.options }
+  // form_post callbacks are cross-site POSTs: a Lax cookie would not come back with them. SameSite=None needs Secure.
+  const params = typeof provider.authorization === 'object' ? provider.authorization?.params : undefined
+  if (params?.response_mode === 'form_post' && ctx.secure) options.sameSite = 'none'
+  return options
+}
+
+function clearFlowCookie(ctx: RequestContext): void {
+  if (ctx.req.cookies.has(ctx.cookies.flow.name)) {
+    ctx.setCookies.push({ name: ctx.cookies.flow.name, value: '', options: { ...ctx.cookies.flow.options, maxAge: 0 } })
+  }
+}
+
+function authorizationParams(ctx: RequestContext): Record<string, string> {
+  const params: Record<string, string> = {}
+  for (const [key, value] of ctx.req.query) if (key !== 'callbackUrl') params[key] = value
+  return params
+}
+
+/** POST /signin/:provider: build the authorization URL, persist the flow, send the browser to the provider. */
+export async function oauthSignInAction(ctx: RequestContext, configured: OAuthConfig): Promise<ResponseInternal> {
+  const provider = oauthProviderFor(ctx, configured)
+  const env = effectEnv(ctx)
+  const checks = provider.checks
+  const event = {
+    type: 'SIGNIN_STARTED', providerId: provider.id, csrfVerified: ctx.csrfVerified, now: ctx.now, expiresAt: ctx.now + callbackWindow,
+    callbackUrl: readCallbackUrlInput(ctx.req.body?.callbackUrl) ?? readCallbackUrlInput(ctx.req.query.get('callbackUrl')) ?? '',
+    state: checks.includes('state') ? randomToken() : undefined,
+    nonce: checks.includes('nonce') ? randomToken() : undefined,
+    codeVerifier: checks.includes('pkce') ? randomToken() : undefined,
+  }
+  const result = await step({
+    entry: ctx.config.machines.oauth!, store: ctx.config.flowStore, ref: null, event, now: ctx.now, flowMaxAge,
+    effects: oauthFlowEffects(env, { provider, redirectUri: oauthRedirectUri(provider), authorizationParams: authorizationParams(ctx), issueSession: sessionIssuerFor(ctx.config), users: profileIsTheUser }),
+    onTransition: ctx.config.source.onTransition, flowId: randomToken(9),
+  })
+  if (result.status === 'active' && result.ref && env.outcome.authorizationUrl) {
+    ctx.setCookies.push({ name: ctx.cookies.flow.name, value: result.ref, options: flowCookieOptions(ctx, provider) })
+    return { redirect: env.outcome.authorizationUrl, cookies: ctx.setCookies }
+  }
+  const error = (result.context as { error?: ErrorType }).error ?? 'OAuthSignInError'
+  return errorRedirect(ctx, errorFromType(error))
+}
+
+function callbackParams(ctx: RequestContext): URLSearchParams {
+  if (ctx.req.method === 'GET') return ctx.req.query
+  const params = new URLSearchParams()
+  for (const [key, value] of Object.entries(ctx.req.body ?? {})) if (typeof value === 'string') params.set(key, value)
+  return params
+}
+
+/** GET|POST /callback/:provider: resume the flow, finish the sign-in, forget the flow. */
+export async function oauthCallbackAction(ctx: RequestContext, configured: OAuthConfig): Promise<ResponseInternal> {
+  const provider = oauthProviderFor(ctx, configured)
+  const ref = ctx.req.cookies.get(ctx.cookies.flow.name)
+  clearFlowCookie(ctx)
+  if (!ref) {
+    ctx.config.logger.error(new FlowRejected('callback without a flow cookie', { check: 'flow', provider: provider.id }))
+    return errorRedirect(ctx, errorFromType('OAuthCallbackError'))
+  }
+  const params = callbackParams(ctx)
+  const env = effectEnv(ctx)
+  const users = userResolutionFor(ctx, env)
+  const event = { type: 'CALLBACK_RECEIVED', providerId: provider.id, state: params.get('state') ?? undefined, now: ctx.now }
+  let result
+  try {
+    result = await step({
+      entry: ctx.config.machines.oauth!, store: ctx.config.flowStore, ref, now: ctx.now, flowMaxAge,
+      event,
+      effects: oauthFlowEffects(env, { provider, redirectUri: oauthRedirectUri(provider), callbackParams: params, issueSession: sessionIssuerFor(ctx.config), users }),
+      onTransition: ctx.config.source.onTransition, flowId: randomToken(9),
+    })
+  } catch (error) {
+    if (!(error instanceof FlowRejected)) throw error
+    ctx.config.logger.error(error)
+    return errorRedirect(ctx, errorFromType('OAuthCallbackError'))
+  }
+  const context = result.context as { error?: ErrorType; redirectTo?: string; isNewUser?: boolean; callbackUrl?: string }
+  if (result.value === 'signedIn' || result.value === 'redirected') {
+    applySessionOutcome(ctx, env.outcome)
+    const newUserPage = ctx.config.pages.newUser
+    if (result.value === 'signedIn' && context.isNewUser && newUserPage) {
+      const target = new URL(newUserPage, ctx.origin)
+      target.searchParams.set('callbackUrl', context.callbackUrl ?? ctx.origin)
+      return { redirect: target.href, cookies: ctx.setCookies }
+    }
+    return { redirect: context.redirectTo as string, cookies: ctx.setCookies }
+  }
+  return errorRedirect(ctx, errorFromType(context.error ?? 'OAuthCallbackError'))
+}

@@ -1,0 +1,146 @@
+/**
+ * Handlers of the OAuth machine's commands. The client layer (src/effects/oauth/) does the protocol work and throws
+ * a typed error naming the check that refused; here each refusal becomes the machine's named result event.
+ */
+import { AccessDenied, OAuthProfileParseError } from '../errors.js'
+import type { EffectHandlers, ResultEvent } from '../flow/step.js'
+import type { OAuthConfigInternal } from '../providers/provider-types.js'
+import type { Account, Profile, User } from '../types.js'
+import { emitAppEvent } from './app-events.js'
+import type { EffectEnv } from './effect-env.js'
+import type { SignInSubject } from './issue-session.js'
+import { createAuthorizationUrl } from './oauth/authorization-url.js'
+import { handleOAuthCallback } from './oauth/callback.js'
+import { findAuthError, type CallbackCheck } from './oauth/oauth-failure.js'
+import { runRedirectCallback } from './redirect-callback.js'
+
+/** The result event for each check of the client layer. */
+const eventForCheck: Record<CallbackCheck, string> = {
+  provider_error: 'PROVIDER_DENIED',
+  iss: 'AUTHORIZATION_RESPONSE_REJECTED',
+  state: 'AUTHORIZATION_RESPONSE_REJECTED',
+  code: 'AUTHORIZATION_RESPONSE_REJECTED',
+  pkce: 'PKCE_FAILED',
+  token_endpoint: 'TOKEN_REQUEST_FAILED',
+  token_type: 'TOKEN_REQUEST_FAILED',
+  timeout: 'TOKEN_REQUEST_FAILED',
+  endpoint: 'TOKEN_REQUEST_FAILED',
+  discovery: 'TOKEN_REQUEST_FAILED',
+  id_token: 'ID_TOKEN_REJECTED',
+  nonce: 'NONCE_MISMATCHED',
+  userinfo: 'USERINFO_FAILED',
+}
+
+/** How the user behind a validated callback is found or created; without an adapter the profile is the user. */
+export interface UserResolution {
+  resolveUser(subject: SignInSubject): Promise<ResultEvent>
+  createUser(subject: SignInSubject): Promise<ResultEvent>
+  linkAccount(subject: SignInSubject): Promise<ResultEvent>
+}
+
+/** JWT sessions without an adapter: the user is whoever the provider says, keyed by the profile id. */
+export const profileIsTheUser: UserResolution = {
+  resolveUser: async () => ({ type: 'ACCOUNT_FOUND' }),
+  createUser: async () => ({ type: 'USER_CREATED' }),
+  linkAccount: async () => ({ type: 'ACCOUNT_LINKED' }),
+}
+
+function pickUser(user: User) {
+  return {
+    id: user.id, name: typeof user.name === 'string' ? user.name.slice(0, 256) : undefined,
+    email: typeof user.email === 'string' ? user.email.slice(0, 256) : undefined,
+    image: typeof user.image === 'string' ? user.image.slice(0, 1024) : undefined,
+  }
+}
+
+export interface OAuthFlowInput {
+  provider: OAuthConfigInternal
+  redirectUri: string
+  /** Per-request authorization parameters (the query of the sign-in request). */
+  authorizationParams?: Record<string, string>
+  /** The callback's query, or the form body of a form_post callback. */
+  callbackParams?: URLSearchParams
+  issueSession: (env: EffectEnv, subject: SignInSubject) => Promise<ResultEvent>
+  users: UserResolution
+}
+
+/** Builds the handlers for one OAuth request. */
+export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): EffectHandlers {
+  const { config } = env
+  const { provider } = input
+  const subject: SignInSubject = { user: {}, account: null }
+
+  return {
+    runRedirectCallback: (params) => runRedirectCallback(env, params),
+
+    async buildAuthorizationUrl(params): Promise<ResultEvent> {
+      try {
+        const url = await createAuthorizationUrl(provider, {
+          redirectUri: input.redirectUri,
+          state: params.state as string | undefined,
+          nonce: params.nonce as string | undefined,
+          codeVerifier: params.codeVerifier as string | undefined,
+          params: input.authorizationParams,
+          timeoutMs: config.providerTimeout,
+        })
+        env.outcome.authorizationUrl = url.href
+        return { type: 'AUTHORIZATION_URL_BUILT' }
+      } catch (err) {
+        config.logger.error(findAuthError(err) ?? (err instanceof Error ? err : new Error(String(err))))
+        return { type: 'AUTHORIZATION_URL_FAILED' }
+      }
+    },
+
+    async handleCallback(params): Promise<ResultEvent> {
+      try {
+        const result = await handleOAuthCallback(provider, {
+          callbackParams: input.callbackParams ?? new URLSearchParams(),
+          redirectUri: input.redirectUri,
+          expectedState: params.state as string | undefined,
+          expectedNonce: params.nonce as string | undefined,
+          codeVerifier: params.codeVerifier as string | undefined,
+          timeoutMs: config.providerTimeout,
+          now: () => env.now * 1000,
+        })
+        subject.user = result.user
+        subject.account = result.account as Account
+        subject.profile = result.profile as Profile
+        return { type: 'CALLBACK_VALIDATED', user: pickUser(result.user) }
+      } catch (err) {
+        const error = findAuthError(err) ?? (err instanceof Error ? err : new Error(String(err)))
+        config.logger.error(error)
+        if (error instanceof OAuthProfileParseError) return { type: 'PROFILE_REJECTED' }
+        const check = (error as { cause?: { check?: CallbackCheck } }).cause?.check
+        return { type: (check && eventForCheck[check]) || 'TOKEN_REQUEST_FAILED' }
+      }
+    },
+
+    async runSignInCallback(): Promise<ResultEvent> {
+      try {
+        const verdict = await config.callbacks.signIn({ user: subject.user, account: subject.account, profile: subject.profile })
+        if (verdict === true) return { type: 'SIGNIN_ALLOWED' }
+        if (typeof verdict === 'string' && verdict !== '') return { type: 'SIGNIN_REDIRECTED', url: verdict }
+        config.logger.error(new AccessDenied('the signIn callback refused the sign-in', { provider: provider.id }))
+        return { type: 'SIGNIN_DENIED' }
+      } catch (err) {
+        config.logger.error(new AccessDenied(err instanceof Error ? err.message : 'the signIn callback threw', { err: err instanceof Error ? err : undefined }))
+        return { type: 'SIGNIN_FAILED' }
+      }
+    },
+
+    resolveUser: () => input.users.resolveUser(subject),
+    createUser: async () => {
+      const result = await input.users.createUser(subject)
+      if (result.type === 'USER_CREATED') subject.isNewUser = true
+      return result
+    },
+    linkAccount: () => input.users.linkAccount(subject),
+
+    issueSession: () => input.issueSession(env, subject),
+
+    async emitSignInEvent() {
+      await emitAppEvent(env, 'signIn', { user: subject.user, account: subject.account, profile: subject.profile, isNewUser: subject.isNewUser === true })
+      return { type: 'SIGNIN_ANNOUNCED' }
+    },
+  }
+}

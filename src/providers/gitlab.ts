@@ -1,0 +1,38 @@
+/**
+ * Sign in with GitLab (gitlab.com or a self-managed instance).
+ * @module providers/gitlab
+ */
+import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+
+/** The user as GitLab's `GET /api/v4/user` returns it. */
+export interface GitLabProfile {
+  id: number
+  username: string
+  name: string | null
+  email: string | null
+  avatar_url: string | null
+  [field: string]: unknown
+}
+
+/** Options of `GitLab()`: the usual provider options, plus the URL of a self-managed instance. */
+export type GitLabUserConfig = OAuthUserConfig<GitLabProfile> & { baseUrl?: string }
+
+/**
+ * GitLab as an OAuth 2 provider.
+ * @param options `clientId`, `clientSecret`; `baseUrl` for a self-managed instance (default https://gitlab.com)
+ * @see https://docs.gitlab.com/api/oauth2/
+ */
+export default function GitLab(options: GitLabUserConfig = {}): OAuthConfig<GitLabProfile> {
+  const baseUrl = (options.baseUrl ?? 'https://gitlab.com').replace(/\/+$/, '')
+  return {
+    id: 'gitlab',
+    name: 'GitLab',
+    type: 'oauth',
+    authorization: { url: `${baseUrl}/oauth/authorize`, params: { scope: 'read_user' } },
+    token: { url: `${baseUrl}/oauth/token` },
+    userinfo: { url: `${baseUrl}/api/v4/user` },
+    profile: (profile) => ({ id: String(profile.id), name: profile.name ?? profile.username, email: profile.email, image: profile.avatar_url }),
+    style: { brandColor: '#fc6d26' },
+    options,
+  }
+}
