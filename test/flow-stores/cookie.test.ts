@@ -18,12 +18,12 @@ describe('CookieFlowStore beyond the shared suite', () => {
   it('a ref sealed under the previous secret still opens after rotation; one sealed for another cookie name does not', async () => {
     const old = configured(['the old secret, rotated out this morning'])
     const record = sampleRecord()
-    const ref = await old.save(record, null)
+    const ref = await old.save(record)
     expect(await configured(['the new secret, rotated in this morning', 'the old secret, rotated out this morning']).load(ref)).toEqual(record)
     expect(await configured(['the old secret, rotated out this morning'], 'other.flow').load(ref)).toBeNull()
   })
 
   it('used before configure(): save fails with FlowStoreUnavailable', async () => {
-    await expect(new CookieFlowStore().save(sampleRecord(), null)).rejects.toBeInstanceOf(FlowStoreUnavailable)
+    await expect(new CookieFlowStore().save(sampleRecord())).rejects.toBeInstanceOf(FlowStoreUnavailable)
   })
 })

@@ -111,7 +111,7 @@ describe.runIf(possible)('RedisFlowStore under faults', () => {
     // Keep the load coming until well after the server has gone, so calls land before, during and after.
     for (let batch = 0; stoppedAt < 0 || batch < stoppedAt + 20; batch++) {
       for (let i = 0; i < 10; i++) {
-        calls.push(timed(i % 3 === 0 ? store.save(sampleRecord(), null) : i % 3 === 1 ? store.load(ref) : store.consume(randomToken(16))))
+        calls.push(timed<unknown>(i % 3 === 0 ? store.save(sampleRecord(), null) : i % 3 === 1 ? store.load(ref) : store.consume(randomToken(16))))
       }
       if (batch === 10) stopped = server.stop('SIGTERM').then(() => { stoppedAt = batch })
       if (batch > 2000) throw new Error('the server did not stop')

@@ -1,0 +1,177 @@
+/**
+ * The Express binding (Express 5; Express 4 shares every API used here): a middleware that answers the auth
+ * endpoints under `config.basePath`, and `getSession` for the app's own routes. Express itself is never imported at
+ * run time, only its types.
+ *
+ * @example
+ * ```ts
+ * import express from 'express'
+ * import { ExpressAuth, getSession } from 'authchart/express'
+ * const authConfig = { providers: [GitHub], secret: process.env.AUTH_SECRET }
+ * const app = express()
+ * app.set('trust proxy', true) // behind a proxy: origin from X-Forwarded-Proto / X-Forwarded-Host
+ * app.use(ExpressAuth(authConfig))
+ * app.get('/me', async (req, res) => res.json(await getSession(req, authConfig)))
+ * ```
+ * @module frameworks/express
+ */
+import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
+import { InvalidConfig, InvalidRequest } from '../errors.js'
+import type { AuthConfig, Session } from '../types.js'
+import { basePathOf, callAuth, isUnderBasePath, prepareConfig } from './web-handler.js'
+
+/** Bodies the binding buffers at most; the auth endpoints take far less (the core caps them at 64 KiB). */
+const maxBodyBytes = 1024 * 1024
+
+/** Connection-scoped headers: they describe the hop to this server, not the request, and must not be forwarded. */
+const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'content-length'])
+
+/** A hostname, IPv4 or bracketed IPv6 address, with an optional port: nothing that could bend the URL. */
+const hostPattern = /^(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
+
+/** The request's host, from X-Forwarded-Host only when Express's `trust proxy` setting trusts the peer. */
+function hostOf(req: ExpressRequest): string | undefined {
+  const trust: unknown = req.app.get('trust proxy fn')
+  const forwarded = req.get('x-forwarded-host')
+  if (forwarded && typeof trust === 'function' && trust(req.socket.remoteAddress, 0) === true) {
+    return forwarded.split(',')[0]?.trim()
+  }
+  return req.get('host')
+}
+
+/** `proto://host` as the browser sees it; `req.protocol` already honours `trust proxy` for X-Forwarded-Proto. */
+function originOf(req: ExpressRequest): string {
+  const host = hostOf(req)
+  if (!host || !hostPattern.test(host)) throw new InvalidRequest('the Host header is missing or malformed', { host: host?.slice(0, 100) })
+  return `${req.protocol}://${host}`
+}
+
+/** Form fields as the `extended` (qs) parser nests them, flattened back to `a[b]=c` pairs. */
+function appendField(form: URLSearchParams, key: string, value: unknown): void {
+  if (value === undefined || value === null) return
+  if (Array.isArray(value)) {
+    for (const item of value) appendField(form, key, item)
+  } else if (typeof value === 'object') {
+    for (const [child, nested] of Object.entries(value)) appendField(form, `${key}[${child}]`, nested)
+  } else {
+    form.append(key, String(value))
+  }
+}
+
+/** The body a parser already read, encoded again in the request's own content type. */
+function reencode(body: unknown, contentType: string): string | Uint8Array | undefined {
+  if (Buffer.isBuffer(body)) return body
+  if (typeof body === 'string') return body
+  if (typeof body !== 'object' || body === null) return undefined
+  if (contentType.includes('json')) return JSON.stringify(body)
+  const form = new URLSearchParams()
+  for (const [key, value] of Object.entries(body)) appendField(form, key, value)
+  return form.toString()
+}
+
+class BodyTooLarge extends InvalidRequest {}
+
+async function readStream(req: ExpressRequest): Promise<Uint8Array> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req as AsyncIterable<Buffer | string>) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+    size += buffer.length
+    if (size > maxBodyBytes) throw new BodyTooLarge('request body is too large', { limit: maxBodyBytes })
+    chunks.push(buffer)
+  }
+  return Buffer.concat(chunks)
+}
+
+/** The body for the web `Request`: the raw stream when nobody read it, else what a body parser left in `req.body`. */
+async function bodyOf(req: ExpressRequest): Promise<string | Uint8Array | undefined> {
+  if (req.method === 'GET' || req.method === 'HEAD') return undefined
+  const consumed = req.readableEnded || req.readableDidRead
+  if (!consumed) return readStream(req)
+  return reencode((req as { body?: unknown }).body, (req.get('content-type') ?? '').toLowerCase())
+}
+
+/** Converts an Express request into a web `Request` for `Auth()`. */
+export async function toWebRequest(req: ExpressRequest): Promise<Request> {
+  const url = `${originOf(req)}${req.originalUrl}`
+  const headers = new Headers()
+  const raw = req.rawHeaders
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!
+    if (name.startsWith(':') || hopByHop.has(name.toLowerCase())) continue
+    headers.append(name, raw[i + 1]!)
+  }
+  const body = await bodyOf(req)
+  return new Request(url, { method: req.method, headers, body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body) })
+}
+
+/** Writes a web `Response` to Express: status, every header, each Set-Cookie on its own line, the body. */
+export async function writeWebResponse(res: ExpressResponse, response: Response): Promise<void> {
+  res.status(response.status)
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') res.setHeader(name, value)
+  })
+  const cookies = response.headers.getSetCookie()
+  // append, not set: cookies that earlier middleware set on this response are kept.
+  if (cookies.length > 0) res.append('Set-Cookie', cookies)
+  const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined
+  res.end(body)
+}
+
+function refuse(res: ExpressResponse, status: number, error: string, message: string): void {
+  res.status(status).set({ 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ error, message }))
+}
+
+/**
+ * The auth middleware: answers every request under `config.basePath` (default `/auth`) and passes the others on.
+ * Mount it with `app.use(ExpressAuth(config))`, or under its base path, `app.use('/auth', ExpressAuth(config))`.
+ * Body parsers before it are fine: a body they consumed is encoded again for `Auth()`.
+ */
+export function ExpressAuth(config: AuthConfig): RequestHandler {
+  prepareConfig(config)
+  const basePath = basePathOf(config)
+  return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    // originalUrl, not url: a mount path (`app.use('/auth', …)`) strips the prefix from `url`.
+    const pathname = req.originalUrl.split('?', 1)[0] ?? '/'
+    if (!isUnderBasePath(pathname, basePath)) return next()
+    let request: Request
+    try {
+      request = await toWebRequest(req)
+    } catch (error) {
+      if (req.destroyed) return
+      if (error instanceof BodyTooLarge) return refuse(res, 413, 'InvalidRequest', 'The request body is too large')
+      if (error instanceof InvalidRequest) return refuse(res, 400, 'InvalidRequest', 'The request could not be read')
+      return next(error)
+    }
+    try {
+      await writeWebResponse(res, await callAuth(request, config))
+    } catch (error) {
+      if (!res.headersSent) next(error)
+    }
+  }
+}
+
+/**
+ * The session of the request's user, or `null` when nobody is signed in: `Auth()` asked for `/session` with the
+ * request's cookies, so every session callback runs as it would for the browser.
+ * @throws InvalidConfig when the server could not answer (the log says why); InvalidRequest for a malformed Host.
+ */
+export async function getSession(req: ExpressRequest, config: AuthConfig): Promise<Session | null> {
+  prepareConfig(config)
+  const headers = new Headers()
+  const cookie = req.get('cookie')
+  if (cookie) headers.set('cookie', cookie)
+  const response = await callAuth(new Request(`${originOf(req)}${basePathOf(config)}/session`, { headers }), config)
+  let data: unknown = null
+  try {
+    data = await response.json()
+  } catch {
+    data = null
+  }
+  if (response.status !== 200) {
+    const reason = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).error : undefined
+    throw new InvalidConfig('the session endpoint did not answer', { status: response.status, error: typeof reason === 'string' ? reason : undefined })
+  }
+  if (typeof data !== 'object' || data === null || Object.keys(data).length === 0) return null
+  return data as Session
+}
