@@ -47,40 +47,49 @@ export function KyselyAdapter<DB>(db: Kysely<DB>): Required<Adapter> {
   // The app's DB type describes its own tables; ours are checked at run time against the database itself.
   const store = db as unknown as Store
   const dialect = detectDialect(store)
-  const columnsOf = cachedStoreColumns(store, dialect)
+  const storeColumns = cachedStoreColumns(store, dialect)
 
-  /** Runs one method with the tables' columns at hand; driver errors leave as classified `AdapterError`s. */
-  const call = <T>(method: string, run: (tables: TableAccess) => Promise<T>) =>
-    runStoreCall(method, classifySqlError, async () => run(tableAccess(await columnsOf(), method, dialect)))
+  /**
+   * Runs one method with the tables' columns at hand. A table it `uses` that does not exist fails with a message
+   * saying how to create it; driver errors leave as classified `AdapterError`s.
+   */
+  const call = <T>(method: string, uses: TableName[], run: (tables: TableAccess) => Promise<T>) =>
+    runStoreCall(method, classifySqlError, async () => {
+      let columns = await storeColumns.get()
+      if (uses.some((table) => !columns.has(table))) columns = await storeColumns.refresh()
+      const tables = tableAccess(columns, method, dialect)
+      for (const table of uses) tables.columns(table)
+      return run(tables)
+    })
 
   return {
-    createUser: (user) => call('createUser', async (tables) => {
+    createUser: (user) => call('createUser', ['User'], async (tables) => {
       const row = tables.write('User', { ...user, id: user.id || crypto.randomUUID() })
       return userFromRow(await insertReturning(store, dialect, 'User', row, ['id']))
     }),
-    getUser: (id) => call('getUser', async (tables) => {
+    getUser: (id) => call('getUser', ['User'], async (tables) => {
       if (!tables.canMatch('User', 'id', id)) return null
       const row = await store.selectFrom('User').selectAll().where('id', '=', id).executeTakeFirst()
       return row ? userFromRow(row) : null
     }),
-    getUserByEmail: (email) => call('getUserByEmail', async () => {
+    getUserByEmail: (email) => call('getUserByEmail', ['User'], async () => {
       const row = await store.selectFrom('User').selectAll().where('email', '=', email).executeTakeFirst()
       return row ? userFromRow(row) : null
     }),
-    getUserByAccount: ({ provider, providerAccountId }) => call('getUserByAccount', async () => {
+    getUserByAccount: ({ provider, providerAccountId }) => call('getUserByAccount', ['Account', 'User'], async () => {
       const row = await store.selectFrom('Account').innerJoin('User', 'User.id', 'Account.userId').selectAll('User')
         .where('Account.provider', '=', provider).where('Account.providerAccountId', '=', providerAccountId)
         .executeTakeFirst()
       return row ? userFromRow(row) : null
     }),
-    updateUser: ({ id, ...fields }) => call('updateUser', async (tables) => {
+    updateUser: ({ id, ...fields }) => call('updateUser', ['User'], async (tables) => {
       const row = tables.canMatch('User', 'id', id)
         ? await updateReturning(store, dialect, 'User', tables.write('User', fields), { id })
         : undefined
       if (!row) throw storeFailure('updateUser', 'not-found', 'a user with this id')
       return userFromRow(row)
     }),
-    deleteUser: (userId) => call('deleteUser', async (tables) => {
+    deleteUser: (userId) => call('deleteUser', ['User'], async (tables) => {
       if (!tables.canMatch('User', 'id', userId)) return null
       // Explicit deletes rather than relying on ON DELETE CASCADE: SQLite enforces foreign keys only when the
       // connection enabled them. One transaction, so a failure half-way leaves the user whole.
@@ -88,31 +97,32 @@ export function KyselyAdapter<DB>(db: Kysely<DB>): Required<Adapter> {
         const user = await trx.selectFrom('User').selectAll().where('id', '=', userId).executeTakeFirst()
         if (!user) return null
         for (const owned of ['Session', 'Account', 'Authenticator'] as const) {
-          await trx.deleteFrom(owned).where('userId', '=', userId).execute()
+          // A database from before WebAuthn support may have no Authenticator table: nothing to delete there.
+          if (tables.has(owned)) await trx.deleteFrom(owned).where('userId', '=', userId).execute()
         }
         await trx.deleteFrom('User').where('id', '=', userId).execute()
         return userFromRow(user)
       })
     }),
-    linkAccount: (account) => call('linkAccount', async (tables) => {
+    linkAccount: (account) => call('linkAccount', ['Account'], async (tables) => {
       const id = typeof account.id === 'string' ? account.id : crypto.randomUUID()
       const row = tables.write('Account', { ...account, id })
       return accountFromRow(await insertReturning(store, dialect, 'Account', row, ['provider', 'providerAccountId']))
     }),
-    unlinkAccount: ({ provider, providerAccountId }) => call('unlinkAccount', async () => {
+    unlinkAccount: ({ provider, providerAccountId }) => call('unlinkAccount', ['Account'], async () => {
       const row = await deleteReturning(store, dialect, 'Account', { provider, providerAccountId })
       return row ? accountFromRow(row) : undefined
     }),
-    getAccount: (providerAccountId, provider) => call('getAccount', async () => {
+    getAccount: (providerAccountId, provider) => call('getAccount', ['Account'], async () => {
       const row = await store.selectFrom('Account').selectAll()
         .where('provider', '=', provider).where('providerAccountId', '=', providerAccountId).executeTakeFirst()
       return row ? accountFromRow(row) : null
     }),
-    createSession: (session) => call('createSession', async (tables) => {
+    createSession: (session) => call('createSession', ['Session'], async (tables) => {
       const row = tables.write('Session', { ...session, id: crypto.randomUUID() })
       return sessionFromRow(await insertReturning(store, dialect, 'Session', row, ['sessionToken']))
     }),
-    getSessionAndUser: (sessionToken) => call('getSessionAndUser', async (tables) => {
+    getSessionAndUser: (sessionToken) => call('getSessionAndUser', ['Session', 'User'], async (tables) => {
       // The session check of every page view: one joined query, not two round trips.
       const sessionColumns = [...tables.columns('Session').keys()]
       const row = await store.selectFrom('Session').innerJoin('User', 'User.id', 'Session.userId').selectAll('User')
@@ -127,37 +137,37 @@ export function KyselyAdapter<DB>(db: Kysely<DB>): Required<Adapter> {
       }
       return { session: sessionFromRow(session), user: userFromRow(user) }
     }),
-    updateSession: ({ sessionToken, ...fields }) => call('updateSession', async (tables) => {
+    updateSession: ({ sessionToken, ...fields }) => call('updateSession', ['Session'], async (tables) => {
       const row = await updateReturning(store, dialect, 'Session', tables.write('Session', fields), { sessionToken })
       return row ? sessionFromRow(row) : null
     }),
-    deleteSession: (sessionToken) => call('deleteSession', async () => {
+    deleteSession: (sessionToken) => call('deleteSession', ['Session'], async () => {
       const row = await deleteReturning(store, dialect, 'Session', { sessionToken })
       return row ? sessionFromRow(row) : null
     }),
-    createVerificationToken: (verificationToken) => call('createVerificationToken', async (tables) => {
+    createVerificationToken: (verificationToken) => call('createVerificationToken', ['VerificationToken'], async (tables) => {
       const row = tables.write('VerificationToken', verificationToken)
       return verificationTokenFromRow(await insertReturning(store, dialect, 'VerificationToken', row, ['token']))
     }),
-    useVerificationToken: ({ identifier, token }) => call('useVerificationToken', async () => {
+    useVerificationToken: ({ identifier, token }) => call('useVerificationToken', ['VerificationToken'], async () => {
       // Matching on both columns: a wrong identifier deletes nothing, so the token stays usable by its owner.
       const row = await deleteReturning(store, dialect, 'VerificationToken', { identifier, token })
       return row ? verificationTokenFromRow(row) : null
     }),
-    createAuthenticator: (authenticator) => call('createAuthenticator', async (tables) => {
+    createAuthenticator: (authenticator) => call('createAuthenticator', ['Authenticator'], async (tables) => {
       const row = tables.write('Authenticator', authenticator)
       return authenticatorFromRow(await insertReturning(store, dialect, 'Authenticator', row, ['credentialID']))
     }),
-    getAuthenticator: (credentialID) => call('getAuthenticator', async () => {
+    getAuthenticator: (credentialID) => call('getAuthenticator', ['Authenticator'], async () => {
       const row = await store.selectFrom('Authenticator').selectAll().where('credentialID', '=', credentialID).executeTakeFirst()
       return row ? authenticatorFromRow(row) : null
     }),
-    listAuthenticatorsByUserId: (userId) => call('listAuthenticatorsByUserId', async (tables) => {
+    listAuthenticatorsByUserId: (userId) => call('listAuthenticatorsByUserId', ['Authenticator'], async (tables) => {
       if (!tables.canMatch('Authenticator', 'userId', userId)) return []
       const rows = await store.selectFrom('Authenticator').selectAll().where('userId', '=', userId).execute()
       return rows.map(authenticatorFromRow)
     }),
-    updateAuthenticatorCounter: (credentialID, newCounter) => call('updateAuthenticatorCounter', async (tables) => {
+    updateAuthenticatorCounter: (credentialID, newCounter) => call('updateAuthenticatorCounter', ['Authenticator'], async (tables) => {
       const set = tables.write('Authenticator', { counter: newCounter })
       const row = await updateReturning(store, dialect, 'Authenticator', set, { credentialID })
       if (!row) throw storeFailure('updateAuthenticatorCounter', 'not-found', 'an authenticator with this credential id')
@@ -170,6 +180,8 @@ export function KyselyAdapter<DB>(db: Kysely<DB>): Required<Adapter> {
 interface TableAccess {
   /** The columns of `table`; throws when the table does not exist. */
   columns(table: TableName): Map<string, StoreColumn>
+  /** Whether `table` exists. */
+  has(table: TableName): boolean
   /** The fields of `record` that `table` has columns for, ready for the driver. */
   write(table: TableName, record: object): StoreRow
   /**
@@ -189,6 +201,7 @@ function tableAccess(columns: StoreColumns, method: string, dialect: SqlDialect)
   }
   return {
     columns: columnsOf,
+    has: (table) => columns.has(table),
     write: (table, record) => rowForWrite(record, columnsOf(table), dialect),
     canMatch: (table, column, value) => !columnsOf(table).get(column)?.isUuid || uuidPattern.test(value),
   }

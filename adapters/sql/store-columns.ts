@@ -47,20 +47,21 @@ export async function readStoreColumns<DB>(db: Kysely<DB>, dialect: SqlDialect):
 }
 
 /**
- * `readStoreColumns`, read once and kept while all five tables exist. A read that finds tables missing (the app
- * has not migrated yet) is not kept, so the adapter sees the tables once they are created.
- * Columns added while the app runs are seen after a restart.
+ * `readStoreColumns`, read on first use and kept. `refresh` reads again: the adapter calls it when a table a call
+ * needs is missing from what it kept, so tables created after start-up (a late `migrate`) are found without a
+ * restart. Columns added to existing tables while the app runs are seen after a restart.
  */
-export function cachedStoreColumns<DB>(db: Kysely<DB>, dialect: SqlDialect): () => Promise<StoreColumns> {
+export function cachedStoreColumns<DB>(db: Kysely<DB>, dialect: SqlDialect) {
   let pending: Promise<StoreColumns> | undefined
-  return () => {
-    pending ??= readStoreColumns(db, dialect).then((columns) => {
-      if (columns.size < tableNames.length) pending = undefined
-      return columns
-    }, (err: unknown) => {
-      pending = undefined
-      throw err
-    })
-    return pending
+  const refresh = () => {
+    const read = readStoreColumns(db, dialect)
+    // A failed read (the database was down) is not kept: the next call tries again.
+    read.catch(() => { if (pending === read) pending = undefined })
+    pending = read
+    return read
+  }
+  return {
+    get: () => pending ?? refresh(),
+    refresh,
   }
 }

@@ -2,7 +2,7 @@
  * `Auth(request, config)`: Request → parsed request → action → internal response → Response. Every failure ends as
  * the documented error page or JSON; the server log gets the whole error, the client only its type.
  */
-import { AuthError, FlowStoreUnavailable, UnknownAction, UntrustedHost } from '../errors.js'
+import { AdapterError, AuthError, FlowStoreUnavailable, UnknownAction, UntrustedHost } from '../errors.js'
 import { createLogger } from '../logger.js'
 import { renderPage } from '../pages/html.js'
 import { raw } from '../symbols.js'
@@ -51,8 +51,10 @@ function unavailable(ctx: RequestContext): ResponseInternal {
 
 /** What the user gets for an error an action did not turn into a response itself. */
 function answerError(ctx: RequestContext, error: unknown): ResponseInternal {
-  ctx.config.logger.error(error instanceof Error ? error : new AuthError(String(error)))
-  if (error instanceof FlowStoreUnavailable) return unavailable(ctx)
+  // Adapter failures were logged where they happened (the adapter wrapper); everything else is logged here.
+  if (!(error instanceof AdapterError)) ctx.config.logger.error(error instanceof Error ? error : new AuthError(String(error)))
+  // A store that cannot be reached is a passing condition, not a configuration error: say "try again".
+  if (error instanceof FlowStoreUnavailable || error instanceof AdapterError) return unavailable(ctx)
   if (jsonActions.has(ctx.req.action)) {
     const clientSafe = error instanceof AuthError && error.kind === 'signIn'
     return clientSafe ? json(400, { error: error.type }) : json(500, configurationErrorBody)

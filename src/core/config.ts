@@ -4,7 +4,7 @@
  */
 import { machineRegistry } from '../../machines/index.js'
 import type { MachineEntry } from '../../machines/machine-entry.js'
-import type { Adapter } from '../adapters.js'
+import { adapterMethodsNeededBy, requireAdapterMethods, wrapAdapter, type WrappedAdapter } from '../adapters-runtime.js'
 import { InvalidConfig, MissingAdapter, MissingSecret, UnsupportedStrategy, ExperimentalFeatureNotEnabled } from '../errors.js'
 import { configureMachines } from '../flow/extend-machines.js'
 import { CookieFlowStore } from '../flow/cookie-flow-store.js'
@@ -33,7 +33,8 @@ export interface ResolvedConfig {
   pages: Partial<PagesOptions>
   theme: Theme
   logger: LoggerInstance
-  adapter?: Adapter
+  /** The app's adapter, called through a wrapper that turns every failure into a logged `AdapterError`. */
+  adapter?: WrappedAdapter
   trustHost: boolean
   csrfEnabled: boolean
   /** Cookie sets for plain HTTP and for HTTPS; `useSecureCookies` pins one. */
@@ -91,6 +92,9 @@ function build(config: AuthConfig): ResolvedConfig {
   if (strategy !== 'jwt' && strategy !== 'database') throw new UnsupportedStrategy(`session strategy "${String(strategy)}" is not supported`)
   if (strategy === 'database' && !adapter) throw new MissingAdapter('the database session strategy needs an adapter')
   if (providers.some((p) => p.kind === 'email') && !adapter) throw new MissingAdapter('e-mail sign-in needs an adapter to store verification tokens')
+  if (strategy === 'database') requireAdapterMethods(adapter, [...adapterMethodsNeededBy.databaseSession, 'getUser', 'getUserByEmail'], 'the database session strategy')
+  if (adapter && providers.some((p) => p.kind === 'oauth' || p.kind === 'email')) requireAdapterMethods(adapter, adapterMethodsNeededBy.userResolution, 'signing in with OAuth or e-mail')
+  if (providers.some((p) => p.kind === 'email')) requireAdapterMethods(adapter, adapterMethodsNeededBy.emailSignIn, 'the e-mail provider')
   const webAuthnEnabled = config.experimental?.enableWebAuthn === true
   if (providers.some((p) => p.kind === 'webauthn') && !webAuthnEnabled) {
     throw new ExperimentalFeatureNotEnabled('WebAuthn is experimental: set experimental.enableWebAuthn to true')
@@ -138,7 +142,7 @@ function build(config: AuthConfig): ResolvedConfig {
     pages: config.pages ?? {},
     theme: config.theme ?? {},
     logger,
-    adapter,
+    adapter: adapter ? wrapAdapter(adapter, logger) : undefined,
     trustHost: config.trustHost === true,
     csrfEnabled,
     cookies,

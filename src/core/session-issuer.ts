@@ -1,9 +1,12 @@
 /** Which `issueSession` implementation a config uses: the JWT cookie, or a database session row. */
 import type { SessionIssuer } from '../effects/credentials.js'
+import { issueDatabaseSession } from '../effects/issue-database-session.js'
 import { issueJwtSession } from '../effects/issue-session.js'
 import type { ResolvedConfig } from './config.js'
 
 /** The session issuer of the configured strategy. */
 export function sessionIssuerFor(config: ResolvedConfig): SessionIssuer {
-  return config.session.strategy === 'jwt' ? issueJwtSession : issueJwtSession
+  const adapter = config.adapter
+  if (config.session.strategy === 'database' && adapter) return (env, subject) => issueDatabaseSession(env, adapter, subject)
+  return issueJwtSession
 }

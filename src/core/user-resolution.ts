@@ -1,9 +1,27 @@
 /** Which user resolution a sign-in uses: the provider's profile alone (no adapter), or the adapter's records. */
-import { profileIsTheUser, type UserResolution } from '../effects/oauth-flow.js'
+import { adapterUserResolution } from '../effects/adapter-user-resolution.js'
 import type { EffectEnv } from '../effects/effect-env.js'
+import { profileIsTheUser, type UserResolution } from '../effects/oauth-flow.js'
+import type { OAuthConfigInternal } from '../providers/provider-types.js'
+import { readChunkedCookie } from '../session/cookie-chunks.js'
+import { readSessionToken } from '../session/session-token.js'
 import type { RequestContext } from './context.js'
 
+/** The user of the session this browser already has (for linking a further provider), or null. */
+async function signedInUserId(ctx: RequestContext): Promise<string | null> {
+  const raw = readChunkedCookie(ctx.cookies.sessionToken.name, ctx.req.cookies)
+  if (!raw || !ctx.config.adapter) return null
+  if (ctx.config.session.strategy === 'database') {
+    const found = await ctx.config.adapter.getSessionAndUser(raw)
+    return found && found.session.expires.getTime() > ctx.now * 1000 ? found.user.id : null
+  }
+  const token = await readSessionToken(ctx.config, ctx.cookies.sessionToken.name, raw, ctx.now)
+  return typeof token?.sub === 'string' ? token.sub : null
+}
+
 /** The user resolution for this request's config. */
-export function userResolutionFor(ctx: RequestContext, _env: EffectEnv): UserResolution {
-  return ctx.config.adapter ? profileIsTheUser : profileIsTheUser
+export function userResolutionFor(ctx: RequestContext, env: EffectEnv, provider: OAuthConfigInternal): UserResolution {
+  const adapter = ctx.config.adapter
+  if (!adapter) return profileIsTheUser
+  return adapterUserResolution(env, adapter, provider, () => signedInUserId(ctx))
 }

@@ -9,6 +9,7 @@ import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { KyselyAdapter, migrate, type MigrationReport } from '../../adapters/sql/index.js'
+import { AdapterError } from '../../src/errors.js'
 import { createScratchPostgresSchema, describeWithService, probePostgres, type ScratchPostgresSchema } from '../support/services.js'
 import { inDays, newAccount, newAuthenticator, newUser } from './conformance-fixtures.js'
 import { sqlStoreReaders } from './sql-store-readers.js'
@@ -145,6 +146,42 @@ await describeWithService('postgres', probePostgres, () => {
       const id = randomUUID()
       await raw.query('insert into "User" ("id", "name") values ($1, $2)', [id, 'No Mail'])
       expect(await adapter.getUser(id)).toMatchObject({ id, name: 'No Mail', email: null, emailVerified: null })
+    })
+  })
+})
+
+await describeWithService('postgres', probePostgres, () => {
+  describe('the same database before migrate (no Authenticator table yet)', () => {
+    let scratch: ScratchPostgresSchema
+    let db: Kysely<unknown>
+
+    beforeAll(async () => {
+      scratch = await createScratchPostgresSchema()
+      db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 2 }) }) })
+      const raw = new pg.Client({ connectionString: scratch.url })
+      await raw.connect()
+      await raw.query(authJsSchema)
+      await raw.end()
+    })
+
+    afterAll(async () => {
+      await db?.destroy()
+      await scratch?.drop()
+    })
+
+    it('serves users and sessions, and deleteUser works without the table', async () => {
+      const adapter = KyselyAdapter(db)
+      const user = await adapter.createUser(newUser())
+      const session = await adapter.createSession({ sessionToken: randomUUID(), userId: user.id, expires: inDays(30) })
+      expect((await adapter.getSessionAndUser(session.sessionToken))?.user.id).toBe(user.id)
+      expect(await adapter.deleteUser(user.id)).toMatchObject({ id: user.id })
+      expect(await adapter.getSessionAndUser(session.sessionToken)).toBeNull()
+    })
+
+    it('a passkey call says the Authenticator table is missing and how to create it', async () => {
+      const failure = await Promise.resolve(KyselyAdapter(db).listAuthenticatorsByUserId(randomUUID())).catch((err: unknown) => err)
+      expect(failure).toBeInstanceOf(AdapterError)
+      expect((failure as AdapterError).message).toContain('table "Authenticator" does not exist; create the schema with migrate(db)')
     })
   })
 })

@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { Kysely, SqliteDialect, sql } from 'kysely'
-import { afterAll, beforeAll, describe } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { KyselyAdapter, migrate } from '../../adapters/sql/index.js'
+import { AdapterError } from '../../src/errors.js'
 import { scratchName } from '../support/services.js'
 import { adapterConformanceSuite } from './conformance.js'
+import { newAuthenticator, newUser } from './conformance-fixtures.js'
 import { dialectKilledAfter } from './connection-killer.js'
 import { sqlBackendSuite } from './sql-backend-suite.js'
 import { sqlStoreReaders } from './sql-store-readers.js'
@@ -39,5 +41,37 @@ describe('KyselyAdapter on SQLite (better-sqlite3)', () => {
       const database = new Database(file)
       return new Kysely({ dialect: dialectKilledAfter(new SqliteDialect({ database }), trigger, async () => { database.close() }) })
     },
+  })
+})
+
+describe('KyselyAdapter on SQLite: how values are stored', () => {
+  it('writes dates as ISO-8601 text and booleans as 0/1, and reads them back as Date and boolean', async () => {
+    const database = new Database(':memory:')
+    const memoryDb = new Kysely<unknown>({ dialect: new SqliteDialect({ database }) })
+    try {
+      await migrate(memoryDb)
+      const adapter = KyselyAdapter(memoryDb)
+      const verified = new Date('2024-02-29T12:34:56.789Z')
+      const user = await adapter.createUser(newUser({ emailVerified: verified }))
+      await adapter.createAuthenticator(newAuthenticator(user.id, { credentialID: 'cred-1', credentialBackedUp: true }))
+
+      expect(database.prepare('select "emailVerified" from "User" where id = ?').get(user.id)).toEqual({ emailVerified: '2024-02-29T12:34:56.789Z' })
+      expect(database.prepare('select "credentialBackedUp" from "Authenticator" where "credentialID" = ?').get('cred-1')).toEqual({ credentialBackedUp: 1 })
+      expect((await adapter.getUser(user.id))?.emailVerified).toEqual(verified)
+      expect((await adapter.getAuthenticator('cred-1'))?.credentialBackedUp).toBe(true)
+    } finally {
+      await memoryDb.destroy()
+    }
+  })
+
+  it('on a database without the schema, names the missing table and how to create it', async () => {
+    const empty = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) })
+    try {
+      const failure = await Promise.resolve(KyselyAdapter(empty).getUserByEmail('ada@example.com')).catch((err: unknown) => err)
+      expect(failure).toBeInstanceOf(AdapterError)
+      expect((failure as AdapterError).message).toBe('getUserByEmail: table "User" does not exist; create the schema with migrate(db) or `authchart migrate`')
+    } finally {
+      await empty.destroy()
+    }
   })
 })

@@ -7,11 +7,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { FlowStoreUnavailable } from '../../src/errors.js'
 import { RedisFlowStore } from '../../src/flow-stores/redis.js'
 import { randomToken } from '../../src/security/random.js'
-import { sparePort, startRedisServer, type PrivateRedis } from '../support/redis-server.js'
+import { probeRedisServerBinary, sparePort, startRedisServer, type PrivateRedis } from '../support/redis-server.js'
+import { describeWithService } from '../support/services.js'
 import { sampleRecord } from './conformance.js'
-import { privateRedisPossible } from './redis-probe.js'
 
-const possible = await privateRedisPossible()
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** How long a call took and how it ended. */
@@ -32,7 +31,7 @@ async function pauseServer(url: string, ms: number): Promise<void> {
   admin.disconnect()
 }
 
-describe.runIf(possible)('RedisFlowStore under faults', () => {
+await describeWithService('redis-server binary', probeRedisServerBinary, () => describe('RedisFlowStore under faults', () => {
   let server: PrivateRedis
   let client: Redis
   const connectionErrors: Error[] = []
@@ -202,4 +201,4 @@ describe.runIf(possible)('RedisFlowStore under faults', () => {
     expect(outcome.error).toBeInstanceOf(FlowStoreUnavailable)
     expect(outcome.ms).toBeLessThan(100)
   })
-})
+}))

@@ -3,12 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FlowStoreUnavailable } from '../../src/errors.js'
 import { RedisFlowStore } from '../../src/flow-stores/redis.js'
 import { randomToken } from '../../src/security/random.js'
-import { sparePort, startRedisServer, type PrivateRedis } from '../support/redis-server.js'
+import { probeRedisServerBinary, sparePort, startRedisServer, type PrivateRedis } from '../support/redis-server.js'
+import { describeWithService, probeRedis, redisUrl as sharedRedisUrl } from '../support/services.js'
 import { flowStoreConformance, sampleRecord } from './conformance.js'
-import { privateRedisPossible, redisUrl, sharedRedisReachable } from './redis-probe.js'
 
-const shared = await sharedRedisReachable()
-const privateServers = await privateRedisPossible()
+const redisUrl = sharedRedisUrl()
 
 /** A key prefix no other test run uses, so suites can share one Redis and clean up after themselves. */
 const runPrefix = () => `authchart:test:${randomToken(6)}:`
@@ -22,7 +21,7 @@ async function dropPrefix(client: Redis, prefix: string): Promise<void> {
   } while (cursor !== '0')
 }
 
-describe.runIf(shared)('RedisFlowStore on the shared Redis', () => {
+await describeWithService('redis', probeRedis, () => describe('RedisFlowStore on the shared Redis', () => {
   const prefix = runPrefix()
   let client: Redis
   beforeAll(() => {
@@ -125,9 +124,9 @@ describe.runIf(shared)('RedisFlowStore on the shared Redis', () => {
     expect(() => new RedisFlowStore(client, { operationTimeoutMs: 0 })).toThrow(FlowStoreUnavailable)
     expect(() => new RedisFlowStore(client, { operationTimeoutMs: Number.NaN })).toThrow(FlowStoreUnavailable)
   })
-})
+}))
 
-describe.runIf(privateServers)('RedisFlowStore on a server without GETDEL (Redis < 6.2)', () => {
+await describeWithService('redis-server binary', probeRedisServerBinary, () => describe('RedisFlowStore on a server without GETDEL (Redis < 6.2)', () => {
   let server: PrivateRedis
   let client: Redis
   beforeAll(async () => {
@@ -150,9 +149,9 @@ describe.runIf(privateServers)('RedisFlowStore on a server without GETDEL (Redis
       expect(await store.load(ref)).toBeNull()
     }
   })
-})
+}))
 
-describe.runIf(privateServers)('RedisFlowStore on a Redis Cluster (one node owning every slot)', () => {
+await describeWithService('redis-server binary', probeRedisServerBinary, () => describe('RedisFlowStore on a Redis Cluster (one node owning every slot)', () => {
   let server: PrivateRedis
   let cluster: Cluster
   beforeAll(async () => {
@@ -184,4 +183,4 @@ describe.runIf(privateServers)('RedisFlowStore on a Redis Cluster (one node owni
     const slotOfId = await cluster.call('CLUSTER', 'KEYSLOT', ref)
     expect(slotOfKey).toBe(slotOfId)
   })
-})
+}))

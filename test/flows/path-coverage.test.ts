@@ -62,7 +62,7 @@ for (const entry of Object.values(configuredRegistry)) {
     const paths = finalPathsOf(entry)
 
     it('has paths to every final state of the definition', () => {
-      const finals = entry.machine.root ? Object.values(entry.machine.root.states).filter((n) => n.type === 'final').map((n) => n.key) : []
+      const finals = describeEntry(entry).states.filter((s) => s.type === 'final').map((s) => s.path)
       const reached = new Set(paths.map((p) => activeStatePaths(p.state.value).at(-1)))
       expect([...reached].sort()).toEqual([...finals].sort())
     })

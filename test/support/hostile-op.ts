@@ -19,8 +19,8 @@ export type IdTokenSigning = 'honest' | 'unpublished-key' | 'published-kid-wrong
 
 /** What the OP does wrong from now on. Everything unset behaves. */
 export interface HostileBehaviour {
-  /** The issuer the discovery document names. */
-  discoveryIssuer?: string
+  /** Members replaced in the discovery document (another `issuer`, a plain-http `token_endpoint`, ...). */
+  discovery?: Record<string, unknown>
   /** `id_token_signing_alg_values_supported`; by default it even advertises HS256 and none. */
   advertisedAlgorithms?: string[]
   /** The authorization response: `iss` (null leaves it out), a replaced `state`, or an error instead of a code. */
@@ -30,6 +30,8 @@ export interface HostileBehaviour {
   /** Rewrites the token endpoint's JSON body. */
   tokenBody?: (body: Record<string, unknown>) => Record<string, unknown>
   idToken?: { signing?: IdTokenSigning; claims?: (claims: JWTPayload) => JWTPayload }
+  /** The userinfo endpoint's answer instead of the victim's claims. */
+  userinfo?: { status: number; body: unknown }
 }
 
 export interface HostileOp {
@@ -144,7 +146,7 @@ export async function startHostileOp(): Promise<HostileOp> {
     switch (`${req.method} ${url.pathname}`) {
       case 'GET /.well-known/openid-configuration':
         return json(res, 200, {
-          issuer: behaviour.discoveryIssuer ?? issuer,
+          issuer,
           authorization_endpoint: `${issuer}/authorize`,
           token_endpoint: `${issuer}/token`,
           userinfo_endpoint: `${issuer}/userinfo`,
@@ -154,6 +156,7 @@ export async function startHostileOp(): Promise<HostileOp> {
           id_token_signing_alg_values_supported: behaviour.advertisedAlgorithms ?? ['RS256', 'HS256', 'none'],
           code_challenge_methods_supported: ['S256'],
           authorization_response_iss_parameter_supported: true,
+          ...behaviour.discovery,
         })
       case 'GET /jwks':
         return json(res, 200, { keys: [publicJwk] })
@@ -162,7 +165,8 @@ export async function startHostileOp(): Promise<HostileOp> {
       case 'POST /token':
         return token(req, res)
       case 'GET /userinfo':
-        return json(res, 200, { sub: 'victim', email: 'victim@example.test' })
+        if (behaviour.userinfo) return json(res, behaviour.userinfo.status, behaviour.userinfo.body)
+        return json(res, 200, { sub: 'victim', email: 'victim@example.test', name: 'Vic Tim' })
       default:
         return json(res, 404, { error: 'not_found' })
     }

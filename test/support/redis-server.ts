@@ -20,13 +20,26 @@ export interface PrivateRedis {
   restart(): Promise<void>
 }
 
+/**
+ * Resolves when the `redis-server` binary runs here, rejects with the reason otherwise: a probe for
+ * `describeWithService` (test/support/services.ts), so private-server suites skip or fail like the others.
+ */
+export async function probeRedisServerBinary(): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn('redis-server', ['--version'], { stdio: 'ignore' })
+    child.once('error', (err) => reject(new Error(`redis-server cannot be run: ${err.message}`)))
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`redis-server --version exited with ${code}`))))
+  })
+}
+
 /** Whether the `redis-server` binary can be run here; the reason when it cannot. */
 export async function redisServerAvailable(): Promise<{ ok: true } | { ok: false; reason: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('redis-server', ['--version'], { stdio: 'ignore' })
-    child.once('error', (err) => resolve({ ok: false, reason: `redis-server cannot be run: ${err.message}` }))
-    child.once('exit', (code) => resolve(code === 0 ? { ok: true } : { ok: false, reason: `redis-server --version exited with ${code}` }))
-  })
+  try {
+    await probeRedisServerBinary()
+    return { ok: true }
+  } catch (err) {
+    return { ok: false, reason: err instanceof Error ? err.message : String(err) }
+  }
 }
 
 /** A port nobody listens on right now (the OS picks it, then we let it go). */

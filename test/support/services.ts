@@ -37,10 +37,14 @@ export const probeRedis: ServiceProbe = async () => {
   const client = new Redis(redisUrl(), {
     lazyConnect: true, connectTimeout: probeTimeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null,
   })
-  client.on('error', () => { /* the rejected connect() below carries the reason */ })
+  // connect() itself only says "Connection is closed."; the 'error' event before it says why.
+  let lastError: Error | undefined
+  client.on('error', (err: Error) => { lastError = err })
   try {
     await client.connect()
     await client.ping()
+  } catch (err) {
+    throw lastError ?? err
   } finally {
     client.disconnect()
   }
@@ -67,14 +71,16 @@ export const probeMysql: ServiceProbe = async () => {
   }
 }
 
-/** Why the service is unreachable, or `null` when it answered. */
-async function unreachableReason(probe: ServiceProbe): Promise<string | null> {
-  try {
-    await probe()
-    return null
-  } catch (err) {
-    return err instanceof Error ? err.message || err.name : String(err)
+const probeResults = new Map<ServiceProbe, Promise<string | null>>()
+
+/** Why the service is unreachable, or `null` when it answered. Each probe runs once per test file. */
+function unreachableReason(probe: ServiceProbe): Promise<string | null> {
+  let result = probeResults.get(probe)
+  if (!result) {
+    result = probe().then(() => null, (err: unknown) => (err instanceof Error ? err.message || err.name : String(err)))
+    probeResults.set(probe, result)
   }
+  return result
 }
 
 /**

@@ -20,5 +20,6 @@ export async function credentialsCallbackAction(ctx: RequestContext, provider: C
     applySessionOutcome(ctx, env.outcome)
     return { redirect: context.redirectTo as string, cookies: ctx.setCookies }
   }
-  return errorRedirect(ctx, errorFromType(context.error ?? 'CallbackRouteError'), context.errorCode)
+  const code = context.error === 'CredentialsSignin' ? context.errorCode ?? 'credentials' : undefined
+  return errorRedirect(ctx, errorFromType(context.error ?? 'CallbackRouteError'), code)
 }

@@ -86,7 +86,7 @@ export async function oauthCallbackAction(ctx: RequestContext, configured: OAuth
   }
   const params = callbackParams(ctx)
   const env = effectEnv(ctx)
-  const users = userResolutionFor(ctx, env)
+  const users = userResolutionFor(ctx, env, provider)
   const event = { type: 'CALLBACK_RECEIVED', providerId: provider.id, state: params.get('state') ?? undefined, now: ctx.now }
   let result
   try {

@@ -6,6 +6,7 @@
  */
 import type { AnyMachineSnapshot } from 'xstate'
 import type { ErrorType } from '../../errors.js'
+import { databaseSessionEffects } from '../../effects/database-session.js'
 import { jwtSessionEffects } from '../../effects/jwt-session.js'
 import type { EffectEnv } from '../../effects/effect-env.js'
 import { drive, type EffectHandlers } from '../../flow/step.js'
@@ -29,6 +30,7 @@ export const sessionReadFinalState = 'active'
 
 function sessionEffects(ctx: RequestContext, env: EffectEnv): EffectHandlers {
   const raw = readChunkedCookie(ctx.cookies.sessionToken.name, ctx.req.cookies)
+  if (ctx.config.session.strategy === 'database' && ctx.config.adapter) return databaseSessionEffects(env, ctx.config.adapter, raw)
   return jwtSessionEffects(env, raw)
 }
 

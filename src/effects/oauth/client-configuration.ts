@@ -9,6 +9,7 @@ import { AuthError } from '../../errors.js'
 import { isLoopbackHost } from '../../providers/loopback-host.js'
 import { readEndpoint } from '../../providers/oauth-endpoint.js'
 import type { OAuthConfigInternal } from '../../providers/provider-types.js'
+import { clientAuthentication } from './client-authentication.js'
 import { findAuthError, isTimeout, signInFailure } from './oauth-failure.js'
 import { asOpenidClientFetch, createProviderFetch, type ProviderFetch } from './provider-fetch.js'
 import { guardTokenEndpoint, type IdTokenKey } from './token-response-checks.js'
@@ -22,22 +23,6 @@ export interface ProviderClient {
 }
 
 const cache = new WeakMap<OAuthConfigInternal, Map<number, Promise<ProviderClient>>>()
-
-function clientAuthentication(provider: OAuthConfigInternal): client.ClientAuth {
-  const secret = provider.clientSecret
-  // With no method configured Auth.js authenticates with HTTP Basic; doing the same keeps migrated apps working.
-  const method = provider.client?.token_endpoint_auth_method ?? (secret ? 'client_secret_basic' : 'none')
-  switch (method) {
-    case 'client_secret_basic':
-      return client.ClientSecretBasic(secret)
-    case 'client_secret_post':
-      return client.ClientSecretPost(secret)
-    case 'client_secret_jwt':
-      return client.ClientSecretJwt(secret)
-    default:
-      return client.None()
-  }
-}
 
 function isJsonValue(value: unknown): value is string | number | boolean | string[] {
   if (['string', 'number', 'boolean'].includes(typeof value)) return true

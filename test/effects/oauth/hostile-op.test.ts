@@ -171,13 +171,13 @@ describe('tampered authorization responses', () => {
 
 describe('discovery', () => {
   it('refuses a discovery document naming another issuer (found from the issuer)', async () => {
-    op.behave({ discoveryIssuer: 'https://evil.example' })
+    op.behave({ discovery: { issuer: 'https://evil.example' } })
     const sending = createAuthorizationUrl(provider(), { redirectUri, state: 's', nonce: 'n', codeVerifier: randomPKCECodeVerifier(), timeoutMs: 2000 })
     await expect(sending).rejects.toMatchObject({ constructor: OAuthSignInError, cause: { check: 'discovery', received: 'https://evil.example' } })
   })
 
   it('refuses a discovery document naming another issuer (found from wellKnown)', async () => {
-    op.behave({ discoveryIssuer: 'https://evil.example' })
+    op.behave({ discovery: { issuer: 'https://evil.example' } })
     const target = provider({ wellKnown: `${op.issuer}/.well-known/openid-configuration` })
     const sending = createAuthorizationUrl(target, { redirectUri, state: 's', nonce: 'n', codeVerifier: randomPKCECodeVerifier(), timeoutMs: 2000 })
     await expect(sending).rejects.toMatchObject({ constructor: OAuthSignInError, cause: { check: 'discovery', expected: op.issuer, received: 'https://evil.example' } })

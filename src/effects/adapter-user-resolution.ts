@@ -1,0 +1,85 @@
+/**
+ * Resolving the user behind an OAuth sign-in with an adapter (the spec's account-linking rules):
+ * - the provider account is known → that user (unless someone else is signed in: then it belongs to another user);
+ * - someone is signed in → link the new provider account to them;
+ * - the e-mail belongs to an existing user → link only with `allowDangerousEmailAccountLinking`, else
+ *   `OAuthAccountNotLinked`;
+ * - otherwise → create the user and link the account.
+ * Creating a user and linking its account belong together: if the link fails, the new user is removed again.
+ */
+import type { WrappedAdapter } from '../adapters-runtime.js'
+import type { AdapterAccount, AdapterUser } from '../adapters.js'
+import { randomId } from '../security/random.js'
+import type { ResultEvent } from '../flow/step.js'
+import type { OAuthConfigInternal } from '../providers/provider-types.js'
+import type { Account, User } from '../types.js'
+import { emitAppEvent } from './app-events.js'
+import type { EffectEnv } from './effect-env.js'
+import type { SignInSubject } from './issue-session.js'
+import type { UserResolution } from './oauth-flow.js'
+
+function adapterAccount(account: Account, userId: string): AdapterAccount {
+  return { ...account, userId, type: account.type === 'oidc' ? 'oidc' : 'oauth' } as AdapterAccount
+}
+
+/** User resolution over the adapter; `signedInUserId` is the user of the session this browser already has, if any. */
+export function adapterUserResolution(env: EffectEnv, adapter: WrappedAdapter, provider: OAuthConfigInternal, signedInUserId: () => Promise<string | null>): UserResolution {
+  return {
+    async resolveUser(subject: SignInSubject): Promise<ResultEvent> {
+      const account = subject.account as Account
+      const byAccount = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
+      const current = await signedInUserId()
+      if (byAccount) {
+        if (current && current !== byAccount.id) return { type: 'EMAIL_TAKEN' }
+        subject.user = byAccount
+        return { type: 'ACCOUNT_FOUND' }
+      }
+      if (current) {
+        const signedIn = await adapter.getUser(current)
+        if (signedIn) {
+          subject.user = signedIn
+          return { type: 'LINK_REQUIRED' }
+        }
+      }
+      const email = subject.user.email
+      const byEmail = email ? await adapter.getUserByEmail(email) : null
+      if (byEmail) {
+        if (!provider.allowDangerousEmailAccountLinking) return { type: 'EMAIL_TAKEN' }
+        subject.user = byEmail
+        return { type: 'LINK_REQUIRED' }
+      }
+      return { type: 'USER_NOT_FOUND' }
+    },
+
+    async createUser(subject: SignInSubject): Promise<ResultEvent> {
+      const account = subject.account as Account
+      const profileUser = subject.user
+      let created: AdapterUser | null = null
+      try {
+        const { id: _profileId, ...fields } = profileUser as User & Record<string, unknown>
+        created = await adapter.createUser({ ...fields, id: randomId(), email: profileUser.email ?? '', emailVerified: null } as AdapterUser)
+        await adapter.linkAccount(adapterAccount(account, created.id))
+      } catch {
+        // Already logged by the adapter wrapper. Undo a half-made user so a retry starts clean.
+        if (created) await adapter.deleteUser(created.id).catch(() => undefined)
+        return { type: 'USER_CREATE_FAILED' }
+      }
+      subject.user = created
+      await emitAppEvent(env, 'createUser', { user: created })
+      await emitAppEvent(env, 'linkAccount', { user: created, account, profile: profileUser })
+      return { type: 'USER_CREATED' }
+    },
+
+    async linkAccount(subject: SignInSubject): Promise<ResultEvent> {
+      const account = subject.account as Account
+      const user = subject.user as AdapterUser
+      try {
+        await adapter.linkAccount(adapterAccount(account, user.id))
+      } catch {
+        return { type: 'ACCOUNT_LINK_FAILED' }
+      }
+      await emitAppEvent(env, 'linkAccount', { user, account, profile: user })
+      return { type: 'ACCOUNT_LINKED' }
+    },
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Handlers of the session machine's commands for the database strategy: the cookie holds a random session token,
+ * the session row holds the expiry. The expiry slides by `maxAge` at most once per `updateAge` (every access at
+ * `updateAge: 0`); an expired row is deleted when it is met.
+ */
+import type { WrappedAdapter } from '../adapters-runtime.js'
+import type { AdapterSession, AdapterUser } from '../adapters.js'
+import { SignOutError } from '../errors.js'
+import type { EffectHandlers, ResultEvent } from '../flow/step.js'
+import type { Session } from '../types.js'
+import { emitAppEvent } from './app-events.js'
+import type { EffectEnv } from './effect-env.js'
+import { runRedirectCallback } from './redirect-callback.js'
+
+/** Whether the row's expiry is due to slide: it was last extended `updateAge` or more seconds ago. */
+export function isExtensionDue(expires: Date, nowSeconds: number, maxAge: number, updateAge: number): boolean {
+  const lastExtendedAt = expires.getTime() / 1000 - maxAge
+  return lastExtendedAt + updateAge <= nowSeconds
+}
+
+/** Builds the handlers for one request; `sessionToken` is the session cookie's value, if any. */
+export function databaseSessionEffects(env: EffectEnv, adapter: WrappedAdapter, sessionToken: string | undefined): EffectHandlers {
+  const { config, outcome } = env
+  const { maxAge, updateAge } = config.session
+  let row: AdapterSession | null = null
+  let user: AdapterUser | null = null
+  const updateData = env.body?.data
+
+  return {
+    async loadSession(): Promise<ResultEvent> {
+      if (!sessionToken) return { type: 'SESSION_NOT_FOUND' }
+      const found = await adapter.getSessionAndUser(sessionToken)
+      if (!found) return { type: 'SESSION_INVALID' }
+      if (found.session.expires.getTime() <= env.now * 1000) {
+        // Clean-up of inactive sessions: an expired row is removed the first time it is met.
+        await adapter.deleteSession(sessionToken)
+        return { type: 'SESSION_INVALID' }
+      }
+      row = found.session
+      user = found.user
+      return { type: 'SESSION_FOUND' }
+    },
+
+    async refreshSession(): Promise<ResultEvent> {
+      const current = row as AdapterSession
+      if (isExtensionDue(current.expires, env.now, maxAge, updateAge)) {
+        const expires = new Date((env.now + maxAge) * 1000)
+        await adapter.updateSession({ sessionToken: current.sessionToken, expires })
+        row = { ...current, expires }
+        outcome.issuedSession = { value: current.sessionToken, expires: env.now + maxAge }
+      }
+      return { type: 'SESSION_REFRESHED' }
+    },
+
+    async runSessionCallback(params): Promise<ResultEvent> {
+      const current = row as AdapterSession
+      const owner = user as AdapterUser
+      const session = { user: { name: owner.name ?? undefined, email: owner.email, image: owner.image ?? undefined }, expires: current.expires.toISOString() }
+      try {
+        outcome.session = await config.callbacks.session({
+          session: session as Session & { user: AdapterUser },
+          user: owner,
+          token: undefined as never,
+          ...(params.trigger === 'update' ? { trigger: 'update' as const, newSession: updateData } : {}),
+        }) as Session
+        return { type: 'SESSION_RESOLVED' }
+      } catch (err) {
+        config.logger.error(err instanceof Error ? err : new Error(String(err)))
+        return { type: 'SESSION_CALLBACK_FAILED' }
+      }
+    },
+
+    async emitSessionEvent() {
+      await emitAppEvent(env, 'session', { session: outcome.session as Session, user: user as AdapterUser })
+      return { type: 'SESSION_ANNOUNCED' }
+    },
+
+    async clearSession() {
+      outcome.clearSession = true
+      outcome.issuedSession = undefined
+      outcome.session = null
+      return { type: 'SESSION_CLEARED' }
+    },
+
+    runRedirectCallback: (params) => runRedirectCallback(env, params),
+
+    async endSession(): Promise<ResultEvent> {
+      outcome.clearSession = true
+      if (!sessionToken) {
+        await emitAppEvent(env, 'signOut', { session: null })
+        return { type: 'SESSION_ENDED' }
+      }
+      try {
+        const deleted = await adapter.deleteSession(sessionToken)
+        await emitAppEvent(env, 'signOut', { session: deleted ?? null })
+        return { type: 'SESSION_ENDED' }
+      } catch (err) {
+        config.logger.error(new SignOutError('the database session could not be deleted', { err: err instanceof Error ? err : undefined }))
+        return { type: 'SIGNOUT_FAILED' }
+      }
+    },
+  }
+}
+
+/** Creates a database session for a signed-in user; answers SESSION_ISSUED. */
+export async function createDatabaseSession(env: EffectEnv, adapter: WrappedAdapter, userId: string): Promise<ResultEvent> {
+  const { maxAge, generateSessionToken } = env.config.session
+  const sessionToken = generateSessionToken()
+  const expires = env.now + maxAge
+  await adapter.createSession({ sessionToken, userId, expires: new Date(expires * 1000) })
+  env.outcome.issuedSession = { value: sessionToken, expires }
+  return { type: 'SESSION_ISSUED' }
+}

@@ -1,0 +1,166 @@
+/**
+ * The database session strategy through `Auth()`, on the memory adapter with a controlled clock: sliding expiry at
+ * most once per updateAge, clean-up of expired rows, sign-out, credentials sign-in with database sessions, and
+ * what happens when the adapter fails.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createMemoryStore, MemoryAdapter } from '../../adapters/memory.js'
+import type { Adapter } from '../../src/adapters.js'
+import { CookieJar, csrfToken, send, session, signIn, testConfig, users } from '../support/auth-harness.js'
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+const day = 24 * 3600
+
+async function withKnownUsers(adapter: Required<Adapter>) {
+  for (const { user } of Object.values(users)) await adapter.createUser({ ...user, emailVerified: null })
+}
+
+function dbConfig(adapter: Adapter, sessionOptions: Record<string, unknown> = {}) {
+  return testConfig({ adapter, session: { strategy: 'database', ...sessionOptions } })
+}
+
+describe('database sessions', () => {
+  it('signs a credentials user in with a database session (the adapter knows the user)', async () => {
+    const store = createMemoryStore()
+    const adapter = MemoryAdapter(store)
+    await withKnownUsers(adapter)
+    const config = dbConfig(adapter)
+    const jar = new CookieJar()
+    const response = await signIn(config, jar)
+    expect(response.status).toBe(302)
+    const token = jar.cookies.get('authjs.session-token') as string
+    expect(token).toMatch(/^[0-9a-f-]{36}$/)
+    expect(store.sessions.get(token)?.userId).toBe('u-ada')
+    expect(await session(config, jar)).toMatchObject({ user: { name: 'Ada Lovelace', email: 'ada@example.com' } })
+  })
+
+  it('finds the credentials user by e-mail when the id is not the adapter id', async () => {
+    const adapter = MemoryAdapter()
+    await adapter.createUser({ id: 'db-1', name: 'Ada (db)', email: 'ada@example.com', emailVerified: null })
+    const config = dbConfig(adapter)
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    expect(await session(config, jar)).toMatchObject({ user: { name: 'Ada (db)' } })
+  })
+
+  it('refuses a credentials user the adapter does not know with CredentialsSignin and creates no session', async () => {
+    const store = createMemoryStore()
+    const config = dbConfig(MemoryAdapter(store))
+    const jar = new CookieJar()
+    const location = new URL((await signIn(config, jar)).headers.get('location') as string)
+    expect(location.searchParams.get('error')).toBe('CredentialsSignin')
+    expect(store.sessions.size).toBe(0)
+    expect(jar.cookies.has('authjs.session-token')).toBe(false)
+  })
+
+  it('extends the expiry by maxAge at most once per updateAge', async () => {
+    vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z'), toFake: ['Date'] })
+    const store = createMemoryStore()
+    const adapter = MemoryAdapter(store)
+    await withKnownUsers(adapter)
+    const config = dbConfig(adapter, { maxAge: 30 * day, updateAge: day })
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    const token = jar.cookies.get('authjs.session-token') as string
+    const issued = store.sessions.get(token)?.expires.getTime() as number
+    vi.setSystemTime(new Date('2026-01-01T12:00:00Z'))
+    const early = await send(config, '/auth/session', { jar })
+    expect(early.headers.getSetCookie()).toEqual([])
+    expect(store.sessions.get(token)?.expires.getTime()).toBe(issued)
+    vi.setSystemTime(new Date('2026-01-02T00:00:01Z'))
+    const due = await send(config, '/auth/session', { jar })
+    expect(due.headers.getSetCookie().some((c) => c.startsWith('authjs.session-token='))).toBe(true)
+    expect(store.sessions.get(token)?.expires.getTime()).toBe(issued + (day + 1) * 1000)
+  })
+
+  it('extends on every access with updateAge 0', async () => {
+    vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z'), toFake: ['Date'] })
+    const store = createMemoryStore()
+    const adapter = MemoryAdapter(store)
+    await withKnownUsers(adapter)
+    const config = dbConfig(adapter, { updateAge: 0 })
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    const token = jar.cookies.get('authjs.session-token') as string
+    for (const second of [1, 2, 3]) {
+      vi.setSystemTime(new Date(Date.UTC(2026, 0, 1, 0, 0, second)))
+      await send(config, '/auth/session', { jar })
+      expect(store.sessions.get(token)?.expires.getTime()).toBe(Date.UTC(2026, 0, 1, 0, 0, second) + 30 * day * 1000)
+    }
+  })
+
+  it('deletes an expired session on access and answers null', async () => {
+    vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z'), toFake: ['Date'] })
+    const store = createMemoryStore()
+    const adapter = MemoryAdapter(store)
+    await withKnownUsers(adapter)
+    const config = dbConfig(adapter, { maxAge: 60 })
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    vi.setSystemTime(new Date('2026-01-01T00:05:00Z'))
+    expect(await session(config, jar)).toBeNull()
+    expect(store.sessions.size).toBe(0)
+    expect(jar.cookies.has('authjs.session-token')).toBe(false)
+  })
+
+  it('answers null for a cookie that names no session, and clears it', async () => {
+    const config = dbConfig(MemoryAdapter())
+    const jar = new CookieJar()
+    jar.cookies.set('authjs.session-token', 'no-such-session')
+    expect(await session(config, jar)).toBeNull()
+    expect(jar.cookies.has('authjs.session-token')).toBe(false)
+  })
+
+  it('answers null when the user behind a live session was deleted', async () => {
+    const store = createMemoryStore()
+    const adapter = MemoryAdapter(store)
+    await withKnownUsers(adapter)
+    const config = dbConfig(adapter)
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    await adapter.deleteUser('u-ada')
+    expect(await session(config, jar)).toBeNull()
+  })
+
+  it('deletes the session on sign-out and sends the signOut event with it', async () => {
+    const store = createMemoryStore()
+    const adapter = MemoryAdapter(store)
+    await withKnownUsers(adapter)
+    const events: unknown[] = []
+    const config = testConfig({ adapter, session: { strategy: 'database' }, events: { signOut: (m) => { events.push(m) } } })
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    const token = jar.cookies.get('authjs.session-token') as string
+    await send(config, '/auth/signout', { jar, form: { csrfToken: await csrfToken(config, jar) } })
+    expect(store.sessions.has(token)).toBe(false)
+    expect(events).toEqual([{ session: expect.objectContaining({ sessionToken: token, userId: 'u-ada' }) }])
+    expect(jar.cookies.has('authjs.session-token')).toBe(false)
+  })
+
+  it('answers 503 JSON (no stack, no session) when the database fails mid-request, and logs an AdapterError', async () => {
+    const adapter = MemoryAdapter()
+    await withKnownUsers(adapter)
+    let down = false
+    const flaky: Adapter = { ...adapter, getSessionAndUser: async (t) => { if (down) throw new Error('connection terminated'); return adapter.getSessionAndUser(t) } }
+    const config = dbConfig(flaky)
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    down = true
+    const response = await send(config, '/auth/session', { jar })
+    expect(response.status).toBe(503)
+    const text = await response.text()
+    expect(text).not.toMatch(/connection terminated|at .*\.ts/)
+    expect(config.recorded.errors.some((e) => (e as { type?: string }).type === 'AdapterError')).toBe(true)
+  })
+
+  it('refuses a database strategy whose adapter lacks session methods, naming them', async () => {
+    const { createSession: _c, ...partial } = MemoryAdapter()
+    const config = dbConfig(partial)
+    expect((await send(config, '/auth/session')).status).toBe(500)
+    const error = config.recorded.errors.find((e) => (e as { type?: string }).type === 'MissingAdapterMethods')
+    expect(error?.message).toContain('createSession')
+  })
+})
