@@ -13,7 +13,10 @@ import { AccessDenied, InvalidFlowExtension } from '../errors.js'
 import { createLogger, type LoggerInstance } from '../logger.js'
 import type { FlowExtensions } from './extension-types.js'
 
-/** What every extension-point hook receives. `now` is epoch seconds (NaN if neither the event nor the flow has it). */
+/**
+ * What every extension-point hook receives. `now` is the request's time in epoch seconds, taken from the event, else
+ * from the flow's context, else (for a machine that carries neither) from the clock.
+ */
 export interface FlowGuardArgs {
   user: Record<string, unknown>
   providerId: string
@@ -41,7 +44,9 @@ function guardArgs(context: unknown, event: unknown): FlowGuardArgs {
   // A copy, frozen: a hook must not be able to change the flow's context.
   const user = Object.freeze(isRecord(ctx.user) ? { ...ctx.user } : {})
   const providerId = typeof ctx.providerId === 'string' ? ctx.providerId : ''
-  const now = typeof ev.now === 'number' ? ev.now : typeof ctx.now === 'number' ? ctx.now : Number.NaN
+  // The clock is the last resort: a time-based hook (office hours) must not deny every sign-in of a flow whose
+  // result events do not carry the time.
+  const now = typeof ev.now === 'number' ? ev.now : typeof ctx.now === 'number' ? ctx.now : Math.floor(Date.now() / 1000)
   return { user, providerId, now }
 }
 

@@ -64,12 +64,16 @@ describe('KyselyAdapter on SQLite: how values are stored', () => {
     }
   })
 
-  it('on a database without the schema, names the missing table and how to create it', async () => {
+  it('on a database without the schema, names the missing table, and finds the tables once migrate made them', async () => {
     const empty = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) })
     try {
-      const failure = await Promise.resolve(KyselyAdapter(empty).getUserByEmail('ada@example.com')).catch((err: unknown) => err)
+      const adapter = KyselyAdapter(empty)
+      const failure = await Promise.resolve(adapter.getUserByEmail('ada@example.com')).catch((err: unknown) => err)
       expect(failure).toBeInstanceOf(AdapterError)
       expect((failure as AdapterError).message).toBe('getUserByEmail: table "User" does not exist; create the schema with migrate(db) or `authchart migrate`')
+
+      await migrate(empty)
+      expect(await adapter.getUserByEmail('ada@example.com')).toBeNull()
     } finally {
       await empty.destroy()
     }

@@ -3,6 +3,7 @@
  * own params, and the protection values (PKCE challenge, state, nonce) the provider's checks ask for.
  */
 import * as client from 'openid-client'
+import { isAllowedEndpointUrl } from '../../providers/loopback-host.js'
 import { readEndpoint } from '../../providers/oauth-endpoint.js'
 import type { OAuthConfigInternal } from '../../providers/provider-types.js'
 import { resolveProviderClient } from './client-configuration.js'
@@ -51,8 +52,11 @@ function requireValue(value: string | undefined, check: string, providerId: stri
 export async function createAuthorizationUrl(provider: OAuthConfigInternal, input: AuthorizationUrlInput): Promise<URL> {
   const params = requestParams(provider, input)
   const { config } = await resolveProviderClient(provider, input.timeoutMs)
-  if (!config.serverMetadata().authorization_endpoint) {
-    throw signInFailure('discovery', `provider "${provider.id}" has no authorization endpoint`, { issuer: config.serverMetadata().issuer })
+  const endpoint = config.serverMetadata().authorization_endpoint
+  if (!endpoint) throw signInFailure('discovery', `provider "${provider.id}" has no authorization endpoint`, { issuer: config.serverMetadata().issuer })
+  // The browser is sent here with the PKCE challenge and state; a discovery document may not downgrade it to http.
+  if (!isAllowedEndpointUrl(new URL(endpoint))) {
+    throw signInFailure('endpoint', `provider "${provider.id}" authorization endpoint must use https`, { origin: new URL(endpoint).origin })
   }
   params.redirect_uri = input.redirectUri
   params.response_type = 'code'
