@@ -186,7 +186,7 @@ export interface Theme {
 }
 
 /** The internal response, returned as-is when `config.raw` is the exported `raw` marker. */
-export interface ResponseInternal<Body extends string | Record<string, unknown> | unknown[] | null = unknown> {
+export interface ResponseInternal<Body = unknown> {
   status?: number
   headers?: HeadersInit
   body?: Body
