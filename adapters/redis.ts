@@ -47,6 +47,9 @@ export function redisKeys(prefix = 'authchart:') {
 // Compare-and-set retries before an update under constant contention gives up.
 const maxUpdateAttempts = 8
 
+/** Writes `next` over the record at `key` if it still holds `before`; false when another writer changed it. */
+type Commit<T> = (key: string, before: string, current: T, next: T) => Promise<boolean>
+
 /**
  * An adapter that keeps users, accounts, sessions, verification tokens and authenticators in Redis.
  * Every failure is thrown as an `AdapterError` naming the method. Writes that touch several keys run as one Lua
@@ -62,16 +65,23 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
     client.eval(source, scriptKeys.length, ...scriptKeys, ...args)
   const read = async <T>(key: string): Promise<T | null> => revive<T>(await client.get(key))
 
-  /** Read, change, compare-and-set; retried when another writer got there first. `null` when the record is gone. */
-  const updateRecord = async <T>(method: string, key: string, change: (current: T) => { next: T; expiresAt?: Date }) => {
+  /**
+   * Read, change, write back only if unchanged (`commit` says whether it wrote); retried when another writer got
+   * there first. `null` when the record does not exist.
+   */
+  const updateRecord = async <T>(method: string, key: string, change: (current: T) => T, commit: Commit<T>) => {
     for (let attempt = 0; attempt < maxUpdateAttempts; attempt++) {
       const before = await client.get(key)
       if (before === null) return null
-      const { next, expiresAt } = change(JSON.parse(before, reviveDates) as T)
-      if (await script(compareAndSetScript, [key], [before, JSON.stringify(next), expiresAt ? expiresAt.getTime() : '']) === 1) return next
+      const current = JSON.parse(before, reviveDates) as T
+      const next = change(current)
+      if (await commit(key, before, current, next)) return next
     }
     throw storeFailure(method, 'rejected', `the update (still contended after ${maxUpdateAttempts} attempts)`)
   }
+  /** The plain commit: replace the record if it still holds what was read, with a new expiry when given. */
+  const replaceIfUnchanged = <T>(expiresAt?: (record: T) => Date): Commit<T> => async (key, before, _current, next) =>
+    await script(compareAndSetScript, [key], [before, JSON.stringify(next), expiresAt ? expiresAt(next).getTime() : '']) === 1
 
   return {
     createUser: (user) => call('createUser', async () => {
@@ -92,17 +102,16 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
       return account ? read<AdapterUser>(keys.user(account.userId)) : null
     }),
     updateUser: ({ id, ...fields }) => call('updateUser', async () => {
-      for (let attempt = 0; attempt < maxUpdateAttempts; attempt++) {
-        const before = await client.get(keys.user(id))
-        if (before === null) throw storeFailure('updateUser', 'not-found', 'a user with this id')
-        const current = JSON.parse(before, reviveDates) as AdapterUser
-        const next: AdapterUser = { ...current, ...withoutUndefined(fields) }
-        const emailKey = (email: string | null | undefined) => (email ? keys.userByEmail(email) : '')
-        const status = await script(updateUserScript, [keys.user(id), emailKey(current.email), emailKey(next.email)], [before, JSON.stringify(next), id])
-        if (status === 'duplicate-email') throw storeFailure('updateUser', 'duplicate', 'a user with this email')
-        if (status === 'ok') return next
-      }
-      throw storeFailure('updateUser', 'rejected', `the update (still contended after ${maxUpdateAttempts} attempts)`)
+      const emailKey = (email: string | null | undefined) => (email ? keys.userByEmail(email) : '')
+      const updated = await updateRecord<AdapterUser>('updateUser', keys.user(id), (current) => ({ ...current, ...withoutUndefined(fields) }),
+        async (key, before, current, next) => {
+          // Moves the e-mail index with the user, in the same script, so two users can never claim one address.
+          const status = await script(updateUserScript, [key, emailKey(current.email), emailKey(next.email)], [before, JSON.stringify(next), id])
+          if (status === 'duplicate-email') throw storeFailure('updateUser', 'duplicate', 'a user with this email')
+          return status === 'ok'
+        })
+      if (!updated) throw storeFailure('updateUser', 'not-found', 'a user with this id')
+      return updated
     }),
     deleteUser: (userId) => call('deleteUser', async () => {
       const ownerSets = [keys.userAccountsPrefix, keys.userSessionsPrefix, keys.userAuthenticatorsPrefix].map((prefix) => prefix + userId)
@@ -135,10 +144,8 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
       return session && user ? { session, user } : null
     }),
     updateSession: ({ sessionToken, ...fields }) => call('updateSession', () =>
-      updateRecord<AdapterSession>('updateSession', keys.session(sessionToken), (current) => {
-        const next = { ...current, ...withoutUndefined(fields) }
-        return { next, expiresAt: next.expires }
-      })),
+      updateRecord<AdapterSession>('updateSession', keys.session(sessionToken), (current) => ({ ...current, ...withoutUndefined(fields) }),
+        replaceIfUnchanged((session) => session.expires))),
     deleteSession: (sessionToken) => call('deleteSession', async () => {
       const deleted = await script(deleteOwnedScript, [keys.session(sessionToken)], [keys.userSessionsPrefix])
       return revive<AdapterSession>(typeof deleted === 'string' ? deleted : null)
@@ -166,8 +173,8 @@ export function RedisAdapter(client: Redis, options: RedisAdapterOptions = {}): 
       return found.flatMap((json) => revive<AdapterAuthenticator>(json) ?? [])
     }),
     updateAuthenticatorCounter: (credentialID, newCounter) => call('updateAuthenticatorCounter', async () => {
-      const updated = await updateRecord<AdapterAuthenticator>(
-        'updateAuthenticatorCounter', keys.authenticator(credentialID), (current) => ({ next: { ...current, counter: newCounter } }))
+      const updated = await updateRecord<AdapterAuthenticator>('updateAuthenticatorCounter', keys.authenticator(credentialID),
+        (current) => ({ ...current, counter: newCounter }), replaceIfUnchanged())
       if (!updated) throw storeFailure('updateAuthenticatorCounter', 'not-found', 'an authenticator with this credential id')
       return updated
     }),

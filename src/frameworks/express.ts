@@ -138,9 +138,14 @@ export function ExpressAuth(config: AuthConfig): RequestHandler {
     try {
       request = await toWebRequest(req)
     } catch (error) {
-      if (req.destroyed) return
-      if (error instanceof BodyTooLarge) return refuse(res, 413, 'InvalidRequest', 'The request body is too large')
+      if (error instanceof BodyTooLarge) {
+        // The rest of the body is never read, so this connection cannot carry another request.
+        res.setHeader('connection', 'close')
+        return refuse(res, 413, 'InvalidRequest', 'The request body is too large')
+      }
       if (error instanceof InvalidRequest) return refuse(res, 400, 'InvalidRequest', 'The request could not be read')
+      // A client that went away mid-body needs no answer.
+      if (res.socket === null || res.socket.destroyed) return
       return next(error)
     }
     try {

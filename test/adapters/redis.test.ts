@@ -95,6 +95,15 @@ await describeWithService('redis', probeRedis, () => {
       expect(await client.smembers(keys.userSessionsPrefix + user.id)).toEqual([keys.session('current')])
     })
 
+    it('concurrent updateUser calls that change different fields all take effect (compare-and-set, retried)', async () => {
+      const user = await adapter.createUser(newUser())
+      const fields = Array.from({ length: 8 }, (_, i) => `field${i}`)
+      await Promise.all(fields.map((field) => adapter.updateUser({ id: user.id, [field]: 'set' })))
+      const stored = await adapter.getUser(user.id)
+      expect(stored).toMatchObject(Object.fromEntries(fields.map((field) => [field, 'set'])))
+      expect(stored).toMatchObject({ email: user.email, name: user.name })
+    })
+
     it('deleteUser leaves no key of the user behind, index sets and e-mail index included', async () => {
       const user = await adapter.createUser(newUser())
       const account = newAccount(user.id)

@@ -176,3 +176,64 @@ describe('OIDC sign-in through Auth()', () => {
     expect(jar.cookies.has('authjs.session-token')).toBe(false)
   })
 })
+
+describe('OIDC variants through Auth()', () => {
+  let strictOp: RunningOidcProvider
+  beforeAll(async () => {
+    // conformIdTokenClaims: the ID token carries only `sub`, so a name or e-mail in the session proves userinfo was used.
+    strictOp = await startOidcProvider({
+      conformIdTokenClaims: true,
+      clients: [
+        { client_id: 'basic', client_secret: 'basic-secret', redirect_uris: [redirect('userinfo'), redirect('formpost')], token_endpoint_auth_method: 'client_secret_basic' },
+        { client_id: 'post', client_secret: 'post-secret', redirect_uris: [redirect('post')], token_endpoint_auth_method: 'client_secret_post' },
+      ],
+    })
+  })
+  afterAll(async () => {
+    await strictOp?.close()
+  })
+
+  function variantConfig() {
+    return testConfig({
+      providers: [
+        OIDC({ id: 'userinfo', name: 'Userinfo', issuer: strictOp.issuer, clientId: 'basic', clientSecret: 'basic-secret', idToken: false, checks: ['pkce', 'nonce'] }),
+        OIDC({ id: 'formpost', name: 'Form post', issuer: strictOp.issuer, clientId: 'basic', clientSecret: 'basic-secret', idToken: false, authorization: { params: { response_mode: 'form_post', scope: 'openid profile email' } } }),
+        OIDC({ id: 'post', name: 'Secret post', issuer: strictOp.issuer, clientId: 'post', clientSecret: 'post-secret', idToken: false, client: { token_endpoint_auth_method: 'client_secret_post' } }),
+      ],
+    })
+  }
+
+  async function begin(config: AuthConfig, jar: CookieJar, provider: string) {
+    const token = await csrfToken(config, jar)
+    const response = await send(config, `/auth/signin/${provider}`, { jar, form: { csrfToken: token, callbackUrl: '/v' } })
+    return strictOp.signInAs(response.headers.get('location') as string, 'alice')
+  }
+
+  it('takes the profile from the userinfo endpoint with idToken: false', async () => {
+    const config = variantConfig()
+    const jar = new CookieJar()
+    const result = await begin(config, jar, 'userinfo')
+    if (result.mode !== 'query') throw new Error('expected a query response')
+    await send(config, `${result.callbackUrl.pathname}${result.callbackUrl.search}`, { jar })
+    expect(((await session(config, jar)) as { user: { email: string } }).user.email).toBe('alice@example.test')
+  })
+
+  it('completes a response_mode=form_post callback (a POST from the provider, no CSRF token)', async () => {
+    const config = variantConfig()
+    const jar = new CookieJar()
+    const result = await begin(config, jar, 'formpost')
+    if (result.mode !== 'form_post') throw new Error('expected a form_post response')
+    const response = await send(config, new URL(result.action).pathname, { jar, form: Object.fromEntries(result.params) })
+    expect(response.headers.get('location')).toBe(`${origin}/v`)
+    expect(((await session(config, jar)) as { user: { email: string } }).user.email).toBe('alice@example.test')
+  })
+
+  it('authenticates to the token endpoint with client_secret_post', async () => {
+    const config = variantConfig()
+    const jar = new CookieJar()
+    const result = await begin(config, jar, 'post')
+    if (result.mode !== 'query') throw new Error('expected a query response')
+    await send(config, `${result.callbackUrl.pathname}${result.callbackUrl.search}`, { jar })
+    expect(((await session(config, jar)) as { user: { email: string } }).user.email).toBe('alice@example.test')
+  })
+})
