@@ -45,7 +45,7 @@ export function redisKeys(prefix = 'authchart:') {
 }
 
 // Compare-and-set retries before an update under constant contention gives up.
-const maxUpdateAttempts = 8
+const maxUpdateAttempts = 16
 
 /** Writes `next` over the record at `key` if it still holds `before`; false when another writer changed it. */
 type Commit<T> = (key: string, before: string, current: T, next: T) => Promise<boolean>

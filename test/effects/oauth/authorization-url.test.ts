@@ -2,8 +2,7 @@
  * createAuthorizationUrl against the hostile OP (test/support/hostile-op.ts, a node:http fake used here for its
  * discovery document, which tests can bend) and against explicit plain OAuth 2 endpoints.
  */
-import { createServer, type Server } from 'node:net'
-import type { AddressInfo } from 'node:net'
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { randomNonce, randomPKCECodeVerifier, randomState } from 'openid-client'
 import { OAuthSignInError } from '../../../src/errors.js'
@@ -21,16 +20,18 @@ let op: HostileOp
 // A TCP server that accepts connections and never answers: a provider that hangs (no HTTP to fake, only silence).
 let silent: Server
 let silentUrl: string
+const silentSockets = new Set<Socket>()
 
 beforeAll(async () => {
   op = await startHostileOp()
-  silent = createServer(() => {})
+  silent = createServer((socket) => silentSockets.add(socket))
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
   silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`
 })
 beforeEach(() => op.behave({}))
 afterAll(async () => {
   await op.close()
+  for (const socket of silentSockets) socket.destroy()
   await new Promise((resolve) => silent.close(resolve))
 })
 
