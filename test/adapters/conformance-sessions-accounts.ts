@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { AdapterError } from '../../src/errors.js'
 import { inDays, newAccount, newUser, type ConformanceContext } from './conformance-fixtures.js'
 
+/** Accounts: linking, both lookups, argument order, duplicates, unlinking. */
 export function accountSuite(context: ConformanceContext): void {
   describe('accounts', () => {
     it('linkAccount stores the account and getUserByAccount finds its user', async () => {
@@ -63,6 +64,7 @@ export function accountSuite(context: ConformanceContext): void {
   })
 }
 
+/** Database sessions: create, read with the user, update, delete, duplicate tokens. */
 export function sessionSuite(context: ConformanceContext): void {
   describe('sessions', () => {
     it('createSession returns the session; getSessionAndUser returns it with its user, expires a Date', async () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { AdapterError } from '../../src/errors.js'
 import { inDays, newAuthenticator, newUser, type ConformanceContext } from './conformance-fixtures.js'
 
+/** Verification tokens: single use, identifier mismatch, the 50-way race. */
 export function verificationTokenSuite(context: ConformanceContext): void {
   describe('verification tokens', () => {
     const newToken = () => ({ identifier: `${randomUUID()}@example.com`, token: randomUUID(), expires: inDays(1) })
@@ -51,6 +52,7 @@ export function verificationTokenSuite(context: ConformanceContext): void {
   })
 }
 
+/** Authenticators: types on the way back, listing, counter updates, failures that must throw. */
 export function authenticatorSuite(context: ConformanceContext): void {
   describe('authenticators', () => {
     it('createAuthenticator returns the credential; getAuthenticator reads it back with its types', async () => {

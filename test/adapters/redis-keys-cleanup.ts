@@ -1,6 +1,7 @@
 /** Removes what a test run wrote to the shared Redis: every key under its own prefix. */
 import type { Redis } from 'ioredis'
 
+/** Deletes every key that starts with `prefix` (SCAN, never KEYS), returning how many went. */
 export async function deleteKeysWithPrefix(client: Redis, prefix: string): Promise<number> {
   let cursor = '0'
   let deleted = 0

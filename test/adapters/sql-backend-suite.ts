@@ -19,6 +19,7 @@ export interface SqlBackend {
   openKillable(trigger: RegExp): Kysely<unknown>
 }
 
+/** Registers the SQL-only tests in the current `describe`. */
 export function sqlBackendSuite(backend: SqlBackend): void {
   describe('migrate', () => {
     it('on a migrated database creates nothing and reports all five tables as existing', async () => {

@@ -184,3 +184,34 @@ await describeWithService('redis-server binary', probeRedisServerBinary, () => d
     expect(slotOfKey).toBe(slotOfId)
   })
 }))
+
+await describeWithService('redis-server binary', probeRedisServerBinary, () => describe('RedisFlowStore through Redis Sentinel', () => {
+  let master: PrivateRedis
+  let sentinel: PrivateRedis
+  let client: Redis
+  beforeAll(async () => {
+    master = await startRedisServer()
+    sentinel = await startRedisServer({ sentinelOf: { name: 'authchart', port: master.port } })
+    client = new Redis({ sentinels: [{ host: '127.0.0.1', port: sentinel.port }], name: 'authchart' })
+  })
+  afterAll(async () => {
+    client?.disconnect()
+    await sentinel?.stop()
+    await master?.stop()
+  })
+
+  flowStoreConformance('redis sentinel', async () => ({
+    store: new RedisFlowStore(client, { prefix: 's1:' }),
+    foreign: new RedisFlowStore(client, { prefix: 's2:' }),
+  }), { singleUse: true })
+
+  it('the flows land on the master the Sentinel names', async () => {
+    const ref = await new RedisFlowStore(client, { prefix: 's1:' }).save(sampleRecord(), null)
+    const direct = new Redis(master.url)
+    try {
+      expect(await direct.exists(`s1:{${ref}}`)).toBe(1)
+    } finally {
+      direct.disconnect()
+    }
+  })
+}))

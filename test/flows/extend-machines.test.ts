@@ -7,7 +7,7 @@ import { configureMachines } from '../../src/flow/extend-machines.js'
 import type { FlowExtensions } from '../../src/flow/extension-types.js'
 import { step, type EffectHandlers } from '../../src/flow/step.js'
 import type { LoggerInstance } from '../../src/logger.js'
-import { fixtureSignInEntry, fixtureSignInMachine } from '../visualizations/fixtures/fixture-machines.js'
+import { fixtureSignInEntry, fixtureSignInMachine, type FixtureEvent } from '../visualizations/fixtures/fixture-machines.js'
 import { MemoryFlowStore } from './memory-flow-store.js'
 
 // config.flows is keyed by the built-in ids; the fixture (a persisted, two-request flow) stands in for `credentials`.
@@ -29,9 +29,11 @@ async function signIn(entry: MachineEntry, user: Record<string, unknown>, submit
   }
   const effects: EffectHandlers = Object.fromEntries(Object.entries(answers).map(([k, f]) => [k, () => f()]))
   const store = new MemoryFlowStore()
-  const first = await step({ entry, store, ref: null, event: { type: 'SIGNIN_STARTED', providerId: 'credentials', now: t0 }, effects, now: t0, flowMaxAge: 3600 })
+  const started: FixtureEvent = { type: 'SIGNIN_STARTED', providerId: 'credentials', now: t0 }
+  const submitted: FixtureEvent = { type: 'CREDENTIALS_SUBMITTED', now: submittedAt, username: 'u', password: 'p' }
+  const first = await step({ entry, store, ref: null, event: started, effects, now: t0, flowMaxAge: 3600 })
   // The second request restores the flow from the store: the app's guard must survive that.
-  const last = await step({ entry, store, ref: first.ref, event: { type: 'CREDENTIALS_SUBMITTED', now: submittedAt, username: 'u', password: 'p' }, effects, now: submittedAt, flowMaxAge: 3600 })
+  const last = await step({ entry, store, ref: first.ref, event: submitted, effects, now: submittedAt, flowMaxAge: 3600 })
   return { value: last.value, error: last.context.error }
 }
 

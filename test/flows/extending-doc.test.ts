@@ -5,7 +5,9 @@
 import { readFileSync } from 'node:fs'
 import type { EventObject } from 'xstate'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { CredentialsEvent } from '../../machines/credentials.js'
 import { machineRegistry } from '../../machines/index.js'
+import type { OAuthEvent } from '../../machines/oauth.js'
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import { configureMachines } from '../../src/flow/extend-machines.js'
 import type { FlowExtensions } from '../../src/flow/extension-types.js'
@@ -48,7 +50,8 @@ async function run(entry: MachineEntry, requests: EventObject[], answers: Record
 }
 
 function credentialsSignIn(now: number): Promise<{ value: unknown; error: unknown }> {
-  return run(machines.credentials!, [{ type: 'CREDENTIALS_SUBMITTED', providerId: 'credentials', callbackUrl: '/', csrfVerified: true, now }], {
+  const submitted: CredentialsEvent[] = [{ type: 'CREDENTIALS_SUBMITTED', providerId: 'credentials', callbackUrl: '/', csrfVerified: true, now }]
+  return run(machines.credentials!, submitted, {
     runRedirectCallback: { type: 'REDIRECT_RESOLVED', url: 'http://localhost:3000/' },
     authorize: { type: 'AUTHORIZED', user: { id: 'u1', email: 'ada@example.com' } },
     runSignInCallback: { type: 'SIGNIN_ALLOWED' },
@@ -60,10 +63,11 @@ function credentialsSignIn(now: number): Promise<{ value: unknown; error: unknow
 function oauthSignIn(email: string, now: number, resolved: 'USER_NOT_FOUND' | 'LINK_REQUIRED' = 'USER_NOT_FOUND'): Promise<{ value: unknown; error: unknown }> {
   // The oauth machine carries no time past the callback request, so its guards read the clock.
   vi.useFakeTimers({ toFake: ['Date'], now: now * 1000 })
-  return run(machines.oauth!, [
+  const requests: OAuthEvent[] = [
     { type: 'SIGNIN_STARTED', providerId: 'github', callbackUrl: '/', csrfVerified: true, now, expiresAt: now + 600, state: 's', nonce: 'n', codeVerifier: 'v' },
     { type: 'CALLBACK_RECEIVED', providerId: 'github', state: 's', now: now + 20 },
-  ], {
+  ]
+  return run(machines.oauth!, requests, {
     runRedirectCallback: { type: 'REDIRECT_RESOLVED', url: 'http://localhost:3000/' },
     buildAuthorizationUrl: { type: 'AUTHORIZATION_URL_BUILT' },
     handleCallback: { type: 'CALLBACK_VALIDATED', user: { id: 'gh-1', email } },
@@ -96,7 +100,7 @@ describe('docs/extending.md', () => {
 
   it('quotes the configuration error the page promises', () => {
     const misnamed = (): unknown => configureMachines(machineRegistry, { credentials: { guards: { allowUserCreation: () => true } } })
-    const message = /```\nInvalidFlowExtension: ([^`]+)\n```/.exec(doc)![1]!.replace(/\s*\n\s*/g, ' ')
+    const message = /```\n\s*InvalidFlowExtension: ([^`]+?)\n\s*```/.exec(doc)![1]!.replace(/\s*\n\s*/g, ' ')
     expect(misnamed).toThrow(message)
   })
 

@@ -60,7 +60,8 @@ export async function replayPath(entry: MachineEntry, path: FlowPath, flowId: st
   let now = startOfTime
   while (queue.length > 0) {
     const event = queue.shift()!
-    if (typeof (event as { now?: unknown }).now === 'number') now = (event as { now: number }).now
+    const eventNow: unknown = (event as { now?: unknown }).now
+    if (typeof eventNow === 'number') now = eventNow
     const result = await step({ entry, store, ref, event, effects, now, flowMaxAge, flowId, onTransition: (r) => audit.push(r) })
     requests.push(result)
     ref = result.ref

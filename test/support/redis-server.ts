@@ -3,7 +3,7 @@
  * must never touch the shared instance. No persistence: a restart comes back empty, like a crashed cache.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer, connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -96,8 +96,9 @@ function exited(child: ChildProcess): Promise<void> {
 /**
  * Starts `redis-server --port N --save '' --appendonly no` on a spare port (or `port`) and waits until it answers.
  * `extraArgs` go on the command line as they are (for example `['--rename-command', 'GETDEL', '']`).
+ * With `sentinelOf`, the process is a Sentinel monitoring that master (Sentinel needs a config file it can rewrite).
  */
-export async function startRedisServer(options: { port?: number; extraArgs?: string[] } = {}): Promise<PrivateRedis> {
+export async function startRedisServer(options: { port?: number; extraArgs?: string[]; sentinelOf?: { name: string; port: number } } = {}): Promise<PrivateRedis> {
   const port = options.port ?? await sparePort()
   let child: ChildProcess
   // Its own working directory, so files a server writes (a cluster's nodes.conf) go away with it.
@@ -105,7 +106,11 @@ export async function startRedisServer(options: { port?: number; extraArgs?: str
 
   const launch = async () => {
     dir = await mkdtemp(join(tmpdir(), 'authchart-redis-'))
+    const sentinel = options.sentinelOf
+    const configFile = join(dir, 'sentinel.conf')
+    if (sentinel) await writeFile(configFile, `sentinel monitor ${sentinel.name} 127.0.0.1 ${sentinel.port} 1\n`)
     const args = [
+      ...(sentinel ? [configFile, '--sentinel'] : []),
       '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
       '--dir', dir, '--daemonize', 'no', '--loglevel', 'warning', ...(options.extraArgs ?? []),
     ]
