@@ -3,6 +3,7 @@
  * `npm run bench -- --quick` runs short rounds (a smoke run); `--only core` runs one suite.
  */
 import { runCoreBench } from './core.bench.js'
+import { runFlowStoreBench } from './flow-store.bench.js'
 import { runOidcBench } from './oidc.bench.js'
 
 const args = process.argv.slice(2)
@@ -12,6 +13,7 @@ const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefi
 const suites: Record<string, () => Promise<unknown>> = {
   core: () => runCoreBench({ quick }),
   oidc: () => runOidcBench({ quick }),
+  'flow-store': () => runFlowStoreBench({ quick }),
 }
 
 for (const [name, run] of Object.entries(suites)) {

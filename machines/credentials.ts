@@ -105,7 +105,7 @@ export const credentialsMachine = setup({
       entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.redirectTo ?? '' }) },
       on: {
         REDIRECT_RESOLVED: { target: 'redirected', actions: assign(({ event }) => ({ redirectTo: event.url })) },
-        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl' } } },
+        REDIRECT_FAILED: { target: 'failed', actions: [assign({ redirectTo: undefined }), { type: 'fail', params: { error: 'InvalidCallbackUrl' } }] },
       },
     },
     issuingSession: {

@@ -10,6 +10,8 @@ import { hasMatchingState, isCallbackForFlowProvider, isCsrfVerified, isFlowExpi
 type FlowUser = { id?: string; name?: string | null; email?: string | null; image?: string | null }
 
 export interface OAuthContext {
+  /** A random id for the audit trail, the same on both requests of one flow (not a secret: it grants nothing). */
+  flowId?: string
   providerId?: string
   callbackUrl?: string
   /** RFC 6749 §10.12 value, present when the provider's checks include `state`. */
@@ -24,10 +26,12 @@ export interface OAuthContext {
   isNewUser?: boolean
   redirectTo?: string
   error?: ErrorType
+  /** The callback request's time (epoch seconds), for the app's guards; never persisted (the flow ends in that request). */
+  now?: number
 }
 
 export type OAuthEvent =
-  | { type: 'SIGNIN_STARTED'; providerId: string; callbackUrl: string; csrfVerified: boolean; now: number; expiresAt: number; state?: string; nonce?: string; codeVerifier?: string }
+  | { type: 'SIGNIN_STARTED'; flowId?: string; providerId: string; callbackUrl: string; csrfVerified: boolean; now: number; expiresAt: number; state?: string; nonce?: string; codeVerifier?: string }
   | { type: 'REDIRECT_RESOLVED'; url: string }
   | { type: 'REDIRECT_FAILED' }
   | { type: 'AUTHORIZATION_URL_BUILT' }
@@ -104,7 +108,7 @@ export const oauthMachine = setup({
           {
             guard: { type: 'isCsrfVerified' }, target: 'resolvingCallbackUrl',
             actions: assign(({ event }) => ({
-              providerId: event.providerId, callbackUrl: event.callbackUrl, expiresAt: event.expiresAt,
+              flowId: event.flowId, providerId: event.providerId, callbackUrl: event.callbackUrl, expiresAt: event.expiresAt,
               state: event.state, nonce: event.nonce, codeVerifier: event.codeVerifier,
             })),
           },
@@ -134,7 +138,7 @@ export const oauthMachine = setup({
       on: {
         CALLBACK_RECEIVED: [
           { guard: { type: 'isFlowExpired' }, target: 'failed', actions: { type: 'fail', params: { error: 'FlowRejected' } } },
-          { guard: { type: 'isCallbackForFlowProvider' }, target: 'checkingState' },
+          { guard: { type: 'isCallbackForFlowProvider' }, target: 'checkingState', actions: assign(({ event }) => ({ now: event.now })) },
           { target: 'failed', actions: callbackError },
         ],
       },
@@ -179,7 +183,7 @@ export const oauthMachine = setup({
       entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.redirectTo ?? '' }) },
       on: {
         REDIRECT_RESOLVED: { target: 'redirected', actions: assign(({ event }) => ({ redirectTo: event.url })) },
-        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl' } } },
+        REDIRECT_FAILED: { target: 'failed', actions: [assign({ redirectTo: undefined }), { type: 'fail', params: { error: 'InvalidCallbackUrl' } }] },
       },
     },
     resolvingUser: {

@@ -71,12 +71,12 @@ export const sessionMachine = setup({
         SESSION_REQUESTED: { target: 'loading', actions: assign(({ event }) => ({ intent: 'read' as const, now: event.now })) },
         SESSION_UPDATE_REQUESTED: [
           { guard: { type: 'isCsrfVerified' }, target: 'loading', actions: assign(({ event }) => ({ intent: 'update' as const, now: event.now })) },
-          { target: 'failed', actions: { type: 'fail', params: { error: 'MissingCSRF' } } },
+          { target: 'failed', actions: [assign(({ event }) => ({ now: event.now })), { type: 'fail', params: { error: 'MissingCSRF' } }] },
         ],
         SIGNOUT_REQUESTED: [
           { guard: { type: 'isCsrfVerified' }, target: 'resolvingSignOutRedirect',
             actions: assign(({ event }) => ({ intent: 'signOut' as const, callbackUrl: event.callbackUrl, now: event.now })) },
-          { target: 'failed', actions: { type: 'fail', params: { error: 'MissingCSRF' } } },
+          { target: 'failed', actions: [assign(({ event }) => ({ now: event.now })), { type: 'fail', params: { error: 'MissingCSRF' } }] },
         ],
       },
     },

@@ -3,7 +3,7 @@
 const usage = `usage: authchart <command> [options]
 
 commands:
-  diagram [--format mermaid|dot|html] [--out dir] [--config path]   write the flow diagrams of the machines
+  diagram [--format mermaid|dot|html|markdown] [--out dir] [--config path]   write the flow diagrams of the machines
   migrate --dialect postgres|mysql|sqlite --url <url or file>       create the SQL schema where it is missing
 `
 

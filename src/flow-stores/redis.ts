@@ -13,7 +13,7 @@
  * @module flow-stores/redis
  */
 import type { Cluster, Redis } from 'ioredis'
-import { FlowStoreUnavailable } from '../errors.js'
+import { FlowStoreUnavailable, InvalidConfig } from '../errors.js'
 import type { FlowRecord, FlowStore } from '../flow/flow-store.js'
 import { randomToken } from '../security/random.js'
 
@@ -79,7 +79,7 @@ export class RedisFlowStore implements FlowStore {
   constructor(client: Redis | Cluster, options: RedisFlowStoreOptions = {}) {
     const timeoutMs = options.operationTimeoutMs ?? 2000
     if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-      throw new FlowStoreUnavailable('operationTimeoutMs must be a positive number of milliseconds', { operationTimeoutMs: timeoutMs })
+      throw new InvalidConfig('operationTimeoutMs must be a positive number of milliseconds', { operationTimeoutMs: timeoutMs })
     }
     this.#client = client
     this.#prefix = options.prefix ?? 'authchart:flow:'

@@ -121,7 +121,6 @@ export function initialSnapshot(machine: AnyStateMachine): AnyMachineSnapshot {
 export async function step(input: StepInput): Promise<StepResult> {
   const { entry, store, effects, onTransition } = input
   const machine = entry.machine
-  const flowId = input.flowId ?? input.ref?.slice(-12) ?? 'new'
 
   let snapshot: AnyMachineSnapshot
   if (input.ref) {
@@ -133,7 +132,9 @@ export async function step(input: StepInput): Promise<StepResult> {
     snapshot = initialSnapshotOf(machine)
   }
 
-  const report = onTransition ? (r: Omit<TransitionRecord, 'flowId' | 'machine' | 'at'>) => onTransition({ flowId, machine: machine.id, at: input.now, ...r }) : undefined
+  // A resumed flow keeps the id it was given when it began, so both of its requests show up under one id.
+  const flowId = (snapshot.context as { flowId?: unknown }).flowId
+  const report = onTransition ? (r: Omit<TransitionRecord, 'flowId' | 'machine' | 'at'>) => onTransition({ flowId: typeof flowId === 'string' ? flowId : input.flowId ?? 'new', machine: machine.id, at: input.now, ...r }) : undefined
   const current = await drive(machine, snapshot, input.event, effects, report)
 
   const done = current.status === 'done'

@@ -4,6 +4,7 @@
  */
 import { requestJsonWithBearer } from './bearer-request.js'
 import { readEndpoint } from './oauth-endpoint.js'
+import { profileId } from './profile-defaults.js'
 import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from './provider-types.js'
 import type { TokenSet } from '../types.js'
 
@@ -65,7 +66,7 @@ export default function GitHub(options: GitHubUserConfig = {}): OAuthConfig<GitH
     // GitHub: token errors arrive with status 200 and an `error` member; the token response checks read the body.
     token: { url: `${baseUrl}/login/oauth/access_token` },
     userinfo: { url: `${apiUrl}/user`, request: fetchGitHubUser },
-    profile: (profile) => ({ id: String(profile.id), name: profile.name ?? profile.login, email: profile.email, image: profile.avatar_url }),
+    profile: (profile) => ({ id: profileId(profile.id), name: profile.name ?? profile.login, email: profile.email, image: profile.avatar_url }),
     style: { brandColor: '#24292f' },
     options,
   }

@@ -2,6 +2,7 @@
  * Sign in with GitLab (gitlab.com or a self-managed instance).
  * @module providers/gitlab
  */
+import { profileId } from './profile-defaults.js'
 import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
 
 /** The user as GitLab's `GET /api/v4/user` returns it. */
@@ -31,7 +32,7 @@ export default function GitLab(options: GitLabUserConfig = {}): OAuthConfig<GitL
     authorization: { url: `${baseUrl}/oauth/authorize`, params: { scope: 'read_user' } },
     token: { url: `${baseUrl}/oauth/token` },
     userinfo: { url: `${baseUrl}/api/v4/user` },
-    profile: (profile) => ({ id: String(profile.id), name: profile.name ?? profile.username, email: profile.email, image: profile.avatar_url }),
+    profile: (profile) => ({ id: profileId(profile.id), name: profile.name ?? profile.username, email: profile.email, image: profile.avatar_url }),
     style: { brandColor: '#fc6d26' },
     options,
   }

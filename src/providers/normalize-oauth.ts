@@ -113,7 +113,10 @@ function proxiedCallbackUrl(provider: OAuthConfig, globalProxyUrl: string | unde
   // As in Auth.js: a form_post callback is a cross-site POST that a proxy cannot forward, so the proxy is not used.
   if (readEndpoint(provider.authorization).params.response_mode === 'form_post') return undefined
   assertEndpointUrl(provider.id, 'redirectProxyUrl', proxy)
-  return `${proxy.replace(/\/+$/, '')}/callback/${provider.id}`
+  const base = proxy.replace(/\/+$/, '')
+  const suffix = `/callback/${provider.id}`
+  // Idempotent, so resolving an already-resolved provider does not append the path twice.
+  return base.endsWith(suffix) ? base : `${base}${suffix}`
 }
 
 /**

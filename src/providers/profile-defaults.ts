@@ -3,7 +3,8 @@
  */
 import type { Profile, TokenSet, User } from '../types.js'
 
-function stringOrUndefined(value: unknown): string | undefined {
+/** A provider's account id as a string (GitHub and GitLab send numbers); undefined when there is none. */
+export function profileId(value: unknown): string | undefined {
   if (typeof value === 'string' && value.length > 0) return value
   if (typeof value === 'number' || typeof value === 'bigint') return String(value)
   return undefined
@@ -22,7 +23,7 @@ function withoutUndefined<T extends Record<string, unknown>>(record: T): Partial
  */
 export function defaultProfile(profile: Profile): User {
   return withoutUndefined({
-    id: stringOrUndefined(profile.sub) ?? stringOrUndefined(profile.id),
+    id: profileId(profile.sub) ?? profileId(profile.id),
     name: profile.name ?? profile.nickname ?? profile.preferred_username ?? undefined,
     email: profile.email ?? undefined,
     image: typeof profile.picture === 'string' ? profile.picture : undefined,

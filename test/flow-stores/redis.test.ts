@@ -1,6 +1,6 @@
 import { Cluster, Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FlowStoreUnavailable } from '../../src/errors.js'
+import { FlowStoreUnavailable, InvalidConfig } from '../../src/errors.js'
 import { RedisFlowStore } from '../../src/flow-stores/redis.js'
 import { randomToken } from '../../src/security/random.js'
 import { probeRedisServerBinary, sparePort, startRedisServer, type PrivateRedis } from '../support/redis-server.js'
@@ -121,8 +121,8 @@ await describeWithService('redis', probeRedis, () => describe('RedisFlowStore on
   })
 
   it('rejects a nonsensical timeout with an AuthError', () => {
-    expect(() => new RedisFlowStore(client, { operationTimeoutMs: 0 })).toThrow(FlowStoreUnavailable)
-    expect(() => new RedisFlowStore(client, { operationTimeoutMs: Number.NaN })).toThrow(FlowStoreUnavailable)
+    expect(() => new RedisFlowStore(client, { operationTimeoutMs: 0 })).toThrow(InvalidConfig)
+    expect(() => new RedisFlowStore(client, { operationTimeoutMs: Number.NaN })).toThrow(InvalidConfig)
   })
 }))
 

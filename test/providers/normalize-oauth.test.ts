@@ -2,12 +2,30 @@
 import { describe, expect, it } from 'vitest'
 import { InvalidCheck, InvalidEndpoints, InvalidProvider } from '../../src/errors.js'
 import Apple from '../../src/providers/apple.js'
+import Auth0 from '../../src/providers/auth0.js'
+import Authentik from '../../src/providers/authentik.js'
+import Cognito from '../../src/providers/cognito.js'
+import Discord from '../../src/providers/discord.js'
+import Dropbox from '../../src/providers/dropbox.js'
+import Facebook from '../../src/providers/facebook.js'
 import GitHub from '../../src/providers/github.js'
+import GitLab from '../../src/providers/gitlab.js'
 import Google from '../../src/providers/google.js'
+import Keycloak from '../../src/providers/keycloak.js'
+import LinkedIn from '../../src/providers/linkedin.js'
+import MicrosoftEntraID from '../../src/providers/microsoft-entra-id.js'
+import Okta from '../../src/providers/okta.js'
+import Reddit from '../../src/providers/reddit.js'
+import Slack from '../../src/providers/slack.js'
+import Spotify from '../../src/providers/spotify.js'
+import Twitch from '../../src/providers/twitch.js'
+import Twitter from '../../src/providers/twitter.js'
+import Zitadel from '../../src/providers/zitadel.js'
 import { normalizeOAuthProvider, oauthRedirectUri, type OAuthConfigOfAnyProfile } from '../../src/providers/normalize-oauth.js'
 import OAuth, { type GenericOAuthOptions } from '../../src/providers/oauth.js'
 import OIDC from '../../src/providers/oidc.js'
 import { readEndpoint } from '../../src/providers/oauth-endpoint.js'
+import type { Provider } from '../../src/providers/provider-types.js'
 import { customFetch, type FetchFunction } from '../../src/symbols.js'
 
 const urls = (id: string) => ({ signinUrl: `https://app.example.test/auth/signin/${id}`, callbackUrl: `https://app.example.test/auth/callback/${id}` })
@@ -76,5 +94,32 @@ describe('normalizeOAuthProvider', () => {
     expect(() => normalize(plain({ clientSecret: undefined, client: { token_endpoint_auth_method: 'client_secret_post' } }))).toThrow(/clientSecret/)
     expect(() => normalize(OIDC({ id: 'h', name: 'H', issuer: 'https://sso.example.test', clientId: 'id', client: { id_token_signed_response_alg: 'HS256' } }))).toThrow(/clientSecret/)
     expect(() => normalize(OIDC({ id: 'n', name: 'N', issuer: 'https://sso.example.test', clientId: 'id', client: { id_token_signed_response_alg: 'none' } }))).toThrow(InvalidProvider)
+  })
+})
+
+describe('the built-in vendors', () => {
+  const factories: Record<string, (options: { clientId: string; clientSecret: string; issuer: string }) => OAuthConfigOfAnyProfile> = {
+    apple: Apple, auth0: Auth0, authentik: Authentik, cognito: Cognito, discord: Discord, dropbox: Dropbox, facebook: Facebook, github: GitHub,
+    gitlab: GitLab, google: Google, keycloak: Keycloak, linkedin: LinkedIn, 'microsoft-entra-id': MicrosoftEntraID, okta: Okta, reddit: Reddit,
+    slack: Slack, spotify: Spotify, twitch: Twitch, twitter: Twitter, zitadel: Zitadel,
+  }
+
+  it('fit AuthConfig.providers, called or not (a type check as much as a test)', () => {
+    const providers: Provider[] = [GitHub, Google({ clientId: 'id' }), Apple, Twitter({ version: '2.0' }), MicrosoftEntraID({ tenantId: 'contoso.example' })]
+    expect(providers.map((entry) => (typeof entry === 'function' ? entry() : entry).id)).toEqual(['github', 'google', 'apple', 'twitter', 'microsoft-entra-id'])
+  })
+
+  it.each(Object.entries(factories))('%s resolves under its own id', (id, factory) => {
+    const resolved = normalize(factory({ clientId: 'id', clientSecret: 'secret', issuer: 'https://idp.example.test' }))
+    expect(resolved.id).toBe(id)
+    expect(resolved.callbackUrl).toBe(`https://app.example.test/auth/callback/${id}`)
+  })
+})
+
+describe('normalizeOAuthProvider on its own output', () => {
+  it('changes nothing, so resolving twice is harmless', () => {
+    const once = normalize(GitHub({ clientId: 'id', clientSecret: 'secret' }), 'https://proxy.example.test/auth')
+    const twice = normalizeOAuthProvider(once, { signinUrl: once.signinUrl, callbackUrl: once.callbackUrl, redirectProxyUrl: 'https://proxy.example.test/auth' })
+    expect({ ...twice, profile: undefined, account: undefined }).toEqual({ ...once, profile: undefined, account: undefined })
   })
 })

@@ -48,17 +48,19 @@ export async function oauthSignInAction(ctx: RequestContext, configured: OAuthCo
   const provider = oauthProviderFor(ctx, configured)
   const env = effectEnv(ctx)
   const checks = provider.checks
+  const flowId = randomToken(9)
   const event = {
-    type: 'SIGNIN_STARTED', providerId: provider.id, csrfVerified: ctx.csrfVerified, now: ctx.now, expiresAt: ctx.now + callbackWindow,
+    type: 'SIGNIN_STARTED', flowId, providerId: provider.id, csrfVerified: ctx.csrfVerified, now: ctx.now, expiresAt: ctx.now + callbackWindow,
     callbackUrl: readCallbackUrlInput(ctx.req.body?.callbackUrl) ?? readCallbackUrlInput(ctx.req.query.get('callbackUrl')) ?? '',
-    state: checks.includes('state') ? randomToken() : undefined,
-    nonce: checks.includes('nonce') ? randomToken() : undefined,
+    // 128 bits each: unguessable, and short enough that pkce+state+nonce keep the Cookie header under 700 bytes.
+    state: checks.includes('state') ? randomToken(16) : undefined,
+    nonce: checks.includes('nonce') ? randomToken(16) : undefined,
     codeVerifier: checks.includes('pkce') ? randomToken() : undefined,
   }
   const result = await step({
     entry: ctx.config.machines.oauth!, store: ctx.config.flowStore, ref: null, event, now: ctx.now, flowMaxAge,
     effects: oauthFlowEffects(env, { provider, redirectUri: oauthRedirectUri(provider), authorizationParams: authorizationParams(ctx), issueSession: sessionIssuerFor(ctx.config), users: profileIsTheUser }),
-    onTransition: ctx.config.source.onTransition, flowId: randomToken(9),
+    onTransition: ctx.config.source.onTransition, flowId,
   })
   if (result.status === 'active' && result.ref && env.outcome.authorizationUrl) {
     ctx.setCookies.push({ name: ctx.cookies.flow.name, value: result.ref, options: flowCookieOptions(ctx, provider) })
@@ -94,7 +96,7 @@ export async function oauthCallbackAction(ctx: RequestContext, configured: OAuth
       entry: ctx.config.machines.oauth!, store: ctx.config.flowStore, ref, now: ctx.now, flowMaxAge,
       event,
       effects: oauthFlowEffects(env, { provider, redirectUri: oauthRedirectUri(provider), callbackParams: params, issueSession: sessionIssuerFor(ctx.config), users }),
-      onTransition: ctx.config.source.onTransition, flowId: randomToken(9),
+      onTransition: ctx.config.source.onTransition,
     })
   } catch (error) {
     if (!(error instanceof FlowRejected)) throw error

@@ -71,7 +71,8 @@ function exchangeFailure(err: unknown): AuthError {
   const claim = ((err as { cause?: { cause?: { claim?: unknown } } }).cause?.cause?.claim)
   if (claim === 'nonce') return callbackFailure('nonce', 'id token nonce does not match the flow', { received: 'mismatch' }, err)
   if (typeof code === 'string' && code.startsWith('OAUTH_JWT')) return callbackFailure('id_token', 'openid-client refused the id token', { reason: 'client_library', code }, err)
-  if (err instanceof TypeError) return callbackFailure('token_endpoint', 'token endpoint could not be reached', { reason: 'network' }, err)
+  // fetch() rejects with a plain TypeError when the connection fails; openid-client's own TypeErrors carry a code.
+  if (err instanceof TypeError && code === undefined) return callbackFailure('token_endpoint', 'token endpoint could not be reached', { reason: 'network' }, err)
   return callbackFailure('token_endpoint', 'code exchange failed', { reason: 'unexpected', code: loggable(code) }, err)
 }
 

@@ -103,6 +103,14 @@ describe('malformed callbacks', () => {
     await expect(sending).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'state', reason: 'missing_expected_value' } })
   })
 
+  it('reports a token endpoint that refuses the connection', async () => {
+    op.behave({ discovery: { token_endpoint: 'http://127.0.0.1:1/token' } })
+    const provider = oidc()
+    const values = { codeVerifier: randomPKCECodeVerifier() }
+    const callbackParams = await op.authorize(await createAuthorizationUrl(provider, { redirectUri, ...values, timeoutMs }))
+    await expect(handleOAuthCallback(provider, { callbackParams, redirectUri, ...values, timeoutMs })).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'token_endpoint', reason: 'network' } })
+  })
+
   it('never sends the code to a token endpoint that discovery downgrades to plain http', async () => {
     op.behave({ discovery: { token_endpoint: 'http://evil.example/token' } })
     const provider = oidc()

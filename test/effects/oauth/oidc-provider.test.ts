@@ -176,6 +176,21 @@ describe('OIDC sign-in against oidc-provider', () => {
     })
   })
 
+  it('keeps concurrent sign-ins apart: each ID token is checked against its own flow\'s nonce', async () => {
+    const target = provider({ checks: ['pkce', 'nonce'] })
+    const flows = await Promise.all(['alice', 'bob', 'alice', 'bob'].map(async (accountId) => {
+      const values = { codeVerifier: randomPKCECodeVerifier(), nonce: randomNonce() }
+      return { accountId, values, result: (await authorize(target, accountId, values)).result }
+    }))
+    const outcomes = await Promise.all(flows.map(({ result, values }) => complete(target, result, values)))
+    expect(outcomes.map(({ user, profile }) => [user.id, profile.nonce])).toEqual(flows.map(({ accountId, values }) => [accountId, values.nonce]))
+    // Crossing the flows (bob's callback with alice's nonce) must fail: the expectations really are per exchange.
+    const [first, second] = flows
+    if (!first || !second) throw new Error('flows missing')
+    const crossed = await authorize(target, second.accountId, second.values)
+    await expect(complete(target, crossed.result, { ...second.values, nonce: first.values.nonce })).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'nonce' } })
+  })
+
   it('sends every request, discovery included, through the provider customFetch, and discovers once', async () => {
     const urls: string[] = []
     const target = provider({ [customFetch]: (input, init) => (urls.push(new URL(String(input)).pathname), fetch(input, init)) })
