@@ -128,6 +128,14 @@ describe('pages', () => {
   })
 })
 
+describe('GET /auth/webauthn-options', () => {
+  it('answers 400 ExperimentalFeatureNotEnabled: WebAuthn is not built in this release', async () => {
+    const response = await send(testConfig(), '/auth/webauthn-options/passkey')
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ error: 'ExperimentalFeatureNotEnabled' })
+  })
+})
+
 describe('isAuthAction', () => {
   it('accepts exactly the nine actions', () => {
     for (const a of ['callback', 'csrf', 'error', 'providers', 'session', 'signin', 'signout', 'verify-request', 'webauthn-options']) expect(isAuthAction(a)).toBe(true)

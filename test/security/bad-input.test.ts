@@ -170,6 +170,13 @@ describe('open redirects in callbackUrl', () => {
     }
   })
 
+  it('logs an unusable callbackUrl as InvalidCallbackUrl and sends the user to the site instead', async () => {
+    const config = testConfig()
+    const response = await signIn(config, new CookieJar(), 'ada', 'lovelace', { callbackUrl: `/${'a'.repeat(600)}` })
+    expect(response.headers.get('location')).toBe(`${origin}/`)
+    expect(config.recorded.errors.some((e) => (e as { type?: string }).type === 'InvalidCallbackUrl')).toBe(true)
+  })
+
   it('refuses a redirect callback that answers javascript:', async () => {
     const config = testConfig({ callbacks: { redirect: () => 'javascript:alert(1)' } })
     const response = await signIn(config, new CookieJar())

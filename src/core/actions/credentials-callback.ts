@@ -1,9 +1,9 @@
 /** POST /callback/:provider for a credentials provider: one run of the credentials machine. */
 import type { ErrorType } from '../../errors.js'
 import { credentialsEffects } from '../../effects/credentials.js'
-import { readCallbackUrlInput } from '../../security/redirect-target.js'
 import type { CredentialsConfig } from '../../providers/provider-types.js'
 import type { ResponseInternal } from '../../types.js'
+import { requestedCallbackUrl } from '../callback-url.js'
 import type { RequestContext } from '../context.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import { applySessionOutcome, effectEnv, runOneRequestFlow } from '../run-flow.js'
@@ -12,7 +12,7 @@ import { sessionIssuerFor } from '../session-issuer.js'
 /** Signs a user in with the credentials they posted. */
 export async function credentialsCallbackAction(ctx: RequestContext, provider: CredentialsConfig): Promise<ResponseInternal> {
   const env = effectEnv(ctx)
-  const callbackUrl = readCallbackUrlInput(ctx.req.body?.callbackUrl) ?? readCallbackUrlInput(ctx.req.query.get('callbackUrl')) ?? ''
+  const callbackUrl = requestedCallbackUrl(ctx) ?? ''
   const event = { type: 'CREDENTIALS_SUBMITTED', providerId: provider.id, callbackUrl, csrfVerified: ctx.csrfVerified, now: ctx.now }
   const final = await runOneRequestFlow(ctx, ctx.config.machines.credentials!, event, credentialsEffects(env, provider, sessionIssuerFor(ctx.config)))
   const context = final.context as { error?: ErrorType; errorCode?: string; redirectTo?: string }

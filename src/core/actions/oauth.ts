@@ -9,9 +9,9 @@ import { oauthRedirectUri } from '../../providers/normalize-oauth.js'
 import type { OAuthConfig, OAuthConfigInternal } from '../../providers/provider-types.js'
 import { step } from '../../flow/step.js'
 import { randomToken } from '../../security/random.js'
-import { readCallbackUrlInput } from '../../security/redirect-target.js'
 import type { CookieSerializeOptions } from '../../session/cookie-types.js'
 import type { ResponseInternal } from '../../types.js'
+import { requestedCallbackUrl } from '../callback-url.js'
 import type { RequestContext } from '../context.js'
 import { flowMaxAge } from '../cookie-set.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
@@ -51,7 +51,7 @@ export async function oauthSignInAction(ctx: RequestContext, configured: OAuthCo
   const flowId = randomToken(9)
   const event = {
     type: 'SIGNIN_STARTED', flowId, providerId: provider.id, csrfVerified: ctx.csrfVerified, now: ctx.now, expiresAt: ctx.now + callbackWindow,
-    callbackUrl: readCallbackUrlInput(ctx.req.body?.callbackUrl) ?? readCallbackUrlInput(ctx.req.query.get('callbackUrl')) ?? '',
+    callbackUrl: requestedCallbackUrl(ctx) ?? '',
     // 128 bits each: unguessable, and short enough that pkce+state+nonce keep the Cookie header under 700 bytes.
     state: checks.includes('state') ? randomToken(16) : undefined,
     nonce: checks.includes('nonce') ? randomToken(16) : undefined,

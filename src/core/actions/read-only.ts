@@ -1,10 +1,10 @@
 /** The actions that only read: GET /providers, GET /csrf, and the built-in pages. */
 import { createCsrfToken } from '../../security/csrf.js'
-import { readCallbackUrlInput } from '../../security/redirect-target.js'
 import { renderSignInPage } from '../../pages/signin-page.js'
 import { renderErrorPage, renderSignOutPage, renderVerifyRequestPage } from '../../pages/simple-pages.js'
 import type { PublicProvider } from '../../providers/provider-types.js'
 import type { ResponseInternal } from '../../types.js'
+import { requestedCallbackUrl } from '../callback-url.js'
 import { actionUrl, pageUrl, type RequestContext } from '../context.js'
 
 const htmlHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }
@@ -34,8 +34,8 @@ export function csrfAction(ctx: RequestContext): ResponseInternal {
   return { status: 200, body: { csrfToken }, headers: { 'cache-control': 'private, no-cache, no-store' }, cookies: ctx.setCookies }
 }
 
-function requestedCallbackUrl(ctx: RequestContext): string {
-  return readCallbackUrlInput(ctx.req.query.get('callbackUrl')) ?? readCallbackUrlInput(ctx.req.cookies.get(ctx.cookies.callbackUrl.name)) ?? ctx.origin
+function pageCallbackUrl(ctx: RequestContext): string {
+  return requestedCallbackUrl(ctx, { cookie: true }) ?? ctx.origin
 }
 
 /** The `error` query value, kept only when it is a plain identifier (it is echoed into a page and a URL). */
@@ -46,7 +46,7 @@ function requestedError(ctx: RequestContext): string | undefined {
 
 /** GET /signin: the built-in page, or a redirect to the app's own. */
 export function signInPageAction(ctx: RequestContext): ResponseInternal {
-  const callbackUrl = requestedCallbackUrl(ctx)
+  const callbackUrl = pageCallbackUrl(ctx)
   const error = requestedError(ctx)
   if (ctx.config.pages.signIn) {
     return { redirect: pageUrl(ctx, 'signIn', { callbackUrl, ...(error ? { error } : {}) }), cookies: ctx.setCookies }
@@ -63,7 +63,7 @@ export function signInPageAction(ctx: RequestContext): ResponseInternal {
 /** GET /signout: a confirmation form (sign-out itself is a POST, so a link cannot sign anyone out). */
 export function signOutPageAction(ctx: RequestContext): ResponseInternal {
   if (ctx.config.pages.signOut) return { redirect: pageUrl(ctx, 'signOut'), cookies: ctx.setCookies }
-  const callbackUrl = readCallbackUrlInput(ctx.req.query.get('callbackUrl'))
+  const callbackUrl = requestedCallbackUrl(ctx)
   const body = renderSignOutPage({ actionUrl: actionUrl(ctx, 'signout'), csrfToken: ctx.config.csrfEnabled ? ensureCsrfToken(ctx) : '', callbackUrl, theme: ctx.config.theme })
   return { status: 200, body, headers: htmlHeaders, cookies: ctx.setCookies }
 }

@@ -10,9 +10,9 @@ import { databaseSessionEffects } from '../../effects/database-session.js'
 import { jwtSessionEffects } from '../../effects/jwt-session.js'
 import type { EffectEnv } from '../../effects/effect-env.js'
 import { drive, type EffectHandlers } from '../../flow/step.js'
-import { readCallbackUrlInput } from '../../security/redirect-target.js'
 import { readChunkedCookie } from '../../session/cookie-chunks.js'
 import type { ResponseInternal } from '../../types.js'
+import { requestedCallbackUrl } from '../callback-url.js'
 import type { RequestContext } from '../context.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import { applySessionOutcome, effectEnv, runOneRequestFlow } from '../run-flow.js'
@@ -56,7 +56,7 @@ async function runSessionMachine(ctx: RequestContext, env: EffectEnv, effects: E
     ? { type: 'SESSION_REQUESTED', now: ctx.now }
     : kind === 'update'
       ? { type: 'SESSION_UPDATE_REQUESTED', csrfVerified: ctx.csrfVerified, now: ctx.now }
-      : { type: 'SIGNOUT_REQUESTED', csrfVerified: ctx.csrfVerified, callbackUrl: readCallbackUrlInput(ctx.req.body?.callbackUrl) ?? readCallbackUrlInput(ctx.req.query.get('callbackUrl')) ?? '', now: ctx.now }
+      : { type: 'SIGNOUT_REQUESTED', csrfVerified: ctx.csrfVerified, callbackUrl: requestedCallbackUrl(ctx) ?? '', now: ctx.now }
   const final = await runOneRequestFlow(ctx, ctx.config.machines.session!, event, effects)
   const context = final.context as { error?: ErrorType; redirectTo?: string }
   return { state: String(final.value), error: context.error, redirectTo: context.redirectTo }
