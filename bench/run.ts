@@ -5,6 +5,7 @@
 import { runCoreBench } from './core.bench.js'
 import { runFlowStoreBench } from './flow-store.bench.js'
 import { runOidcBench } from './oidc.bench.js'
+import { runXStateApiBench } from './xstate-api.bench.js'
 
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
@@ -14,6 +15,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   core: () => runCoreBench({ quick }),
   oidc: () => runOidcBench({ quick }),
   'flow-store': () => runFlowStoreBench({ quick }),
+  xstate: () => runXStateApiBench({ quick }),
 }
 
 for (const [name, run] of Object.entries(suites)) {
