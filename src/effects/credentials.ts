@@ -2,7 +2,7 @@
  * Handlers of the credentials machine's commands: the provider's `authorize`, the `signIn` callback, the session,
  * the `signIn` event. The full user `authorize` returned stays here; the machine keeps only id, name, e-mail, image.
  */
-import { AccessDenied, CallbackRouteError, CredentialsSignin } from '../errors.js'
+import { CallbackRouteError, CredentialsSignin } from '../errors.js'
 import type { EffectHandlers, ResultEvent } from '../flow/step.js'
 import type { CredentialsConfig } from '../providers/provider-types.js'
 import type { Account, User } from '../types.js'
@@ -10,6 +10,7 @@ import { emitAppEvent } from './app-events.js'
 import type { EffectEnv } from './effect-env.js'
 import { issueJwtSession, type SignInSubject } from './issue-session.js'
 import { runRedirectCallback } from './redirect-callback.js'
+import { runSignInCallback } from './sign-in-callback.js'
 
 /** Issues the session for a subject; the strategy's issuer (JWT cookie or database row). */
 export type SessionIssuer = (env: EffectEnv, subject: SignInSubject) => Promise<ResultEvent>
@@ -52,18 +53,7 @@ export function credentialsEffects(env: EffectEnv, provider: CredentialsConfig, 
       return { type: 'AUTHORIZED', user: pickUser(user) }
     },
 
-    async runSignInCallback(): Promise<ResultEvent> {
-      try {
-        const verdict = await config.callbacks.signIn({ user: user as User, account, credentials })
-        if (verdict === true) return { type: 'SIGNIN_ALLOWED' }
-        if (typeof verdict === 'string' && verdict !== '') return { type: 'SIGNIN_REDIRECTED', url: verdict }
-        config.logger.error(new AccessDenied('the signIn callback refused the sign-in', { provider: provider.id }))
-        return { type: 'SIGNIN_DENIED' }
-      } catch (err) {
-        config.logger.error(new AccessDenied(err instanceof Error ? err.message : 'the signIn callback threw', { err: err instanceof Error ? err : undefined }))
-        return { type: 'SIGNIN_FAILED' }
-      }
-    },
+    runSignInCallback: () => runSignInCallback(env, { user: user as User, account, credentials }, provider.id),
 
     issueSession: () => issueSession(env, { user: user as User, account }),
 

@@ -2,7 +2,7 @@
  * Handlers of the OAuth machine's commands. The client layer (src/effects/oauth/) does the protocol work and throws
  * a typed error naming the check that refused; here each refusal becomes the machine's named result event.
  */
-import { AccessDenied, OAuthProfileParseError } from '../errors.js'
+import { OAuthProfileParseError } from '../errors.js'
 import type { EffectHandlers, ResultEvent } from '../flow/step.js'
 import type { OAuthConfigInternal } from '../providers/provider-types.js'
 import type { Account, Profile, User } from '../types.js'
@@ -13,6 +13,7 @@ import { createAuthorizationUrl } from './oauth/authorization-url.js'
 import { handleOAuthCallback } from './oauth/callback.js'
 import { findAuthError, type CallbackCheck } from './oauth/oauth-failure.js'
 import { runRedirectCallback } from './redirect-callback.js'
+import { runSignInCallback } from './sign-in-callback.js'
 
 /** The result event for each check of the client layer. */
 const eventForCheck: Record<CallbackCheck, string> = {
@@ -115,18 +116,7 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): EffectH
       }
     },
 
-    async runSignInCallback(): Promise<ResultEvent> {
-      try {
-        const verdict = await config.callbacks.signIn({ user: subject.user, account: subject.account, profile: subject.profile })
-        if (verdict === true) return { type: 'SIGNIN_ALLOWED' }
-        if (typeof verdict === 'string' && verdict !== '') return { type: 'SIGNIN_REDIRECTED', url: verdict }
-        config.logger.error(new AccessDenied('the signIn callback refused the sign-in', { provider: provider.id }))
-        return { type: 'SIGNIN_DENIED' }
-      } catch (err) {
-        config.logger.error(new AccessDenied(err instanceof Error ? err.message : 'the signIn callback threw', { err: err instanceof Error ? err : undefined }))
-        return { type: 'SIGNIN_FAILED' }
-      }
-    },
+    runSignInCallback: () => runSignInCallback(env, { user: subject.user, account: subject.account, profile: subject.profile }, provider.id),
 
     resolveUser: () => input.users.resolveUser(subject),
     createUser: async () => {

@@ -2,19 +2,11 @@
  * Sign in with Authentik (OpenID Connect).
  * @module providers/authentik
  */
+import { issuerOidcProvider, type StandardOidcProfile } from './issuer-oidc.js'
 import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
 
 /** Claims of a Authentik ID token. */
-export interface AuthentikProfile {
-  sub: string
-  name?: string
-  preferred_username?: string
-  nickname?: string
-  email?: string
-  email_verified?: boolean
-  picture?: string
-  [claim: string]: unknown
-}
+export type AuthentikProfile = StandardOidcProfile
 
 /**
  * Authentik as an OIDC provider; endpoints come from the issuer's discovery document.
@@ -22,14 +14,6 @@ export interface AuthentikProfile {
  * @see https://docs.goauthentik.io/docs/add-secure-apps/providers/oauth2/
  */
 export default function Authentik(options: OIDCUserConfig<AuthentikProfile> = {}): OIDCConfig<AuthentikProfile> {
-  return {
-    id: 'authentik',
-    name: 'Authentik',
-    type: 'oidc',
-    // Authentik: each application is its own issuer (…/application/o/<slug>/, with the trailing slash).
-    authorization: { params: { scope: 'openid profile email' } },
-    profile: (profile) => ({ id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
-    style: { brandColor: '#fd4b2d' },
-    options,
-  }
+  // Authentik: each application is its own issuer (…/application/o/<slug>/, with the trailing slash).
+  return issuerOidcProvider({ id: 'authentik', name: 'Authentik', brandColor: '#fd4b2d', fallbackNameClaim: 'preferred_username' }, options)
 }

@@ -2,19 +2,11 @@
  * Sign in with Okta (OpenID Connect).
  * @module providers/okta
  */
+import { issuerOidcProvider, type StandardOidcProfile } from './issuer-oidc.js'
 import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
 
 /** Claims of a Okta ID token. */
-export interface OktaProfile {
-  sub: string
-  name?: string
-  preferred_username?: string
-  nickname?: string
-  email?: string
-  email_verified?: boolean
-  picture?: string
-  [claim: string]: unknown
-}
+export type OktaProfile = StandardOidcProfile
 
 /**
  * Okta as an OIDC provider; endpoints come from the issuer's discovery document.
@@ -22,15 +14,6 @@ export interface OktaProfile {
  * @see https://developer.okta.com/docs/concepts/oauth-openid/
  */
 export default function Okta(options: OIDCUserConfig<OktaProfile> = {}): OIDCConfig<OktaProfile> {
-  return {
-    id: 'okta',
-    name: 'Okta',
-    type: 'oidc',
-    authorization: { params: { scope: 'openid profile email' } },
-    // Okta: an org's sign-in policies may require state as well as PKCE.
-    checks: ['pkce', 'state'],
-    profile: (profile) => ({ id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
-    style: { brandColor: '#007dc1' },
-    options,
-  }
+  // Okta: an org's sign-in policies may require state as well as PKCE.
+  return issuerOidcProvider({ id: 'okta', name: 'Okta', brandColor: '#007dc1', fallbackNameClaim: 'preferred_username', checks: ['pkce', 'state'] }, options)
 }

@@ -1,0 +1,109 @@
+/**
+ * One instance of a site that runs Authchart behind Express, as a process of its own: the multi-instance and fault
+ * tests start two (or one) of these with `node --import tsx`, so the instances share nothing but what a real
+ * deployment shares (the secret, the OpenID Provider, and Redis when the flow store is Redis).
+ *
+ * Environment (all required unless a default is given):
+ * - `PORT`: port on 127.0.0.1; `0` lets the OS pick (the test reads it back from the ready line, so no two suites
+ *   ever race for one port)
+ * - `AUTH_SECRET`: the secret every instance of the site shares
+ * - `OP_ISSUER`, `OP_CLIENT_ID`, `OP_CLIENT_SECRET`: the OpenID Provider and this site's client there
+ * - `FLOW_STORE`: `cookie` (stateless) or `redis`
+ * - `REDIS_URL`, `REDIS_PREFIX`, `REDIS_TIMEOUT_MS` (default 2000): the Redis flow store, when `FLOW_STORE=redis`
+ * - `INSTANCE`: a name for this instance, echoed by `GET /instance`
+ *
+ * Besides `/auth/*` it answers `GET /instance` (name and pid) and `GET /transitions` (the flows' audit trail from
+ * `onTransition`), test-only routes that a real site would not have.
+ *
+ * It prints `ready <port>` on stdout once it listens, logs each auth error as one line on stderr, and on SIGTERM
+ * closes its server and Redis connection and exits. An unhandled rejection is left to Node's default (the process
+ * dies), so a test that checks the process is still up also proves nothing escaped.
+ */
+import express from 'express'
+import type { AddressInfo } from 'node:net'
+import { Redis } from 'ioredis'
+import { ExpressAuth } from '../../../src/frameworks/express.js'
+import { RedisFlowStore } from '../../../src/flow-stores/redis.js'
+import OIDC from '../../../src/providers/oidc.js'
+import type { AuthConfig, FlowStore, TransitionRecord } from '../../../src/types.js'
+
+function required(name: string): string {
+  const value = process.env[name]
+  if (!value) {
+    process.stderr.write(`auth-server: ${name} is required\n`)
+    process.exit(2)
+  }
+  return value
+}
+
+const instance = process.env.INSTANCE ?? 'instance'
+const storeKind = required('FLOW_STORE')
+let redis: Redis | undefined
+let flowStore: FlowStore | undefined
+
+if (storeKind === 'redis') {
+  redis = new Redis(required('REDIS_URL'), {
+    // Reconnect quickly: the fault tests restart Redis and want the very next sign-in to work. ioredis's default
+    // backs off up to 2 s, which is a fine choice for an app but would only slow the test down.
+    retryStrategy: (attempt) => Math.min(attempt * 50, 200),
+  })
+  // Without a listener ioredis prints every connection error as "Unhandled error event"; the store reports the
+  // failures that matter (as FlowStoreUnavailable, through the auth logger below).
+  redis.on('error', () => {})
+  flowStore = new RedisFlowStore(redis, {
+    prefix: required('REDIS_PREFIX'),
+    operationTimeoutMs: Number(process.env.REDIS_TIMEOUT_MS ?? '2000'),
+  })
+} else if (storeKind !== 'cookie') {
+  process.stderr.write(`auth-server: FLOW_STORE must be cookie or redis, not ${storeKind}\n`)
+  process.exit(2)
+}
+
+/** The audit trail of this process's flows, newest last; bounded, since a test may send thousands of requests. */
+const transitions: TransitionRecord[] = []
+const maxTransitions = 2000
+
+const config: AuthConfig = {
+  secret: required('AUTH_SECRET'),
+  // Every instance sits behind the same load balancer and serves the same site origin, taken from the Host header.
+  trustHost: true,
+  providers: [
+    OIDC({
+      id: 'idp', name: 'Test IdP', issuer: required('OP_ISSUER'),
+      clientId: required('OP_CLIENT_ID'), clientSecret: required('OP_CLIENT_SECRET'), checks: ['pkce', 'state', 'nonce'],
+    }),
+  ],
+  ...(flowStore ? { flowStore } : {}),
+  onTransition: (record) => {
+    transitions.push(record)
+    if (transitions.length > maxTransitions) transitions.splice(0, transitions.length - maxTransitions)
+  },
+  logger: {
+    error: (error) => { process.stderr.write(`[${instance}] ${error.name}: ${error.message}\n`) },
+    warn: (code) => { process.stderr.write(`[${instance}] warn ${code}\n`) },
+    debug: () => {},
+  },
+}
+
+const app = express()
+app.use(ExpressAuth(config))
+// Lets a test prove that two answers came from two different processes.
+app.get('/instance', (_req, res) => { res.json({ instance, pid: process.pid }) })
+// Lets a test see where each request's flow went (which transitions ran, on which event), not only its HTTP answer.
+app.get('/transitions', (_req, res) => { res.json(transitions) })
+
+const server = app.listen(Number(process.env.PORT ?? '0'), '127.0.0.1', () => {
+  process.stdout.write(`ready ${(server.address() as AddressInfo).port}\n`)
+})
+server.on('error', (error) => {
+  process.stderr.write(`auth-server: ${error.message}\n`)
+  process.exit(1)
+})
+
+process.once('SIGTERM', () => {
+  server.closeAllConnections()
+  server.close(() => {
+    redis?.disconnect()
+    process.exit(0)
+  })
+})
