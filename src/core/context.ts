@@ -17,9 +17,9 @@ export interface RequestContext {
   cookies: CookieSet
   /** Epoch seconds, read once per request. */
   now: number
-  /** The token of a valid CSRF cookie, if the browser has one. */
+  /** The token of a valid CSRF cookie, if the browser has one (read on first use: the session check never needs it). */
   csrfCookieToken: string | null
-  /** Whether this POST carried the CSRF cookie's token (always true when CSRF checks are skipped). */
+  /** Whether this POST carried the CSRF cookie's token (always true when CSRF checks are skipped; false for GET). */
   csrfVerified: boolean
   /** Cookies the response sets (or clears). */
   setCookies: CookieRecord[]
@@ -29,9 +29,17 @@ export interface RequestContext {
 export function createContext(config: ResolvedConfig, req: AuthRequest, now: number): RequestContext {
   const secure = config.cookies.forced ? config.cookies.secure.sessionToken.options.secure === true : req.url.protocol === 'https:'
   const cookies = secure ? config.cookies.secure : config.cookies.insecure
-  const csrfCookieToken = config.csrfEnabled ? readCsrfCookie(req.cookies.get(cookies.csrfToken.name), config.secrets) : null
-  const csrfVerified = !config.csrfEnabled || (req.method === 'POST' && isCsrfTokenValid(csrfCookieToken, req.body?.csrfToken))
-  return { config, req, origin: req.url.origin, secure, cookies, now, csrfCookieToken, csrfVerified, setCookies: [] }
+  let csrfToken: string | null | undefined
+  const readToken = () => (csrfToken ??= config.csrfEnabled ? readCsrfCookie(req.cookies.get(cookies.csrfToken.name), config.secrets) : null)
+  let verified: boolean | undefined
+  return {
+    config, req, origin: req.url.origin, secure, cookies, now, setCookies: [],
+    get csrfCookieToken() { return readToken() },
+    set csrfCookieToken(token: string | null) { csrfToken = token },
+    get csrfVerified() {
+      return (verified ??= !config.csrfEnabled || (req.method === 'POST' && isCsrfTokenValid(readToken(), req.body?.csrfToken)))
+    },
+  }
 }
 
 /** The absolute URL of an action (and provider) under the base path. */

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { CookieJar } from '../../support/auth-harness.js'
 import { http, type HttpOptions, type HttpResult } from '../../frameworks/express-http.js'
+import type { TransitionRecord } from '../../../src/types.js'
 
 /** The one origin every instance serves, as the browser sees it (the load balancer keeps the Host header). */
 export const siteHost = 'app.test'
@@ -165,3 +166,10 @@ export async function sessionEmail(instance: RunningInstance, jar: CookieJar): P
 }
 
 export { CookieJar }
+
+/** The audit trail `instance` recorded for one flow (`GET /transitions`, filtered by flow id). */
+export async function transitionsOf(instance: RunningInstance, flowId: string): Promise<TransitionRecord[]> {
+  const response = await instance.request('/transitions')
+  if (response.status !== 200) throw new Error(`GET /transitions answered ${response.status}`)
+  return (JSON.parse(response.body) as TransitionRecord[]).filter((record) => record.flowId === flowId)
+}
