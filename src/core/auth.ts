@@ -5,6 +5,7 @@
 import { AdapterError, AuthError, ExperimentalFeatureNotEnabled, FlowStoreUnavailable, UnknownAction, UntrustedHost } from '../errors.js'
 import { createLogger } from '../logger.js'
 import { renderPage } from '../pages/html.js'
+import { renderErrorPage } from '../pages/simple-pages.js'
 import { raw } from '../symbols.js'
 import type { AuthAction, AuthConfig, ResponseInternal } from '../types.js'
 import { callbackAction, signInAction } from './actions/provider-actions.js'
@@ -13,7 +14,7 @@ import { sessionAction, signOutAction } from './actions/session.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
 import { createContext, type RequestContext } from './context.js'
 import { configurationErrorBody, errorRedirect } from './error-response.js'
-import { parseRequest } from './request.js'
+import { parseRequest, routeOf } from './request.js'
 import { toResponse } from './response.js'
 
 type Handler = (ctx: RequestContext) => ResponseInternal | Promise<ResponseInternal>
@@ -92,10 +93,23 @@ function asReturnedRedirect(internal: ResponseInternal): ResponseInternal {
   return { status: 200, body: { url: internal.redirect }, headers: { ...Object.fromEntries(new Headers(internal.headers)), 'content-type': 'application/json' }, cookies: internal.cookies }
 }
 
-/** The answer when the config itself is broken: the problem goes to the log, the client gets the generic message. */
-function configurationFailure(config: AuthConfig, error: unknown): ResponseInternal {
+/**
+ * The answer when the config itself is broken: the problem goes to the log; the client gets the error page for page
+ * actions and the generic JSON message for the others.
+ */
+function configurationFailure(request: Request, config: AuthConfig, error: unknown): ResponseInternal {
   createLogger(config ?? {}).error(error instanceof Error ? error : new AuthError(String(error)))
-  return json(500, configurationErrorBody)
+  let action: AuthAction | undefined
+  let url: URL | undefined
+  try {
+    url = new URL(request.url)
+    action = routeOf(url.pathname, typeof config?.basePath === 'string' ? config.basePath.replace(/\/+$/, '') : '/auth').action
+  } catch {
+    action = undefined
+  }
+  if (!url || !action || jsonActions.has(action)) return json(500, configurationErrorBody)
+  const body = renderErrorPage({ error: 'Configuration', homeUrl: url.origin, signInUrl: url.origin })
+  return { status: 500, body, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } }
 }
 
 async function run(request: Request, config: AuthConfig): Promise<ResponseInternal> {
@@ -103,10 +117,10 @@ async function run(request: Request, config: AuthConfig): Promise<ResponseIntern
   try {
     resolved = resolveConfig(config)
   } catch (error) {
-    return configurationFailure(config, error)
+    return configurationFailure(request, config, error)
   }
   if (!resolved.trustHost) {
-    return configurationFailure(config, new UntrustedHost(`host must be trusted: set trustHost: true or AUTH_TRUST_HOST=true (url: ${request.url.slice(0, 200)})`))
+    return configurationFailure(request, config, new UntrustedHost(`host must be trusted: set trustHost: true or AUTH_TRUST_HOST=true (url: ${request.url.slice(0, 200)})`))
   }
   let ctx: RequestContext
   try {
@@ -133,6 +147,12 @@ export async function Auth(request: Request, config: Omit<AuthConfig, 'raw'>): P
 export async function Auth(request: Request, config: AuthConfig): Promise<Response | ResponseInternal> {
   const internal = await run(request, config)
   if (config?.raw === raw) return internal
-  const response = toResponse(internal)
+  let response: Response
+  try {
+    response = toResponse(internal)
+  } catch (error) {
+    // Only a configured cookie name or option can make serialising fail: a configuration error like any other.
+    response = toResponse(configurationFailure(request, config, error))
+  }
   return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response
 }

@@ -196,6 +196,21 @@ describe('bad configuration', () => {
     expect(config.recorded.errors.map((e) => (e as { type?: string }).type)).toContain('MissingSecret')
   })
 
+  it('shows the error page (500, error=Configuration) for page actions when the config is broken', async () => {
+    const config = testConfig({ secret: undefined })
+    const response = await send(config, '/auth/signin')
+    expect(response.status).toBe(500)
+    expect(response.headers.get('content-type')).toMatch(/text\/html/)
+    expect(await response.text()).toContain('Server error')
+  })
+
+  it('answers 500 with the generic message when a configured cookie name cannot be a cookie name', async () => {
+    const config = testConfig({ cookies: { csrfToken: { name: 'bad name;' } } })
+    const response = await send(config, '/auth/csrf')
+    expect(response.status).toBe(500)
+    expect(config.recorded.errors.map((e) => (e as { type?: string }).type)).toContain('InvalidCookieOption')
+  })
+
   it('answers 500 for an untrusted host', async () => {
     const config = testConfig({ trustHost: false })
     expect((await send(config, '/auth/providers')).status).toBe(500)
