@@ -3,6 +3,7 @@
  * `npm run bench -- --quick` runs short rounds (a smoke run); `--only core` runs one suite.
  */
 import { runCoreBench } from './core.bench.js'
+import { runDatabaseSessionBench } from './database-session.bench.js'
 import { runFlowStoreBench } from './flow-store.bench.js'
 import { runOidcBench } from './oidc.bench.js'
 import { runXStateApiBench } from './xstate-api.bench.js'
@@ -15,6 +16,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   core: () => runCoreBench({ quick }),
   oidc: () => runOidcBench({ quick }),
   'flow-store': () => runFlowStoreBench({ quick }),
+  'database-session': () => runDatabaseSessionBench({ quick }),
   xstate: () => runXStateApiBench({ quick }),
 }
 

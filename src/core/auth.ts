@@ -54,8 +54,17 @@ function json(status: number, body: Record<string, unknown>): ResponseInternal {
   return { status, body, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } }
 }
 
+/** Whether the client reads JSON: a JSON action, or a fetch-based client that sent `X-Auth-Return-Redirect`. */
+function wantsJson(ctx: RequestContext): boolean {
+  return jsonActions.has(ctx.req.action) || Boolean(ctx.req.request.headers.get('x-auth-return-redirect'))
+}
+
 function unavailable(ctx: RequestContext): ResponseInternal {
-  if (jsonActions.has(ctx.req.action)) return { ...json(503, { error: 'ServiceUnavailable', message: 'Sign-in is temporarily unavailable. Try again shortly.' }), headers: { 'retry-after': '5' } }
+  // A client that asked for `{ url }` parses the body as JSON (Auth.js's `signIn()` does): an HTML page would break it.
+  if (wantsJson(ctx)) {
+    const answer = json(503, { error: 'ServiceUnavailable', message: 'Sign-in is temporarily unavailable. Try again shortly.' })
+    return { ...answer, headers: { ...answer.headers, 'retry-after': '5' } }
+  }
   const body = renderPage('Try again shortly', '<h1>Try again shortly</h1><p>Sign-in is temporarily unavailable. Please try again in a moment.</p>', ctx.config.theme)
   return { status: 503, body, headers: { 'content-type': 'text/html; charset=utf-8', 'retry-after': '5' } }
 }

@@ -56,8 +56,10 @@ export function adapterUserResolution(env: EffectEnv, adapter: WrappedAdapter, p
       const profileUser = subject.user
       let created: AdapterUser | null = null
       try {
-        const { id: _profileId, ...fields } = profileUser as User & Record<string, unknown>
-        created = await adapter.createUser({ ...fields, id: randomId(), email: profileUser.email ?? '', emailVerified: null } as AdapterUser)
+        const { id: _profileId, email, ...fields } = profileUser as User & Record<string, unknown>
+        // A profile without an address gives a user without one (NULL in SQL), as Auth.js does: '' would be stored
+        // as an address, and the unique e-mail index would refuse the next user who has none.
+        created = await adapter.createUser({ ...fields, ...(email ? { email } : {}), id: randomId(), emailVerified: null } as AdapterUser)
         await adapter.linkAccount(adapterAccount(account, created.id))
       } catch {
         // Already logged by the adapter wrapper. Undo a half-made user so a retry starts clean.

@@ -70,32 +70,45 @@ export async function startInstance(options: InstanceOptions): Promise<RunningIn
     PORT: '0', INSTANCE: options.name, AUTH_SECRET: options.secret, FLOW_STORE: options.store,
     OP_ISSUER: options.opIssuer, OP_CLIENT_ID: clientId, OP_CLIENT_SECRET: clientSecret,
     REDIS_URL: options.redisUrl ?? '', REDIS_PREFIX: options.redisPrefix ?? '',
-    REDIS_TIMEOUT_MS: options.redisTimeoutMs === undefined ? '' : String(options.redisTimeoutMs),
   })
   if (options.redisTimeoutMs === undefined) delete env.REDIS_TIMEOUT_MS
+  else env.REDIS_TIMEOUT_MS = String(options.redisTimeoutMs)
 
   const child = spawn(process.execPath, ['--import', 'tsx', serverScript], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  // A safety net for a test run that ends without its afterAll (a worker torn down): never leave a server behind.
+  const killOnExit = () => { child.kill('SIGKILL') }
+  process.once('exit', killOnExit)
+  child.once('exit', () => process.off('exit', killOnExit))
   let stderr = ''
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
 
   const port = await new Promise<number>((resolve, reject) => {
     let stdout = ''
-    const fail = (reason: string) => {
+    const settle = () => {
       clearTimeout(timer)
+      child.stdout?.off('data', onData)
+      child.off('error', onError)
+      child.off('exit', onExit)
+    }
+    const fail = (reason: string) => {
+      settle()
       child.kill('SIGKILL')
       reject(new Error(`instance ${options.name} did not start: ${reason}\n${stderr.slice(-2000)}`))
     }
-    const timer = setTimeout(() => fail(`no ready line within ${startTimeoutMs} ms`), startTimeoutMs)
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    const onData = (chunk: string) => {
       stdout += chunk
       const ready = /^ready (\d+)$/m.exec(stdout)
       if (ready) {
-        clearTimeout(timer)
+        settle()
         resolve(Number(ready[1]))
       }
-    })
-    child.once('error', (error) => fail(error.message))
-    child.once('exit', (code, signal) => fail(`exited with ${code ?? signal}`))
+    }
+    const onError = (error: Error) => fail(error.message)
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => fail(`exited with ${code ?? signal}`)
+    const timer = setTimeout(() => fail(`no ready line within ${startTimeoutMs} ms`), startTimeoutMs)
+    child.stdout?.setEncoding('utf8').on('data', onData)
+    child.once('error', onError)
+    child.once('exit', onExit)
   })
 
   const pid = child.pid ?? -1

@@ -86,7 +86,7 @@ function acrossInstancesSuite(store: 'redis' | 'cookie') {
     }
   })
 
-  it('runs as two processes', async () => {
+  it('serves the site from two processes on two ports', async () => {
     const [first, second] = instances()
     const ids = await Promise.all([first.request('/instance'), second.request('/instance')])
     const [idA, idB] = ids.map((response) => JSON.parse(response.body) as { instance: string; pid: number })
