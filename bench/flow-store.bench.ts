@@ -55,8 +55,8 @@ export async function runFlowStoreBench(options: { quick?: boolean } = {}): Prom
   const pipelined = new Redis(server.url, { enableAutoPipelining: true })
   try {
     const record = oauthRecord()
-    const redis = new RedisFlowStore(client)
-    const redisPipelined = new RedisFlowStore(pipelined)
+    const redis = RedisFlowStore(client)
+    const redisPipelined = RedisFlowStore(pipelined)
     const cookie = new CookieFlowStore()
     cookie.configure({ secrets: ['bench secret, long enough for any key derivation'], cookieName: 'authjs.flow' })
 

@@ -8,7 +8,7 @@
  * ```ts
  * import { Redis } from 'ioredis'
  * import { RedisFlowStore } from 'authchart/flow-stores/redis'
- * const flowStore = new RedisFlowStore(new Redis(process.env.REDIS_URL!), { operationTimeoutMs: 1500 })
+ * const flowStore = RedisFlowStore(new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1 }), { operationTimeoutMs: 1500 })
  * ```
  * @module flow-stores/redis
  */
@@ -65,7 +65,7 @@ function isUnknownCommand(err: unknown): boolean {
  * when its time ran out cannot be recalled: a timed-out `consume` may still take the flow, so the user starts
  * again; it can never complete twice.
  */
-export class RedisFlowStore implements FlowStore {
+export class RedisKeyedFlowStore implements FlowStore {
   readonly kind = 'redis'
   readonly #client: Redis | Cluster
   readonly #prefix: string
@@ -211,4 +211,14 @@ export class RedisFlowStore implements FlowStore {
     }
     return this.#ready
   }
+}
+
+/**
+ * A flow store on Redis, called the way Auth.js adapters are: `flowStore: RedisFlowStore(client, options)`.
+ * @param client an ioredis client (single node, Sentinel or Cluster); give it a bounded `maxRetriesPerRequest`
+ *   so commands are not resent long after their request has given up
+ * @param options key prefix and operation timeout
+ */
+export function RedisFlowStore(client: Redis | Cluster, options: RedisFlowStoreOptions = {}): RedisKeyedFlowStore {
+  return new RedisKeyedFlowStore(client, options)
 }

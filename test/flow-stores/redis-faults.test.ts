@@ -54,7 +54,7 @@ await describeWithService('redis-server binary', probeRedisServerBinary, () => d
 
   it('Redis killed with 20 loads and saves in flight: every call fails with FlowStoreUnavailable within the timeout; a restart heals the same store', async () => {
     const timeoutMs = 600
-    const store = new RedisFlowStore(client, { operationTimeoutMs: timeoutMs })
+    const store = RedisFlowStore(client, { operationTimeoutMs: timeoutMs })
     const refs = await Promise.all(Array.from({ length: 10 }, () => store.save(sampleRecord(), null)))
 
     // Paused first, so the 20 commands are really sitting in the server when it dies.
@@ -101,7 +101,7 @@ await describeWithService('redis-server binary', probeRedisServerBinary, () => d
   })
 
   it('Redis stopped at a random moment under load: each call either succeeds or fails with FlowStoreUnavailable', async () => {
-    const store = new RedisFlowStore(client, { operationTimeoutMs: 500 })
+    const store = RedisFlowStore(client, { operationTimeoutMs: 500 })
     const ref = await store.save(sampleRecord(), null)
     // Each call gets its handler as it is made: a rejection must never wait unobserved in this test either.
     const calls: ReturnType<typeof timed>[] = []
@@ -129,7 +129,7 @@ await describeWithService('redis-server binary', probeRedisServerBinary, () => d
   })
 
   it('a paused Redis (CLIENT PAUSE 3000): the configured timeout applies to load, save and consume', async () => {
-    const store = new RedisFlowStore(client, { operationTimeoutMs: 300 })
+    const store = RedisFlowStore(client, { operationTimeoutMs: 300 })
     const ref = await store.save(sampleRecord(), null)
     await pauseServer(server.url, 3000)
     const outcomes = await Promise.all([timed(store.load(ref)), timed(store.save(sampleRecord(), ref)), timed(store.consume(ref))])
@@ -142,7 +142,7 @@ await describeWithService('redis-server binary', probeRedisServerBinary, () => d
   })
 
   it('a longer timeout rides out a short pause', async () => {
-    const store = new RedisFlowStore(client, { operationTimeoutMs: 4000 })
+    const store = RedisFlowStore(client, { operationTimeoutMs: 4000 })
     const record = sampleRecord()
     const ref = await store.save(record, null)
     await pauseServer(server.url, 800)
@@ -153,7 +153,7 @@ await describeWithService('redis-server binary', probeRedisServerBinary, () => d
   })
 
   it('a consume that timed out during a pause may still take the flow afterwards, but never hands it out twice', async () => {
-    const store = new RedisFlowStore(client, { operationTimeoutMs: 200 })
+    const store = RedisFlowStore(client, { operationTimeoutMs: 200 })
     const ref = await store.save(sampleRecord(), null)
     await pauseServer(server.url, 700)
     const first = await timed(store.consume(ref))
@@ -170,8 +170,8 @@ await describeWithService('redis-server binary', probeRedisServerBinary, () => d
     try {
       expect(fresh.status).toBe('connecting')
       expect(lazy.status).toBe('wait')
-      const ref = await new RedisFlowStore(fresh).save(sampleRecord(), null)
-      expect(await new RedisFlowStore(lazy).load(ref)).not.toBeNull()
+      const ref = await RedisFlowStore(fresh).save(sampleRecord(), null)
+      expect(await RedisFlowStore(lazy).load(ref)).not.toBeNull()
     } finally {
       fresh.disconnect()
       lazy.disconnect()
@@ -182,7 +182,7 @@ await describeWithService('redis-server binary', probeRedisServerBinary, () => d
     const nowhere = new Redis({ host: '127.0.0.1', port: await sparePort() })
     nowhere.on('error', () => {})
     try {
-      const store = new RedisFlowStore(nowhere, { operationTimeoutMs: 400 })
+      const store = RedisFlowStore(nowhere, { operationTimeoutMs: 400 })
       for (let i = 0; i < 3; i++) {
         const outcome = await timed(store.save(sampleRecord(), null))
         expect(outcome.error).toBeInstanceOf(FlowStoreUnavailable)
@@ -194,7 +194,7 @@ await describeWithService('redis-server binary', probeRedisServerBinary, () => d
   })
 
   it('a client the app has closed: calls fail at once', async () => {
-    const store = new RedisFlowStore(client)
+    const store = RedisFlowStore(client)
     const ref = await store.save(sampleRecord(), null)
     await client.quit()
     const outcome = await timed(store.load(ref))

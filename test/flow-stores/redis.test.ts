@@ -35,14 +35,14 @@ await describeWithService('redis', probeRedis, () => describe('RedisFlowStore on
   flowStoreConformance('redis', async () => {
     const own = new Redis(redisUrl)
     return {
-      store: new RedisFlowStore(own, { prefix: `${prefix}a:` }),
-      foreign: new RedisFlowStore(own, { prefix: `${prefix}b:` }),
+      store: RedisFlowStore(own, { prefix: `${prefix}a:` }),
+      foreign: RedisFlowStore(own, { prefix: `${prefix}b:` }),
       close: async () => { await own.quit() },
     }
   }, { singleUse: true })
 
   it('keeps a flow under one hash-tagged key, as compact JSON, with the record expiry as TTL', async () => {
-    const store = new RedisFlowStore(client, { prefix })
+    const store = RedisFlowStore(client, { prefix })
     const record = sampleRecord()
     const ref = await store.save(record, null)
     expect(ref).toMatch(/^[A-Za-z0-9_-]{22}$/)
@@ -56,7 +56,7 @@ await describeWithService('redis', probeRedis, () => describe('RedisFlowStore on
   })
 
   it('a save with prevRef deletes the previous key and issues a new id', async () => {
-    const store = new RedisFlowStore(client, { prefix })
+    const store = RedisFlowStore(client, { prefix })
     const first = await store.save(sampleRecord(), null)
     const second = await store.save(sampleRecord({ s: 'linkingAccount' }), first)
     expect(second).not.toBe(first)
@@ -65,7 +65,7 @@ await describeWithService('redis', probeRedis, () => describe('RedisFlowStore on
   })
 
   it('an already expired record is not written at all', async () => {
-    const store = new RedisFlowStore(client, { prefix })
+    const store = RedisFlowStore(client, { prefix })
     const ref = await store.save(sampleRecord({ x: Math.floor(Date.now() / 1000) - 5 }), null)
     expect(await client.exists(`${prefix}{${ref}}`)).toBe(0)
   })
@@ -74,8 +74,8 @@ await describeWithService('redis', probeRedis, () => describe('RedisFlowStore on
     const a = new Redis(redisUrl)
     const b = new Redis(redisUrl)
     try {
-      const storeA = new RedisFlowStore(a, { prefix })
-      const storeB = new RedisFlowStore(b, { prefix })
+      const storeA = RedisFlowStore(a, { prefix })
+      const storeB = RedisFlowStore(b, { prefix })
       for (let round = 0; round < 5; round++) {
         const record = sampleRecord()
         const ref = await storeA.save(record, null)
@@ -89,7 +89,7 @@ await describeWithService('redis', probeRedis, () => describe('RedisFlowStore on
   })
 
   it('a value under the prefix that is not a flow record reads as null', async () => {
-    const store = new RedisFlowStore(client, { prefix })
+    const store = RedisFlowStore(client, { prefix })
     const ref = randomToken(16)
     await client.set(`${prefix}{${ref}}`, '{"not":"a flow"}', 'PX', 10_000)
     expect(await store.load(ref)).toBeNull()
@@ -98,7 +98,7 @@ await describeWithService('redis', probeRedis, () => describe('RedisFlowStore on
   })
 
   it('revoke drops a flow', async () => {
-    const store = new RedisFlowStore(client, { prefix })
+    const store = RedisFlowStore(client, { prefix })
     const ref = await store.save(sampleRecord(), null)
     await store.revoke(ref)
     expect(await store.load(ref)).toBeNull()
@@ -108,7 +108,7 @@ await describeWithService('redis', probeRedis, () => describe('RedisFlowStore on
     // Nothing listens on this port: any command would fail, so a null answer proves none was sent.
     const dead = new Redis({ host: '127.0.0.1', port: await sparePort(), lazyConnect: true, retryStrategy: () => null })
     dead.on('error', () => {})
-    const store = new RedisFlowStore(dead, { operationTimeoutMs: 300 })
+    const store = RedisFlowStore(dead, { operationTimeoutMs: 300 })
     try {
       for (const ref of ['', 'short', 'A'.repeat(21) + 'B', `${'A'.repeat(20)}:*`, 'A'.repeat(23)]) {
         expect(await store.load(ref)).toBeNull()
@@ -121,8 +121,8 @@ await describeWithService('redis', probeRedis, () => describe('RedisFlowStore on
   })
 
   it('rejects a nonsensical timeout with an AuthError', () => {
-    expect(() => new RedisFlowStore(client, { operationTimeoutMs: 0 })).toThrow(InvalidConfig)
-    expect(() => new RedisFlowStore(client, { operationTimeoutMs: Number.NaN })).toThrow(InvalidConfig)
+    expect(() => RedisFlowStore(client, { operationTimeoutMs: 0 })).toThrow(InvalidConfig)
+    expect(() => RedisFlowStore(client, { operationTimeoutMs: Number.NaN })).toThrow(InvalidConfig)
   })
 }))
 
@@ -140,7 +140,7 @@ await describeWithService('redis-server binary', probeRedisServerBinary, () => d
 
   it('falls back to the script and stays single-use under 20 concurrent consumes', async () => {
     await expect(client.getdel('probe')).rejects.toThrow(/unknown command/i)
-    const store = new RedisFlowStore(client)
+    const store = RedisFlowStore(client)
     for (let round = 0; round < 3; round++) {
       const record = sampleRecord()
       const ref = await store.save(record, null)
@@ -172,12 +172,12 @@ await describeWithService('redis-server binary', probeRedisServerBinary, () => d
   })
 
   flowStoreConformance('redis cluster', async () => ({
-    store: new RedisFlowStore(cluster, { prefix: 'c1:' }),
-    foreign: new RedisFlowStore(cluster, { prefix: 'c2:' }),
+    store: RedisFlowStore(cluster, { prefix: 'c1:' }),
+    foreign: RedisFlowStore(cluster, { prefix: 'c2:' }),
   }), { singleUse: true })
 
   it('a flow key hashes to the slot of its id alone', async () => {
-    const store = new RedisFlowStore(cluster, { prefix: 'c1:' })
+    const store = RedisFlowStore(cluster, { prefix: 'c1:' })
     const ref = await store.save(sampleRecord(), null)
     const slotOfKey = await cluster.call('CLUSTER', 'KEYSLOT', `c1:{${ref}}`)
     const slotOfId = await cluster.call('CLUSTER', 'KEYSLOT', ref)
@@ -201,12 +201,12 @@ await describeWithService('redis-server binary', probeRedisServerBinary, () => d
   })
 
   flowStoreConformance('redis sentinel', async () => ({
-    store: new RedisFlowStore(client, { prefix: 's1:' }),
-    foreign: new RedisFlowStore(client, { prefix: 's2:' }),
+    store: RedisFlowStore(client, { prefix: 's1:' }),
+    foreign: RedisFlowStore(client, { prefix: 's2:' }),
   }), { singleUse: true })
 
   it('the flows land on the master the Sentinel names', async () => {
-    const ref = await new RedisFlowStore(client, { prefix: 's1:' }).save(sampleRecord(), null)
+    const ref = await RedisFlowStore(client, { prefix: 's1:' }).save(sampleRecord(), null)
     const direct = new Redis(master.url)
     try {
       expect(await direct.exists(`s1:{${ref}}`)).toBe(1)

@@ -52,7 +52,7 @@ if (storeKind === 'redis') {
   // Without a listener ioredis prints every connection error as "Unhandled error event"; the store reports the
   // failures that matter (as FlowStoreUnavailable, through the auth logger below).
   redis.on('error', () => {})
-  flowStore = new RedisFlowStore(redis, {
+  flowStore = RedisFlowStore(redis, {
     prefix: required('REDIS_PREFIX'),
     operationTimeoutMs: Number(process.env.REDIS_TIMEOUT_MS ?? '2000'),
   })
