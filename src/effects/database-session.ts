@@ -10,7 +10,7 @@ import type { EffectHandlers, ResultEvent } from '../flow/step.js'
 import type { Session } from '../types.js'
 import { emitAppEvent } from './app-events.js'
 import type { EffectEnv } from './effect-env.js'
-import { runRedirectCallback } from './redirect-callback.js'
+import { strategyNeutralSessionEffects } from './session-clearing.js'
 
 /** Whether the row's expiry is due to slide: it was last extended `updateAge` or more seconds ago. */
 export function isExtensionDue(expires: Date, nowSeconds: number, maxAge: number, updateAge: number): boolean {
@@ -75,14 +75,7 @@ export function databaseSessionEffects(env: EffectEnv, adapter: WrappedAdapter, 
       return { type: 'SESSION_ANNOUNCED' }
     },
 
-    async clearSession() {
-      outcome.clearSession = true
-      outcome.issuedSession = undefined
-      outcome.session = null
-      return { type: 'SESSION_CLEARED' }
-    },
-
-    runRedirectCallback: (params) => runRedirectCallback(env, params),
+    ...strategyNeutralSessionEffects(env),
 
     async endSession(): Promise<ResultEvent> {
       outcome.clearSession = true

@@ -11,7 +11,7 @@ import type { Session } from '../types.js'
 import { emitAppEvent } from './app-events.js'
 import type { EffectEnv } from './effect-env.js'
 import type { EffectHandlers, ResultEvent } from '../flow/step.js'
-import { runRedirectCallback } from './redirect-callback.js'
+import { strategyNeutralSessionEffects } from './session-clearing.js'
 
 /** The client-visible session of a token, before the session callback: name, e-mail and image only. */
 function sessionOf(token: JWT, expires: number): Session {
@@ -91,14 +91,7 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
       return { type: 'SESSION_ANNOUNCED' }
     },
 
-    async clearSession() {
-      outcome.clearSession = true
-      outcome.issuedSession = undefined
-      outcome.session = null
-      return { type: 'SESSION_CLEARED' }
-    },
-
-    runRedirectCallback: (params) => runRedirectCallback(env, params),
+    ...strategyNeutralSessionEffects(env),
 
     async endSession() {
       try {
