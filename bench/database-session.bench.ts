@@ -10,7 +10,8 @@
  *   `getSessionAndUser` read;
  * - `updateAge` 0: every check is due, so each check is that read plus an `updateSession` write.
  * A check before measuring confirms the store work really is the same (the row's expiry moves, or it does not, for
- * both libraries).
+ * both libraries). The stores are shared servers on a shared machine, so each side is measured three times,
+ * alternating, and keeps its fastest median.
  */
 import { pathToFileURL } from 'node:url'
 import { Auth as AuthJs } from '@auth/core'
@@ -67,7 +68,15 @@ async function openPostgres(): Promise<BenchStore> {
 async function openRedis(): Promise<BenchStore> {
   const prefix = `${scratchName('authchart_bench')}:`
   const client = new Redis(redisUrl(), { maxRetriesPerRequest: 1 })
-  await client.ping()
+  // The command's own error only says the retries ran out; the 'error' event before it says why.
+  let lastError: Error | undefined
+  client.on('error', (err: Error) => { lastError = err })
+  try {
+    await client.ping()
+  } catch (err) {
+    client.disconnect()
+    throw lastError ?? err
+  }
   return {
     label: 'Redis',
     adapter: RedisAdapter(client, { prefix }),
@@ -117,10 +126,40 @@ async function checkSameWork(adapter: Required<Adapter>, run: { ours: Handler; t
   }
 }
 
+/**
+ * Waits for the next whole second. Authchart counts time in whole seconds and @auth/core in milliseconds: right after
+ * @auth/core wrote an expiry at 12:00:00.700, Authchart's clock still says 12:00:00, earlier than that write, so
+ * with `updateAge` 0 its first checks would find no update due (until 12:00:01) and skip the write the case is
+ * meant to measure. From a whole second on, every check is due for both.
+ */
+function untilNextSecond(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5))
+}
+
+/**
+ * Measures @auth/core then Authchart, `pairs` times over, and keeps each side's best median. The store is a shared
+ * server on a shared machine: outside load only ever slows a run down, so the fastest of alternating runs is the
+ * fairest figure for both.
+ */
+async function measureAlternately(label: string, run: { ours: Handler; theirs: Handler }, cookie: string, options: { opsPerRound: number; rounds: number; pairs: number }) {
+  const faster = (a: Measured | undefined, b: Measured) => (a && a.opsPerSecond >= b.opsPerSecond ? a : b)
+  let theirs: Measured | undefined
+  let ours: Measured | undefined
+  for (let i = 0; i < options.pairs; i++) {
+    await untilNextSecond()
+    theirs = faster(theirs, await measure(`@auth/core ${label}`, async () => (await sessionCheck(run.theirs, cookie)).text(), options))
+    await untilNextSecond()
+    ours = faster(ours, await measure(`authchart ${label}`, async () => (await sessionCheck(run.ours, cookie)).text(), options))
+  }
+  if (!theirs || !ours) throw new Error('pairs must be at least 1')
+  return { theirs, ours }
+}
+
 /** Runs the database-session benchmark and returns the ratios (Authchart / @auth/core) per case. */
 export async function runDatabaseSessionBench(options: { quick?: boolean } = {}): Promise<Record<string, number>> {
-  const opsPerRound = options.quick ? 200 : 1000
-  const rounds = options.quick ? 3 : 7
+  const opsPerRound = options.quick ? 200 : 500
+  const rounds = options.quick ? 3 : 5
+  const pairs = options.quick ? 1 : 3
   const rows: Array<{ label: string; ours: Measured; theirs: Measured }> = []
   for (const open of [openPostgres, openRedis]) {
     let store: BenchStore
@@ -136,15 +175,13 @@ export async function runDatabaseSessionBench(options: { quick?: boolean } = {})
         const run = handlers(store.adapter, updateAge)
         await checkSameWork(store.adapter, run, seeded, updateAge)
         const label = `GET /session, ${store.label}, updateAge ${updateAge} (${updateAge === 0 ? 'read + write' : 'read'})`
-        const theirs = await measure(`@auth/core ${label}`, async () => (await sessionCheck(run.theirs, seeded.cookie)).text(), { opsPerRound, rounds })
-        const ours = await measure(`authchart ${label}`, async () => (await sessionCheck(run.ours, seeded.cookie)).text(), { opsPerRound, rounds })
-        rows.push({ label, ours, theirs })
+        rows.push({ label, ...await measureAlternately(label, run, seeded.cookie, { opsPerRound, rounds, pairs }) })
       }
     } finally {
       await store.close()
     }
   }
-  return printComparison('Database session check (same adapter instance for both; in-process, sequential, median of rounds)', rows)
+  return printComparison(`Database session check (same adapter instance for both; in-process, sequential; best of ${pairs} alternating runs, each the median of ${rounds} rounds)`, rows)
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

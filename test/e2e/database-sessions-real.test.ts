@@ -59,7 +59,7 @@ type FailurePoint = 'createSession' | 'updateSession'
 
 /** An adapter on a store that can be made to go away in the middle of a request. */
 interface FailingStore {
-  adapter: Adapter
+  adapter: Required<Adapter>
   /** The store goes away right before the adapter's next `method` reaches it. */
   failBefore(method: FailurePoint): void
   /** Raw reads of that store, when its data outlives the failure (SQL: the server is fine, one connection died). */
@@ -355,9 +355,9 @@ const directoryCredentials = Credentials({
 })
 
 /** A user in the store that the credentials provider accepts. */
-async function knownUser(adapter: Adapter): Promise<AdapterUser> {
+async function knownUser(adapter: Required<Adapter>): Promise<AdapterUser> {
   const email = `${randomUUID()}@example.com`
-  const user = await (adapter as Required<Adapter>).createUser({ id: randomUUID(), email, emailVerified: null, name: 'Grace Hopper', image: 'https://example.com/grace.png' })
+  const user = await adapter.createUser({ id: randomUUID(), email, emailVerified: null, name: 'Grace Hopper', image: 'https://example.com/grace.png' })
   directory.set(email, user.id)
   return user
 }
