@@ -52,6 +52,9 @@ async function createTable(db: Store, dialect: SqlDialect, spec: TableSpec): Pro
       let defined = col
       if (column.primaryKey) defined = defined.primaryKey()
       if (column.notNull) defined = defined.notNull()
+      // MySQL before 8.0.2 and MariaDB before 10.10 (explicit_defaults_for_timestamp off) make a bare TIMESTAMP column
+      // NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE ...: every new user would look e-mail-verified. Say NULL outright.
+      else if (dialect === 'mysql' && column.kind === 'timestamp') defined = defined.modifyEnd(sql`null default null`)
       if (column.unique) defined = defined.unique()
       // The documented PostgreSQL schema generates ids itself too; the adapter always supplies one.
       if (column.primaryKey && column.kind === 'id' && dialect === 'postgres') defined = defined.defaultTo(sql`gen_random_uuid()`)
