@@ -16,7 +16,7 @@
  * @module frameworks/express
  */
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
-import { InvalidConfig, InvalidRequest } from '../errors.js'
+import { FlowStoreUnavailable, InvalidConfig, InvalidRequest } from '../errors.js'
 import type { AuthConfig, Session } from '../types.js'
 import { basePathOf, callAuth, isUnderBasePath, prepareConfig } from './web-handler.js'
 
@@ -159,7 +159,8 @@ export function ExpressAuth(config: AuthConfig): RequestHandler {
 /**
  * The session of the request's user, or `null` when nobody is signed in: `Auth()` asked for `/session` with the
  * request's cookies, so every session callback runs as it would for the browser.
- * @throws InvalidConfig when the server could not answer (the log says why); InvalidRequest for a malformed Host.
+ * @throws FlowStoreUnavailable when a store the session needs cannot be reached (503: worth retrying);
+ *   InvalidConfig when the server could not answer for another reason (the log says why); InvalidRequest for a malformed Host.
  */
 export async function getSession(req: ExpressRequest, config: AuthConfig): Promise<Session | null> {
   prepareConfig(config)
@@ -175,6 +176,7 @@ export async function getSession(req: ExpressRequest, config: AuthConfig): Promi
   }
   if (response.status !== 200) {
     const reason = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).error : undefined
+    if (response.status === 503) throw new FlowStoreUnavailable('the session store is unavailable', { status: 503 })
     throw new InvalidConfig('the session endpoint did not answer', { status: response.status, error: typeof reason === 'string' ? reason : undefined })
   }
   if (typeof data !== 'object' || data === null || Object.keys(data).length === 0) return null

@@ -1,0 +1,33 @@
+/** getSession() when the session store is down: a FlowStoreUnavailable the route can answer with "try again". */
+import type { AddressInfo } from 'node:net'
+import express from 'express'
+import { describe, expect, it } from 'vitest'
+import { MemoryAdapter } from '../../adapters/memory.js'
+import { AuthError } from '../../src/errors.js'
+import { getSession } from '../../src/frameworks/express.js'
+import { testConfig } from '../support/auth-harness.js'
+
+describe('getSession with an unreachable session store', () => {
+  it('throws FlowStoreUnavailable (worth a retry), not a configuration error', async () => {
+    const adapter = { ...MemoryAdapter(), getSessionAndUser: async () => { throw new Error('connection refused') } }
+    const config = testConfig({ adapter, session: { strategy: 'database' } })
+    const app = express()
+    app.get('/me', async (req, res) => {
+      try {
+        res.json({ session: await getSession(req, config) })
+      } catch (error) {
+        res.status(503).json({ type: error instanceof AuthError ? error.type : 'unknown' })
+      }
+    })
+    const server = app.listen(0, '127.0.0.1')
+    await new Promise((resolve) => server.once('listening', resolve))
+    try {
+      const { port } = server.address() as AddressInfo
+      const response = await fetch(`http://127.0.0.1:${port}/me`, { headers: { cookie: 'authjs.session-token=abc' } })
+      expect(response.status).toBe(503)
+      expect(await response.json()).toEqual({ type: 'FlowStoreUnavailable' })
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+})
