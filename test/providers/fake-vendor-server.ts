@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose'
 import type { FetchFunction } from '../../src/symbols.js'
+import { readRequestBody } from '../support/read-request-body.js'
 
 /** A request the fake received, under the vendor URL it was meant for. */
 export interface RecordedRequest {
@@ -46,15 +47,6 @@ export interface FakeVendorServer {
   close(): Promise<void>
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = ''
-    req.setEncoding('utf8')
-    req.on('data', (chunk: string) => (text += chunk))
-    req.on('end', () => resolve(text))
-    req.on('error', reject)
-  })
-}
 
 const keyOf = (method: string, url: URL) => `${method} ${url.origin}${url.pathname}`
 
@@ -67,7 +59,7 @@ export async function startFakeVendorServer(): Promise<FakeVendorServer> {
   const server = createServer((req, res) => {
     const [, host = '', ...rest] = (req.url ?? '/').split('/')
     const url = new URL(`https://${host}/${rest.join('/')}`)
-    readBody(req)
+    readRequestBody(req)
       .then(async (body) => {
         const headers = new Headers()
         for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value)

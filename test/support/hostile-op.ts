@@ -13,6 +13,7 @@ import { createHash, KeyObject, randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose'
+import { readRequestBody } from './read-request-body.js'
 
 /** How the ID token is signed: honestly, or in one of the ways an attacker would try. */
 export type IdTokenSigning = 'honest' | 'unpublished-key' | 'published-kid-wrong-key' | 'alg-none' | 'hs256-with-public-key' | { hs256Secret: string }
@@ -46,15 +47,6 @@ interface IssuedCode { clientId: string; redirectUri: string; nonce?: string; co
 
 const base64url = (bytes: Buffer) => bytes.toString('base64url')
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = ''
-    req.setEncoding('utf8')
-    req.on('data', (chunk: string) => (text += chunk))
-    req.on('end', () => resolve(text))
-    req.on('error', reject)
-  })
-}
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
@@ -97,7 +89,7 @@ export async function startHostileOp(): Promise<HostileOp> {
   }
 
   async function token(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const form = new URLSearchParams(await readBody(req))
+    const form = new URLSearchParams(await readRequestBody(req))
     const issued = codes.get(form.get('code') ?? '')
     const clientId = clientIdOf(req, form)
     if (!issued || issued.used || issued.clientId !== clientId || issued.redirectUri !== form.get('redirect_uri')) {
