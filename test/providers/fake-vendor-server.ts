@@ -5,7 +5,7 @@
  * to `http://127.0.0.1:<port>/<vendor host>/<path>`. The providers keep their real URLs, so the test also proves
  * which URLs they call.
  */
-import { createServer, type IncomingMessage } from 'node:http'
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose'
 import type { FetchFunction } from '../../src/symbols.js'
