@@ -18,6 +18,7 @@ import { errorFromType, errorRedirect } from '../error-response.js'
 import { oauthProviderFor } from '../oauth-providers.js'
 import { applySessionOutcome, effectEnv } from '../run-flow.js'
 import { sessionIssuerFor } from '../session-issuer.js'
+import { proxiedCallbackTarget, sealProxyState } from '../redirect-proxy.js'
 import { userResolutionFor } from '../user-resolution.js'
 
 /** Seconds the machine waits for the callback before it answers "expired" (the store keeps the flow a little longer). */
@@ -53,7 +54,8 @@ export async function oauthSignInAction(ctx: RequestContext, configured: OAuthCo
     type: 'SIGNIN_STARTED', flowId, providerId: provider.id, csrfVerified: ctx.csrfVerified, now: ctx.now, expiresAt: ctx.now + callbackWindow,
     callbackUrl: requestedCallbackUrl(ctx) ?? '',
     // 128 bits each: unguessable, and short enough that pkce+state+nonce keep the Cookie header under 700 bytes.
-    state: checks.includes('state') ? randomToken(16) : undefined,
+    // Behind a redirect proxy the state is a sealed note naming this deployment's callback (src/core/redirect-proxy.ts).
+    state: provider.redirectProxyUrl ? sealProxyState(ctx, provider.callbackUrl) : checks.includes('state') ? randomToken(16) : undefined,
     nonce: checks.includes('nonce') ? randomToken(16) : undefined,
     codeVerifier: checks.includes('pkce') ? randomToken() : undefined,
   }
@@ -81,6 +83,11 @@ function callbackParams(ctx: RequestContext): URLSearchParams {
 export async function oauthCallbackAction(ctx: RequestContext, configured: OAuthConfig): Promise<ResponseInternal> {
   const provider = oauthProviderFor(ctx, configured)
   const ref = ctx.req.cookies.get(ctx.cookies.flow.name)
+  if (!ref && ctx.req.method === 'GET') {
+    // Acting as the redirect proxy for another deployment that shares our secret: send the browser there.
+    const target = proxiedCallbackTarget(ctx, ctx.req.query.get('state'))
+    if (target) return { redirect: target.href, cookies: ctx.setCookies }
+  }
   clearFlowCookie(ctx)
   if (!ref) {
     ctx.config.logger.error(new FlowRejected('callback without a flow cookie', { check: 'flow', provider: provider.id }))
