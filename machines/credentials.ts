@@ -41,8 +41,8 @@ export const credentialsMachine = setup({
     // Machines emit nothing; declared so parameterised assigns type-check.
     emitted: {} as { type: 'authchart.none' },
   },
+  // Security checks are not listed here: they are inline guards (src/security/flow-guards.ts) that provide() cannot replace.
   guards: {
-    isCsrfVerified,
     /** Extension point: the app's last word before the session is issued. */
     allowSignIn: () => true,
   },
@@ -64,7 +64,7 @@ export const credentialsMachine = setup({
       description: 'Waiting for the sign-in form to be posted.',
       on: {
         CREDENTIALS_SUBMITTED: [
-          { guard: { type: 'isCsrfVerified' }, target: 'resolvingCallbackUrl',
+          { guard: isCsrfVerified, target: 'resolvingCallbackUrl',
             actions: assign(({ event }) => ({ providerId: event.providerId, callbackUrl: event.callbackUrl, now: event.now })) },
           { target: 'failed', actions: [assign(({ event }) => ({ providerId: event.providerId, now: event.now })), { type: 'fail', params: { error: 'MissingCSRF' } }] },
         ],

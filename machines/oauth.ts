@@ -71,11 +71,8 @@ export const oauthMachine = setup({
     events: {} as OAuthEvent,
     emitted: {} as { type: 'authchart.none' },
   },
+  // Security checks are not listed here: they are inline guards (src/security/flow-guards.ts) that provide() cannot replace.
   guards: {
-    isCsrfVerified,
-    isFlowExpired,
-    isCallbackForFlowProvider,
-    hasMatchingState,
     /** Extension point: the app's last word before the user is resolved and the session issued. */
     allowSignIn: () => true,
     /** Extension point: may this sign-in create a new user? */
@@ -106,7 +103,7 @@ export const oauthMachine = setup({
       on: {
         SIGNIN_STARTED: [
           {
-            guard: { type: 'isCsrfVerified' }, target: 'resolvingCallbackUrl',
+            guard: isCsrfVerified, target: 'resolvingCallbackUrl',
             actions: assign(({ event }) => ({
               flowId: event.flowId, providerId: event.providerId, callbackUrl: event.callbackUrl, expiresAt: event.expiresAt,
               state: event.state, nonce: event.nonce, codeVerifier: event.codeVerifier,
@@ -137,8 +134,8 @@ export const oauthMachine = setup({
       tags: ['awaitingBrowser'],
       on: {
         CALLBACK_RECEIVED: [
-          { guard: { type: 'isFlowExpired' }, target: 'failed', actions: { type: 'fail', params: { error: 'FlowRejected' } } },
-          { guard: { type: 'isCallbackForFlowProvider' }, target: 'checkingState', actions: assign(({ event }) => ({ now: event.now })) },
+          { guard: isFlowExpired, target: 'failed', actions: { type: 'fail', params: { error: 'FlowRejected' } } },
+          { guard: isCallbackForFlowProvider, target: 'checkingState', actions: assign(({ event }) => ({ now: event.now })) },
           { target: 'failed', actions: callbackError },
         ],
       },
@@ -146,7 +143,7 @@ export const oauthMachine = setup({
     checkingState: {
       description: 'The state returned by the provider must be the one this browser was sent with.',
       always: [
-        { guard: { type: 'hasMatchingState' }, target: 'exchangingCode' },
+        { guard: hasMatchingState, target: 'exchangingCode' },
         { target: 'failed', actions: callbackError },
       ],
     },

@@ -45,8 +45,8 @@ export const sessionMachine = setup({
     // Machines emit nothing; declared so parameterised assigns type-check.
     emitted: {} as { type: 'authchart.none' },
   },
+  // Security checks are not listed here: they are inline guards (src/security/flow-guards.ts) that provide() cannot replace.
   guards: {
-    isCsrfVerified,
     isUpdateRequested: ({ context }) => context.intent === 'update',
   },
   actions: {
@@ -70,11 +70,11 @@ export const sessionMachine = setup({
       on: {
         SESSION_REQUESTED: { target: 'loading', actions: assign(({ event }) => ({ intent: 'read' as const, now: event.now })) },
         SESSION_UPDATE_REQUESTED: [
-          { guard: { type: 'isCsrfVerified' }, target: 'loading', actions: assign(({ event }) => ({ intent: 'update' as const, now: event.now })) },
+          { guard: isCsrfVerified, target: 'loading', actions: assign(({ event }) => ({ intent: 'update' as const, now: event.now })) },
           { target: 'failed', actions: [assign(({ event }) => ({ now: event.now })), { type: 'fail', params: { error: 'MissingCSRF' } }] },
         ],
         SIGNOUT_REQUESTED: [
-          { guard: { type: 'isCsrfVerified' }, target: 'resolvingSignOutRedirect',
+          { guard: isCsrfVerified, target: 'resolvingSignOutRedirect',
             actions: assign(({ event }) => ({ intent: 'signOut' as const, callbackUrl: event.callbackUrl, now: event.now })) },
           { target: 'failed', actions: [assign(({ event }) => ({ now: event.now })), { type: 'fail', params: { error: 'MissingCSRF' } }] },
         ],
