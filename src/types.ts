@@ -188,7 +188,7 @@ export interface Theme {
 /** The internal response, returned as-is when `config.raw` is the exported `raw` marker. */
 export interface ResponseInternal<Body = unknown> {
   status?: number
-  headers?: HeadersInit
+  headers?: ConstructorParameters<typeof Headers>[0]
   body?: Body
   redirect?: string
   cookies?: CookieRecord[]
