@@ -4,23 +4,25 @@
  * (PostgreSQL `pg_terminate_backend`, MariaDB `KILL`, SQLite `close()`) before returning. The adapter's next
  * statement then meets a dead connection, exactly as when a server restarts or a network drops mid-transaction.
  */
-import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver } from 'kysely'
+import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type QueryResult } from 'kysely'
 
 /** Kills the connection a query has just run on; `connection` is the real driver's. */
 export type KillConnection = (connection: DatabaseConnection) => Promise<void>
 
-/** `inner`, with the connection killed once, right after the first query whose SQL matches `trigger`. */
-export function dialectKilledAfter(inner: Dialect, trigger: RegExp, kill: KillConnection): Dialect {
+/** Runs one query on the real connection; may kill the connection before or after running it. */
+type Intercept = <R>(connection: DatabaseConnection, query: CompiledQuery, run: () => Promise<QueryResult<R>>) => Promise<QueryResult<R>>
+
+/** `inner`, with every query passed through `intercept` on the real connection it runs on. */
+function interceptingDialect(inner: Dialect, intercept: Intercept): Dialect {
   return {
     createAdapter: () => inner.createAdapter(),
     createIntrospector: (db) => inner.createIntrospector(db),
     createQueryCompiler: () => inner.createQueryCompiler(),
-    createDriver: () => killingDriver(inner.createDriver(), trigger, kill),
+    createDriver: () => interceptingDriver(inner.createDriver(), intercept),
   }
 }
 
-function killingDriver(driver: Driver, trigger: RegExp, kill: KillConnection): Driver {
-  let killed = false
+function interceptingDriver(driver: Driver, intercept: Intercept): Driver {
   // Kysely hands our wrapper back to the driver; the real driver needs its own connection object.
   const real = new WeakMap<DatabaseConnection, DatabaseConnection>()
   const unwrap = (connection: DatabaseConnection) => real.get(connection) ?? connection
@@ -29,14 +31,7 @@ function killingDriver(driver: Driver, trigger: RegExp, kill: KillConnection): D
     async acquireConnection() {
       const connection = await driver.acquireConnection()
       const wrapper: DatabaseConnection = {
-        async executeQuery<R>(query: CompiledQuery) {
-          const result = await connection.executeQuery<R>(query)
-          if (!killed && trigger.test(query.sql)) {
-            killed = true
-            await kill(connection)
-          }
-          return result
-        },
+        executeQuery: (query) => intercept(connection, query, () => connection.executeQuery(query)),
         streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
       }
       real.set(wrapper, connection)
@@ -48,6 +43,36 @@ function killingDriver(driver: Driver, trigger: RegExp, kill: KillConnection): D
     releaseConnection: (connection) => driver.releaseConnection(unwrap(connection)),
     destroy: () => driver.destroy(),
   }
+}
+
+/** `inner`, with the connection killed once, right after the first query whose SQL matches `trigger`. */
+export function dialectKilledAfter(inner: Dialect, trigger: RegExp, kill: KillConnection): Dialect {
+  let killed = false
+  return interceptingDialect(inner, async (connection, query, run) => {
+    const result = await run()
+    if (!killed && trigger.test(query.sql)) {
+      killed = true
+      await kill(connection)
+    }
+    return result
+  })
+}
+
+/**
+ * `inner`, whose connection is killed right before the armed statement runs on it, so that statement meets a dead
+ * connection. Unlike `dialectKilledAfter`, this also fails a single-statement call outside a transaction, which the
+ * pool would otherwise just retry on a fresh connection.
+ */
+export function dialectDyingBefore(inner: Dialect, kill: KillConnection): { dialect: Dialect; arm(trigger: RegExp): void } {
+  let armed: RegExp | undefined
+  const dialect = interceptingDialect(inner, async (connection, query, run) => {
+    if (armed?.test(query.sql)) {
+      armed = undefined
+      await kill(connection)
+    }
+    return run()
+  })
+  return { dialect, arm: (trigger) => { armed = trigger } }
 }
 
 /** Terminates a PostgreSQL backend from another session, and waits until it is gone. */

@@ -8,9 +8,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
-import {
-  Kysely, MysqlDialect, PostgresDialect, type CompiledQuery, type DatabaseConnection, type Dialect, type Driver,
-} from 'kysely'
+import { Kysely, MysqlDialect, PostgresDialect } from 'kysely'
 import { createPool } from 'mysql2'
 import { createPool as createPromisePool } from 'mysql2/promise'
 import pg from 'pg'
@@ -22,7 +20,7 @@ import { AdapterError } from '../../src/errors.js'
 import Credentials from '../../src/providers/credentials.js'
 import OIDC from '../../src/providers/oidc.js'
 import type { AuthConfig } from '../../src/types.js'
-import { killMysqlConnection, killPostgresConnection, type KillConnection } from '../adapters/connection-killer.js'
+import { dialectDyingBefore, killMysqlConnection, killPostgresConnection } from '../adapters/connection-killer.js'
 import { deleteKeysWithPrefix } from '../adapters/redis-keys-cleanup.js'
 import { sqlStoreReaders, type RawQuery } from '../adapters/sql-store-readers.js'
 import { CookieJar, csrfToken, origin, send, session, signIn, testConfig } from '../support/auth-harness.js'
@@ -115,53 +113,6 @@ function sqlReaders(dialect: 'postgres' | 'mysql', query: RawQuery): StoreReader
 const failingStatement: Record<FailurePoint, RegExp> = {
   createSession: /^insert into ["`]Session["`]/,
   updateSession: /^update ["`]Session["`]/,
-}
-
-/**
- * `inner`, whose connection is killed (for real, by `kill`) right before the armed statement runs on it, so that
- * statement meets a dead connection, as when the server restarts or the network drops mid-request. Unlike
- * `dialectKilledAfter` (test/adapters), this also fails a single-statement call outside a transaction, which
- * would otherwise just be retried on a fresh connection by the pool.
- */
-function dialectDyingBefore(inner: Dialect, kill: KillConnection): { dialect: Dialect; arm(trigger: RegExp): void } {
-  let armed: RegExp | undefined
-  const dying = (driver: Driver): Driver => {
-    // Kysely hands our wrapper back to the driver; the real driver needs its own connection object.
-    const real = new WeakMap<DatabaseConnection, DatabaseConnection>()
-    const unwrap = (connection: DatabaseConnection) => real.get(connection) ?? connection
-    return {
-      init: () => driver.init(),
-      async acquireConnection() {
-        const connection = await driver.acquireConnection()
-        const wrapper: DatabaseConnection = {
-          async executeQuery<R>(query: CompiledQuery) {
-            if (armed?.test(query.sql)) {
-              armed = undefined
-              await kill(connection)
-            }
-            return connection.executeQuery<R>(query)
-          },
-          streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
-        }
-        real.set(wrapper, connection)
-        return wrapper
-      },
-      beginTransaction: (connection, settings) => driver.beginTransaction(unwrap(connection), settings),
-      commitTransaction: (connection) => driver.commitTransaction(unwrap(connection)),
-      rollbackTransaction: (connection) => driver.rollbackTransaction(unwrap(connection)),
-      releaseConnection: (connection) => driver.releaseConnection(unwrap(connection)),
-      destroy: () => driver.destroy(),
-    }
-  }
-  return {
-    dialect: {
-      createAdapter: () => inner.createAdapter(),
-      createIntrospector: (db) => inner.createIntrospector(db),
-      createQueryCompiler: () => inner.createQueryCompiler(),
-      createDriver: () => dying(inner.createDriver()),
-    },
-    arm: (trigger) => { armed = trigger },
-  }
 }
 
 /** pg reports a connection lost while checked out as an 'error' event, which ends the process when unheard. */
