@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
-import { Kysely, MysqlDialect, PostgresDialect } from 'kysely'
+import { Kysely, MysqlDialect, PostgresDialect, type Dialect } from 'kysely'
 import { createPool } from 'mysql2'
 import { createPool as createPromisePool } from 'mysql2/promise'
 import pg from 'pg'
@@ -20,7 +20,7 @@ import { AdapterError } from '../../src/errors.js'
 import Credentials from '../../src/providers/credentials.js'
 import OIDC from '../../src/providers/oidc.js'
 import type { AuthConfig } from '../../src/types.js'
-import { dialectDyingBefore, killMysqlConnection, killPostgresConnection } from '../adapters/connection-killer.js'
+import { dialectDyingBefore, killMysqlConnection, killPostgresConnection, type KillConnection } from '../adapters/connection-killer.js'
 import { deleteKeysWithPrefix } from '../adapters/redis-keys-cleanup.js'
 import { sqlStoreReaders, type RawQuery } from '../adapters/sql-store-readers.js'
 import { CookieJar, csrfToken, origin, send, session, signIn, testConfig } from '../support/auth-harness.js'
@@ -122,6 +122,38 @@ function hearConnectionErrors(pool: pg.Pool): pg.Pool {
   return pool
 }
 
+/** An opened SQL store, and its failing twin: the same database through a dialect whose connection dies on cue. */
+function sqlStore(parts: {
+  db: Kysely<unknown>
+  readers: StoreReaders
+  failingDialect: () => Dialect
+  kill: KillConnection
+  closeRaw: () => Promise<void>
+  scratch: { drop(): Promise<void> }
+}): OpenedStore {
+  return {
+    adapter: KyselyAdapter(parts.db),
+    readers: parts.readers,
+    async openFailing() {
+      const dying = dialectDyingBefore(parts.failingDialect(), parts.kill)
+      const failing = new Kysely<unknown>({ dialect: dying.dialect })
+      return {
+        adapter: KyselyAdapter(failing),
+        failBefore: (method) => dying.arm(failingStatement[method]),
+        survivingReaders: parts.readers,
+        // The pool drops the dead connection and opens a new one on the next call.
+        recover: async () => {},
+        dispose: () => failing.destroy(),
+      }
+    },
+    async close() {
+      await parts.closeRaw()
+      await parts.db.destroy()
+      await parts.scratch.drop()
+    },
+  }
+}
+
 const postgres: StoreBackend = {
   name: 'postgres',
   probe: probePostgres,
@@ -131,28 +163,12 @@ const postgres: StoreBackend = {
     await migrate(db)
     const raw = new pg.Pool({ connectionString: scratch.url, max: 2 })
     const readers = sqlReaders('postgres', async (text, values) => (await raw.query(text, values)).rows)
-    return {
-      adapter: KyselyAdapter(db),
-      readers,
-      async openFailing() {
-        const pool = hearConnectionErrors(new pg.Pool({ connectionString: scratch.url, max: 1 }))
-        const dying = dialectDyingBefore(new PostgresDialect({ pool }), killPostgresConnection(raw))
-        const failing = new Kysely<unknown>({ dialect: dying.dialect })
-        return {
-          adapter: KyselyAdapter(failing),
-          failBefore: (method) => dying.arm(failingStatement[method]),
-          survivingReaders: readers,
-          // The pool drops the dead connection and opens a new one on the next call.
-          recover: async () => {},
-          dispose: () => failing.destroy(),
-        }
-      },
-      async close() {
-        await raw.end()
-        await db.destroy()
-        await scratch.drop()
-      },
-    }
+    return sqlStore({
+      db, readers, closeRaw: () => raw.end(), scratch,
+      // One connection, so the armed statement runs on the connection that is killed.
+      failingDialect: () => new PostgresDialect({ pool: hearConnectionErrors(new pg.Pool({ connectionString: scratch.url, max: 1 })) }),
+      kill: killPostgresConnection(raw),
+    })
   },
 }
 
@@ -169,28 +185,11 @@ const mariadb: StoreBackend = {
       const [rows] = await raw.query(text, values)
       return Array.isArray(rows) ? rows : []
     })
-    return {
-      adapter: KyselyAdapter(db),
-      readers,
-      async openFailing() {
-        const pool = createPool({ uri: scratch.url, timezone: 'Z', connectionLimit: 1 })
-        const dying = dialectDyingBefore(new MysqlDialect({ pool }), killMysqlConnection(raw))
-        const failing = new Kysely<unknown>({ dialect: dying.dialect })
-        return {
-          adapter: KyselyAdapter(failing),
-          failBefore: (method) => dying.arm(failingStatement[method]),
-          survivingReaders: readers,
-          // The pool drops the dead connection and opens a new one on the next call.
-          recover: async () => {},
-          dispose: () => failing.destroy(),
-        }
-      },
-      async close() {
-        await raw.end()
-        await db.destroy()
-        await scratch.drop()
-      },
-    }
+    return sqlStore({
+      db, readers, closeRaw: () => raw.end(), scratch,
+      failingDialect: () => new MysqlDialect({ pool: createPool({ uri: scratch.url, timezone: 'Z', connectionLimit: 1 }) }),
+      kill: killMysqlConnection(raw),
+    })
   },
 }
 
