@@ -4,6 +4,7 @@
  */
 import { assign, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
+import type { RefusalCheck } from '../src/security/refusals.js'
 import { isCsrfVerified } from '../src/security/flow-guards.js'
 
 export interface CredentialsContext {
@@ -12,6 +13,8 @@ export interface CredentialsContext {
   /** The user `authorize` returned; only id, name, e-mail and image are kept. */
   user?: { id?: string; name?: string | null; email?: string | null; image?: string | null }
   error?: ErrorType
+  /** The check that refused the request, when it ended in a refusal; logged once by the runtime. */
+  refusal?: RefusalCheck
   /** `CredentialsSignin.code`, shown in the redirect URL. */
   errorCode?: string
   /** Where the browser goes next, as the redirect callback decided. */
@@ -53,7 +56,8 @@ export const credentialsMachine = setup({
     runSignInCallback: (_: unknown, _params: { providerId: string; user: NonNullable<CredentialsContext['user']> }) => {},
     issueSession: (_: unknown, _params: { providerId: string; user: NonNullable<CredentialsContext['user']> }) => {},
     emitSignInEvent: (_: unknown, _params: { providerId: string; user: NonNullable<CredentialsContext['user']> }) => {},
-    fail: assign((_, params: { error: ErrorType }) => ({ error: params.error })),
+    // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
+    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) => ({ error: params.error, refusal: params.check })),
   },
 }).createMachine({
   id: 'credentials',
@@ -66,7 +70,7 @@ export const credentialsMachine = setup({
         CREDENTIALS_SUBMITTED: [
           { guard: isCsrfVerified, target: 'resolvingCallbackUrl',
             actions: assign(({ event }) => ({ providerId: event.providerId, callbackUrl: event.callbackUrl, now: event.now })) },
-          { target: 'failed', actions: [assign(({ event }) => ({ providerId: event.providerId, now: event.now })), { type: 'fail', params: { error: 'MissingCSRF' } }] },
+          { target: 'failed', actions: [assign(({ event }) => ({ providerId: event.providerId, now: event.now })), { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } }] },
         ],
       },
     },
@@ -75,7 +79,7 @@ export const credentialsMachine = setup({
       entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
       on: {
         REDIRECT_RESOLVED: { target: 'authorizing', actions: assign(({ event }) => ({ callbackUrl: event.url })) },
-        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl' } } },
+        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } } },
       },
     },
     authorizing: {
@@ -105,7 +109,7 @@ export const credentialsMachine = setup({
       entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.redirectTo ?? '' }) },
       on: {
         REDIRECT_RESOLVED: { target: 'redirected', actions: assign(({ event }) => ({ redirectTo: event.url })) },
-        REDIRECT_FAILED: { target: 'failed', actions: [assign({ redirectTo: undefined }), { type: 'fail', params: { error: 'InvalidCallbackUrl' } }] },
+        REDIRECT_FAILED: { target: 'failed', actions: [assign({ redirectTo: undefined }), { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } }] },
       },
     },
     issuingSession: {

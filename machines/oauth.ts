@@ -5,6 +5,7 @@
  */
 import { assign, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
+import type { RefusalCheck } from '../src/security/refusals.js'
 import { hasMatchingState, isCallbackForFlowProvider, isCsrfVerified, isFlowExpired } from '../src/security/flow-guards.js'
 
 type FlowUser = { id?: string; name?: string | null; email?: string | null; image?: string | null }
@@ -26,6 +27,10 @@ export interface OAuthContext {
   isNewUser?: boolean
   redirectTo?: string
   error?: ErrorType
+  /** The check that refused this flow, when it ended in a refusal; logged once by the runtime. */
+  refusal?: RefusalCheck
+  /** A short, secret-free reason for the refusal (from the client layer's named check). */
+  refusalReason?: string
   /** The callback request's time (epoch seconds), for the app's guards; never persisted (the flow ends in that request). */
   now?: number
 }
@@ -39,11 +44,11 @@ export type OAuthEvent =
   | { type: 'CALLBACK_RECEIVED'; providerId: string; state?: string; now: number }
   | { type: 'CALLBACK_VALIDATED'; user: FlowUser }
   | { type: 'PROVIDER_DENIED' }
-  | { type: 'AUTHORIZATION_RESPONSE_REJECTED' }
-  | { type: 'PKCE_FAILED' }
+  | { type: 'AUTHORIZATION_RESPONSE_REJECTED'; check?: RefusalCheck; reason?: string }
+  | { type: 'PKCE_FAILED'; check?: RefusalCheck; reason?: string }
   | { type: 'TOKEN_REQUEST_FAILED' }
-  | { type: 'ID_TOKEN_REJECTED' }
-  | { type: 'NONCE_MISMATCHED' }
+  | { type: 'ID_TOKEN_REJECTED'; check?: RefusalCheck; reason?: string }
+  | { type: 'NONCE_MISMATCHED'; check?: RefusalCheck; reason?: string }
   | { type: 'USERINFO_FAILED' }
   | { type: 'PROFILE_REJECTED' }
   | { type: 'SIGNIN_ALLOWED' }
@@ -91,7 +96,10 @@ export const oauthMachine = setup({
     linkAccount: (_: unknown, _params: { providerId: string }) => {},
     issueSession: (_: unknown, _params: { providerId: string; isNewUser: boolean }) => {},
     emitSignInEvent: (_: unknown, _params: { providerId: string; isNewUser: boolean }) => {},
-    fail: assign((_, params: { error: ErrorType }) => ({ error: params.error })),
+    // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
+    /** Keeps the check a command's result named (issuer, PKCE, nonce, ID token), for the refusal log. */
+    noteRefusal: assign(({ event }) => ('check' in event && event.check ? { refusal: event.check, refusalReason: event.reason } : {})),
+    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) => ({ error: params.error, refusal: params.check })),
   },
 }).createMachine({
   id: 'oauth',
@@ -109,7 +117,7 @@ export const oauthMachine = setup({
               state: event.state, nonce: event.nonce, codeVerifier: event.codeVerifier,
             })),
           },
-          { target: 'failed', actions: [assign(({ event }) => ({ providerId: event.providerId })), { type: 'fail', params: { error: 'MissingCSRF' } }] },
+          { target: 'failed', actions: [assign(({ event }) => ({ providerId: event.providerId })), { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } }] },
         ],
       },
     },
@@ -118,7 +126,7 @@ export const oauthMachine = setup({
       entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
       on: {
         REDIRECT_RESOLVED: { target: 'buildingAuthorizationUrl', actions: assign(({ event }) => ({ callbackUrl: event.url })) },
-        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl' } } },
+        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } } },
       },
     },
     buildingAuthorizationUrl: {
@@ -134,9 +142,9 @@ export const oauthMachine = setup({
       tags: ['awaitingBrowser'],
       on: {
         CALLBACK_RECEIVED: [
-          { guard: isFlowExpired, target: 'failed', actions: { type: 'fail', params: { error: 'FlowRejected' } } },
+          { guard: isFlowExpired, target: 'failed', actions: { type: 'fail', params: { error: 'FlowRejected', check: 'flow-expired' } } },
           { guard: isCallbackForFlowProvider, target: 'checkingState', actions: assign(({ event }) => ({ now: event.now })) },
-          { target: 'failed', actions: callbackError },
+          { target: 'failed', actions: { type: 'fail', params: { error: 'OAuthCallbackError', check: 'provider-mismatch' } } },
         ],
       },
     },
@@ -144,7 +152,7 @@ export const oauthMachine = setup({
       description: 'The state returned by the provider must be the one this browser was sent with.',
       always: [
         { guard: hasMatchingState, target: 'exchangingCode' },
-        { target: 'failed', actions: callbackError },
+        { target: 'failed', actions: { type: 'fail', params: { error: 'OAuthCallbackError', check: 'state' } } },
       ],
     },
     exchangingCode: {
@@ -153,11 +161,11 @@ export const oauthMachine = setup({
       on: {
         CALLBACK_VALIDATED: { target: 'checkingSignIn', actions: assign(({ event }) => ({ user: event.user, state: undefined, nonce: undefined, codeVerifier: undefined })) },
         PROVIDER_DENIED: { target: 'failed', actions: callbackError },
-        AUTHORIZATION_RESPONSE_REJECTED: { target: 'failed', actions: callbackError },
-        PKCE_FAILED: { target: 'failed', actions: callbackError },
+        AUTHORIZATION_RESPONSE_REJECTED: { target: 'failed', actions: ['noteRefusal', callbackError] },
+        PKCE_FAILED: { target: 'failed', actions: ['noteRefusal', callbackError] },
         TOKEN_REQUEST_FAILED: { target: 'failed', actions: callbackError },
-        ID_TOKEN_REJECTED: { target: 'failed', actions: callbackError },
-        NONCE_MISMATCHED: { target: 'failed', actions: callbackError },
+        ID_TOKEN_REJECTED: { target: 'failed', actions: ['noteRefusal', callbackError] },
+        NONCE_MISMATCHED: { target: 'failed', actions: ['noteRefusal', callbackError] },
         USERINFO_FAILED: { target: 'failed', actions: callbackError },
         PROFILE_REJECTED: { target: 'failed', actions: { type: 'fail', params: { error: 'OAuthProfileParseError' } } },
       },
@@ -180,7 +188,7 @@ export const oauthMachine = setup({
       entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.redirectTo ?? '' }) },
       on: {
         REDIRECT_RESOLVED: { target: 'redirected', actions: assign(({ event }) => ({ redirectTo: event.url })) },
-        REDIRECT_FAILED: { target: 'failed', actions: [assign({ redirectTo: undefined }), { type: 'fail', params: { error: 'InvalidCallbackUrl' } }] },
+        REDIRECT_FAILED: { target: 'failed', actions: [assign({ redirectTo: undefined }), { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } }] },
       },
     },
     resolvingUser: {

@@ -9,6 +9,7 @@
  */
 import { assign, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
+import type { RefusalCheck } from '../src/security/refusals.js'
 import { isCsrfVerified } from '../src/security/flow-guards.js'
 
 export interface SessionContext {
@@ -16,6 +17,8 @@ export interface SessionContext {
   callbackUrl?: string
   redirectTo?: string
   error?: ErrorType
+  /** The check that refused the request, when it ended in a refusal; logged once by the runtime. */
+  refusal?: RefusalCheck
   now: number
 }
 
@@ -58,7 +61,8 @@ export const sessionMachine = setup({
     clearSession: (_: unknown, _params: Record<string, never>) => {},
     runRedirectCallback: (_: unknown, _params: { url: string }) => {},
     endSession: (_: unknown, _params: Record<string, never>) => {},
-    fail: assign((_, params: { error: ErrorType }) => ({ error: params.error })),
+    // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
+    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) => ({ error: params.error, refusal: params.check })),
   },
 }).createMachine({
   id: 'session',
@@ -71,12 +75,12 @@ export const sessionMachine = setup({
         SESSION_REQUESTED: { target: 'loading', actions: assign(({ event }) => ({ intent: 'read' as const, now: event.now })) },
         SESSION_UPDATE_REQUESTED: [
           { guard: isCsrfVerified, target: 'loading', actions: assign(({ event }) => ({ intent: 'update' as const, now: event.now })) },
-          { target: 'failed', actions: [assign(({ event }) => ({ now: event.now })), { type: 'fail', params: { error: 'MissingCSRF' } }] },
+          { target: 'failed', actions: [assign(({ event }) => ({ now: event.now })), { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } }] },
         ],
         SIGNOUT_REQUESTED: [
           { guard: isCsrfVerified, target: 'resolvingSignOutRedirect',
             actions: assign(({ event }) => ({ intent: 'signOut' as const, callbackUrl: event.callbackUrl, now: event.now })) },
-          { target: 'failed', actions: [assign(({ event }) => ({ now: event.now })), { type: 'fail', params: { error: 'MissingCSRF' } }] },
+          { target: 'failed', actions: [assign(({ event }) => ({ now: event.now })), { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } }] },
         ],
       },
     },
@@ -121,7 +125,7 @@ export const sessionMachine = setup({
       entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
       on: {
         REDIRECT_RESOLVED: { target: 'signingOut', actions: assign(({ event }) => ({ redirectTo: event.url })) },
-        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl' } } },
+        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } } },
       },
     },
     signingOut: {

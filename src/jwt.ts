@@ -220,9 +220,11 @@ export async function getToken(params: GetTokenParams<boolean>): Promise<string 
   if (!secret || (Array.isArray(secret) && secret.length === 0)) {
     throw new MissingSecret('pass `secret` to getToken or set AUTH_SECRET')
   }
-  const decoder = params.decode ?? decode
   try {
-    return await decoder({ token, secret, salt: params.salt ?? cookieName })
+    if (params.decode) return await params.decode({ token, secret, salt: params.salt ?? cookieName })
+    const claims = await decode({ token, secret, salt: params.salt ?? cookieName })
+    // Every session token Authchart (and Auth.js) issues carries `exp`: one without it would never expire.
+    return claims && typeof claims.exp === 'number' ? claims : null
   } catch (error) {
     // A custom decoder may throw on a bad token; for getToken that is the same as no session.
     params.logger?.debug('getToken: the session token did not decode', { error: error instanceof Error ? error.message : String(error) })

@@ -1,5 +1,6 @@
 /** The logger: `error(err)`, `warn(code)`, and `debug` only when the config says `debug: true`. */
 import { AuthError } from './errors.js'
+import { safeRefusalDetail, type RefusalCheck, type RefusalCode, type RefusalDetail } from './security/refusals.js'
 
 /** Warning codes passed to `logger.warn`. */
 export type WarningCode =
@@ -11,14 +12,24 @@ export type WarningCode =
   | 'secret-too-short'
   | 'jwt-cookie-oversized'
   | 'flow-guard-not-boolean'
+  | 'redirect-proxy-without-allowlist'
+  | RefusalCode
 
 export interface LoggerInstance {
-  warn: (code: WarningCode) => void
+  /** `detail` accompanies refusals (`refused:<check>`): flow id, provider and a short reason, never a secret. */
+  warn: (code: WarningCode, detail?: RefusalDetail) => void
   error: (error: Error) => void
   debug: (message: string, metadata?: unknown) => void
 }
 
 const noop = () => {}
+
+/** `key=value` pairs, values quoted when they hold spaces, so a log line stays one greppable line. */
+function formatDetail(detail: RefusalDetail): string {
+  return Object.entries(detail)
+    .map(([key, value]) => `${key}=${typeof value === 'string' && /[\s"=]/.test(value) ? JSON.stringify(value) : String(value)}`)
+    .join(' ')
+}
 
 const consoleLogger: LoggerInstance = {
   error(error) {
@@ -33,8 +44,8 @@ const consoleLogger: LoggerInstance = {
       console.error(error.stack.replace(/.*/, '').substring(1))
     }
   },
-  warn(code) {
-    console.warn(`[authchart][warn][${code}]`)
+  warn(code, detail) {
+    console.warn(detail ? `[authchart][warn][${code}] ${formatDetail(detail)}` : `[authchart][warn][${code}]`)
   },
   debug(message, metadata) {
     console.log(`[authchart][debug]: ${message}`, metadata === undefined ? '' : JSON.stringify(metadata, null, 2))
@@ -59,4 +70,9 @@ export function createLogger(config: { logger?: Partial<LoggerInstance>; debug?:
     // The spec: a custom logger's `debug` is used as given; the `debug` flag only governs the built-in one.
     debug: custom.debug || config.debug ? pick('debug') : noop,
   }
+}
+
+/** Logs one refusal: `refused:<check>` at warn, with details cut to a safe length. */
+export function logRefusal(logger: LoggerInstance, check: RefusalCheck, detail: RefusalDetail = {}): void {
+  logger.warn(`refused:${check}`, safeRefusalDetail(detail))
 }

@@ -212,6 +212,17 @@ export interface AuthConfig {
   trustHost?: boolean
   useSecureCookies?: boolean
   redirectProxyUrl?: string
+  /**
+   * Authchart: the app's public URL. Its origin is used for every URL Authchart builds (redirect_uri, callback,
+   * page and e-mail links); request headers are then never consulted. Default: `AUTH_URL`.
+   */
+  url?: string
+  /**
+   * Authchart: origins a redirect proxy may forward a provider's callback to, and for which a deployment without a
+   * configured `url` may start a proxied sign-in: exact origins or `https://*.example.com` patterns.
+   * Default: `AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS` (comma-separated). Without it, the proxy forwards nowhere.
+   */
+  redirectProxyAllowedOrigins?: string[]
   experimental?: { enableWebAuthn?: boolean }
   /** For framework authors: skips the built-in CSRF check. */
   skipCSRFCheck?: typeof import('./symbols.js').skipCSRFCheck

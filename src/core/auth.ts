@@ -3,7 +3,7 @@
  * the documented error page or JSON; the server log gets the whole error, the client only its type.
  */
 import { AdapterError, AuthError, ExperimentalFeatureNotEnabled, FlowStoreUnavailable, UnknownAction, UntrustedHost } from '../errors.js'
-import { createLogger } from '../logger.js'
+import { createLogger, logRefusal } from '../logger.js'
 import { renderPage } from '../pages/html.js'
 import { renderErrorPage } from '../pages/simple-pages.js'
 import { raw } from '../symbols.js'
@@ -14,7 +14,7 @@ import { sessionAction, signOutAction } from './actions/session.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
 import { createContext, type RequestContext } from './context.js'
 import { configurationErrorBody, errorRedirect } from './error-response.js'
-import { parseRequest, routeOf } from './request.js'
+import { allowedMethods, BodyTooLarge, MethodNotAllowed, parseRequest, routeOf, UnusableHost } from './request.js'
 import { toResponse } from './response.js'
 
 type Handler = (ctx: RequestContext) => ResponseInternal | Promise<ResponseInternal>
@@ -117,8 +117,27 @@ function configurationFailure(request: Request, config: AuthConfig, error: unkno
     action = undefined
   }
   if (!url || !action || jsonActions.has(action)) return json(500, configurationErrorBody)
-  const body = renderErrorPage({ error: 'Configuration', homeUrl: url.origin, signInUrl: url.origin })
+  // Relative links: this page must not echo an origin taken from a request nobody vouched for.
+  const body = renderErrorPage({ error: 'Configuration', homeUrl: '/', signInUrl: '/' })
   return { status: 500, body, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } }
+}
+
+/** The answer to a request refused before any action ran (method, body size, host), logged as a refusal. */
+function requestRefusal(config: ResolvedConfig, error: unknown): ResponseInternal | undefined {
+  if (error instanceof MethodNotAllowed) {
+    logRefusal(config.logger, 'method', { reason: error.message })
+    const answer = json(405, { error: 'MethodNotAllowed', message: `Use one of ${allowedMethods}` })
+    return { ...answer, headers: { ...answer.headers, allow: allowedMethods } }
+  }
+  if (error instanceof BodyTooLarge) {
+    logRefusal(config.logger, 'body-size', { reason: error.message })
+    return json(413, { error: 'InvalidRequest', message: 'The request body is too large' })
+  }
+  if (error instanceof UnusableHost) {
+    logRefusal(config.logger, 'host', { reason: error.message, host: (error.cause as { host?: string } | undefined)?.host })
+    return json(400, { error: 'InvalidRequest', message: 'The request could not be read' })
+  }
+  return undefined
 }
 
 async function run(request: Request, config: AuthConfig): Promise<ResponseInternal> {
@@ -129,13 +148,15 @@ async function run(request: Request, config: AuthConfig): Promise<ResponseIntern
     return configurationFailure(request, config, error)
   }
   if (!resolved.trustHost) {
-    return configurationFailure(request, config, new UntrustedHost(`host must be trusted: set trustHost: true or AUTH_TRUST_HOST=true (url: ${request.url.slice(0, 200)})`))
+    return configurationFailure(request, config, new UntrustedHost('host must be trusted: set url (or AUTH_URL), or trustHost: true (or AUTH_TRUST_HOST=true) behind a proxy that sets Host'))
   }
   let ctx: RequestContext
   try {
-    const req = await parseRequest(request, resolved.basePath)
+    const req = await parseRequest(request, resolved.basePath, { hostDecidesOrigin: resolved.origin === undefined })
     ctx = createContext(resolved, req, Math.floor(Date.now() / 1000))
   } catch (error) {
+    const refused = requestRefusal(resolved, error)
+    if (refused) return refused
     resolved.logger.error(error instanceof Error ? error : new AuthError(String(error)))
     const type = error instanceof AuthError ? error.type : 'InvalidRequest'
     return json(400, { error: type, message: type === 'UnknownAction' ? 'Unsupported action or path' : 'The request could not be read' })

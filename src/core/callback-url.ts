@@ -1,16 +1,16 @@
 /**
  * The callback URL a request asks for: the form's or JSON body's `callbackUrl`, else the query's, else (for pages)
- * the callback-url cookie. A value that is present but unusable (too long, control characters) is logged as
- * `InvalidCallbackUrl` and ignored: the redirect callback then sends the user to the site's base URL.
+ * the callback-url cookie. A value that is present but unusable (too long, control characters) is logged as the
+ * refusal `callback-url` and ignored: the redirect callback then sends the user to the site's base URL.
  */
-import { InvalidCallbackUrl } from '../errors.js'
+import { logRefusal } from '../logger.js'
 import { readCallbackUrlInput } from '../security/redirect-target.js'
 import type { RequestContext } from './context.js'
 
 function accept(ctx: RequestContext, value: unknown, source: string): string | undefined {
   if (value === undefined || value === null || value === '') return undefined
   const url = readCallbackUrlInput(value)
-  if (url === undefined) ctx.config.logger.error(new InvalidCallbackUrl(`ignored an unusable callbackUrl from the ${source}`, { source }))
+  if (url === undefined) logRefusal(ctx.config.logger, 'callback-url', { source, reason: 'unusable callbackUrl ignored (too long, or control characters)' })
   return url
 }
 

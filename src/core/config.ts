@@ -15,7 +15,9 @@ import { defaultRedirect } from '../security/redirect-target.js'
 import { randomId } from '../security/random.js'
 import { skipCSRFCheck } from '../symbols.js'
 import type { AuthConfig, CallbacksOptions, EventCallbacks, PagesOptions, SessionOptions, Theme } from '../types.js'
+import { compileOriginAllowList, originOfUrl, type OriginAllowList } from '../security/origin.js'
 import { buildCookieSet, type CookieSet } from './cookie-set.js'
+import { listFromEnv, processEnv } from './env.js'
 import { mergeProviders, type MergedProvider } from './provider-setup.js'
 
 /** Everything `Auth()` needs that does not depend on the request. */
@@ -42,6 +44,10 @@ export interface ResolvedConfig {
   machines: Record<string, MachineEntry>
   flowStore: FlowStore
   redirectProxyUrl?: string
+  /** The configured origin (`url` / `AUTH_URL`); when set, no URL is ever built from a request header. */
+  origin?: string
+  /** Origins a redirect proxy forwards to, and a deployment without `origin` may start a proxied sign-in for. */
+  redirectProxyAllows: OriginAllowList
   providerTimeout: number
   webAuthnEnabled: boolean
 }
@@ -64,6 +70,12 @@ function positiveSeconds(name: string, value: unknown, fallback: number, allowZe
   return value
 }
 
+function positiveMilliseconds(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new InvalidConfig(`${name} must be a positive number of milliseconds`)
+  return value
+}
+
 function normaliseBasePath(basePath: unknown): string {
   if (basePath === undefined) return '/auth'
   if (typeof basePath !== 'string') throw new InvalidConfig('basePath must be a string')
@@ -79,6 +91,28 @@ function resolveSecrets(secret: AuthConfig['secret']): string[] {
     throw new MissingSecret('please define a `secret` (or set AUTH_SECRET)')
   }
   return list
+}
+
+/** The configured origin: `url`, else `AUTH_URL`; a value that is not an absolute http(s) URL is refused. */
+function resolveOrigin(config: AuthConfig): string | undefined {
+  const value: unknown = config.url ?? processEnv().AUTH_URL
+  if (value === undefined || value === '') return undefined
+  const origin = typeof value === 'string' ? originOfUrl(value) : undefined
+  if (!origin) throw new InvalidConfig('url (or AUTH_URL) must be an absolute http(s) URL without user info, such as "https://app.example.com/auth"')
+  return origin
+}
+
+function resolveProxyAllowList(config: AuthConfig, logger: LoggerInstance): OriginAllowList {
+  const entries: unknown = config.redirectProxyAllowedOrigins ?? listFromEnv(processEnv().AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS) ?? []
+  if (!Array.isArray(entries) || entries.some((entry) => typeof entry !== 'string')) {
+    throw new InvalidConfig('redirectProxyAllowedOrigins must be an array of origins')
+  }
+  const allows = compileOriginAllowList(entries as string[], (entry) => {
+    throw new InvalidConfig(`redirectProxyAllowedOrigins: "${entry.slice(0, 80)}" is neither an origin nor a pattern such as "https://*.example.com"`)
+  })
+  const proxied = config.redirectProxyUrl !== undefined || config.providers.some((p) => typeof p === 'object' && p !== null && 'redirectProxyUrl' in p && p.redirectProxyUrl)
+  if (proxied && entries.length === 0) logger.warn('redirect-proxy-without-allowlist')
+  return allows
 }
 
 function build(config: AuthConfig): ResolvedConfig {
@@ -102,6 +136,7 @@ function build(config: AuthConfig): ResolvedConfig {
   if (webAuthnEnabled) logger.warn('experimental-webauthn')
   if (config.debug) logger.warn('debug-enabled')
   if (secrets.some((s) => s.length < 32)) logger.warn('secret-too-short')
+  const origin = resolveOrigin(config)
   const csrfEnabled = config.skipCSRFCheck !== skipCSRFCheck
   if (!csrfEnabled) logger.warn('csrf-disabled')
 
@@ -143,13 +178,16 @@ function build(config: AuthConfig): ResolvedConfig {
     theme: config.theme ?? {},
     logger,
     adapter: adapter ? wrapAdapter(adapter, logger) : undefined,
-    trustHost: config.trustHost === true,
+    // With a configured URL no header is trusted for anything, so there is nothing left to trust.
+    trustHost: config.trustHost === true || origin !== undefined,
     csrfEnabled,
     cookies,
     machines: configureMachines(machineRegistry, config.flows, logger),
     flowStore,
     redirectProxyUrl: config.redirectProxyUrl,
-    providerTimeout: positiveSeconds('providerTimeout', config.providerTimeout, 5000),
+    origin,
+    redirectProxyAllows: resolveProxyAllowList(config, logger),
+    providerTimeout: positiveMilliseconds('providerTimeout', config.providerTimeout, 5000),
     webAuthnEnabled,
   }
 }

@@ -27,13 +27,15 @@ export interface RequestContext {
 
 /** Builds the context of one request. */
 export function createContext(config: ResolvedConfig, req: AuthRequest, now: number): RequestContext {
-  const secure = config.cookies.forced ? config.cookies.secure.sessionToken.options.secure === true : req.url.protocol === 'https:'
+  // The configured URL decides the origin and the cookie prefixes; the request's own URL only when there is none.
+  const origin = config.origin ?? req.url.origin
+  const secure = config.cookies.forced ? config.cookies.secure.sessionToken.options.secure === true : origin.startsWith('https:')
   const cookies = secure ? config.cookies.secure : config.cookies.insecure
   let csrfToken: string | null | undefined
   const readToken = () => (csrfToken ??= config.csrfEnabled ? readCsrfCookie(req.cookies.get(cookies.csrfToken.name), config.secrets) : null)
   let verified: boolean | undefined
   return {
-    config, req, origin: req.url.origin, secure, cookies, now, setCookies: [],
+    config, req, origin, secure, cookies, now, setCookies: [],
     get csrfCookieToken() { return readToken() },
     set csrfCookieToken(token: string | null) { csrfToken = token },
     get csrfVerified() {

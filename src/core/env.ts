@@ -52,7 +52,9 @@ export function setEnvDefaults(envObject: unknown, config: AuthConfig, suppressB
     if (secrets.length > 0) config.secret = secrets
   }
 
+  config.url ??= env.AUTH_URL
   config.redirectProxyUrl ??= env.AUTH_REDIRECT_PROXY_URL
+  config.redirectProxyAllowedOrigins ??= listFromEnv(env.AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS)
   if (config.trustHost === undefined) {
     const declared = env.AUTH_TRUST_HOST
     config.trustHost = declared !== undefined
@@ -69,6 +71,17 @@ export function setEnvDefaults(envObject: unknown, config: AuthConfig, suppressB
     if (provider.type === 'oidc') provider.issuer ??= env[`${prefix}_ISSUER`]
     return provider
   })
+}
+
+/** A comma-separated variable as a list, or undefined when unset or empty. */
+export function listFromEnv(value: string | undefined): string[] | undefined {
+  const list = value?.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')
+  return list && list.length > 0 ? list : undefined
+}
+
+/** The process environment where there is one (Node, Bun, Deno's compatibility layer), else an empty record. */
+export function processEnv(): EnvObject {
+  return typeof process === 'undefined' || !process.env ? {} : process.env
 }
 
 function firstHeaderValue(value: string | null): string | undefined {

@@ -3,6 +3,7 @@
  * body. Malformed input becomes an `InvalidRequest` or `UnknownAction`, never an exception from a parser.
  */
 import { InvalidRequest, UnknownAction } from '../errors.js'
+import { isUsableHost } from '../security/origin.js'
 import { parseCookieHeader } from '../session/cookie-header.js'
 import type { AuthAction } from '../types.js'
 
@@ -13,7 +14,24 @@ const actions: ReadonlySet<string> = new Set<AuthAction>([
 const actionsWithProvider: ReadonlySet<string> = new Set(['signin', 'callback', 'webauthn-options'])
 
 /** Largest request body read; sign-in forms and session updates are small. */
-const maxBodyBytes = 64 * 1024
+export const maxBodyBytes = 64 * 1024
+
+/** Methods an action can serve; anything else is answered 405 with this list in `Allow`. */
+export const allowedMethods = 'GET, HEAD, POST'
+
+/** Whether `Auth()` serves this method at all (before any routing). */
+export function isServedMethod(method: string): boolean {
+  return method === 'GET' || method === 'POST' || method === 'HEAD'
+}
+
+/** A body over `maxBodyBytes`: answered 413, and the rest of the body is never read. */
+export class BodyTooLarge extends InvalidRequest {}
+
+/** A method no action serves: answered 405 with `Allow`. */
+export class MethodNotAllowed extends InvalidRequest {}
+
+/** A request whose host cannot name this site (user info, a malformed host): answered 400. */
+export class UnusableHost extends InvalidRequest {}
 
 /** Whether a string is one of the nine actions. */
 export function isAuthAction(action: string): action is AuthAction {
@@ -54,17 +72,39 @@ export function routeOf(pathname: string, basePath: string): { action: AuthActio
   return { action, providerId: decoded }
 }
 
-async function readBody(request: Request): Promise<Record<string, unknown> | undefined> {
-  if (!request.body) return undefined
-  const declared = Number(request.headers.get('content-length') ?? '0')
-  if (declared > maxBodyBytes) throw new InvalidRequest('request body is too large')
-  let text: string
+/**
+ * The body as text, reading at most `maxBodyBytes`: a streamed body (no Content-Length) that runs past the cap is
+ * cancelled there, so a client cannot make the server buffer megabytes.
+ */
+async function readCappedText(body: ReadableStream<Uint8Array>, declared: string | null): Promise<string> {
+  if (declared !== null && Number(declared) > maxBodyBytes) {
+    await body.cancel().catch(() => {})
+    throw new BodyTooLarge('request body is too large', { declared: declared.slice(0, 20), limit: maxBodyBytes })
+  }
+  const reader = body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
   try {
-    text = await request.text()
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      size += value.byteLength
+      if (size > maxBodyBytes) {
+        await reader.cancel().catch(() => {})
+        throw new BodyTooLarge('request body is too large', { limit: maxBodyBytes })
+      }
+      chunks.push(value)
+    }
   } catch (err) {
+    if (err instanceof BodyTooLarge) throw err
     throw new InvalidRequest('request body could not be read', { err: err instanceof Error ? err : undefined })
   }
-  if (text.length > maxBodyBytes) throw new InvalidRequest('request body is too large')
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+async function readBody(request: Request): Promise<Record<string, unknown> | undefined> {
+  if (!request.body) return undefined
+  const text = await readCappedText(request.body, request.headers.get('content-length'))
   if (text === '') return undefined
   const type = (request.headers.get('content-type') ?? '').toLowerCase()
   if (type.includes('application/json')) {
@@ -83,17 +123,22 @@ async function readBody(request: Request): Promise<Record<string, unknown> | und
 
 /**
  * Parses a request under `basePath`.
- * @throws UnknownAction for a path or method no action serves; InvalidRequest for an unreadable body or URL.
+ * @throws UnknownAction for a path no action serves; MethodNotAllowed, BodyTooLarge, UnusableHost, or InvalidRequest
+ *   for an unreadable body or URL.
  */
-export async function parseRequest(request: Request, basePath: string): Promise<AuthRequest> {
+export async function parseRequest(request: Request, basePath: string, options: { hostDecidesOrigin: boolean }): Promise<AuthRequest> {
   let url: URL
   try {
     url = new URL(request.url)
   } catch {
     throw new InvalidRequest('request URL is not valid')
   }
+  // Only a request whose host will become this site's origin needs one that is fit for it.
+  if (options.hostDecidesOrigin && (url.username || url.password || !isUsableHost(url.host))) {
+    throw new UnusableHost('the request host cannot be used as the origin', { host: url.host.slice(0, 80) })
+  }
   const method = request.method.toUpperCase()
-  if (method !== 'GET' && method !== 'POST' && method !== 'HEAD') throw new UnknownAction(`method ${method.slice(0, 10)} is not supported`)
+  if (!isServedMethod(method)) throw new MethodNotAllowed(`method ${method.slice(0, 10)} is not served`)
   const { action, providerId } = routeOf(url.pathname, basePath)
   return {
     request,

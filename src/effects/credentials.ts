@@ -2,6 +2,7 @@
  * Handlers of the credentials machine's commands: the provider's `authorize`, the `signIn` callback, the session,
  * the `signIn` event. The full user `authorize` returned stays here; the machine keeps only id, name, e-mail, image.
  */
+import { randomUUID } from 'node:crypto'
 import { CallbackRouteError, CredentialsSignin } from '../errors.js'
 import type { EffectHandlers, ResultEvent } from '../flow/step.js'
 import type { CredentialsConfig } from '../providers/provider-types.js'
@@ -49,7 +50,9 @@ export function credentialsEffects(env: EffectEnv, provider: CredentialsConfig, 
         config.logger.error(new CredentialsSignin('authorize() returned no user', { provider: provider.id }))
         return { type: 'AUTHORIZE_REJECTED', code: 'credentials' }
       }
-      account = { providerAccountId: String(user.id ?? ''), type: 'credentials', provider: provider.id }
+      // Auth.js gives a user without an id a fresh one; without it two such users would share `token.sub`.
+      user = { ...user, id: user.id === undefined || user.id === null || user.id === '' ? randomUUID() : String(user.id) }
+      account = { providerAccountId: user.id as string, type: 'credentials', provider: provider.id }
       return { type: 'AUTHORIZED', user: pickUser(user) }
     },
 

@@ -11,7 +11,8 @@ import type { EffectEnv } from './effect-env.js'
 import type { SignInSubject } from './issue-session.js'
 import { createAuthorizationUrl } from './oauth/authorization-url.js'
 import { handleOAuthCallback } from './oauth/callback.js'
-import { findAuthError, type CallbackCheck } from './oauth/oauth-failure.js'
+import type { RefusalCheck } from '../security/refusals.js'
+import { findAuthError, loggable, type CallbackCheck } from './oauth/oauth-failure.js'
 import { runRedirectCallback } from './redirect-callback.js'
 import { runSignInCallback } from './sign-in-callback.js'
 
@@ -30,6 +31,15 @@ const eventForCheck: Record<CallbackCheck, string> = {
   id_token: 'ID_TOKEN_REJECTED',
   nonce: 'NONCE_MISMATCHED',
   userinfo: 'USERINFO_FAILED',
+}
+
+/** Checks of the client layer that are refusals (an attack or a forgery looks like this), by their refusal code. */
+const refusalForCheck: Partial<Record<CallbackCheck, RefusalCheck>> = {
+  iss: 'issuer',
+  state: 'state',
+  pkce: 'pkce',
+  nonce: 'nonce',
+  id_token: 'id-token',
 }
 
 /** How the user behind a validated callback is found or created; without an adapter the profile is the user. */
@@ -109,9 +119,12 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): EffectH
         return { type: 'CALLBACK_VALIDATED', user: pickUser(result.user) }
       } catch (err) {
         const error = findAuthError(err) ?? (err instanceof Error ? err : new Error(String(err)))
+        const check = (error as { cause?: { check?: CallbackCheck } }).cause?.check
+        const refusal = check && refusalForCheck[check]
+        // A refusal is logged once, by the runtime, under its check code; other failures are errors worth a stack.
+        if (refusal) return { type: eventForCheck[check], check: refusal, reason: loggable(error.message) }
         config.logger.error(error)
         if (error instanceof OAuthProfileParseError) return { type: 'PROFILE_REJECTED' }
-        const check = (error as { cause?: { check?: CallbackCheck } }).cause?.check
         return { type: (check && eventForCheck[check]) || 'TOKEN_REQUEST_FAILED' }
       }
     },

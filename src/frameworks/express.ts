@@ -16,18 +16,15 @@
  * @module frameworks/express
  */
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
+import { allowedMethods, BodyTooLarge, isServedMethod, maxBodyBytes, UnusableHost } from '../core/request.js'
 import { FlowStoreUnavailable, InvalidConfig, InvalidRequest } from '../errors.js'
+import { createLogger, logRefusal, type LoggerInstance } from '../logger.js'
+import { isUsableHost, originOfUrl } from '../security/origin.js'
 import type { AuthConfig, Session } from '../types.js'
 import { basePathOf, callAuth, isUnderBasePath, prepareConfig } from './web-handler.js'
 
-/** Bodies the binding buffers at most; the auth endpoints take far less (the core caps them at 64 KiB). */
-const maxBodyBytes = 1024 * 1024
-
 /** Connection-scoped headers: they describe the hop to this server, not the request, and must not be forwarded. */
 const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'content-length'])
-
-/** A hostname, IPv4 or bracketed IPv6 address, with an optional port: nothing that could bend the URL. */
-const hostPattern = /^(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
 
 /** The request's host, from X-Forwarded-Host only when Express's `trust proxy` setting trusts the peer. */
 function hostOf(req: ExpressRequest): string | undefined {
@@ -39,10 +36,17 @@ function hostOf(req: ExpressRequest): string | undefined {
   return req.get('host')
 }
 
-/** `proto://host` as the browser sees it; `req.protocol` already honours `trust proxy` for X-Forwarded-Proto. */
-function originOf(req: ExpressRequest): string {
+/**
+ * The origin for the web `Request`: the configured `url` / `AUTH_URL` when there is one (no header is read then),
+ * else `proto://host` as the browser sees it (`req.protocol` already honours `trust proxy` for X-Forwarded-Proto).
+ */
+function originOf(req: ExpressRequest, config: AuthConfig): string {
+  if (config.url) {
+    // A malformed configured URL is reported by Auth() as a configuration error; any well-formed origin gets it there.
+    return originOfUrl(config.url) ?? 'http://localhost'
+  }
   const host = hostOf(req)
-  if (!host || !hostPattern.test(host)) throw new InvalidRequest('the Host header is missing or malformed', { host: host?.slice(0, 100) })
+  if (!isUsableHost(host)) throw new UnusableHost('the Host header is missing or malformed', { host: host?.slice(0, 80) })
   return `${req.protocol}://${host}`
 }
 
@@ -69,8 +73,6 @@ function reencode(body: unknown, contentType: string): string | Uint8Array | und
   return form.toString()
 }
 
-class BodyTooLarge extends InvalidRequest {}
-
 async function readStream(req: ExpressRequest): Promise<Uint8Array> {
   const chunks: Buffer[] = []
   let size = 0
@@ -91,9 +93,9 @@ async function bodyOf(req: ExpressRequest): Promise<string | Uint8Array | undefi
   return reencode((req as { body?: unknown }).body, (req.get('content-type') ?? '').toLowerCase())
 }
 
-/** Converts an Express request into a web `Request` for `Auth()`. */
-export async function toWebRequest(req: ExpressRequest): Promise<Request> {
-  const url = `${originOf(req)}${req.originalUrl}`
+/** Converts an Express request into a web `Request` for `Auth()` (`config` supplies the configured origin). */
+export async function toWebRequest(req: ExpressRequest, config: AuthConfig = {} as AuthConfig): Promise<Request> {
+  const url = `${originOf(req, config)}${req.originalUrl}`
   const headers = new Headers()
   const raw = req.rawHeaders
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -130,18 +132,31 @@ function refuse(res: ExpressResponse, status: number, error: string, message: st
 export function ExpressAuth(config: AuthConfig): RequestHandler {
   prepareConfig(config)
   const basePath = basePathOf(config)
+  let logger: LoggerInstance | undefined
+  const log = () => (logger ??= createLogger(config))
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     // originalUrl, not url: a mount path (`app.use('/auth', …)`) strips the prefix from `url`.
     const pathname = req.originalUrl.split('?', 1)[0] ?? '/'
     if (!isUnderBasePath(pathname, basePath)) return next()
+    // Checked before a web Request exists: undici refuses to even build one for TRACE or CONNECT.
+    if (!isServedMethod(req.method)) {
+      logRefusal(log(), 'method', { reason: `method ${req.method.slice(0, 10)} is not served` })
+      res.setHeader('allow', allowedMethods)
+      return refuse(res, 405, 'MethodNotAllowed', `Use one of ${allowedMethods}`)
+    }
     let request: Request
     try {
-      request = await toWebRequest(req)
+      request = await toWebRequest(req, config)
     } catch (error) {
       if (error instanceof BodyTooLarge) {
+        logRefusal(log(), 'body-size', { reason: error.message })
         // The rest of the body is never read, so this connection cannot carry another request.
         res.setHeader('connection', 'close')
         return refuse(res, 413, 'InvalidRequest', 'The request body is too large')
+      }
+      if (error instanceof UnusableHost) {
+        logRefusal(log(), 'host', { reason: error.message, host: (error.cause as { host?: string } | undefined)?.host })
+        return refuse(res, 400, 'InvalidRequest', 'The request could not be read')
       }
       if (error instanceof InvalidRequest) return refuse(res, 400, 'InvalidRequest', 'The request could not be read')
       // A client that went away mid-body needs no answer.
@@ -160,14 +175,15 @@ export function ExpressAuth(config: AuthConfig): RequestHandler {
  * The session of the request's user, or `null` when nobody is signed in: `Auth()` asked for `/session` with the
  * request's cookies, so every session callback runs as it would for the browser.
  * @throws FlowStoreUnavailable when a store the session needs cannot be reached (503: worth retrying);
- *   InvalidConfig when the server could not answer for another reason (the log says why); InvalidRequest for a malformed Host.
+ *   InvalidConfig when the server could not answer for another reason (the log says why); InvalidRequest for a
+ *   malformed Host when no `url` / `AUTH_URL` is configured.
  */
 export async function getSession(req: ExpressRequest, config: AuthConfig): Promise<Session | null> {
   prepareConfig(config)
   const headers = new Headers()
   const cookie = req.get('cookie')
   if (cookie) headers.set('cookie', cookie)
-  const response = await callAuth(new Request(`${originOf(req)}${basePathOf(config)}/session`, { headers }), config)
+  const response = await callAuth(new Request(`${originOf(req, config)}${basePathOf(config)}/session`, { headers }), config)
   let data: unknown = null
   try {
     data = await response.json()

@@ -6,12 +6,36 @@ import type { ResolvedConfig } from '../core/config.js'
 import { decodeSync, encodeSync } from '../jwt.js'
 import type { JWT } from '../jwt-types.js'
 import { JWTSessionError } from '../errors.js'
+import { logRefusal } from '../logger.js'
+
+/** Seconds of clock skew tolerated between `iat` and `exp` (as for `exp` itself). */
+const lifetimeToleranceSeconds = 15
+
+/**
+ * Why a decoded session token must not be trusted as a session, or undefined when it may be: every session token
+ * Authchart issues carries `exp`, and never one further than `maxAge` after its `iat`. A token without `exp` never
+ * expires, and one whose lifetime exceeds `maxAge` was not issued under this configuration.
+ */
+export function sessionLifetimeProblem(token: JWT, maxAge: number, now: number): string | undefined {
+  const { exp, iat } = token
+  if (typeof exp !== 'number') return 'session token has no exp'
+  const issuedAt = typeof iat === 'number' ? iat : now
+  if (exp > issuedAt + maxAge + lifetimeToleranceSeconds) return 'session token exp lies beyond iat + maxAge'
+  return undefined
+}
 
 /** The token in a session cookie value, or null when it is unreadable, expired or sealed with an unknown secret. */
 export async function readSessionToken(config: ResolvedConfig, salt: string, value: string, now: number): Promise<JWT | null> {
   try {
+    // The app's own decoder defines its own token format; only tokens of ours are held to our lifetime rule.
     if (config.jwt.decode) return (await config.jwt.decode({ token: value, secret: config.secrets, salt })) ?? null
-    return decodeSync({ token: value, secret: config.secrets, salt, now })
+    const token = decodeSync({ token: value, secret: config.secrets, salt, now })
+    const problem = token ? sessionLifetimeProblem(token, config.jwt.maxAge, now) : undefined
+    if (problem) {
+      logRefusal(config.logger, 'session-token', { reason: problem })
+      return null
+    }
+    return token
   } catch (err) {
     config.logger.error(new JWTSessionError('session token could not be decoded', { err: err instanceof Error ? err : undefined }))
     return null

@@ -20,6 +20,7 @@ afterAll(async () => {
 
 const config = () => testConfig({
   redirectProxyUrl: `${proxy}/auth`,
+  redirectProxyAllowedOrigins: ['http://*.localhost:3000'],
   providers: [OIDC({ id: 'idp', name: 'IdP', issuer: op.issuer, clientId: 'app', clientSecret: 'app-secret' })],
 })
 

@@ -11,8 +11,17 @@ export const secret = 'test-secret-with-at-least-32-characters!!'
 export function recordingLogger() {
   const errors: Error[] = []
   const warnings: string[] = []
-  const logger: LoggerInstance = { error: (e) => { errors.push(e) }, warn: (c) => { warnings.push(c) }, debug: () => {} }
-  return { logger, errors, warnings }
+  /** Each `refused:<check>` warning with the detail it was logged with. */
+  const refusals: Array<{ code: string; detail: Record<string, unknown> }> = []
+  const logger: LoggerInstance = {
+    error: (e) => { errors.push(e) },
+    warn: (c, detail) => {
+      warnings.push(c)
+      if (c.startsWith('refused:')) refusals.push({ code: c, detail: { ...detail } })
+    },
+    debug: () => {},
+  }
+  return { logger, errors, warnings, refusals }
 }
 
 /** The users the test credentials provider knows. */

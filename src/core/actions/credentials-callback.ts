@@ -6,6 +6,7 @@ import type { ResponseInternal } from '../../types.js'
 import { requestedCallbackUrl } from '../callback-url.js'
 import type { RequestContext } from '../context.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
+import { logMachineRefusal } from '../flow-refusal.js'
 import { applySessionOutcome, effectEnv, runOneRequestFlow } from '../run-flow.js'
 import { sessionIssuerFor } from '../session-issuer.js'
 
@@ -20,6 +21,7 @@ export async function credentialsCallbackAction(ctx: RequestContext, provider: C
     applySessionOutcome(ctx, env.outcome)
     return { redirect: context.redirectTo as string, cookies: ctx.setCookies }
   }
+  logMachineRefusal(ctx, final.context as Record<string, unknown>, { provider: provider.id })
   const code = context.error === 'CredentialsSignin' ? context.errorCode ?? 'credentials' : undefined
   return errorRedirect(ctx, errorFromType(context.error ?? 'CallbackRouteError'), code)
 }

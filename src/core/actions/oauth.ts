@@ -14,11 +14,13 @@ import type { ResponseInternal } from '../../types.js'
 import { requestedCallbackUrl } from '../callback-url.js'
 import type { RequestContext } from '../context.js'
 import { flowMaxAge } from '../cookie-set.js'
+import { logMachineRefusal, rejectedFlowCheck } from '../flow-refusal.js'
+import { logRefusal } from '../../logger.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import { oauthProviderFor } from '../oauth-providers.js'
 import { applySessionOutcome, effectEnv } from '../run-flow.js'
 import { sessionIssuerFor } from '../session-issuer.js'
-import { proxiedCallbackTarget, sealProxyState } from '../redirect-proxy.js'
+import { mayStartProxiedSignIn, proxiedCallbackTarget, sealProxyState } from '../redirect-proxy.js'
 import { userResolutionFor } from '../user-resolution.js'
 
 /** Seconds the machine waits for the callback before it answers "expired" (the store keeps the flow a little longer). */
@@ -50,6 +52,9 @@ export async function oauthSignInAction(ctx: RequestContext, configured: OAuthCo
   const env = effectEnv(ctx)
   const checks = provider.checks
   const flowId = randomToken(9)
+  if (provider.redirectProxyUrl && !mayStartProxiedSignIn(ctx, provider.redirectProxyUrl, flowId, provider.id)) {
+    return errorRedirect(ctx, errorFromType('OAuthSignInError'))
+  }
   const event = {
     type: 'SIGNIN_STARTED', flowId, providerId: provider.id, csrfVerified: ctx.csrfVerified, now: ctx.now, expiresAt: ctx.now + callbackWindow,
     callbackUrl: requestedCallbackUrl(ctx) ?? '',
@@ -68,9 +73,13 @@ export async function oauthSignInAction(ctx: RequestContext, configured: OAuthCo
     ctx.setCookies.push({ name: ctx.cookies.flow.name, value: result.ref, options: flowCookieOptions(ctx, provider) })
     return { redirect: env.outcome.authorizationUrl, cookies: ctx.setCookies }
   }
+  logMachineRefusal(ctx, result.context, { flowId, provider: provider.id })
   const error = (result.context as { error?: ErrorType }).error ?? 'OAuthSignInError'
   return errorRedirect(ctx, errorFromType(error))
 }
+
+/** Parameters only an authorization response carries (RFC 6749 §4.1.2, §4.1.2.1; JARM's `response`). */
+const authorizationResponseParams = ['code', 'error', 'state', 'response', 'id_token']
 
 function callbackParams(ctx: RequestContext): URLSearchParams {
   if (ctx.req.method === 'GET') return ctx.req.query
@@ -87,13 +96,19 @@ export async function oauthCallbackAction(ctx: RequestContext, configured: OAuth
     // Acting as the redirect proxy for another deployment that shares our secret: send the browser there.
     const target = proxiedCallbackTarget(ctx, ctx.req.query.get('state'))
     if (target) return { redirect: target.href, cookies: ctx.setCookies }
+    if (target === null) return errorRedirect(ctx, errorFromType('OAuthCallbackError'))
+  }
+  const params = callbackParams(ctx)
+  // A link preview or a stray bookmark is no answer from the provider: it must not end a sign-in under way.
+  if (!authorizationResponseParams.some((name) => params.has(name))) {
+    logRefusal(ctx.config.logger, 'callback-parameters', { provider: provider.id, reason: 'callback without authorization response parameters' })
+    return errorRedirect(ctx, errorFromType('OAuthCallbackError'))
   }
   clearFlowCookie(ctx)
   if (!ref) {
-    ctx.config.logger.error(new FlowRejected('callback without a flow cookie', { check: 'flow', provider: provider.id }))
+    logRefusal(ctx.config.logger, 'flow-missing', { provider: provider.id, reason: 'callback without a flow cookie' })
     return errorRedirect(ctx, errorFromType('OAuthCallbackError'))
   }
-  const params = callbackParams(ctx)
   const env = effectEnv(ctx)
   const users = userResolutionFor(ctx, env, provider)
   const event = { type: 'CALLBACK_RECEIVED', providerId: provider.id, state: params.get('state') ?? undefined, now: ctx.now }
@@ -107,10 +122,10 @@ export async function oauthCallbackAction(ctx: RequestContext, configured: OAuth
     })
   } catch (error) {
     if (!(error instanceof FlowRejected)) throw error
-    ctx.config.logger.error(error)
+    logRefusal(ctx.config.logger, rejectedFlowCheck(error, ctx.config.flowStore.kind), { provider: provider.id, reason: error.message })
     return errorRedirect(ctx, errorFromType('OAuthCallbackError'))
   }
-  const context = result.context as { error?: ErrorType; redirectTo?: string; isNewUser?: boolean; callbackUrl?: string }
+  const context = result.context as { error?: ErrorType; redirectTo?: string; isNewUser?: boolean; callbackUrl?: string; flowId?: string }
   if (result.value === 'signedIn' || result.value === 'redirected') {
     applySessionOutcome(ctx, env.outcome)
     const newUserPage = ctx.config.pages.newUser
@@ -121,5 +136,6 @@ export async function oauthCallbackAction(ctx: RequestContext, configured: OAuth
     }
     return { redirect: context.redirectTo as string, cookies: ctx.setCookies }
   }
+  logMachineRefusal(ctx, result.context, { flowId: context.flowId, provider: provider.id })
   return errorRedirect(ctx, errorFromType(context.error ?? 'OAuthCallbackError'))
 }

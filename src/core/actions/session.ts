@@ -15,6 +15,7 @@ import type { ResponseInternal } from '../../types.js'
 import { requestedCallbackUrl } from '../callback-url.js'
 import type { RequestContext } from '../context.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
+import { logMachineRefusal } from '../flow-refusal.js'
 import { applySessionOutcome, effectEnv, runOneRequestFlow } from '../run-flow.js'
 
 /** The session machine's happy path for a read: state entered, the command it emits, the result that moves it on. */
@@ -59,6 +60,7 @@ async function runSessionMachine(ctx: RequestContext, env: EffectEnv, effects: E
       : { type: 'SIGNOUT_REQUESTED', csrfVerified: ctx.csrfVerified, callbackUrl: requestedCallbackUrl(ctx) ?? '', now: ctx.now }
   const final = await runOneRequestFlow(ctx, ctx.config.machines.session!, event, effects)
   const context = final.context as { error?: ErrorType; redirectTo?: string }
+  logMachineRefusal(ctx, final.context as Record<string, unknown>, {})
   return { state: String(final.value), error: context.error, redirectTo: context.redirectTo }
 }
 

@@ -58,11 +58,16 @@ async function resolveForCallback(provider: OAuthConfigInternal, timeoutMs: numb
 }
 
 /** Maps what openid-client throws (after our own checks passed) onto the step that refused. */
-function exchangeFailure(err: unknown): AuthError {
+function exchangeFailure(err: unknown, usedPkce: boolean): AuthError {
   const own = findAuthError(err)
   if (own instanceof OAuthCallbackError) return own
   if (own) return callbackFailure('endpoint', own.message, { ...own.cause })
   if (isTimeout(err)) return callbackFailure('timeout', 'token endpoint did not answer in time', { endpoint: 'token' }, err)
+  // RFC 7636 §4.6: a verifier that does not match the code's challenge is answered invalid_grant. That is what an
+  // injected authorization code looks like, so with PKCE in use it is a refusal, not a provider outage.
+  if (err instanceof client.ResponseBodyError && err.error === 'invalid_grant' && usedPkce) {
+    return callbackFailure('pkce', 'provider refused the code grant: PKCE verifier mismatch, or a replayed or injected code', { status: err.status, error: 'invalid_grant' }, err)
+  }
   if (err instanceof client.ResponseBodyError) {
     return callbackFailure('token_endpoint', 'token endpoint refused the code exchange', { status: err.status, error: loggable(err.error) }, err)
   }
@@ -103,7 +108,7 @@ async function exchangeCode(
     )
     return { ...tokens }
   } catch (err) {
-    throw exchangeFailure(err)
+    throw exchangeFailure(err, checks.codeVerifier !== undefined)
   }
 }
 
