@@ -57,7 +57,7 @@ export const credentialsMachine = setup({
     issueSession: (_: unknown, _params: { providerId: string; user: NonNullable<CredentialsContext['user']> }) => {},
     emitSignInEvent: (_: unknown, _params: { providerId: string; user: NonNullable<CredentialsContext['user']> }) => {},
     // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
-    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) => ({ error: params.error, refusal: params.check })),
+    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) => (params.check ? { error: params.error, refusal: params.check } : { error: params.error })),
   },
 }).createMachine({
   id: 'credentials',

@@ -99,7 +99,7 @@ export const oauthMachine = setup({
     // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
     /** Keeps the check a command's result named (issuer, PKCE, nonce, ID token), for the refusal log. */
     noteRefusal: assign(({ event }) => ('check' in event && event.check ? { refusal: event.check, refusalReason: event.reason } : {})),
-    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) => ({ error: params.error, refusal: params.check })),
+    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) => (params.check ? { error: params.error, refusal: params.check } : { error: params.error })),
   },
 }).createMachine({
   id: 'oauth',

@@ -62,7 +62,7 @@ export const sessionMachine = setup({
     runRedirectCallback: (_: unknown, _params: { url: string }) => {},
     endSession: (_: unknown, _params: Record<string, never>) => {},
     // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
-    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) => ({ error: params.error, refusal: params.check })),
+    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) => (params.check ? { error: params.error, refusal: params.check } : { error: params.error })),
   },
 }).createMachine({
   id: 'session',

@@ -58,16 +58,21 @@ async function resolveForCallback(provider: OAuthConfigInternal, timeoutMs: numb
 }
 
 /** Maps what openid-client throws (after our own checks passed) onto the step that refused. */
+/**
+ * RFC 7636 §4.6: a verifier that does not match the code's challenge is answered `invalid_grant`. That is what an
+ * injected authorization code looks like, so with PKCE in use it is a refusal (`pkce`), not a provider outage.
+ */
+function asPkceRefusal(error: AuthError, usedPkce: boolean): AuthError {
+  const cause = error.cause as { check?: unknown; error?: unknown; status?: unknown } | undefined
+  if (!usedPkce || cause?.check !== 'token_endpoint' || cause.error !== 'invalid_grant') return error
+  return callbackFailure('pkce', 'provider refused the code grant: PKCE verifier mismatch, or a replayed or injected code', { status: cause.status, error: 'invalid_grant' }, error)
+}
+
 function exchangeFailure(err: unknown, usedPkce: boolean): AuthError {
   const own = findAuthError(err)
-  if (own instanceof OAuthCallbackError) return own
+  if (own instanceof OAuthCallbackError) return asPkceRefusal(own, usedPkce)
   if (own) return callbackFailure('endpoint', own.message, { ...own.cause })
   if (isTimeout(err)) return callbackFailure('timeout', 'token endpoint did not answer in time', { endpoint: 'token' }, err)
-  // RFC 7636 §4.6: a verifier that does not match the code's challenge is answered invalid_grant. That is what an
-  // injected authorization code looks like, so with PKCE in use it is a refusal, not a provider outage.
-  if (err instanceof client.ResponseBodyError && err.error === 'invalid_grant' && usedPkce) {
-    return callbackFailure('pkce', 'provider refused the code grant: PKCE verifier mismatch, or a replayed or injected code', { status: err.status, error: 'invalid_grant' }, err)
-  }
   if (err instanceof client.ResponseBodyError) {
     return callbackFailure('token_endpoint', 'token endpoint refused the code exchange', { status: err.status, error: loggable(err.error) }, err)
   }

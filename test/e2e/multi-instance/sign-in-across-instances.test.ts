@@ -157,7 +157,8 @@ function acrossInstancesSuite(store: 'redis' | 'cookie') {
     // Where the 19 were stopped, from both instances' audit trails.
     const trail = [...await transitionsOf(first, flowId), ...await transitionsOf(second, flowId)]
     const callbacksRun = trail.filter((record) => record.event === 'CALLBACK_RECEIVED')
-    const tokenFailures = trail.filter((record) => record.event === 'TOKEN_REQUEST_FAILED')
+    // Under PKCE the OP's invalid_grant for a spent code is the PKCE refusal: a replayed code looks like an injected one.
+    const tokenFailures = trail.filter((record) => record.event === 'PKCE_FAILED')
     expect(trail.filter((record) => record.to === 'signedIn')).toHaveLength(1)
     if (store === 'redis') {
       // GETDEL hands the flow to one request; the other 19 find nothing and never reach the machine.

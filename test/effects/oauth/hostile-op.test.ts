@@ -138,7 +138,7 @@ describe('broken token endpoint answers', () => {
     const callbackParams = await op.authorize(url)
     const input = { callbackParams, redirectUri, codeVerifier, timeoutMs: 2000 }
     await expect(handleOAuthCallback(target, input)).resolves.toMatchObject({ user: { id: 'victim' } })
-    await expect(handleOAuthCallback(target, input)).rejects.toMatchObject(refused('token_endpoint', { error: 'invalid_grant' }))
+    await expect(handleOAuthCallback(target, input)).rejects.toMatchObject(refused('pkce', { error: 'invalid_grant' }))
   })
 })
 

@@ -164,7 +164,7 @@ describe('OIDC sign-in against oidc-provider', () => {
     const values = { codeVerifier: randomPKCECodeVerifier() }
     const { result } = await authorize(target, 'alice', values)
     await complete(target, result, values)
-    await expect(complete(target, result, values)).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'token_endpoint', error: 'invalid_grant' } })
+    await expect(complete(target, result, values)).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'pkce', error: 'invalid_grant' } })
   })
 
   it('rejects a code exchanged with another PKCE verifier', async () => {
@@ -172,7 +172,7 @@ describe('OIDC sign-in against oidc-provider', () => {
     const { result } = await authorize(target, 'alice', { codeVerifier: randomPKCECodeVerifier() })
     await expect(complete(target, result, { codeVerifier: randomPKCECodeVerifier() })).rejects.toMatchObject({
       constructor: OAuthCallbackError,
-      cause: { check: 'token_endpoint', error: 'invalid_grant' },
+      cause: { check: 'pkce', error: 'invalid_grant' },
     })
   })
 

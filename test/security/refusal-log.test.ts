@@ -1,0 +1,228 @@
+/**
+ * Every refusal is logged once, at warn, as `refused:<check>` with the flow id where there is a flow, and never with
+ * a token, code, verifier or secret. Each check below is driven for real (real OP, a hostile OP fake for attacks a
+ * real OP will not make, real Redis for single-use flows) and its console line is read as an operator would.
+ */
+import { Redis } from 'ioredis'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { ExpressAuth } from '../../src/frameworks/express.js'
+import { RedisFlowStore } from '../../src/flow-stores/redis.js'
+import { encode } from '../../src/jwt.js'
+import OIDC from '../../src/providers/oidc.js'
+import { refusalChecks, type RefusalCheck } from '../../src/security/refusals.js'
+import type { AuthConfig } from '../../src/types.js'
+import { http, startApp } from '../frameworks/express-http.js'
+import { CookieJar, csrfToken, origin, send, testCredentials } from '../support/auth-harness.js'
+import { startHostileOp, type HostileOp } from '../support/hostile-op.js'
+import { startOidcProvider, type RunningOidcProvider } from '../support/oidc-provider.js'
+import { describeWithService, probeRedis, redisUrl, scratchName } from '../support/services.js'
+
+const secret = 'refusal-log-test-secret-of-at-least-32-chars'
+
+let op: RunningOidcProvider
+let hostile: HostileOp
+let redis: Redis
+const redisPrefix = `${scratchName('refusals')}:`
+
+beforeAll(async () => {
+  op = await startOidcProvider({ clients: [{ client_id: 'app', client_secret: 'app-secret', redirect_uris: [`${origin}/auth/callback/idp`, `${origin}/auth/callback/other`, `${origin}/auth/callback/pkceonly`] }] })
+  hostile = await startHostileOp()
+})
+afterAll(async () => {
+  await op?.close()
+  await hostile?.close()
+  if (redis) {
+    const keys = await redis.keys(`${redisPrefix}*`)
+    if (keys.length) await redis.del(...keys)
+    redis.disconnect()
+  }
+})
+afterEach(() => {
+  vi.useRealTimers()
+  vi.restoreAllMocks()
+})
+
+/** Console lines written at warn while `run` ran, with the built-in logger (no custom logger in the config). */
+async function consoleWarnings(run: () => Promise<unknown>): Promise<string[]> {
+  const lines: string[] = []
+  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => { lines.push(args.map(String).join(' ')) })
+  vi.spyOn(console, 'error').mockImplementation(() => {})
+  await run()
+  vi.restoreAllMocks()
+  return lines
+}
+
+function config(overrides: Partial<AuthConfig> = {}): AuthConfig {
+  return {
+    secret, trustHost: true,
+    providers: [
+      testCredentials(),
+      OIDC({ id: 'idp', name: 'IdP', issuer: op.issuer, clientId: 'app', clientSecret: 'app-secret', checks: ['pkce', 'state', 'nonce'] }),
+      OIDC({ id: 'other', name: 'Other', issuer: op.issuer, clientId: 'app', clientSecret: 'app-secret' }),
+      OIDC({ id: 'hostile', name: 'Hostile', issuer: hostile.issuer, clientId: 'client', clientSecret: 'client-secret-of-at-least-32-bytes!!', checks: ['pkce', 'state', 'nonce'] }),
+      OIDC({ id: 'pkceonly', name: 'PKCE only', issuer: op.issuer, clientId: 'app', clientSecret: 'app-secret', checks: ['pkce'] }),
+    ],
+    ...overrides,
+  }
+}
+
+/** Starts a sign-in with `providerId`; the jar keeps the flow cookie, the URL is the authorization request. */
+async function begin(cfg: AuthConfig, providerId: string, jar = new CookieJar()) {
+  const start = await send(cfg, `/auth/signin/${providerId}`, { jar, form: { csrfToken: await csrfToken(cfg, jar) } })
+  return { jar, authorization: new URL(start.headers.get('location') as string) }
+}
+
+async function realCallback(authorization: URL) {
+  const result = await op.signInAs(authorization, 'alice')
+  if (result.mode !== 'query') throw new Error('expected a query response')
+  return result.params
+}
+
+/** Values that must never reach a log line. */
+const secrets = new Set<string>([secret, 'app-secret', 'client-secret-of-at-least-32-bytes!!'])
+function remember(...values: Array<string | null | undefined>) {
+  for (const value of values) if (value) secrets.add(value)
+}
+
+const drivers: Record<RefusalCheck, () => Promise<void>> = {
+  method: async () => { await send(config(), '/auth/session', { method: 'DELETE' }) },
+  'body-size': async () => { await send(config(), '/auth/callback/credentials', { form: { username: 'a'.repeat(70_000) } }) },
+  host: async () => {
+    const app = await startApp((server) => server.use(ExpressAuth(config())))
+    try {
+      await http(app.port, '/auth/session', { headers: { host: 'example.test:99999' } })
+    } finally {
+      await app.close()
+    }
+  },
+  csrf: async () => { await send(config(), '/auth/callback/credentials', { form: { username: 'ada', password: 'lovelace', csrfToken: 'forged' } }) },
+  'callback-url': async () => {
+    const cfg = config()
+    const jar = new CookieJar()
+    await send(cfg, '/auth/callback/credentials', { jar, form: { username: 'ada', password: 'lovelace', csrfToken: await csrfToken(cfg, jar), callbackUrl: `/${'x'.repeat(600)}` } })
+  },
+  'redirect-proxy-origin': async () => {
+    const cfg = config({ redirectProxyUrl: 'http://auth.localhost:3000/auth', redirectProxyAllowedOrigins: ['http://*.preview.localhost:3000'] })
+    await begin(cfg, 'other')
+  },
+  'redirect-proxy-target': async () => {
+    const beginning = config({ url: 'http://evil.attacker.test', redirectProxyUrl: 'http://auth.localhost:3000/auth', redirectProxyAllowedOrigins: ['http://evil.attacker.test'] })
+    const { authorization } = await begin(beginning, 'other')
+    const state = authorization.searchParams.get('state')
+    remember(state)
+    const proxy = config({ redirectProxyUrl: 'http://auth.localhost:3000/auth', redirectProxyAllowedOrigins: ['http://*.preview.localhost:3000'] })
+    await send(proxy, `/auth/callback/other?code=stolen-code-value&state=${encodeURIComponent(state as string)}`, { base: 'http://auth.localhost:3000' })
+  },
+  'callback-parameters': async () => {
+    const cfg = config()
+    const { jar } = await begin(cfg, 'idp')
+    await send(cfg, '/auth/callback/idp', { jar })
+  },
+  'flow-missing': async () => { await send(config(), '/auth/callback/idp?code=some-code-value&state=some-state-value') },
+  'flow-invalid': async () => {
+    const jar = new CookieJar()
+    jar.cookies.set('authchart.flow', 'not.a.sealed.flow.cookie')
+    await send(config(), '/auth/callback/idp?code=some-code-value&state=x', { jar })
+  },
+  'flow-expired': async () => {
+    const cfg = config()
+    const { jar, authorization } = await begin(cfg, 'idp')
+    remember(jar.cookies.get('authchart.flow'))
+    const params = await realCallback(authorization)
+    remember(params.get('code'), params.get('state'))
+    // Eleven minutes later: past the machine's own ten-minute window, inside the store's grace period.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Date.now() + 11 * 60 * 1000)
+    await send(cfg, `/auth/callback/idp?${params}`, { jar })
+  },
+  'flow-replayed': async () => {
+    redis ??= new Redis(redisUrl(), { maxRetriesPerRequest: 1 })
+    const cfg = config({ flowStore: RedisFlowStore(redis, { prefix: redisPrefix }) })
+    const { jar, authorization } = await begin(cfg, 'idp')
+    const params = await realCallback(authorization)
+    remember(params.get('code'), params.get('state'), jar.cookies.get('authchart.flow'))
+    const replay = new CookieJar()
+    replay.cookies.set('authchart.flow', jar.cookies.get('authchart.flow') as string)
+    await send(cfg, `/auth/callback/idp?${params}`, { jar })
+    await send(cfg, `/auth/callback/idp?${params}`, { jar: replay })
+  },
+  'provider-mismatch': async () => {
+    const cfg = config()
+    const { jar, authorization } = await begin(cfg, 'idp')
+    const params = await realCallback(authorization)
+    remember(params.get('code'), params.get('state'))
+    await send(cfg, `/auth/callback/other?${params}`, { jar })
+  },
+  state: async () => {
+    const cfg = config()
+    const { jar, authorization } = await begin(cfg, 'idp')
+    const params = await realCallback(authorization)
+    remember(params.get('code'), params.get('state'))
+    params.set('state', 'not-the-state')
+    await send(cfg, `/auth/callback/idp?${params}`, { jar })
+  },
+  issuer: async () => {
+    const cfg = config()
+    const { jar, authorization } = await begin(cfg, 'hostile')
+    hostile.behave({ callback: { iss: 'https://evil.example' } })
+    const params = await hostile.authorize(authorization)
+    remember(params.get('code'), params.get('state'))
+    await send(cfg, `/auth/callback/hostile?${params}`, { jar })
+    hostile.behave({})
+  },
+  pkce: async () => {
+    // An injected code: the code of one flow with the verifier of another, exactly what PKCE exists to stop.
+    const cfg = config()
+    const first = await begin(cfg, 'pkceonly')
+    const second = await begin(cfg, 'pkceonly')
+    const params = await realCallback(first.authorization)
+    remember(params.get('code'), second.jar.cookies.get('authchart.flow'))
+    await send(cfg, `/auth/callback/pkceonly?${params}`, { jar: second.jar })
+  },
+  nonce: async () => {
+    const cfg = config()
+    const { jar, authorization } = await begin(cfg, 'hostile')
+    hostile.behave({ idToken: { claims: (c) => ({ ...c, nonce: 'foreign' }) } })
+    const params = await hostile.authorize(authorization)
+    remember(params.get('code'))
+    await send(cfg, `/auth/callback/hostile?${params}`, { jar })
+    hostile.behave({})
+  },
+  'id-token': async () => {
+    const cfg = config()
+    const { jar, authorization } = await begin(cfg, 'hostile')
+    hostile.behave({ idToken: { signing: 'unpublished-key' } })
+    const params = await hostile.authorize(authorization)
+    remember(params.get('code'))
+    await send(cfg, `/auth/callback/hostile?${params}`, { jar })
+    hostile.behave({})
+  },
+  'session-token': async () => {
+    const jar = new CookieJar()
+    const token = await encode({ token: { sub: 'u-ada' }, secret, salt: 'authjs.session-token', maxAge: 10 * 365 * 86400 })
+    remember(token)
+    jar.cookies.set('authjs.session-token', token)
+    await send(config(), '/auth/session', { jar })
+  },
+}
+
+/** Checks whose refusal concerns a flow, so their line names the flow id. */
+const flowChecks = new Set<RefusalCheck>(['csrf', 'redirect-proxy-origin', 'flow-expired', 'provider-mismatch', 'state', 'issuer', 'pkce', 'nonce', 'id-token'])
+
+await describeWithService('redis', probeRedis, () => {
+  describe('refusal log lines', () => {
+    it('has a driver for every documented check', () => {
+      expect(Object.keys(drivers).sort()).toEqual([...refusalChecks].sort())
+    })
+
+    it.each([...refusalChecks])('refused:%s is logged once, at warn, with no secret in it', async (check) => {
+      const lines = await consoleWarnings(drivers[check])
+      const refusals = lines.filter((line) => line.includes('[refused:'))
+      expect(refusals).toHaveLength(1)
+      const line = refusals[0] as string
+      expect(line.startsWith(`[authchart][warn][refused:${check}]`)).toBe(true)
+      if (flowChecks.has(check) && check !== 'csrf') expect(line).toMatch(/flowId=\S+/)
+      for (const value of secrets) expect(line).not.toContain(value)
+    })
+  })
+})
