@@ -155,6 +155,13 @@ describe('setEnvDefaults', () => {
     expect(warnings).toEqual([])
   })
 
+  it('reads AUTH_URL into url and the proxy allow-list from AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS', () => {
+    const config: AuthConfig = { providers: [] }
+    setEnvDefaults({ AUTH_URL: 'https://app.example/auth', AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS: ' https://app.example , https://*.preview.example ,' }, config)
+    expect(config.url).toBe('https://app.example/auth')
+    expect(config.redirectProxyAllowedOrigins).toEqual(['https://app.example', 'https://*.preview.example'])
+  })
+
   it('keeps what the config already has, warns about a redundant base path, and trusts the host only when told in production', () => {
     const { logger, warnings } = recordingLogger()
     const config: AuthConfig = { providers: [], secret: 'mine', basePath: '/auth', logger }
