@@ -1,0 +1,281 @@
+/**
+ * A machine's transition table, read once from its XState definition and then executed without the interpreter.
+ *
+ * Why: interpreting a machine with xstate's pure `transition()` costs 14–20 µs per event, and the session check (every
+ * page view) takes five events. The table is derived from the very definition the diagrams and path tests read, so
+ * the machine stays the single source of truth; test/flow/compiled-equivalence.test.ts replays every generated path on
+ * both and requires the same states, contexts, commands and statuses.
+ *
+ * Only what Authchart's machines use is supported: flat machines (atomic and final states), guarded transitions and
+ * `always` transitions, `assign` actions (inline or named in `setup`), and named command actions with params. Anything
+ * else (nested or parallel states, delayed transitions, inline side effects, raise/sendTo, guard combinators) is
+ * refused when the table is built, so a machine can never silently run differently here than in xstate.
+ */
+import type { AnyStateMachine } from 'xstate'
+import { initialTransition } from 'xstate'
+
+/** A machine's context: plain data. */
+export type FlowContext = Record<string, unknown>
+
+/** An event: a type and its payload. */
+export interface FlowEvent {
+  type: string
+  [field: string]: unknown
+}
+
+/** A command the machine asks the runtime to run: one of its declared actions, with resolved params. */
+export interface FlowCommand {
+  type: string
+  params: Record<string, unknown>
+}
+
+/** The state of one flow between events. */
+export interface CompiledSnapshot {
+  value: string
+  context: FlowContext
+  status: 'active' | 'done'
+}
+
+type GuardCheck = (context: FlowContext, event: FlowEvent) => boolean
+type ParamsOf = (context: FlowContext, event: FlowEvent) => Record<string, unknown>
+type Assigner = (context: FlowContext, event: FlowEvent) => FlowContext
+
+type ActionStep = { kind: 'assign'; assign: Assigner } | { kind: 'command'; type: string; params: ParamsOf }
+
+interface CompiledTransition {
+  guard: GuardCheck | undefined
+  /** The target state; undefined for a targetless transition (actions only, no state change). */
+  target: string | undefined
+  steps: readonly ActionStep[]
+}
+
+interface CompiledState {
+  key: string
+  final: boolean
+  tags: ReadonlySet<string>
+  entry: readonly ActionStep[]
+  on: ReadonlyMap<string, readonly CompiledTransition[]>
+  always: readonly CompiledTransition[]
+}
+
+/** The table of one machine. */
+export interface CompiledMachine {
+  id: string
+  states: ReadonlyMap<string, CompiledState>
+  initial: CompiledSnapshot
+}
+
+/** What one event did: the snapshot after it, the commands it emitted, the states it passed through. */
+export interface CompiledStep {
+  snapshot: CompiledSnapshot
+  commands: FlowCommand[]
+  /** Each state entered, in order (more than one when `always` transitions moved on). */
+  entered: string[]
+}
+
+/** Thrown when a machine uses a feature the table cannot reproduce exactly. */
+export class UnsupportedMachineFeature extends Error {}
+
+// The slices of xstate's StateNode and action objects the table reads. xstate exposes them on the machine at run time.
+interface NodeLike {
+  key: string
+  type: string
+  tags: string[]
+  entry: unknown[]
+  exit: unknown[]
+  states: Record<string, NodeLike>
+  transitions: Map<string, TransitionLike[]>
+  always?: TransitionLike[]
+  after?: unknown[]
+  invoke?: unknown[]
+}
+interface TransitionLike {
+  target?: NodeLike[]
+  guard?: unknown
+  actions: unknown[]
+  reenter?: boolean
+}
+type Implementations = { actions: Record<string, unknown>; guards: Record<string, unknown> }
+
+const compiled = new WeakMap<AnyStateMachine, CompiledMachine>()
+
+function isAssignAction(value: unknown): value is { assignment: unknown } {
+  return typeof value === 'function' && (value as { type?: unknown }).type === 'xstate.assign'
+}
+
+function unsupported(machine: string, what: string): never {
+  throw new UnsupportedMachineFeature(`machine "${machine}": ${what} is not supported by the compiled runtime`)
+}
+
+function resolveParams(params: unknown): ParamsOf {
+  if (typeof params === 'function') {
+    const fn = params as (args: { context: FlowContext; event: FlowEvent }) => unknown
+    return (context, event) => (fn({ context, event }) ?? {}) as Record<string, unknown>
+  }
+  const fixed = (params ?? {}) as Record<string, unknown>
+  return () => fixed
+}
+
+/** An `assign` as a pure function of context and event: the partial it computes, merged in order. */
+function assignerOf(machineId: string, action: { assignment: unknown }, params: ParamsOf | undefined): Assigner {
+  const { assignment } = action
+  if (typeof assignment === 'function') {
+    const fn = assignment as (args: { context: FlowContext; event: FlowEvent }, params: unknown) => FlowContext
+    return (context, event) => ({ ...context, ...fn({ context, event }, params?.(context, event)) })
+  }
+  if (typeof assignment === 'object' && assignment !== null) {
+    const entries = Object.entries(assignment as Record<string, unknown>)
+    return (context, event) => {
+      const next = { ...context }
+      for (const [key, value] of entries) {
+        next[key] = typeof value === 'function'
+          ? (value as (args: { context: FlowContext; event: FlowEvent }, p: unknown) => unknown)({ context, event }, params?.(context, event))
+          : value
+      }
+      return next
+    }
+  }
+  return unsupported(machineId, 'an assign without an assignment')
+}
+
+function actionStep(machineId: string, action: unknown, implementations: Implementations): ActionStep {
+  if (isAssignAction(action)) return { kind: 'assign', assign: assignerOf(machineId, action, undefined) }
+  const named = typeof action === 'string' ? { type: action, params: undefined } : action
+  if (typeof named !== 'object' || named === null || typeof (named as { type?: unknown }).type !== 'string') {
+    return unsupported(machineId, 'an inline action function (machines must be pure)')
+  }
+  const { type, params } = named as { type: string; params?: unknown }
+  if (type.startsWith('xstate.')) return unsupported(machineId, `the built-in action ${type}`)
+  const implementation = implementations.actions[type]
+  const paramsOf = resolveParams(params)
+  if (isAssignAction(implementation)) return { kind: 'assign', assign: assignerOf(machineId, implementation, paramsOf) }
+  if (typeof implementation !== 'function') return unsupported(machineId, `the action "${type}" without an implementation`)
+  return { kind: 'command', type, params: paramsOf }
+}
+
+function guardCheck(machineId: string, guard: unknown, implementations: Implementations): GuardCheck | undefined {
+  if (guard === undefined) return undefined
+  let fn: unknown = guard
+  let params: unknown
+  if (typeof guard === 'string' || (typeof guard === 'object' && guard !== null)) {
+    const { type, params: p } = typeof guard === 'string' ? { type: guard, params: undefined } : (guard as { type: string; params?: unknown })
+    fn = implementations.guards[type]
+    params = p
+  }
+  // Guard combinators (and/or/not) carry a `check`; reproducing them is not worth the risk of getting them wrong.
+  if (typeof fn !== 'function' || 'check' in fn) return unsupported(machineId, 'a guard that is neither a function nor a named function')
+  const check = fn as (args: { context: FlowContext; event: FlowEvent }, params: unknown) => unknown
+  const paramsOf = params === undefined ? undefined : resolveParams(params)
+  return (context, event) => Boolean(check({ context, event }, paramsOf?.(context, event)))
+}
+
+function compileTransitions(machineId: string, source: NodeLike, list: readonly TransitionLike[], implementations: Implementations): CompiledTransition[] {
+  return list.map((transition) => {
+    const targets = transition.target ?? []
+    if (targets.length > 1) unsupported(machineId, 'a transition with several targets')
+    const target = targets[0]?.key
+    if (target === source.key && transition.reenter) unsupported(machineId, 'a re-entering self-transition')
+    return {
+      guard: guardCheck(machineId, transition.guard, implementations),
+      // A transition to its own state without `reenter` runs no entry actions: the same as a targetless one here.
+      target: target === source.key ? undefined : target,
+      steps: transition.actions.map((action) => actionStep(machineId, action, implementations)),
+    }
+  })
+}
+
+function build(machine: AnyStateMachine): CompiledMachine {
+  const root = machine.root as unknown as NodeLike
+  const implementations = machine.implementations as unknown as Implementations
+  const states = new Map<string, CompiledState>()
+  for (const node of Object.values(root.states)) {
+    if (node.type !== 'atomic' && node.type !== 'final') unsupported(machine.id, `the ${node.type} state "${node.key}"`)
+    if (node.exit.length > 0) unsupported(machine.id, `exit actions in "${node.key}"`)
+    if ((node.after?.length ?? 0) > 0 || (node.invoke?.length ?? 0) > 0) unsupported(machine.id, `delayed transitions or invocations in "${node.key}"`)
+    const on = new Map<string, CompiledTransition[]>()
+    for (const [eventType, list] of node.transitions) {
+      if (eventType.includes('*') || eventType.startsWith('xstate.')) unsupported(machine.id, `the event descriptor "${eventType}"`)
+      on.set(eventType, compileTransitions(machine.id, node, list, implementations))
+    }
+    states.set(node.key, {
+      key: node.key,
+      final: node.type === 'final',
+      tags: new Set(node.tags),
+      entry: node.entry.map((action) => actionStep(machine.id, action, implementations)),
+      on,
+      always: compileTransitions(machine.id, node, node.always ?? [], implementations),
+    })
+  }
+  const [first] = initialTransition(machine)
+  if (typeof first.value !== 'string') unsupported(machine.id, 'a compound initial state')
+  return {
+    id: machine.id,
+    states,
+    initial: { value: first.value, context: first.context as FlowContext, status: first.status === 'done' ? 'done' : 'active' },
+  }
+}
+
+/** The table of a machine, built on first use and kept for the life of the machine object. */
+export function compileMachine(machine: AnyStateMachine): CompiledMachine {
+  let table = compiled.get(machine)
+  if (!table) {
+    table = build(machine)
+    compiled.set(machine, table)
+  }
+  return table
+}
+
+/** Bound on `always` hops in one event: a machine that loops longer than this has a bug. */
+const maxEventlessHops = 32
+
+function runSteps(steps: readonly ActionStep[], context: FlowContext, event: FlowEvent, commands: FlowCommand[]): FlowContext {
+  let current = context
+  for (const step of steps) {
+    if (step.kind === 'assign') current = step.assign(current, event)
+    else commands.push({ type: step.type, params: step.params(current, event) })
+  }
+  return current
+}
+
+function firstEnabled(list: readonly CompiledTransition[] | undefined, context: FlowContext, event: FlowEvent): CompiledTransition | undefined {
+  if (!list) return undefined
+  for (const transition of list) if (!transition.guard || transition.guard(context, event)) return transition
+  return undefined
+}
+
+/**
+ * Applies one event: the first enabled transition's actions, the target's entry actions, then any `always`
+ * transitions, exactly as xstate orders them. Returns undefined when the event is not accepted in this state.
+ */
+export function stepCompiled(table: CompiledMachine, snapshot: CompiledSnapshot, event: FlowEvent): CompiledStep | undefined {
+  if (snapshot.status === 'done') return undefined
+  let state = table.states.get(snapshot.value)
+  if (!state) return undefined
+  const chosen = firstEnabled(state.on.get(event.type), snapshot.context, event)
+  if (!chosen) return undefined
+  const commands: FlowCommand[] = []
+  const entered: string[] = []
+  let context = runSteps(chosen.steps, snapshot.context, event, commands)
+  let transition: CompiledTransition | undefined = chosen
+  for (let hops = 0; transition; hops++) {
+    if (hops > maxEventlessHops) throw new UnsupportedMachineFeature(`machine "${table.id}": more than ${maxEventlessHops} eventless transitions in one step`)
+    if (hops > 0) context = runSteps(transition.steps, context, event, commands)
+    if (transition.target !== undefined) {
+      state = table.states.get(transition.target) as CompiledState
+      entered.push(state.key)
+      context = runSteps(state.entry, context, event, commands)
+    }
+    transition = state.final ? undefined : firstEnabled(state.always, context, event)
+  }
+  return { snapshot: { value: state.key, context, status: state.final ? 'done' : 'active' }, commands, entered }
+}
+
+/** The tags of a state (e.g. `awaitingBrowser`). */
+export function tagsOf(table: CompiledMachine, value: string): ReadonlySet<string> {
+  return table.states.get(value)?.tags ?? new Set()
+}
+
+/** Whether `value` names a state of the machine (a persisted flow's state must still exist). */
+export function hasState(table: CompiledMachine, value: unknown): value is string {
+  return typeof value === 'string' && table.states.has(value)
+}
