@@ -10,7 +10,7 @@
 import type { WrappedAdapter } from '../adapters-runtime.js'
 import type { AdapterAccount, AdapterUser } from '../adapters.js'
 import { randomId } from '../security/random.js'
-import type { ResultEvent } from '../flow/step.js'
+import type { ResultEvent } from '../flow/runtime.js'
 import type { OAuthConfigInternal } from '../providers/provider-types.js'
 import type { Account, User } from '../types.js'
 import { emitAppEvent } from './app-events.js'

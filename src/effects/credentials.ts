@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { CallbackRouteError, CredentialsSignin } from '../errors.js'
-import type { EffectHandlers, ResultEvent } from '../flow/step.js'
+import type { EffectHandlers, ResultEvent } from '../flow/runtime.js'
 import type { CredentialsConfig } from '../providers/provider-types.js'
 import type { Account, User } from '../types.js'
 import { emitAppEvent } from './app-events.js'

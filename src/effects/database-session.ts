@@ -6,7 +6,7 @@
 import type { WrappedAdapter } from '../adapters-runtime.js'
 import type { AdapterSession, AdapterUser } from '../adapters.js'
 import { SignOutError } from '../errors.js'
-import type { EffectHandlers, ResultEvent } from '../flow/step.js'
+import type { EffectHandlers, ResultEvent } from '../flow/runtime.js'
 import type { Session } from '../types.js'
 import { emitAppEvent } from './app-events.js'
 import type { EffectEnv } from './effect-env.js'

@@ -5,7 +5,7 @@
  */
 import type { WrappedAdapter } from '../adapters-runtime.js'
 import { CredentialsSignin } from '../errors.js'
-import type { ResultEvent } from '../flow/step.js'
+import type { ResultEvent } from '../flow/runtime.js'
 import { createDatabaseSession } from './database-session.js'
 import type { EffectEnv } from './effect-env.js'
 import type { SignInSubject } from './issue-session.js'

@@ -6,7 +6,7 @@ import { JWTSessionError } from '../errors.js'
 import type { JWT } from '../jwt-types.js'
 import { writeSessionToken } from '../session/session-token.js'
 import type { Account, Profile, User } from '../types.js'
-import type { ResultEvent } from '../flow/step.js'
+import type { ResultEvent } from '../flow/runtime.js'
 import type { EffectEnv } from './effect-env.js'
 
 /** Who is signing in, as the sign-in flows know it. */

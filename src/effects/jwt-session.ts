@@ -10,7 +10,7 @@ import { readSessionToken, writeSessionToken } from '../session/session-token.js
 import type { Session } from '../types.js'
 import { emitAppEvent } from './app-events.js'
 import type { EffectEnv } from './effect-env.js'
-import type { EffectHandlers, ResultEvent } from '../flow/step.js'
+import type { EffectHandlers, ResultEvent } from '../flow/runtime.js'
 import { strategyNeutralSessionEffects } from './session-clearing.js'
 
 /** The client-visible session of a token, before the session callback: name, e-mail and image only. */

@@ -3,7 +3,7 @@
  * a typed error naming the check that refused; here each refusal becomes the machine's named result event.
  */
 import { OAuthProfileParseError } from '../errors.js'
-import type { EffectHandlers, ResultEvent } from '../flow/step.js'
+import type { EffectHandlers, ResultEvent } from '../flow/runtime.js'
 import type { OAuthConfigInternal } from '../providers/provider-types.js'
 import type { Account, Profile, User } from '../types.js'
 import { emitAppEvent } from './app-events.js'

@@ -2,7 +2,7 @@
 import { InvalidCallbackUrl } from '../errors.js'
 import { isNavigableUrl } from '../security/redirect-target.js'
 import type { EffectEnv } from './effect-env.js'
-import type { ResultEvent } from '../flow/step.js'
+import type { ResultEvent } from '../flow/runtime.js'
 
 /** Runs the redirect callback on a client-supplied URL (the base URL when none was given). */
 export async function runRedirectCallback(env: EffectEnv, params: { url?: unknown }): Promise<ResultEvent> {

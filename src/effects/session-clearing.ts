@@ -1,5 +1,5 @@
 /** The session machine's commands that do not depend on the strategy. */
-import type { EffectHandlers } from '../flow/step.js'
+import type { EffectHandlers } from '../flow/runtime.js'
 import type { EffectEnv } from './effect-env.js'
 import { runRedirectCallback } from './redirect-callback.js'
 

@@ -1,6 +1,6 @@
 /** The `runSignInCallback` command: the app's `signIn` callback allows (`true`), refuses, or redirects (a string). */
 import { AccessDenied } from '../errors.js'
-import type { ResultEvent } from '../flow/step.js'
+import type { ResultEvent } from '../flow/runtime.js'
 import type { SignInCallbackParams } from '../types.js'
 import type { EffectEnv } from './effect-env.js'
 

@@ -7,12 +7,11 @@
  * both and requires the same states, contexts, commands and statuses.
  *
  * Only what Authchart's machines use is supported: flat machines (atomic and final states), guarded transitions and
- * `always` transitions, `assign` actions (inline or named in `setup`), and named command actions with params. Anything
- * else (nested or parallel states, delayed transitions, inline side effects, raise/sendTo, guard combinators) is
+ * `always` transitions, `and` / `or` / `not` guards, `assign` actions (inline or named in `setup`), and named command
+ * actions with params. Anything else (nested or parallel states, delayed transitions, inline side effects, raise/sendTo) is
  * refused when the table is built, so a machine can never silently run differently here than in xstate.
  */
-import type { AnyStateMachine } from 'xstate'
-import { initialTransition } from 'xstate'
+import { and, initialTransition, not, or, type AnyStateMachine } from 'xstate'
 
 /** A machine's context: plain data. */
 export type FlowContext = Record<string, unknown>
@@ -153,6 +152,21 @@ function actionStep(machineId: string, action: unknown, implementations: Impleme
   return { kind: 'command', type, params: paramsOf }
 }
 
+/** xstate's combinators carry their evaluator in `check`; these are the ones the table reproduces. */
+const combinatorChecks = {
+  not: (not(() => true) as unknown as { check: unknown }).check,
+  and: (and([]) as unknown as { check: unknown }).check,
+  or: (or([]) as unknown as { check: unknown }).check,
+}
+
+function combinator(machineId: string, fn: { check: unknown; guards?: unknown[] }, implementations: Implementations): GuardCheck {
+  const parts = (fn.guards ?? []).map((guard) => guardCheck(machineId, guard, implementations) as GuardCheck)
+  if (fn.check === combinatorChecks.not && parts.length === 1) return (context, event) => !parts[0]!(context, event)
+  if (fn.check === combinatorChecks.and) return (context, event) => parts.every((part) => part(context, event))
+  if (fn.check === combinatorChecks.or) return (context, event) => parts.some((part) => part(context, event))
+  return unsupported(machineId, 'a guard combinator other than and, or, not')
+}
+
 function guardCheck(machineId: string, guard: unknown, implementations: Implementations): GuardCheck | undefined {
   if (guard === undefined) return undefined
   let fn: unknown = guard
@@ -162,8 +176,8 @@ function guardCheck(machineId: string, guard: unknown, implementations: Implemen
     fn = implementations.guards[type]
     params = p
   }
-  // Guard combinators (and/or/not) carry a `check`; reproducing them is not worth the risk of getting them wrong.
-  if (typeof fn !== 'function' || 'check' in fn) return unsupported(machineId, 'a guard that is neither a function nor a named function')
+  if (typeof fn === 'function' && 'check' in fn) return combinator(machineId, fn as unknown as { check: unknown; guards?: unknown[] }, implementations)
+  if (typeof fn !== 'function') return unsupported(machineId, 'a guard that is neither a function nor a named function')
   const check = fn as (args: { context: FlowContext; event: FlowEvent }, params: unknown) => unknown
   const paramsOf = params === undefined ? undefined : resolveParams(params)
   return (context, event) => Boolean(check({ context, event }, paramsOf?.(context, event)))

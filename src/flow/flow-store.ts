@@ -4,16 +4,14 @@
  * server-side store an opaque random id.
  * @module flow-store
  */
-import type { StateValue } from 'xstate'
-
 /** The persisted form of one flow: our own versioned envelope, never xstate's persisted snapshot. */
 export interface FlowRecord {
   /** Machine version: bumped whenever the machine's structural fingerprint changes. */
   v: number
   /** Machine id (`oauth`, `email`, `webauthn`, ...). */
   m: string
-  /** State value. */
-  s: StateValue
+  /** State value (the machines are flat: a state name). */
+  s: string
   /** Context with null and undefined values dropped. */
   c: Record<string, unknown>
   /** Hard expiry, epoch seconds. Longer than the machine's own timeout, so the machine can say "expired" first. */

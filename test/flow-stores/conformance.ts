@@ -22,13 +22,13 @@ export interface FlowStoreCapabilities {
 const nowSeconds = () => Math.floor(Date.now() / 1000)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-/** A record shaped like an OAuth flow waiting at the provider: random values, a callback URL, a nested state. */
+/** A record shaped like an OAuth flow waiting at the provider: random values, a callback URL, a state name. */
 export function sampleRecord(overrides: Partial<FlowRecord> = {}): FlowRecord {
   const now = nowSeconds()
   return {
     v: 2,
     m: 'oauth',
-    s: { signingIn: 'authorizing' },
+    s: 'awaitingCallback',
     c: {
       providerId: 'oidc',
       state: randomBytes(32).toString('base64url'),

@@ -5,7 +5,7 @@ import type { MachineEntry } from '../../machines/machine-entry.js'
 import { AuthError, errorPageValue, InvalidFlowExtension } from '../../src/errors.js'
 import { configureMachines } from '../../src/flow/extend-machines.js'
 import type { FlowExtensions } from '../../src/flow/extension-types.js'
-import { step, type EffectHandlers } from '../../src/flow/step.js'
+import { runFlow, type EffectHandlers } from '../../src/flow/runtime.js'
 import type { LoggerInstance } from '../../src/logger.js'
 import { fixtureSignInEntry, fixtureSignInMachine, type FixtureEvent } from '../visualizations/fixtures/fixture-machines.js'
 import { MemoryFlowStore } from './memory-flow-store.js'
@@ -31,9 +31,9 @@ async function signIn(entry: MachineEntry, user: Record<string, unknown>, submit
   const store = new MemoryFlowStore()
   const started: FixtureEvent = { type: 'SIGNIN_STARTED', providerId: 'credentials', now: t0 }
   const submitted: FixtureEvent = { type: 'CREDENTIALS_SUBMITTED', now: submittedAt, username: 'u', password: 'p' }
-  const first = await step({ entry, store, ref: null, event: started, effects, now: t0, flowMaxAge: 3600 })
+  const first = await runFlow({ entry, event: started, handlers: effects, now: t0, persistence: { store, ref: null, maxAge: 3600 } })
   // The second request restores the flow from the store: the app's guard must survive that.
-  const last = await step({ entry, store, ref: first.ref, event: submitted, effects, now: submittedAt, flowMaxAge: 3600 })
+  const last = await runFlow({ entry, event: submitted, handlers: effects, now: submittedAt, persistence: { store, ref: first.ref, maxAge: 3600 } })
   return { value: last.value, error: last.context.error }
 }
 

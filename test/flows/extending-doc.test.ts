@@ -11,7 +11,7 @@ import type { OAuthEvent } from '../../machines/oauth.js'
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import { configureMachines } from '../../src/flow/extend-machines.js'
 import type { FlowExtensions } from '../../src/flow/extension-types.js'
-import { step, type EffectHandlers, type ResultEvent } from '../../src/flow/step.js'
+import { runFlow, type EffectHandlers, type ResultEvent } from '../../src/flow/runtime.js'
 import { isOfficeHours, isStaff } from './fixtures/office-hours-guards.js'
 import { MemoryFlowStore } from './memory-flow-store.js'
 
@@ -34,7 +34,7 @@ const tuesdayTenParis = Date.UTC(2024, 2, 5, 9) / 1000 // 10:00 in Paris (UTC+1)
 const saturdayTenParis = Date.UTC(2024, 2, 9, 9) / 1000
 const tuesdayNightParis = Date.UTC(2024, 2, 5, 21) / 1000 // 22:00 in Paris
 
-/** Runs requests through `step()`; each command is answered from `answers`. */
+/** Runs requests through `runFlow()`; each command is answered from `answers`. */
 async function run(entry: MachineEntry, requests: EventObject[], answers: Record<string, ResultEvent>): Promise<{ value: unknown; error: unknown }> {
   const effects: EffectHandlers = Object.fromEntries(Object.entries(answers).map(([command, answer]) => [command, () => answer]))
   const store = new MemoryFlowStore()
@@ -42,7 +42,7 @@ async function run(entry: MachineEntry, requests: EventObject[], answers: Record
   let last = { value: undefined as unknown, context: {} as Record<string, unknown> }
   for (const event of requests) {
     const now = (event as { now?: number }).now ?? 0
-    const result = await step({ entry, store, ref, event, effects, now, flowMaxAge: 3600 })
+    const result = await runFlow({ entry, event, handlers: effects, now, persistence: { store, ref, maxAge: 3600 } })
     ref = result.ref
     last = result
   }

@@ -1,6 +1,6 @@
 /**
  * Generated path tests: every simple path from the initial state to a final state of every registered machine
- * (configured with app guards at its extension points) is replayed through the real `step()` runtime with effect
+ * (configured with app guards at its extension points) is replayed through the real `runFlow()` runtime with effect
  * doubles, and its outcome is checked: a session issued after the signIn callback, or the error the spec names.
  * A gate then requires every declared transition to be taken, and the figures go to test-artifacts/path-coverage.json.
  */
@@ -9,7 +9,6 @@ import { resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { machineConventions, type MachineEntry } from '../../machines/machine-entry.js'
 import type { ErrorType } from '../../src/errors.js'
-import { stateName } from '../../src/flow/step.js'
 import { describeEntry } from '../../visualizations/describe-machine.js'
 import { activeStatePaths, configuredRegistry, deniedDomain, finalPathsOf, pathName, simplePathsOf, type FlowPath } from './flow-paths.js'
 import { replayPath } from './path-replay.js'
@@ -73,7 +72,7 @@ for (const entry of Object.values(configuredRegistry)) {
       const { final } = replay
 
       // The runtime walks the same states the graph predicted, and ends where the path ends.
-      expect(replay.audit.map((r) => r.to)).toEqual(path.steps.slice(1).map((s) => stateName(s.state.value)))
+      expect(replay.audit.map((r) => r.to)).toEqual(path.steps.slice(1).map((s) => String(s.state.value)))
       expect(final.value).toEqual(path.state.value)
       expect(withoutNulls(final.context)).toEqual(withoutNulls(path.state.context))
       expect(final.status).toBe('done')

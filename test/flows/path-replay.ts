@@ -1,12 +1,12 @@
 /**
- * Replays one generated path through the real per-request runtime (`step()`), the way the HTTP layer drives it:
- * each request event is one `step()` call; every command the machine emits is answered by an effect double with the
+ * Replays one generated path through the real per-request runtime (`runFlow()`), the way the HTTP layer drives it:
+ * each request event is one `runFlow()` call; every command the machine emits is answered by an effect double with the
  * path's next event. Only the effects are doubles; the runtime, the envelope and the machine are the real ones.
  */
 import type { EventObject } from 'xstate'
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import type { TransitionRecord } from '../../src/flow/extension-types.js'
-import { step, type EffectHandlers, type ResultEvent, type StepResult } from '../../src/flow/step.js'
+import { runFlow, type EffectHandlers, type FlowResult, type ResultEvent } from '../../src/flow/runtime.js'
 import { describeEntry } from '../../visualizations/describe-machine.js'
 import type { FlowPath } from './flow-paths.js'
 import { MemoryFlowStore } from './memory-flow-store.js'
@@ -19,9 +19,9 @@ export interface CommandCall {
 }
 
 export interface Replay {
-  /** One result per request (per `step()` call). */
-  requests: StepResult[]
-  final: StepResult
+  /** One result per request (per `runFlow()` call). */
+  requests: FlowResult[]
+  final: FlowResult
   commands: CommandCall[]
   audit: TransitionRecord[]
   store: MemoryFlowStore
@@ -38,7 +38,7 @@ export function commandTypes(entry: MachineEntry): string[] {
 }
 
 /**
- * Runs the path's events through `step()`.
+ * Runs the path's events through `runFlow()`.
  * @throws when the runtime asks for more answers than the path has, which means the path and the runtime disagree
  */
 export async function replayPath(entry: MachineEntry, path: FlowPath, flowId: string): Promise<Replay> {
@@ -55,14 +55,14 @@ export async function replayPath(entry: MachineEntry, path: FlowPath, flowId: st
       return answer as ResultEvent
     }
   }
-  const requests: StepResult[] = []
+  const requests: FlowResult[] = []
   let ref: string | null = null
   let now = startOfTime
   while (queue.length > 0) {
     const event = queue.shift()!
     const eventNow: unknown = (event as { now?: unknown }).now
     if (typeof eventNow === 'number') now = eventNow
-    const result = await step({ entry, store, ref, event, effects, now, flowMaxAge, flowId, onTransition: (r) => audit.push(r) })
+    const result = await runFlow({ entry, event: event as ResultEvent, handlers: effects, now, flowId, onTransition: (r) => { audit.push(r) }, persistence: { store, ref, maxAge: flowMaxAge } })
     requests.push(result)
     ref = result.ref
   }

@@ -5,15 +5,14 @@
  */
 import { createHash } from 'node:crypto'
 import { getStateNodes } from 'xstate/graph'
-import type { AnyStateMachine } from 'xstate'
+import { initialTransition, type AnyStateMachine } from 'xstate'
 import { describe, expect, it } from 'vitest'
 import { machineRegistry } from '../../machines/index.js'
-import { initialSnapshot } from '../../src/flow/step.js'
 
 function fingerprint(machine: AnyStateMachine): string {
   const shape = {
     id: machine.id,
-    contextKeys: Object.keys(initialSnapshot(machine).context as object).sort(),
+    contextKeys: Object.keys(initialTransition(machine)[0].context as object).sort(),
     states: getStateNodes(machine.root).map((node) => [node.id, node.type, [...node.transitions.keys()].sort()]),
   }
   return createHash('sha256').update(JSON.stringify(shape)).digest('base64url').slice(0, 12)

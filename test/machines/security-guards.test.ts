@@ -2,11 +2,10 @@
  * Security checks are inline guards: an app (or anything else) calling provide() with their names changes nothing,
  * and TypeScript refuses the names outright.
  */
-import { transition } from 'xstate'
+import { initialTransition, transition } from 'xstate'
 import { describe, expect, it } from 'vitest'
 import { credentialsMachine } from '../../machines/credentials.js'
 import { oauthMachine } from '../../machines/oauth.js'
-import { initialSnapshot } from '../../src/flow/step.js'
 
 describe('inline security guards', () => {
   it('a CSRF failure stays a failure even after provide({ guards: { isCsrfVerified } })', () => {
@@ -14,7 +13,7 @@ describe('inline security guards', () => {
       // @ts-expect-error isCsrfVerified is not a named guard of the machine: that is the point of this test
       guards: { isCsrfVerified: () => true },
     })
-    const [next] = transition(tampered, initialSnapshot(tampered), { type: 'CREDENTIALS_SUBMITTED', providerId: 'c', callbackUrl: '/', csrfVerified: false, now: 1 })
+    const [next] = transition(tampered, initialTransition(tampered)[0], { type: 'CREDENTIALS_SUBMITTED', providerId: 'c', callbackUrl: '/', csrfVerified: false, now: 1 })
     expect(next.value).toBe('failed')
     expect(next.context.error).toBe('MissingCSRF')
   })

@@ -6,8 +6,7 @@ import type { ResponseInternal } from '../../types.js'
 import { requestedCallbackUrl } from '../callback-url.js'
 import type { RequestContext } from '../context.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
-import { logMachineRefusal } from '../flow-refusal.js'
-import { applySessionOutcome, effectEnv, runOneRequestFlow } from '../run-flow.js'
+import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
 import { sessionIssuerFor } from '../session-issuer.js'
 
 /** Signs a user in with the credentials they posted. */
@@ -15,13 +14,12 @@ export async function credentialsCallbackAction(ctx: RequestContext, provider: C
   const env = effectEnv(ctx)
   const callbackUrl = requestedCallbackUrl(ctx) ?? ''
   const event = { type: 'CREDENTIALS_SUBMITTED', providerId: provider.id, callbackUrl, csrfVerified: ctx.csrfVerified, now: ctx.now }
-  const final = await runOneRequestFlow(ctx, ctx.config.machines.credentials!, event, credentialsEffects(env, provider, sessionIssuerFor(ctx.config)))
+  const final = await runMachine(ctx, ctx.config.machines.credentials!, event, credentialsEffects(env, provider, sessionIssuerFor(ctx.config)))
   const context = final.context as { error?: ErrorType; errorCode?: string; redirectTo?: string }
   if (final.value === 'signedIn' || final.value === 'redirected') {
     applySessionOutcome(ctx, env.outcome)
     return { redirect: context.redirectTo as string, cookies: ctx.setCookies }
   }
-  logMachineRefusal(ctx, final.context as Record<string, unknown>, { provider: provider.id })
   const code = context.error === 'CredentialsSignin' ? context.errorCode ?? 'credentials' : undefined
   return errorRedirect(ctx, errorFromType(context.error ?? 'CallbackRouteError'), code)
 }

@@ -7,18 +7,16 @@ import { FlowRejected, type ErrorType } from '../../errors.js'
 import { oauthFlowEffects, profileIsTheUser } from '../../effects/oauth-flow.js'
 import { oauthRedirectUri } from '../../providers/normalize-oauth.js'
 import type { OAuthConfig, OAuthConfigInternal } from '../../providers/provider-types.js'
-import { step } from '../../flow/step.js'
 import { randomToken } from '../../security/random.js'
 import type { CookieSerializeOptions } from '../../session/cookie-types.js'
 import type { ResponseInternal } from '../../types.js'
 import { requestedCallbackUrl } from '../callback-url.js'
 import type { RequestContext } from '../context.js'
 import { flowMaxAge } from '../cookie-set.js'
-import { logMachineRefusal, rejectedFlowCheck } from '../flow-refusal.js'
 import { logRefusal } from '../../logger.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import { oauthProviderFor } from '../oauth-providers.js'
-import { applySessionOutcome, effectEnv } from '../run-flow.js'
+import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
 import { sessionIssuerFor } from '../session-issuer.js'
 import { mayStartProxiedSignIn, proxiedCallbackTarget, sealProxyState } from '../redirect-proxy.js'
 import { userResolutionFor } from '../user-resolution.js'
@@ -64,16 +62,12 @@ export async function oauthSignInAction(ctx: RequestContext, configured: OAuthCo
     nonce: checks.includes('nonce') ? randomToken(16) : undefined,
     codeVerifier: checks.includes('pkce') ? randomToken() : undefined,
   }
-  const result = await step({
-    entry: ctx.config.machines.oauth!, store: ctx.config.flowStore, ref: null, event, now: ctx.now, flowMaxAge,
-    effects: oauthFlowEffects(env, { provider, redirectUri: oauthRedirectUri(provider), authorizationParams: authorizationParams(ctx), issueSession: sessionIssuerFor(ctx.config), users: profileIsTheUser }),
-    onTransition: ctx.config.source.onTransition, flowId,
-  })
+  const handlers = oauthFlowEffects(env, { provider, redirectUri: oauthRedirectUri(provider), authorizationParams: authorizationParams(ctx), issueSession: sessionIssuerFor(ctx.config), users: profileIsTheUser })
+  const result = await runMachine(ctx, ctx.config.machines.oauth!, event, handlers, { flowId, persistence: { store: ctx.config.flowStore, ref: null, maxAge: flowMaxAge } })
   if (result.status === 'active' && result.ref && env.outcome.authorizationUrl) {
     ctx.setCookies.push({ name: ctx.cookies.flow.name, value: result.ref, options: flowCookieOptions(ctx, provider) })
     return { redirect: env.outcome.authorizationUrl, cookies: ctx.setCookies }
   }
-  logMachineRefusal(ctx, result.context, { flowId, provider: provider.id })
   const error = (result.context as { error?: ErrorType }).error ?? 'OAuthSignInError'
   return errorRedirect(ctx, errorFromType(error))
 }
@@ -112,17 +106,13 @@ export async function oauthCallbackAction(ctx: RequestContext, configured: OAuth
   const env = effectEnv(ctx)
   const users = userResolutionFor(ctx, env, provider)
   const event = { type: 'CALLBACK_RECEIVED', providerId: provider.id, state: params.get('state') ?? undefined, now: ctx.now }
+  const handlers = oauthFlowEffects(env, { provider, redirectUri: oauthRedirectUri(provider), callbackParams: params, issueSession: sessionIssuerFor(ctx.config), users })
   let result
   try {
-    result = await step({
-      entry: ctx.config.machines.oauth!, store: ctx.config.flowStore, ref, now: ctx.now, flowMaxAge,
-      event,
-      effects: oauthFlowEffects(env, { provider, redirectUri: oauthRedirectUri(provider), callbackParams: params, issueSession: sessionIssuerFor(ctx.config), users }),
-      onTransition: ctx.config.source.onTransition,
-    })
+    result = await runMachine(ctx, ctx.config.machines.oauth!, event, handlers, { persistence: { store: ctx.config.flowStore, ref, maxAge: flowMaxAge } })
   } catch (error) {
+    // The runtime logged the refusal.
     if (!(error instanceof FlowRejected)) throw error
-    logRefusal(ctx.config.logger, rejectedFlowCheck(error, ctx.config.flowStore.kind), { provider: provider.id, reason: error.message })
     return errorRedirect(ctx, errorFromType('OAuthCallbackError'))
   }
   const context = result.context as { error?: ErrorType; redirectTo?: string; isNewUser?: boolean; callbackUrl?: string; flowId?: string }
@@ -136,6 +126,5 @@ export async function oauthCallbackAction(ctx: RequestContext, configured: OAuth
     }
     return { redirect: context.redirectTo as string, cookies: ctx.setCookies }
   }
-  logMachineRefusal(ctx, result.context, { flowId: context.flowId, provider: provider.id })
   return errorRedirect(ctx, errorFromType(context.error ?? 'OAuthCallbackError'))
 }

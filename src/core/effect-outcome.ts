@@ -1,13 +1,11 @@
 /**
- * Running the machines that start and end within one request (session, credentials), and turning what their effects
- * left behind into cookies.
+ * The environment a request's effects run in, and turning what they left behind into cookies, plus the one call
+ * every action uses to run its machine through the runtime with the request's clock, logger and audit hook.
  */
-import type { AnyMachineSnapshot, EventObject } from 'xstate'
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import type { EffectEnv, EffectOutcome } from '../effects/effect-env.js'
-import { drive, initialSnapshot, type EffectHandlers } from '../flow/step.js'
+import { runFlow, type EffectHandlers, type FlowEvent, type FlowPersistence, type FlowResult } from '../flow/runtime.js'
 import { chunkCookie, clearChunkedCookie } from '../session/cookie-chunks.js'
-import { randomToken } from '../security/random.js'
 import type { RequestContext } from './context.js'
 
 /** The environment effects run in, for this request. */
@@ -23,20 +21,9 @@ export function effectEnv(ctx: RequestContext): EffectEnv {
   }
 }
 
-/** Runs a one-request machine from its initial state, reporting transitions when the app asked for them. */
-export async function runOneRequestFlow(ctx: RequestContext, entry: MachineEntry, event: EventObject, effects: EffectHandlers): Promise<AnyMachineSnapshot> {
-  const onTransition = ctx.config.source.onTransition
-  const flowId = onTransition ? randomToken(9) : ''
-  const report = onTransition
-    ? (r: { from: string; to: string; event: string }) => {
-        try {
-          onTransition({ flowId, machine: entry.id, at: ctx.now, ...r })
-        } catch (err) {
-          ctx.config.logger.error(err instanceof Error ? err : new Error(String(err)))
-        }
-      }
-    : undefined
-  return drive(entry.machine, initialSnapshot(entry.machine), event, effects, report)
+/** Runs `entry` through the one runtime for this request (persisted when `persistence` is given). */
+export function runMachine(ctx: RequestContext, entry: MachineEntry, event: FlowEvent, handlers: EffectHandlers, extra: { flowId?: string; persistence?: FlowPersistence } = {}): Promise<FlowResult> {
+  return runFlow({ entry, event, handlers, now: ctx.now, logger: ctx.config.logger, onTransition: ctx.config.source.onTransition, ...extra })
 }
 
 /** Adds the session cookie writes the effects asked for to the response's cookies. */

@@ -1,0 +1,211 @@
+/**
+ * The one flow runtime. Every machine runs through `runFlow`: the OAuth and e-mail flows that wait for the browser
+ * between requests (persisted in a flow store) and the flows that begin and end in one request (credentials, the
+ * session check, sign-out). One request is one event: the machine decides, the runtime runs the commands it asks for
+ * with the request's handlers, feeds each result back as an event, and stops when the machine waits or ends.
+ *
+ * The machine is executed through its compiled transition table (src/flow/compiled-machine.ts), derived from the
+ * XState definition and checked equal to XState on every generated path.
+ *
+ * Policies decided here, once, for every flow:
+ * - A refusal is logged once, at warn, under its check code (`refused:<check>`), with the flow id: the checks the
+ *   runtime makes (missing, forged, expired or replayed flows; events the machine does not accept) and the ones the
+ *   machine records in its final context (`refusal`).
+ * - The app's `onTransition` hook observes; it never steers. A hook that throws is logged once per request and the
+ *   flow goes on exactly as it would have without the hook.
+ */
+import type { MachineEntry } from '../../machines/machine-entry.js'
+import { AuthError, FlowRejected } from '../errors.js'
+import { logRefusal, type LoggerInstance } from '../logger.js'
+import { isRefusalCheck, type RefusalCheck } from '../security/refusals.js'
+import { randomToken } from '../security/random.js'
+import { compileMachine, hasState, stepCompiled, tagsOf, type CompiledMachine, type CompiledSnapshot, type FlowContext, type FlowEvent } from './compiled-machine.js'
+import type { TransitionRecord } from './extension-types.js'
+import type { FlowRecord, FlowStore } from './flow-store.js'
+
+export type { FlowContext, FlowEvent } from './compiled-machine.js'
+
+/** An event that reports how a command ended, with its payload. */
+export type ResultEvent = FlowEvent
+
+/** Runs one command and answers with the event that says how it ended. */
+export type EffectHandler = (params: Record<string, unknown>) => ResultEvent | Promise<ResultEvent>
+
+/** Handlers by command type. */
+export type EffectHandlers = Record<string, EffectHandler>
+
+/** Where a flow that waits for the browser is kept between its requests. */
+export interface FlowPersistence {
+  store: FlowStore
+  /** The flow cookie's value, or null to start a new flow. */
+  ref: string | null
+  /** Seconds a waiting flow is kept (the envelope's hard expiry; longer than the machine's own deadline). */
+  maxAge: number
+}
+
+export interface RunFlowInput {
+  /** The configured machine (after the app's extensions). */
+  entry: MachineEntry
+  /** The request event; it carries `now` and any random values. */
+  event: FlowEvent
+  handlers: EffectHandlers
+  /** Epoch seconds. */
+  now: number
+  /** Where refusals and a throwing `onTransition` are reported. */
+  logger?: LoggerInstance
+  onTransition?: (record: TransitionRecord) => void
+  /** The id of a flow that begins with this request (a resumed flow keeps the id it began with). */
+  flowId?: string
+  /** For flows that wait for the browser; omitted for flows that end within the request. */
+  persistence?: FlowPersistence
+}
+
+export interface FlowResult {
+  value: string
+  context: FlowContext
+  status: 'active' | 'done'
+  /** The ref the browser keeps (null once the flow is over, and for flows that are never persisted). */
+  ref: string | null
+  tags: ReadonlySet<string>
+  flowId: string
+}
+
+/** Bound on command results fed back in one request: a machine that loops longer than this has a bug. */
+const maxCommandsPerRequest = 16
+
+/** The table of a configured machine. */
+export function compiledMachineOf(entry: MachineEntry): CompiledMachine {
+  return compileMachine(entry.machine)
+}
+
+/** Builds the envelope for a snapshot that waits for the browser (context without null and undefined values). */
+export function toFlowRecord(snapshot: CompiledSnapshot, machineId: string, version: number, expiresAt: number): FlowRecord {
+  const compact: Record<string, unknown> = {}
+  for (const key in snapshot.context) {
+    const value = snapshot.context[key]
+    if (value !== null && value !== undefined) compact[key] = value
+  }
+  return { v: version, m: machineId, s: snapshot.value, c: compact, x: expiresAt }
+}
+
+/**
+ * The snapshot a stored record stands for, checked against the configured machine: same id and version, not past
+ * its hard expiry, a context object, a state that still exists.
+ * @throws FlowRejected naming the failed check in `cause.check`
+ */
+export function fromFlowRecord(record: FlowRecord, table: CompiledMachine, version: number, nowSeconds: number): CompiledSnapshot {
+  if (record.m !== table.id) throw new FlowRejected('flow belongs to another machine', { check: 'machine', expected: table.id, received: String(record.m) })
+  if (record.v !== version) throw new FlowRejected('flow was started by another version of the machine', { check: 'version', expected: version, received: record.v })
+  if (!(typeof record.x === 'number' && record.x > nowSeconds)) throw new FlowRejected('flow expired', { check: 'expiry' })
+  if (typeof record.c !== 'object' || record.c === null || Array.isArray(record.c)) throw new FlowRejected('flow context is malformed', { check: 'context' })
+  if (!hasState(table, record.s)) throw new FlowRejected('flow state no longer exists', { check: 'state' })
+  return { value: record.s, context: record.c, status: 'active' }
+}
+
+/**
+ * The check code of a flow refused before or by the runtime. A store that answers nothing has either never seen the
+ * ref or already handed it out: under a single-use store (Redis) that is a replay; a cookie that will not open is
+ * forged, foreign or corrupt.
+ */
+function rejectionCheck(error: FlowRejected, storeKind: string | undefined): RefusalCheck {
+  const check = (error.cause as { check?: unknown } | undefined)?.check
+  if (check === 'expiry') return 'flow-expired'
+  if (check === 'flow') return storeKind === 'cookie' ? 'flow-invalid' : 'flow-replayed'
+  return 'flow-invalid'
+}
+
+/** Reports transitions to the app's hook under the one policy: observe, never steer; a throw is logged once. */
+class TransitionReporter {
+  #failed = false
+  constructor(
+    private readonly hook: (record: TransitionRecord) => void,
+    private readonly machine: string,
+    private readonly flowId: string,
+    private readonly at: number,
+    private readonly logger: LoggerInstance | undefined,
+  ) {}
+
+  report(from: string, to: string, event: string): void {
+    try {
+      this.hook({ flowId: this.flowId, machine: this.machine, at: this.at, from, to, event })
+    } catch (err) {
+      if (this.#failed) return
+      this.#failed = true
+      this.logger?.error(new AuthError('the onTransition hook threw; the flow went on without it', { err: err instanceof Error ? err : undefined, machine: this.machine }))
+    }
+  }
+}
+
+async function loadSnapshot(input: RunFlowInput, table: CompiledMachine): Promise<CompiledSnapshot> {
+  const persistence = input.persistence
+  if (!persistence?.ref) return table.initial
+  // Consume before anything runs: under a single-use store a replayed or concurrent request finds nothing here.
+  const record = await persistence.store.consume(persistence.ref)
+  if (!record) throw new FlowRejected('flow not found, expired or already used', { check: 'flow' })
+  return fromFlowRecord(record, table, input.entry.version, input.now)
+}
+
+function refuse(input: RunFlowInput, error: FlowRejected, flowId: string | undefined): never {
+  if (input.logger) {
+    logRefusal(input.logger, rejectionCheck(error, input.persistence?.store.kind), { flowId, machine: input.entry.id, reason: error.message })
+  }
+  throw error
+}
+
+/**
+ * Applies one request event to a flow and runs it until it waits for the browser again or ends.
+ * @throws FlowRejected (logged as a refusal) when the stored flow is missing, replayed, expired or foreign, or the
+ *   machine does not accept the event; FlowStoreUnavailable when the store cannot be reached
+ */
+export async function runFlow(input: RunFlowInput): Promise<FlowResult> {
+  const table = compiledMachineOf(input.entry)
+  let snapshot: CompiledSnapshot
+  try {
+    snapshot = await loadSnapshot(input, table)
+  } catch (error) {
+    if (error instanceof FlowRejected) refuse(input, error, undefined)
+    throw error
+  }
+
+  // A resumed flow keeps the id it was given when it began, so both of its requests show up under one id.
+  const stored = snapshot.context.flowId
+  let flowId = typeof stored === 'string' ? stored : input.flowId
+  // One-request flows get an id only when someone will read it (the audit hook or a refusal log line).
+  const idOf = () => (flowId ??= randomToken(9))
+  const reporter = input.onTransition ? new TransitionReporter(input.onTransition, input.entry.id, idOf(), input.now, input.logger) : undefined
+
+  let event: FlowEvent = input.event
+  for (let budget = maxCommandsPerRequest; ; budget--) {
+    const step = stepCompiled(table, snapshot, event)
+    if (!step) {
+      refuse(input, new FlowRejected('event not accepted in this state', { check: 'transition', state: snapshot.value, event: event.type }), idOf())
+    }
+    reporter?.report(snapshot.value, step.snapshot.value, event.type)
+    snapshot = step.snapshot
+    if (step.commands.length === 0) break
+    if (step.commands.length > 1) throw new AuthError('a transition emitted more than one command', { commands: step.commands.map((c) => c.type) })
+    if (budget <= 0) throw new AuthError('flow ran too many commands in one request', { machine: input.entry.id })
+    const command = step.commands[0]!
+    const handler = input.handlers[command.type]
+    if (!handler) throw new AuthError(`no handler for command ${command.type}`, { machine: input.entry.id })
+    event = await handler(command.params)
+  }
+
+  const { context } = snapshot
+  if (snapshot.status === 'done' && isRefusalCheck(context.refusal) && input.logger) {
+    logRefusal(input.logger, context.refusal, {
+      flowId: idOf(),
+      machine: input.entry.id,
+      provider: typeof context.providerId === 'string' ? context.providerId : undefined,
+      reason: typeof context.refusalReason === 'string' ? context.refusalReason : undefined,
+    })
+  }
+
+  let ref: string | null = null
+  const persistence = input.persistence
+  if (persistence && snapshot.status === 'active') {
+    const record = toFlowRecord(snapshot, input.entry.id, input.entry.version, input.now + persistence.maxAge)
+    ref = await persistence.store.save(record, persistence.ref)
+  }
+  return { value: snapshot.value, context, status: snapshot.status, ref, tags: tagsOf(table, snapshot.value), flowId: flowId ?? '' }
+}
