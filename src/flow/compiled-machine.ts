@@ -64,12 +64,10 @@ export interface CompiledMachine {
   initial: CompiledSnapshot
 }
 
-/** What one event did: the snapshot after it, the commands it emitted, the states it passed through. */
+/** What one event did: the snapshot after it and the commands it emitted. */
 export interface CompiledStep {
   snapshot: CompiledSnapshot
   commands: FlowCommand[]
-  /** Each state entered, in order (more than one when `always` transitions moved on). */
-  entered: string[]
 }
 
 /** Thrown when a machine uses a feature the table cannot reproduce exactly. */
@@ -268,7 +266,6 @@ export function stepCompiled(table: CompiledMachine, snapshot: CompiledSnapshot,
   const chosen = firstEnabled(state.on.get(event.type), snapshot.context, event)
   if (!chosen) return undefined
   const commands: FlowCommand[] = []
-  const entered: string[] = []
   let context = runSteps(chosen.steps, snapshot.context, event, commands)
   let transition: CompiledTransition | undefined = chosen
   for (let hops = 0; transition; hops++) {
@@ -276,18 +273,19 @@ export function stepCompiled(table: CompiledMachine, snapshot: CompiledSnapshot,
     if (hops > 0) context = runSteps(transition.steps, context, event, commands)
     if (transition.target !== undefined) {
       state = table.states.get(transition.target) as CompiledState
-      entered.push(state.key)
       context = runSteps(state.entry, context, event, commands)
     }
     transition = state.final ? undefined : firstEnabled(state.always, context, event)
   }
-  return { snapshot: { value: state.key, context, status: state.final ? 'done' : 'active' }, commands, entered }
+  return { snapshot: { value: state.key, context, status: state.final ? 'done' : 'active' }, commands }
 }
 
 /** The tags of a state (e.g. `awaitingBrowser`). */
 export function tagsOf(table: CompiledMachine, value: string): ReadonlySet<string> {
-  return table.states.get(value)?.tags ?? new Set()
+  return table.states.get(value)?.tags ?? noTags
 }
+
+const noTags: ReadonlySet<string> = new Set()
 
 /** Whether `value` names a state of the machine (a persisted flow's state must still exist). */
 export function hasState(table: CompiledMachine, value: unknown): value is string {

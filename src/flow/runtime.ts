@@ -171,14 +171,13 @@ export async function runFlow(input: RunFlowInput): Promise<FlowResult> {
   const stored = snapshot.context.flowId
   let flowId = typeof stored === 'string' ? stored : input.flowId
   // One-request flows get an id only when someone will read it (the audit hook or a refusal log line).
-  const idOf = () => (flowId ??= randomToken(9))
-  const reporter = input.onTransition ? new TransitionReporter(input.onTransition, input.entry.id, idOf(), input.now, input.logger) : undefined
+  const reporter = input.onTransition ? new TransitionReporter(input.onTransition, input.entry.id, (flowId ??= randomToken(9)), input.now, input.logger) : undefined
 
   let event: FlowEvent = input.event
   for (let budget = maxCommandsPerRequest; ; budget--) {
     const step = stepCompiled(table, snapshot, event)
     if (!step) {
-      refuse(input, new FlowRejected('event not accepted in this state', { check: 'transition', state: snapshot.value, event: event.type }), idOf())
+      refuse(input, new FlowRejected('event not accepted in this state', { check: 'transition', state: snapshot.value, event: event.type }), (flowId ??= randomToken(9)))
     }
     reporter?.report(snapshot.value, step.snapshot.value, event.type)
     snapshot = step.snapshot
@@ -194,7 +193,7 @@ export async function runFlow(input: RunFlowInput): Promise<FlowResult> {
   const { context } = snapshot
   if (snapshot.status === 'done' && isRefusalCheck(context.refusal) && input.logger) {
     logRefusal(input.logger, context.refusal, {
-      flowId: idOf(),
+      flowId: (flowId ??= randomToken(9)),
       machine: input.entry.id,
       provider: typeof context.providerId === 'string' ? context.providerId : undefined,
       reason: typeof context.refusalReason === 'string' ? context.refusalReason : undefined,
