@@ -6,6 +6,7 @@ import { assign, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
 import type { RefusalCheck } from '../src/security/refusals.js'
 import { isCsrfVerified } from '../src/security/flow-guards.js'
+import { command, type CommandContract, type CommandsOf } from './contract.js'
 
 export interface CredentialsContext {
   providerId?: string
@@ -37,6 +38,28 @@ export type CredentialsEvent =
   | { type: 'SESSION_FAILED'; error: ErrorType }
   | { type: 'SIGNIN_ANNOUNCED' }
 
+type FlowUser = NonNullable<CredentialsContext['user']>
+
+/** The commands, declared once: their params type the handlers (src/effects/credentials.ts). */
+const commands = {
+  runRedirectCallback: command<{ url: string }>(),
+  authorize: command<{ providerId: string }>(),
+  runSignInCallback: command<{ providerId: string; user: FlowUser }>(),
+  issueSession: command<{ providerId: string; user: FlowUser }>(),
+  emitSignInEvent: command<{ providerId: string; user: FlowUser }>(),
+}
+
+export type CredentialsCommand = CommandsOf<typeof commands>
+
+/** What each command's handler may answer. */
+export const credentialsContract = {
+  runRedirectCallback: ['REDIRECT_RESOLVED', 'REDIRECT_FAILED'],
+  authorize: ['AUTHORIZED', 'AUTHORIZE_REJECTED', 'AUTHORIZE_FAILED'],
+  runSignInCallback: ['SIGNIN_ALLOWED', 'SIGNIN_DENIED', 'SIGNIN_REDIRECTED', 'SIGNIN_FAILED'],
+  issueSession: ['SESSION_ISSUED', 'SESSION_FAILED'],
+  emitSignInEvent: ['SIGNIN_ANNOUNCED'],
+} as const satisfies CommandContract<CredentialsCommand, CredentialsEvent>
+
 export const credentialsMachine = setup({
   types: {
     context: {} as CredentialsContext,
@@ -50,12 +73,8 @@ export const credentialsMachine = setup({
     allowSignIn: () => true,
   },
   actions: {
-    // Commands: declared here for their types; the flow runtime runs them with the handlers in src/effects/.
-    runRedirectCallback: (_: unknown, _params: { url: string }) => {},
-    authorize: (_: unknown, _params: { providerId: string }) => {},
-    runSignInCallback: (_: unknown, _params: { providerId: string; user: NonNullable<CredentialsContext['user']> }) => {},
-    issueSession: (_: unknown, _params: { providerId: string; user: NonNullable<CredentialsContext['user']> }) => {},
-    emitSignInEvent: (_: unknown, _params: { providerId: string; user: NonNullable<CredentialsContext['user']> }) => {},
+    // Commands: run by the flow runtime with the handlers in src/effects/credentials.ts.
+    ...commands,
     // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
     fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) => (params.check ? { error: params.error, refusal: params.check } : { error: params.error })),
   },

@@ -1,8 +1,7 @@
 /**
- * What the registry knows about each machine: the definition, its version, and the event alphabet that path
- * generation walks. The runtime, the diagrams and the path tests all read the same entries.
+ * What the registry knows about each machine: the definition, its version and its extension points. The runtime, the diagrams and the path tests all read the same entries.
  */
-import type { AnyStateMachine, EventObject } from 'xstate'
+import type { AnyStateMachine } from 'xstate'
 
 /** Conventions every machine follows, so tools can read outcomes from the definition alone. */
 export const machineConventions = {
@@ -22,11 +21,6 @@ export interface MachineEntry<M extends AnyStateMachine = AnyStateMachine> {
   /** Bumped whenever the structural fingerprint changes (a test pins it). */
   version: number
   machine: M
-  /**
-   * A finite alphabet of sample events, request events and command results alike, for `getSimplePaths`.
-   * Payload guards reject payload-less events, so every event here carries a realistic payload.
-   */
-  pathEvents: readonly EventObject[]
   /** Names of the guards an app may replace through `config.flows[id].guards`. */
   extensionPoints: readonly string[]
 }

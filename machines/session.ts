@@ -1,16 +1,15 @@
 /**
- * The session lifecycle: read, refresh when due, update on the app's request, expire, sign out. The same machine
- * serves both strategies; the effects (src/effects/session-*.ts) know whether the session lives in a JWT cookie or in
- * the database. It runs within one request and is never persisted.
- *
- * The session check on every page view does not run this machine when nothing is due: src/core/actions/session.ts
- * calls the same effect handlers in the same order (loading → refreshing → resolving → announcing → active), and a test
- * holds that fast path equal to the machine's.
+ * The session lifecycle: read, expire, refresh, re-issue when due, update on the app's request, sign out. The same
+ * machine serves both strategies; the handlers (src/effects/jwt-session.ts, src/effects/database-session.ts) know
+ * whether the session lives in a JWT cookie or in the database, and only report facts (when the session was issued,
+ * when it expires, whether the `jwt` callback changed it). Whether it has expired and whether it is re-issued are
+ * decided here, as guarded edges. It runs within one request and is never persisted.
  */
 import { assign, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
 import type { RefusalCheck } from '../src/security/refusals.js'
-import { isCsrfVerified } from '../src/security/flow-guards.js'
+import { isCsrfVerified, isSessionExpired } from '../src/security/flow-guards.js'
+import { command, type CommandContract, type CommandsOf } from './contract.js'
 
 export interface SessionContext {
   intent?: 'read' | 'update' | 'signOut'
@@ -19,19 +18,26 @@ export interface SessionContext {
   error?: ErrorType
   /** The check that refused the request, when it ended in a refusal; logged once by the runtime. */
   refusal?: RefusalCheck
+  /** The request's time, epoch seconds. */
   now: number
+  /** Seconds after which a session is re-issued (its expiry slides) on the next check; 0 = every check. */
+  updateAge?: number
+  /** When the session was issued or last re-issued, epoch seconds (as loaded). */
+  issuedAt?: number
 }
 
 export type SessionEvent =
-  | { type: 'SESSION_REQUESTED'; now: number }
-  | { type: 'SESSION_UPDATE_REQUESTED'; csrfVerified: boolean; now: number }
+  | { type: 'SESSION_REQUESTED'; now: number; updateAge: number }
+  | { type: 'SESSION_UPDATE_REQUESTED'; csrfVerified: boolean; now: number; updateAge: number }
   | { type: 'SIGNOUT_REQUESTED'; csrfVerified: boolean; callbackUrl: string; now: number }
-  | { type: 'SESSION_FOUND' }
+  | { type: 'SESSION_FOUND'; issuedAt: number; expiresAt: number }
   | { type: 'SESSION_NOT_FOUND' }
   | { type: 'SESSION_INVALID' }
-  | { type: 'SESSION_REFRESHED' }
+  | { type: 'SESSION_REFRESHED'; changed: boolean }
   | { type: 'SESSION_REVOKED' }
   | { type: 'SESSION_REFRESH_FAILED'; error: ErrorType }
+  | { type: 'SESSION_REISSUED' }
+  | { type: 'SESSION_REISSUE_FAILED' }
   | { type: 'SESSION_RESOLVED' }
   | { type: 'SESSION_CALLBACK_FAILED' }
   | { type: 'SESSION_ANNOUNCED' }
@@ -40,6 +46,32 @@ export type SessionEvent =
   | { type: 'REDIRECT_FAILED' }
   | { type: 'SESSION_ENDED' }
   | { type: 'SIGNOUT_FAILED' }
+
+/** The commands, declared once: their params type the handlers. */
+const commands = {
+  loadSession: command<{ intent: 'read' | 'update' | 'signOut' }>(),
+  refreshSession: command<{ trigger: 'update' | 'none' }>(),
+  reissueSession: command<Record<string, never>>(),
+  runSessionCallback: command<{ trigger: 'update' | 'none' }>(),
+  emitSessionEvent: command<Record<string, never>>(),
+  clearSession: command<{ removeStored: boolean }>(),
+  runRedirectCallback: command<{ url: string }>(),
+  endSession: command<Record<string, never>>(),
+}
+
+export type SessionCommand = CommandsOf<typeof commands>
+
+/** What each command's handler may answer. */
+export const sessionContract = {
+  loadSession: ['SESSION_FOUND', 'SESSION_NOT_FOUND', 'SESSION_INVALID'],
+  refreshSession: ['SESSION_REFRESHED', 'SESSION_REVOKED', 'SESSION_REFRESH_FAILED'],
+  reissueSession: ['SESSION_REISSUED', 'SESSION_REISSUE_FAILED'],
+  runSessionCallback: ['SESSION_RESOLVED', 'SESSION_CALLBACK_FAILED'],
+  emitSessionEvent: ['SESSION_ANNOUNCED'],
+  clearSession: ['SESSION_CLEARED'],
+  runRedirectCallback: ['REDIRECT_RESOLVED', 'REDIRECT_FAILED'],
+  endSession: ['SESSION_ENDED', 'SIGNOUT_FAILED'],
+} as const satisfies CommandContract<SessionCommand, SessionEvent>
 
 export const sessionMachine = setup({
   types: {
@@ -50,17 +82,16 @@ export const sessionMachine = setup({
   },
   // Security checks are not listed here: they are inline guards (src/security/flow-guards.ts) that provide() cannot replace.
   guards: {
-    isUpdateRequested: ({ context }) => context.intent === 'update',
+    /**
+     * The session is written again (a new cookie, or the row's expiry moved on) when the `jwt` callback changed it or
+     * the app asked for an update, or when `updateAge` seconds have passed since it was last issued.
+     */
+    isReissueDue: ({ context, event }) =>
+      (event.type === 'SESSION_REFRESHED' && event.changed) || context.now - (context.issuedAt ?? 0) >= (context.updateAge ?? 0),
   },
   actions: {
-    // Commands, run by the flow runtime with the handlers in src/effects/.
-    loadSession: (_: unknown, _params: { intent: string }) => {},
-    refreshSession: (_: unknown, _params: { trigger: 'update' | 'none' }) => {},
-    runSessionCallback: (_: unknown, _params: { trigger: 'update' | 'none' }) => {},
-    emitSessionEvent: (_: unknown, _params: Record<string, never>) => {},
-    clearSession: (_: unknown, _params: Record<string, never>) => {},
-    runRedirectCallback: (_: unknown, _params: { url: string }) => {},
-    endSession: (_: unknown, _params: Record<string, never>) => {},
+    // Commands: run by the flow runtime with the handlers in src/effects/.
+    ...commands,
     // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
     fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) => (params.check ? { error: params.error, refusal: params.check } : { error: params.error })),
   },
@@ -72,9 +103,9 @@ export const sessionMachine = setup({
     idle: {
       description: 'A request about the session arrived.',
       on: {
-        SESSION_REQUESTED: { target: 'loading', actions: assign(({ event }) => ({ intent: 'read' as const, now: event.now })) },
+        SESSION_REQUESTED: { target: 'loading', actions: assign(({ event }) => ({ intent: 'read' as const, now: event.now, updateAge: event.updateAge })) },
         SESSION_UPDATE_REQUESTED: [
-          { guard: isCsrfVerified, target: 'loading', actions: assign(({ event }) => ({ intent: 'update' as const, now: event.now })) },
+          { guard: isCsrfVerified, target: 'loading', actions: assign(({ event }) => ({ intent: 'update' as const, now: event.now, updateAge: event.updateAge })) },
           { target: 'failed', actions: [assign(({ event }) => ({ now: event.now })), { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } }] },
         ],
         SIGNOUT_REQUESTED: [
@@ -88,18 +119,37 @@ export const sessionMachine = setup({
       description: 'The session cookie is read: the JWT decrypted, or the database session looked up.',
       entry: { type: 'loadSession', params: ({ context }) => ({ intent: context.intent ?? 'read' }) },
       on: {
-        SESSION_FOUND: { target: 'refreshing' },
+        SESSION_FOUND: [
+          { guard: isSessionExpired, target: 'removingExpired' },
+          { target: 'refreshing', actions: assign(({ event }) => ({ issuedAt: event.issuedAt })) },
+        ],
         SESSION_NOT_FOUND: { target: 'anonymous' },
         SESSION_INVALID: { target: 'clearing' },
       },
     },
+    removingExpired: {
+      description: 'An expired session is removed where it is stored (clean-up of inactive sessions) and its cookie cleared.',
+      entry: { type: 'clearSession', params: { removeStored: true } },
+      on: { SESSION_CLEARED: { target: 'anonymous' } },
+    },
     refreshing: {
-      description: 'The jwt callback runs (trigger "update" on an update); the expiry slides when updateAge has passed.',
+      description: 'The jwt callback runs (trigger "update" on an update).',
       entry: { type: 'refreshSession', params: ({ context }) => ({ trigger: context.intent === 'update' ? 'update' as const : 'none' as const }) },
       on: {
-        SESSION_REFRESHED: { target: 'resolving' },
+        SESSION_REFRESHED: [
+          { guard: 'isReissueDue', target: 'reissuing' },
+          { target: 'resolving' },
+        ],
         SESSION_REVOKED: { target: 'clearing' },
         SESSION_REFRESH_FAILED: { target: 'failed', actions: assign(({ event }) => ({ error: event.error })) },
+      },
+    },
+    reissuing: {
+      description: 'The session is written again: a new JWT cookie, or the database row expiry moved on by maxAge.',
+      entry: { type: 'reissueSession', params: {} },
+      on: {
+        SESSION_REISSUED: { target: 'resolving' },
+        SESSION_REISSUE_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'JWTSessionError' } } },
       },
     },
     resolving: {
@@ -116,8 +166,8 @@ export const sessionMachine = setup({
       on: { SESSION_ANNOUNCED: { target: 'active' } },
     },
     clearing: {
-      description: 'An expired, revoked or unreadable session is removed and its cookie cleared.',
-      entry: { type: 'clearSession', params: {} },
+      description: 'A revoked or unreadable session is forgotten and its cookie cleared.',
+      entry: { type: 'clearSession', params: { removeStored: false } },
       on: { SESSION_CLEARED: { target: 'anonymous' } },
     },
     resolvingSignOutRedirect: {

@@ -4,7 +4,7 @@
  */
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import type { EffectEnv, EffectOutcome } from '../effects/effect-env.js'
-import { runFlow, type EffectHandlers, type FlowEvent, type FlowPersistence, type FlowResult } from '../flow/runtime.js'
+import { runFlow, type AnyHandlers, type FlowEvent, type FlowPersistence, type FlowResult } from '../flow/runtime.js'
 import { chunkCookie, clearChunkedCookie } from '../session/cookie-chunks.js'
 import type { RequestContext } from './context.js'
 
@@ -22,7 +22,7 @@ export function effectEnv(ctx: RequestContext): EffectEnv {
 }
 
 /** Runs `entry` through the one runtime for this request (persisted when `persistence` is given). */
-export function runMachine(ctx: RequestContext, entry: MachineEntry, event: FlowEvent, handlers: EffectHandlers, extra: { flowId?: string; persistence?: FlowPersistence } = {}): Promise<FlowResult> {
+export function runMachine(ctx: RequestContext, entry: MachineEntry, event: FlowEvent, handlers: AnyHandlers, extra: { flowId?: string; persistence?: FlowPersistence } = {}): Promise<FlowResult> {
   return runFlow({ entry, event, handlers, now: ctx.now, logger: ctx.config.logger, onTransition: ctx.config.source.onTransition, ...extra })
 }
 

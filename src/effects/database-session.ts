@@ -1,58 +1,52 @@
 /**
  * Handlers of the session machine's commands for the database strategy: the cookie holds a random session token,
- * the session row holds the expiry. The expiry slides by `maxAge` at most once per `updateAge` (every access at
- * `updateAge: 0`); an expired row is deleted when it is met.
+ * the session row holds the expiry. They report facts (the row's expiry); the machine decides that an expired row is
+ * removed and when the expiry slides by `maxAge` (at most once per `updateAge`; every access at `updateAge: 0`).
  */
 import type { WrappedAdapter } from '../adapters-runtime.js'
 import type { AdapterSession, AdapterUser } from '../adapters.js'
 import { SignOutError } from '../errors.js'
-import type { EffectHandlers, ResultEvent } from '../flow/runtime.js'
 import type { Session } from '../types.js'
 import { emitAppEvent } from './app-events.js'
 import type { EffectEnv } from './effect-env.js'
+import type { SessionHandlers } from './jwt-session.js'
 import { strategyNeutralSessionEffects } from './session-clearing.js'
 
-/** Whether the row's expiry is due to slide: it was last extended `updateAge` or more seconds ago. */
-export function isExtensionDue(expires: Date, nowSeconds: number, maxAge: number, updateAge: number): boolean {
-  const lastExtendedAt = expires.getTime() / 1000 - maxAge
-  return lastExtendedAt + updateAge <= nowSeconds
-}
-
 /** Builds the handlers for one request; `sessionToken` is the session cookie's value, if any. */
-export function databaseSessionEffects(env: EffectEnv, adapter: WrappedAdapter, sessionToken: string | undefined): EffectHandlers {
+export function databaseSessionEffects(env: EffectEnv, adapter: WrappedAdapter, sessionToken: string | undefined): SessionHandlers {
   const { config, outcome } = env
-  const { maxAge, updateAge } = config.session
+  const { maxAge } = config.session
   let row: AdapterSession | null = null
   let user: AdapterUser | null = null
   const updateData = env.body?.data
 
   return {
-    async loadSession(): Promise<ResultEvent> {
+    async loadSession() {
       if (!sessionToken) return { type: 'SESSION_NOT_FOUND' }
       const found = await adapter.getSessionAndUser(sessionToken)
       if (!found) return { type: 'SESSION_INVALID' }
-      if (found.session.expires.getTime() <= env.now * 1000) {
-        // Clean-up of inactive sessions: an expired row is removed the first time it is met.
-        await adapter.deleteSession(sessionToken)
-        return { type: 'SESSION_INVALID' }
-      }
       row = found.session
       user = found.user
-      return { type: 'SESSION_FOUND' }
+      const expiresAt = found.session.expires.getTime() / 1000
+      // The row keeps only its expiry; it was last extended (or made) maxAge before it.
+      return { type: 'SESSION_FOUND', issuedAt: expiresAt - maxAge, expiresAt }
     },
 
-    async refreshSession(): Promise<ResultEvent> {
+    // Database sessions have no jwt callback: nothing the app can change here.
+    async refreshSession() {
+      return { type: 'SESSION_REFRESHED', changed: false }
+    },
+
+    async reissueSession() {
       const current = row as AdapterSession
-      if (isExtensionDue(current.expires, env.now, maxAge, updateAge)) {
-        const expires = new Date((env.now + maxAge) * 1000)
-        await adapter.updateSession({ sessionToken: current.sessionToken, expires })
-        row = { ...current, expires }
-        outcome.issuedSession = { value: current.sessionToken, expires: env.now + maxAge }
-      }
-      return { type: 'SESSION_REFRESHED' }
+      const expires = new Date((env.now + maxAge) * 1000)
+      await adapter.updateSession({ sessionToken: current.sessionToken, expires })
+      row = { ...current, expires }
+      outcome.issuedSession = { value: current.sessionToken, expires: env.now + maxAge }
+      return { type: 'SESSION_REISSUED' }
     },
 
-    async runSessionCallback(params): Promise<ResultEvent> {
+    async runSessionCallback(params) {
       const current = row as AdapterSession
       const owner = user as AdapterUser
       const session = { user: { name: owner.name ?? undefined, email: owner.email, image: owner.image ?? undefined }, expires: current.expires.toISOString() }
@@ -75,9 +69,12 @@ export function databaseSessionEffects(env: EffectEnv, adapter: WrappedAdapter, 
       return { type: 'SESSION_ANNOUNCED' }
     },
 
-    ...strategyNeutralSessionEffects(env),
+    // Clean-up of inactive sessions: an expired row is removed the first time it is met.
+    ...strategyNeutralSessionEffects(env, async () => {
+      if (sessionToken) await adapter.deleteSession(sessionToken)
+    }),
 
-    async endSession(): Promise<ResultEvent> {
+    async endSession() {
       outcome.clearSession = true
       if (!sessionToken) {
         await emitAppEvent(env, 'signOut', { session: null })
@@ -96,7 +93,7 @@ export function databaseSessionEffects(env: EffectEnv, adapter: WrappedAdapter, 
 }
 
 /** Creates a database session for a signed-in user; answers SESSION_ISSUED. */
-export async function createDatabaseSession(env: EffectEnv, adapter: WrappedAdapter, userId: string): Promise<ResultEvent> {
+export async function createDatabaseSession(env: EffectEnv, adapter: WrappedAdapter, userId: string): Promise<{ type: 'SESSION_ISSUED' }> {
   const { maxAge, generateSessionToken } = env.config.session
   const sessionToken = generateSessionToken()
   const expires = env.now + maxAge

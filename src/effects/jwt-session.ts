@@ -1,17 +1,20 @@
 /**
- * Handlers of the session machine's commands for the JWT strategy. The token lives in the session cookie; the `jwt`
- * callback may rewrite it on every check, and the cookie is rewritten only when something changed or `updateAge`
- * has passed since it was issued (Auth.js rewrites it on every check; the sliding window is the same at
- * `updateAge: 0`).
+ * Handlers of the session machine's commands for the JWT strategy. The token lives in the session cookie. These
+ * handlers report facts (when the token was issued, when it expires, whether the `jwt` callback changed it); the
+ * machine decides whether the session has expired and whether the cookie is written again.
  */
+import type { SessionCommand, sessionContract, SessionEvent } from '../../machines/session.js'
+import type { HandlersFor } from '../../machines/contract.js'
 import { JWTSessionError, SignOutError } from '../errors.js'
 import type { JWT } from '../jwt-types.js'
 import { readSessionToken, writeSessionToken } from '../session/session-token.js'
 import type { Session } from '../types.js'
 import { emitAppEvent } from './app-events.js'
 import type { EffectEnv } from './effect-env.js'
-import type { EffectHandlers, ResultEvent } from '../flow/runtime.js'
 import { strategyNeutralSessionEffects } from './session-clearing.js'
+
+/** The session machine's handlers, as its contract types them. */
+export type SessionHandlers = HandlersFor<SessionCommand, SessionEvent, typeof sessionContract>
 
 /** The client-visible session of a token, before the session callback: name, e-mail and image only. */
 function sessionOf(token: JWT, expires: number): Session {
@@ -21,12 +24,8 @@ function sessionOf(token: JWT, expires: number): Session {
   }
 }
 
-function isRefreshDue(token: JWT, now: number, updateAge: number): boolean {
-  return typeof token.iat !== 'number' || now - token.iat >= updateAge
-}
-
 /** Builds the handlers for one request; `rawCookie` is the reassembled session cookie value, if any. */
-export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined): EffectHandlers {
+export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined): SessionHandlers {
   const { config, outcome } = env
   let token: JWT | null = null
   let expires = 0
@@ -38,10 +37,11 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
       token = await readSessionToken(config, env.sessionCookieName, rawCookie, env.now)
       outcome.token = token
       if (!token) return { type: 'SESSION_INVALID' }
-      return { type: 'SESSION_FOUND' }
+      expires = typeof token.exp === 'number' ? token.exp : env.now + config.jwt.maxAge
+      return { type: 'SESSION_FOUND', issuedAt: typeof token.iat === 'number' ? token.iat : 0, expiresAt: expires }
     },
 
-    async refreshSession(params): Promise<ResultEvent> {
+    async refreshSession(params) {
       const current = token as JWT
       const isUpdate = params.trigger === 'update'
       const before = JSON.stringify(current)
@@ -59,15 +59,20 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
       }
       if (next === null || next === undefined) return { type: 'SESSION_REVOKED' }
       token = next
-      const changed = JSON.stringify(next) !== before
-      if (isUpdate || changed || isRefreshDue(current, env.now, config.session.updateAge)) {
-        const { iat: _iat, exp: _exp, jti: _jti, ...claims } = next
+      // An update is the app asking for a new cookie, whatever the callback did.
+      return { type: 'SESSION_REFRESHED', changed: isUpdate || JSON.stringify(next) !== before }
+    },
+
+    async reissueSession() {
+      const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token as JWT
+      try {
         outcome.issuedSession = await writeSessionToken(config, env.sessionCookieName, claims, env.now)
-        expires = outcome.issuedSession.expires
-      } else {
-        expires = typeof current.exp === 'number' ? current.exp : env.now + config.jwt.maxAge
+      } catch (err) {
+        config.logger.error(new JWTSessionError('the session token could not be encoded', { err: err instanceof Error ? err : undefined }))
+        return { type: 'SESSION_REISSUE_FAILED' }
       }
-      return { type: 'SESSION_REFRESHED' }
+      expires = outcome.issuedSession.expires
+      return { type: 'SESSION_REISSUED' }
     },
 
     async runSessionCallback(params) {
@@ -91,7 +96,7 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
       return { type: 'SESSION_ANNOUNCED' }
     },
 
-    ...strategyNeutralSessionEffects(env),
+    ...strategyNeutralSessionEffects(env, async () => {}),
 
     async endSession() {
       try {

@@ -2,10 +2,12 @@
 import { InvalidCallbackUrl } from '../errors.js'
 import { isNavigableUrl } from '../security/redirect-target.js'
 import type { EffectEnv } from './effect-env.js'
-import type { ResultEvent } from '../flow/runtime.js'
+
+/** What the redirect callback decided: a target, or that there is none a browser can be sent to. */
+export type RedirectResult = { type: 'REDIRECT_RESOLVED'; url: string } | { type: 'REDIRECT_FAILED' }
 
 /** Runs the redirect callback on a client-supplied URL (the base URL when none was given). */
-export async function runRedirectCallback(env: EffectEnv, params: { url?: unknown }): Promise<ResultEvent> {
+export async function runRedirectCallback(env: EffectEnv, params: { url?: unknown }): Promise<RedirectResult> {
   const url = typeof params.url === 'string' && params.url !== '' ? params.url : env.baseUrl
   try {
     const decided = await env.config.callbacks.redirect({ url, baseUrl: env.baseUrl })

@@ -1,17 +1,20 @@
 /** The session machine's commands that do not depend on the strategy. */
-import type { EffectHandlers } from '../flow/runtime.js'
 import type { EffectEnv } from './effect-env.js'
 import { runRedirectCallback } from './redirect-callback.js'
 
-/** `clearSession` (forget the session, clear its cookie) and `runRedirectCallback`, for either strategy. */
-export function strategyNeutralSessionEffects(env: EffectEnv): Pick<EffectHandlers, 'clearSession' | 'runRedirectCallback'> {
+/**
+ * `clearSession` (forget the session, clear its cookie; with `removeStored`, also remove it where it is stored) and
+ * `runRedirectCallback`, for either strategy. `removeStored` is the strategy's own removal (a database row).
+ */
+export function strategyNeutralSessionEffects(env: EffectEnv, removeStored: () => Promise<void>) {
   return {
-    async clearSession() {
+    async clearSession(params: { removeStored: boolean }) {
+      if (params.removeStored) await removeStored()
       env.outcome.clearSession = true
       env.outcome.issuedSession = undefined
       env.outcome.session = null
-      return { type: 'SESSION_CLEARED' }
+      return { type: 'SESSION_CLEARED' as const }
     },
-    runRedirectCallback: (params) => runRedirectCallback(env, params),
+    runRedirectCallback: (params: { url: string }) => runRedirectCallback(env, params),
   }
 }

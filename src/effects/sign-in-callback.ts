@@ -1,11 +1,13 @@
 /** The `runSignInCallback` command: the app's `signIn` callback allows (`true`), refuses, or redirects (a string). */
 import { AccessDenied } from '../errors.js'
-import type { ResultEvent } from '../flow/runtime.js'
 import type { SignInCallbackParams } from '../types.js'
 import type { EffectEnv } from './effect-env.js'
 
+/** What the signIn callback answered. */
+export type SignInResult = { type: 'SIGNIN_ALLOWED' } | { type: 'SIGNIN_REDIRECTED'; url: string } | { type: 'SIGNIN_DENIED' } | { type: 'SIGNIN_FAILED' }
+
 /** Runs the signIn callback; a thrown error is an AccessDenied carrying the original message. */
-export async function runSignInCallback(env: EffectEnv, params: SignInCallbackParams, providerId: string): Promise<ResultEvent> {
+export async function runSignInCallback(env: EffectEnv, params: SignInCallbackParams, providerId: string): Promise<SignInResult> {
   const { logger, callbacks } = env.config
   try {
     const verdict = await callbacks.signIn(params)

@@ -34,6 +34,12 @@ export type EffectHandler = (params: Record<string, unknown>) => ResultEvent | P
 /** Handlers by command type. */
 export type EffectHandlers = Record<string, EffectHandler>
 
+/**
+ * What `runFlow` accepts: any handler record, loosely typed (`EffectHandlers`) or typed by a machine's contract
+ * (`HandlersFor`, whose handlers take their own params). The machine guarantees each handler gets its command's params.
+ */
+export type AnyHandlers = Readonly<Record<string, (params: never) => ResultEvent | Promise<ResultEvent>>>
+
 /** Where a flow that waits for the browser is kept between its requests. */
 export interface FlowPersistence {
   store: FlowStore
@@ -48,7 +54,7 @@ export interface RunFlowInput {
   entry: MachineEntry
   /** The request event; it carries `now` and any random values. */
   event: FlowEvent
-  handlers: EffectHandlers
+  handlers: AnyHandlers
   /** Epoch seconds. */
   now: number
   /** Where refusals and a throwing `onTransition` are reported. */
@@ -187,7 +193,7 @@ export async function runFlow(input: RunFlowInput): Promise<FlowResult> {
     const command = step.commands[0]!
     const handler = input.handlers[command.type]
     if (!handler) throw new AuthError(`no handler for command ${command.type}`, { machine: input.entry.id })
-    event = await handler(command.params)
+    event = await (handler as EffectHandler)(command.params)
   }
 
   const { context } = snapshot

@@ -30,3 +30,10 @@ export function isCallbackForFlowProvider({ context, event }: { context: object;
   const called = 'providerId' in event ? event.providerId : undefined
   return typeof begun === 'string' && begun === called
 }
+
+/** A session whose expiry (`expiresAt`, epoch seconds, reported by the store) is not after the request's `now`. */
+export function isSessionExpired({ context, event }: { context: object; event: object }): boolean {
+  const expiresAt = 'expiresAt' in event ? event.expiresAt : undefined
+  const now = 'now' in context ? context.now : undefined
+  return typeof expiresAt !== 'number' || typeof now !== 'number' || expiresAt <= now
+}

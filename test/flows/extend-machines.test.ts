@@ -139,7 +139,7 @@ describe('an app guard at an extension point', () => {
       id: 'timeless', initial: 'checking', states: { checking: { on: { CHECKED: [{ guard: 'allowSignIn', target: 'done' }, { target: 'denied' }] } }, done: { type: 'final' }, denied: { type: 'final' } },
     })
     const seen: number[] = []
-    const configured = configureMachines({ credentials: { id: 'timeless', version: 1, machine: timeless, pathEvents: [], extensionPoints: ['allowSignIn'] } }, {
+    const configured = configureMachines({ credentials: { id: 'timeless', version: 1, machine: timeless, extensionPoints: ['allowSignIn'] } }, {
       credentials: { guards: { allowSignIn: ({ now }) => { seen.push(now); return true } } },
     }).credentials!.machine
     vi.useFakeTimers({ now: new Date('2024-03-01T10:00:00Z') })

@@ -11,6 +11,7 @@ import type { MachineEntry } from '../../machines/machine-entry.js'
 import { configureMachines } from '../../src/flow/extend-machines.js'
 import type { FlowExtensions } from '../../src/flow/extension-types.js'
 import type { LoggerInstance } from '../../src/logger.js'
+import { pathEventsOf } from './fixtures/path-alphabets.js'
 
 export type FlowPath = StatePath<AnyMachineSnapshot, EventObject>
 
@@ -47,9 +48,10 @@ function carriesEmail(value: unknown): boolean {
 
 /** The entry's alphabet plus, for each extension point, every user-carrying event again with a refused address. */
 export function pathAlphabet(entry: MachineEntry): EventObject[] {
-  const events = [...entry.pathEvents]
+  const own = pathEventsOf(entry)
+  const events = [...own]
   for (const name of entry.extensionPoints) {
-    for (const event of entry.pathEvents) {
+    for (const event of own) {
       if (carriesEmail(event)) events.push(withEmail(event, `mallory@${deniedDomain(name)}`) as EventObject)
     }
   }

@@ -8,6 +8,7 @@ import { describeEntry } from '../../visualizations/describe-machine.js'
 import { configuredRegistry, simplePathsOf } from './flow-paths.js'
 import { errorsOutsideSpec, redirectsOutsideCallback, sessionBeforeSignInOnPaths, sessionWithoutSignIn, statesThatKeepAFlow } from './flow-invariants.js'
 import { brokenEntry } from './fixtures/broken-machine.js'
+import { pathEventsOf } from './fixtures/path-alphabets.js'
 
 const entries = [
   ...Object.values(machineRegistry).map((e) => [`${e.id} (as shipped)`, e] as const),
@@ -29,8 +30,8 @@ describe.each(entries)('%s', (_, entry) => {
   it('redirects only where the redirect callback decided', () => {
     expect(redirectsOutsideCallback(entry, paths)).toEqual([])
     // The check has teeth only if the callback's answer differs from every URL the browser sent.
-    const answered = entry.pathEvents.filter((e) => e.type === 'REDIRECT_RESOLVED').map((e) => (e as { url?: unknown }).url)
-    const sent = entry.pathEvents.flatMap((e) => [(e as { callbackUrl?: unknown }).callbackUrl, e.type === 'SIGNIN_REDIRECTED' ? (e as { url?: unknown }).url : undefined])
+    const answered = pathEventsOf(entry).filter((e) => e.type === 'REDIRECT_RESOLVED').map((e) => (e as { url?: unknown }).url)
+    const sent = pathEventsOf(entry).flatMap((e) => [(e as { callbackUrl?: unknown }).callbackUrl, e.type === 'SIGNIN_REDIRECTED' ? (e as { url?: unknown }).url : undefined])
     for (const url of answered) expect(sent).not.toContain(url)
   })
 

@@ -21,7 +21,7 @@ function fingerprint(machine: AnyStateMachine): string {
 const pinned: Record<string, { version: number; fingerprint: string }> = {
   credentials: { version: 1, fingerprint: 's78cSB707XT1' },
   oauth: { version: 1, fingerprint: 'KfwsKOa2lKbI' },
-  session: { version: 1, fingerprint: '_LzpyfCEcaj9' },
+  session: { version: 2, fingerprint: 'Pauh8Qxb7ae-' },
 }
 
 describe('machine versions', () => {

@@ -4,9 +4,8 @@
  */
 import type { ErrorType } from '../../errors.js'
 import { databaseSessionEffects } from '../../effects/database-session.js'
-import { jwtSessionEffects } from '../../effects/jwt-session.js'
+import { jwtSessionEffects, type SessionHandlers } from '../../effects/jwt-session.js'
 import type { EffectEnv } from '../../effects/effect-env.js'
-import type { EffectHandlers } from '../../flow/runtime.js'
 import { readChunkedCookie } from '../../session/cookie-chunks.js'
 import type { ResponseInternal } from '../../types.js'
 import { requestedCallbackUrl } from '../callback-url.js'
@@ -14,17 +13,17 @@ import type { RequestContext } from '../context.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
 
-function sessionEffects(ctx: RequestContext, env: EffectEnv): EffectHandlers {
+function sessionEffects(ctx: RequestContext, env: EffectEnv): SessionHandlers {
   const raw = readChunkedCookie(ctx.cookies.sessionToken.name, ctx.req.cookies)
   if (ctx.config.session.strategy === 'database' && ctx.config.adapter) return databaseSessionEffects(env, ctx.config.adapter, raw)
   return jwtSessionEffects(env, raw)
 }
 
-async function runSessionMachine(ctx: RequestContext, env: EffectEnv, effects: EffectHandlers, kind: 'read' | 'update' | 'signOut') {
+async function runSessionMachine(ctx: RequestContext, env: EffectEnv, effects: SessionHandlers, kind: 'read' | 'update' | 'signOut') {
   const event = kind === 'read'
-    ? { type: 'SESSION_REQUESTED', now: ctx.now }
+    ? { type: 'SESSION_REQUESTED', now: ctx.now, updateAge: ctx.config.session.updateAge }
     : kind === 'update'
-      ? { type: 'SESSION_UPDATE_REQUESTED', csrfVerified: ctx.csrfVerified, now: ctx.now }
+      ? { type: 'SESSION_UPDATE_REQUESTED', csrfVerified: ctx.csrfVerified, now: ctx.now, updateAge: ctx.config.session.updateAge }
       : { type: 'SIGNOUT_REQUESTED', csrfVerified: ctx.csrfVerified, callbackUrl: requestedCallbackUrl(ctx) ?? '', now: ctx.now }
   const final = await runMachine(ctx, ctx.config.machines.session!, event, effects)
   const context = final.context as { error?: ErrorType; redirectTo?: string }
