@@ -1,124 +1,43 @@
-import { randomUUID } from 'node:crypto'
+import type { Cluster } from 'ioredis'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RedisAdapter, redisKeys } from '../../adapters/redis.js'
+import { RedisAdapter } from '../../adapters/redis.js'
 import { AdapterError } from '../../src/errors.js'
 import { redisServerAvailable, startRedisServer, type PrivateRedis } from '../support/redis-server.js'
+import { probeRedisCluster, startRedisCluster, type PrivateRedisCluster } from '../support/redis-cluster.js'
 import { describeWithService, probeRedis, redisUrl, scratchName, type ServiceProbe } from '../support/services.js'
-import { adapterConformanceSuite } from './conformance.js'
-import { inDays, newAccount, newAuthenticator, newUser } from './conformance-fixtures.js'
+import { newUser } from './conformance-fixtures.js'
+import { redisAdapterSuite, type RedisTarget } from './redis-adapter-suite.js'
 import { deleteKeysWithPrefix } from './redis-keys-cleanup.js'
 
 await describeWithService('redis', probeRedis, () => {
-  describe('RedisAdapter (ioredis)', () => {
+  describe('RedisAdapter on a single Redis server', () => {
     const prefix = `${scratchName()}:`
-    const keys = redisKeys(prefix)
     let client: Redis
-
     beforeAll(() => {
       client = new Redis(redisUrl())
     })
-
     afterAll(async () => {
       await deleteKeysWithPrefix(client, prefix)
       client.disconnect()
     })
-
-    const readJson = async (key: string) => {
-      const json = await client.get(key)
-      return json === null ? null : JSON.parse(json) as object
-    }
-
-    adapterConformanceSuite(async () => ({
-      adapter: RedisAdapter(client, { prefix }),
-      store: {
-        user: (id) => readJson(keys.user(id)),
-        account: (provider, providerAccountId) => readJson(keys.account(provider, providerAccountId)),
-        session: (sessionToken) => readJson(keys.session(sessionToken)),
-        verificationToken: (identifier, token) => readJson(keys.verificationToken(identifier, token)),
-        authenticator: (credentialID) => readJson(keys.authenticator(credentialID)),
-      },
-    }))
+    redisAdapterSuite((): RedisTarget => ({ client, prefix }))
   })
 })
 
-await describeWithService('redis', probeRedis, () => {
-  describe('RedisAdapter expiry and key layout', () => {
-    const prefix = `${scratchName()}:`
-    const keys = redisKeys(prefix)
-    let client: Redis
-    let adapter: ReturnType<typeof RedisAdapter>
-
-    beforeAll(() => {
-      client = new Redis(redisUrl())
-      adapter = RedisAdapter(client, { prefix })
-    })
-
+await describeWithService('a private Redis Cluster', probeRedisCluster, () => {
+  describe('RedisAdapter on a Redis Cluster (three primaries, three replicas)', () => {
+    let cluster: PrivateRedisCluster
+    let client: Cluster
+    beforeAll(async () => {
+      cluster = await startRedisCluster()
+      client = cluster.client()
+    }, 30_000)
     afterAll(async () => {
-      await deleteKeysWithPrefix(client, prefix)
-      client.disconnect()
+      client?.disconnect()
+      await cluster?.stop()
     })
-
-    /** Milliseconds until the key's expiry, measured against the expected expiry date. */
-    const expiryOffset = async (key: string, expected: Date) => Date.now() + await client.pttl(key) - expected.getTime()
-
-    it('a session key expires in Redis when the session does, and updateSession moves that', async () => {
-      const user = await adapter.createUser(newUser())
-      const sessionToken = randomUUID()
-      const expires = inDays(1)
-      await adapter.createSession({ sessionToken, userId: user.id, expires })
-      expect(Math.abs(await expiryOffset(keys.session(sessionToken), expires))).toBeLessThan(2000)
-      const later = inDays(30)
-      await adapter.updateSession({ sessionToken, expires: later })
-      expect(Math.abs(await expiryOffset(keys.session(sessionToken), later))).toBeLessThan(2000)
-    })
-
-    it('a verification token key expires when the token does', async () => {
-      const token = { identifier: `${randomUUID()}@example.com`, token: randomUUID(), expires: inDays(1) }
-      await adapter.createVerificationToken(token)
-      expect(Math.abs(await expiryOffset(keys.verificationToken(token.identifier, token.token), token.expires))).toBeLessThan(2000)
-    })
-
-    it('a session whose expiry has already passed is not kept', async () => {
-      const user = await adapter.createUser(newUser())
-      const sessionToken = randomUUID()
-      await adapter.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() - 1000) })
-      expect(await adapter.getSessionAndUser(sessionToken)).toBeNull()
-      expect(await client.smembers(keys.userSessionsPrefix + user.id)).toEqual([])
-    })
-
-    it("createSession drops expired sessions from the user's session set", async () => {
-      const user = await adapter.createUser(newUser())
-      await adapter.createSession({ sessionToken: 'short-lived', userId: user.id, expires: new Date(Date.now() + 50) })
-      await new Promise((resolve) => setTimeout(resolve, 120))
-      await adapter.createSession({ sessionToken: 'current', userId: user.id, expires: inDays(30) })
-      expect(await client.smembers(keys.userSessionsPrefix + user.id)).toEqual([keys.session('current')])
-    })
-
-    it('concurrent updateUser calls that change different fields all take effect (compare-and-set, retried)', async () => {
-      const user = await adapter.createUser(newUser())
-      const fields = Array.from({ length: 8 }, (_, i) => `field${i}`)
-      await Promise.all(fields.map((field) => adapter.updateUser({ id: user.id, [field]: 'set' })))
-      const stored = await adapter.getUser(user.id)
-      expect(stored).toMatchObject(Object.fromEntries(fields.map((field) => [field, 'set'])))
-      expect(stored).toMatchObject({ email: user.email, name: user.name })
-    })
-
-    it('deleteUser leaves no key of the user behind, index sets and e-mail index included', async () => {
-      const user = await adapter.createUser(newUser())
-      const account = newAccount(user.id)
-      await adapter.linkAccount(account)
-      const session = await adapter.createSession({ sessionToken: randomUUID(), userId: user.id, expires: inDays(30) })
-      const authenticator = await adapter.createAuthenticator(newAuthenticator(user.id))
-      const userKeys = [
-        keys.user(user.id), keys.userByEmail(user.email), keys.account(account.provider, account.providerAccountId),
-        keys.session(session.sessionToken), keys.authenticator(authenticator.credentialID),
-        keys.userAccountsPrefix + user.id, keys.userSessionsPrefix + user.id, keys.userAuthenticatorsPrefix + user.id,
-      ]
-      expect(await client.exists(...userKeys)).toBe(userKeys.length)
-      await adapter.deleteUser(user.id)
-      expect(await client.exists(...userKeys)).toBe(0)
-    })
+    redisAdapterSuite((): RedisTarget => ({ client, prefix: 'authchart:' }))
   })
 })
 
