@@ -28,6 +28,10 @@ export interface PrivateRedisCluster {
   client(options?: ClusterOptions): Cluster
   /** The node currently serving `key`'s slot as primary. */
   primaryOf(key: string): Promise<ClusterNode>
+  /** The replica that follows `primary` (null when none does, for instance after a failover). */
+  replicaOf(primary: ClusterNode): Promise<ClusterNode | null>
+  /** Sends a signal to one node's process (`SIGSTOP` freezes it, `SIGCONT` lets it run on). */
+  signal(node: ClusterNode, signal: NodeJS.Signals): void
   /** Kills one node's process (default `SIGKILL`, a crash) and waits for it to exit. */
   kill(node: ClusterNode, signal?: NodeJS.Signals): Promise<void>
   /** Resolves once every slot is served by a running primary again (after a failover), or rejects at the deadline. */
@@ -138,6 +142,8 @@ export async function startRedisCluster(): Promise<PrivateRedisCluster> {
         '--cluster-node-timeout', String(nodeTimeoutMs),
         // A replica may take over however long it lost its primary for: the tests kill primaries on purpose.
         '--cluster-replica-validity-factor', '0',
+        // A replica's first sync starts at once instead of after the default 5 s wait for more replicas.
+        '--repl-diskless-sync-delay', '0',
       ], { stdio: 'ignore' })
       children.push(child)
       await new Promise<void>((resolve, reject) => {
@@ -162,11 +168,16 @@ export async function startRedisCluster(): Promise<PrivateRedisCluster> {
   })
   const running = () => nodes.filter((node) => node.isRunning())
 
-  /** Every running node reports the cluster ok, and every slot's primary is a running node. */
+  /**
+   * Every running node reports the cluster ok, every running replica is in sync with its primary, and every slot's
+   * primary is a running node.
+   */
   const healthy = async () => {
     for (const node of running()) {
       const info = await ask(node.port, (c) => c.cluster('INFO'))
       if (!/cluster_state:ok/.test(info) || !/cluster_slots_ok:16384/.test(info)) return false
+      const replication = await ask(node.port, (c) => c.info('replication'))
+      if (/role:slave/.test(replication) && !/master_link_status:up/.test(replication)) return false
     }
     const slots = await slotPrimaries((running()[0] as ClusterNode).port)
     const livePorts = new Set(running().map((node) => node.port))
@@ -193,6 +204,18 @@ export async function startRedisCluster(): Promise<PrivateRedisCluster> {
       const node = nodes.find((candidate) => candidate.port === range?.port)
       if (!node) throw new Error(`no primary serves slot ${slot}`)
       return node
+    },
+    async replicaOf(primary) {
+      for (const node of running()) {
+        const replication = await ask(node.port, (c) => c.info('replication'))
+        if (new RegExp(`master_port:${primary.port}\\b`).test(replication)) return node
+      }
+      return null
+    },
+    signal(node, signal) {
+      const child = children[nodes.indexOf(node)]
+      if (!child) throw new Error('not a node of this cluster')
+      child.kill(signal)
     },
     async kill(node, signal = 'SIGKILL') {
       const child = children[nodes.indexOf(node)]
