@@ -100,7 +100,7 @@ export function RedisAdapter(client: Redis | Cluster, options: RedisAdapterOptio
   /**
    * Claims `email` for `userId` with a lease and returns the claim. A leased claim is someone's write in progress:
    * duplicate. A permanent one is a duplicate if its user still has the address, and stale otherwise (a writer
-   * died after moving the user to another address), in which case it is taken over.
+   * died after moving the user to another address, or the user is gone), in which case it is taken over.
    */
   const claimEmail = async (method: string, email: string, userId: string): Promise<string> => {
     const key = keys.userByEmail(email)
@@ -112,7 +112,8 @@ export function RedisAdapter(client: Redis | Cluster, options: RedisAdapterOptio
       if (remainingMs === -2) continue // gone between SET and GET: try again
       if (remainingMs !== -1) throw duplicateEmail(method)
       const holder = await read<AdapterUser>(keys.user(claimOwner(current)))
-      if (holder?.email === email && holder.id !== userId) throw duplicateEmail(method)
+      // Whoever holds it (even `userId` itself: a createUser repeating an existing id) keeps a live address.
+      if (holder?.email === email) throw duplicateEmail(method)
       if (await script(takeOverClaimScript, [key], [current, claim, leaseMs]) === 1) return claim
     }
     throw storeFailure(method, 'rejected', `the e-mail claim (still contended after ${maxClaimAttempts} attempts)`)

@@ -160,6 +160,12 @@ export function redisAdapterSuite(target: () => RedisTarget): void {
       expect(await client.pttl(keys.userByEmail(email))).toBe(-1)
     })
 
+    it("createUser repeating an existing user's id and e-mail is a duplicate and leaves that user's e-mail index alone", async () => {
+      const user = await adapter.createUser(newUser())
+      expect(await failureKind(adapter.createUser({ ...user }))).toBe('duplicate')
+      expect((await adapter.getUserByEmail(user.email))?.id).toBe(user.id)
+    })
+
     it('two users moving to one new address at once: one gets it, the other a duplicate and keeps its old address', async () => {
       const [a, b] = await Promise.all([adapter.createUser(newUser()), adapter.createUser(newUser())])
       const email = `${randomUUID()}@example.com`
