@@ -1,13 +1,13 @@
 import type { Cluster } from 'ioredis'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RedisAdapter } from '../../adapters/redis.js'
+import { RedisAdapter, redisKeys } from '../../adapters/redis.js'
 import { AdapterError } from '../../src/errors.js'
-import { redisServerAvailable, startRedisServer, type PrivateRedis } from '../support/redis-server.js'
+import { probeRedisServerBinary, redisServerAvailable, startRedisServer, type PrivateRedis } from '../support/redis-server.js'
 import { probeRedisCluster, startRedisCluster, type PrivateRedisCluster } from '../support/redis-cluster.js'
 import { describeWithService, probeRedis, redisUrl, scratchName, type ServiceProbe } from '../support/services.js'
 import { newUser } from './conformance-fixtures.js'
-import { redisAdapterSuite, type RedisTarget } from './redis-adapter-suite.js'
+import { failureKind, redisAdapterSuite, type RedisTarget } from './redis-adapter-suite.js'
 import { deleteKeysWithPrefix } from './redis-keys-cleanup.js'
 
 await describeWithService('redis', probeRedis, () => {
@@ -36,6 +36,70 @@ await describeWithService('a private Redis Cluster', probeRedisCluster, () => {
     afterAll(async () => {
       client?.disconnect()
       await cluster?.stop()
+    })
+    redisAdapterSuite((): RedisTarget => ({ client, prefix: 'authchart:' }))
+  })
+})
+
+await describeWithService('a private Redis Cluster', probeRedisCluster, () => {
+  describe('RedisAdapter when a Cluster primary dies', () => {
+    let cluster: PrivateRedisCluster
+    let client: Cluster
+    beforeAll(async () => {
+      cluster = await startRedisCluster()
+      // The bounded client docs/adapters.md recommends.
+      client = cluster.client({
+        redisOptions: { maxRetriesPerRequest: 1, connectTimeout: 500, commandTimeout: 1500 },
+        retryDelayOnFailover: 100, retryDelayOnClusterDown: 100, clusterRetryStrategy: () => 100, slotsRefreshTimeout: 500,
+      })
+    }, 30_000)
+    afterAll(async () => {
+      client?.disconnect()
+      await cluster?.stop()
+    })
+
+    it('calls on its slots fail fast as "unreachable" (or succeed), and every call works again after the failover', async () => {
+      const adapter = RedisAdapter(client)
+      const user = await adapter.createUser(newUser())
+      await cluster.kill(await cluster.primaryOf(redisKeys().user(user.id)))
+      const outcomes: unknown[] = []
+      const until = Date.now() + 1500
+      while (Date.now() < until) {
+        const started = Date.now()
+        outcomes.push(await failureKind(Promise.resolve(adapter.getUser(user.id)).then((found) => {
+          // Before the failover the row cannot be read; after it, the replica's copy is.
+          expect(found?.id).toBe(user.id)
+        })))
+        expect(Date.now() - started).toBeLessThan(5000)
+      }
+      expect(outcomes.filter((kind) => kind !== null && kind !== 'unreachable')).toEqual([])
+      expect(outcomes).toContain('unreachable')
+
+      await cluster.waitUntilHealthy(20_000)
+      const deadline = Date.now() + 10_000
+      let found = null
+      while (!found && Date.now() < deadline) found = await Promise.resolve(adapter.getUser(user.id)).catch(() => null)
+      // The replica had the user: nothing was lost, and the failed-over slot serves reads and writes.
+      expect(found?.id).toBe(user.id)
+      expect((await adapter.updateUser({ id: user.id, name: 'after the failover' })).name).toBe('after the failover')
+    }, 60_000)
+  })
+})
+
+await describeWithService('a private redis-server', async () => { await probeRedisServerBinary() }, () => {
+  describe('RedisAdapter through Redis Sentinel', () => {
+    let primary: PrivateRedis
+    let sentinel: PrivateRedis
+    let client: Redis
+    beforeAll(async () => {
+      primary = await startRedisServer()
+      sentinel = await startRedisServer({ sentinelOf: { name: 'authchart', port: primary.port } })
+      client = new Redis({ sentinels: [{ host: '127.0.0.1', port: sentinel.port }], name: 'authchart' })
+    })
+    afterAll(async () => {
+      client?.disconnect()
+      await sentinel?.stop()
+      await primary?.stop()
     })
     redisAdapterSuite((): RedisTarget => ({ client, prefix: 'authchart:' }))
   })
@@ -74,9 +138,15 @@ await describeWithService('a private redis-server', privateRedisProbe, () => {
       expect((failure as AdapterError).message).toBe('getUser: the store could not be reached')
 
       await server.restart()
-      await new Promise<void>((resolve) => client.once('ready', () => resolve()))
-      // The server kept nothing (no persistence), so the user is gone, but the adapter answers again.
-      expect(await adapter.getUser(user.id)).toBeNull()
+      // The client reconnects on its own (it may already have by now): the adapter answers again within seconds.
+      const deadline = Date.now() + 10_000
+      let answered: unknown = 'not yet'
+      while (answered === 'not yet' && Date.now() < deadline) {
+        answered = await Promise.resolve(adapter.getUser(user.id)).catch(() => 'not yet')
+        if (answered === 'not yet') await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      // The server kept nothing (no persistence), so the user is gone.
+      expect(answered).toBeNull()
     })
   })
 })
