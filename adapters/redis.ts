@@ -29,6 +29,7 @@ import {
   isDate, type Adapter, type AdapterAccount, type AdapterAuthenticator, type AdapterSession, type AdapterUser,
   type VerificationToken,
 } from '../src/adapters.js'
+import { InvalidConfig } from '../src/errors.js'
 import { runStoreCall, storeFailure, type StoreFailureKind } from './store-failure.js'
 import {
   claimEmailScript, commitClaimScript, compareAndSetScript, deleteIfEqualScript, deleteIfOwnedScript,
@@ -87,10 +88,14 @@ const claimOwner = (value: string) => (claimPattern.test(value) ? value.slice(23
  * @param client A connected (or lazily connecting) ioredis `Redis` or `Cluster`.
  * @param options Key prefix, e-mail claim lease.
  * @returns An adapter with all 19 methods.
+ * @throws InvalidConfig when `emailClaimLeaseMs` is not a positive whole number.
  */
 export function RedisAdapter(client: Redis | Cluster, options: RedisAdapterOptions = {}): Required<Adapter> {
   const keys = redisKeys(options.prefix)
   const leaseMs = options.emailClaimLeaseMs ?? 10_000
+  if (!(Number.isInteger(leaseMs) && leaseMs > 0)) {
+    throw new InvalidConfig('emailClaimLeaseMs must be a whole number of milliseconds above 0', { emailClaimLeaseMs: leaseMs })
+  }
   const call = <T>(method: string, run: () => Promise<T>) => runStoreCall(method, classifyRedisError, run)
   const script = (source: string, scriptKeys: string[], args: (string | number)[]) =>
     client.eval(source, scriptKeys.length, ...scriptKeys, ...args)

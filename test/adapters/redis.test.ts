@@ -2,13 +2,27 @@ import type { Cluster } from 'ioredis'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RedisAdapter, redisKeys } from '../../adapters/redis.js'
-import { AdapterError } from '../../src/errors.js'
+import { AdapterError, InvalidConfig } from '../../src/errors.js'
 import { probeRedisServerBinary, redisServerAvailable, startRedisServer, type PrivateRedis } from '../support/redis-server.js'
 import { probeRedisCluster, startRedisCluster, type PrivateRedisCluster } from '../support/redis-cluster.js'
 import { describeWithService, probeRedis, redisUrl, scratchName, type ServiceProbe } from '../support/services.js'
 import { newUser } from './conformance-fixtures.js'
 import { failureKind, redisAdapterSuite, type RedisTarget } from './redis-adapter-suite.js'
 import { deleteKeysWithPrefix } from './redis-keys-cleanup.js'
+
+describe('RedisAdapter options', () => {
+  it('refuses an e-mail claim lease that is not a positive whole number of milliseconds, naming the option', () => {
+    const idle = new Redis({ lazyConnect: true })
+    try {
+      for (const emailClaimLeaseMs of [0, -1, 1.5, Number.NaN]) {
+        expect(() => RedisAdapter(idle, { emailClaimLeaseMs })).toThrow(InvalidConfig)
+        expect(() => RedisAdapter(idle, { emailClaimLeaseMs })).toThrow(/emailClaimLeaseMs/)
+      }
+    } finally {
+      idle.disconnect()
+    }
+  })
+})
 
 await describeWithService('redis', probeRedis, () => {
   describe('RedisAdapter on a single Redis server', () => {
