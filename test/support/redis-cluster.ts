@@ -114,8 +114,22 @@ async function slotPrimaries(port: number): Promise<{ first: number; last: numbe
   return slots.map(([first, last, primary]) => ({ first, last, port: primary?.[1] ?? -1 }))
 }
 
-/** Starts the cluster and resolves once every node agrees that all 16384 slots are served. */
+/**
+ * Starts the cluster and resolves once every node agrees that all 16384 slots are served and every replica is in
+ * sync. A port probed free can be taken by another run before our server binds it, so a failed start is tried
+ * again on other ports (three attempts).
+ */
 export async function startRedisCluster(): Promise<PrivateRedisCluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce()
+    } catch (err) {
+      if (attempt >= 3) throw err
+    }
+  }
+}
+
+async function startOnce(): Promise<PrivateRedisCluster> {
   const ports = await freeClusterPorts(6, 30000)
   const dir = await mkdtemp(join(tmpdir(), 'authchart-redis-cluster-'))
   const children: ChildProcess[] = []
