@@ -7,6 +7,7 @@
  * runs share the machine; a cluster's nodes also listen on port + 10000 (the cluster bus), which is checked too.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { rmSync } from 'node:fs'
 import { mkdtemp, mkdir, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -133,7 +134,10 @@ async function startOnce(): Promise<PrivateRedisCluster> {
   const ports = await freeClusterPorts(6, 30000)
   const dir = await mkdtemp(join(tmpdir(), 'authchart-redis-cluster-'))
   const children: ChildProcess[] = []
-  const killOnExit = () => { for (const child of children) child.kill('SIGKILL') }
+  const killOnExit = () => {
+    for (const child of children) child.kill('SIGKILL')
+    rmSync(dir, { recursive: true, force: true })
+  }
   // A safety net for a run that ends without its afterAll: never leave six servers behind.
   process.once('exit', killOnExit)
 
