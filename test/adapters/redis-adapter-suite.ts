@@ -232,6 +232,29 @@ export function redisAdapterSuite(target: () => RedisTarget): void {
       expect(await client.sismember(keys.userAccounts(third.id), keys.account(account.provider, account.providerAccountId))).toBe(0)
     })
 
+    it('deleteUser racing linkAccount and createSession, 20 times: whatever survives, the next sign-in links the account and signs in', async () => {
+      for (let round = 0; round < 20; round++) {
+        const user = await adapter.createUser(newUser())
+        const account = newAccount(user.id)
+        const sessionToken = randomUUID()
+        await Promise.allSettled([
+          adapter.deleteUser(user.id),
+          adapter.linkAccount(account),
+          adapter.createSession({ sessionToken, userId: user.id, expires: inDays(1) }),
+        ])
+        // Nothing that survived is reachable through the deleted user.
+        expect(await adapter.getUser(user.id)).toBeNull()
+        expect(await adapter.getUserByEmail(user.email)).toBeNull()
+        expect(await adapter.getUserByAccount(account)).toBeNull()
+        expect(await adapter.getSessionAndUser(sessionToken)).toBeNull()
+        // The same person signs in again: a new user, the same address and provider account.
+        const next = await adapter.createUser(newUser({ email: user.email }))
+        await adapter.linkAccount({ ...account, userId: next.id })
+        expect((await adapter.getUserByAccount(account))?.id).toBe(next.id)
+        expect((await adapter.getUserByEmail(user.email))?.id).toBe(next.id)
+      }
+    })
+
     it("deleteUser never deletes another user's record named in a stale list entry", async () => {
       const [a, b] = await Promise.all([adapter.createUser(newUser()), adapter.createUser(newUser())])
       const account = newAccount(b.id)
