@@ -1,79 +1,78 @@
 /**
- * The Lua scripts behind the Redis adapter's multi-key writes. Redis runs a script as one step, so a record and
- * its indexes (e-mail → user, user → sessions/accounts/authenticators) never disagree, whatever runs beside it.
- * Scripts return status strings rather than raising errors, so the adapter can say what went wrong.
- *
- * Some keys are derived inside the scripts (a user's index sets from a prefix), so the adapter suits a single
- * Redis server or a replicated primary, not Redis Cluster.
+ * The Lua scripts behind the Redis adapter. Each one touches a single key, or keys that share one hash tag, so
+ * each runs in one Cluster slot, as one step, on a single server and on a Cluster alike. What spans slots (a user
+ * and its e-mail index, a session and its user's session list) is a sequence of these steps, ordered as
+ * `adapters/redis.ts` explains. Scripts return status values rather than raising errors, so the adapter can say
+ * what went wrong.
  */
-
-/** KEYS: user, email index (or none). ARGV: user JSON, user id. */
-export const createUserScript = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 'duplicate-id' end
-if KEYS[2] and not redis.call('SET', KEYS[2], ARGV[2], 'NX') then return 'duplicate-email' end
-redis.call('SET', KEYS[1], ARGV[1])
-return 'ok'`
 
 /**
- * Compare-and-set of a user, moving its e-mail index when the address changes.
- * KEYS: user, old email index ('' for none), new email index ('' for none).
- * ARGV: the JSON read before, the new JSON, user id.
+ * Claims an e-mail index for a while (`PX`): the claim becomes permanent only once the user's row carries the
+ * address (`commitClaimScript`), so a writer that dies in between leaves nothing that outlives the lease.
+ * KEYS: e-mail index. ARGV: claim value, lease ms.
+ * Returns `{'ok'}`, or `{'taken', current value, remaining ms (-1: permanent)}`.
  */
-export const updateUserScript = `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'conflict' end
-if KEYS[2] ~= KEYS[3] then
-  if KEYS[3] ~= '' and not redis.call('SET', KEYS[3], ARGV[3], 'NX') then return 'duplicate-email' end
-  if KEYS[2] ~= '' and redis.call('GET', KEYS[2]) == ARGV[3] then redis.call('DEL', KEYS[2]) end
-end
-redis.call('SET', KEYS[1], ARGV[2])
-return 'ok'`
+export const claimEmailScript = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {'ok'} end
+local current = redis.call('GET', KEYS[1])
+if not current then return {'taken', '', -2} end
+return {'taken', current, redis.call('PTTL', KEYS[1])}`
 
 /**
- * Deletes a user with everything listed in its index sets and its e-mail index. Returns the user's JSON or nil.
- * KEYS: user, accounts set, sessions set, authenticators set. ARGV: email index prefix, user id.
+ * Takes over a permanent e-mail index that the caller found stale (its user no longer has the address), as a new
+ * lease, but only if it still holds exactly what the caller judged. KEYS: e-mail index.
+ * ARGV: the value judged stale, the new claim, lease ms. Returns 1 when taken over.
  */
-export const deleteUserScript = `
-local json = redis.call('GET', KEYS[1])
-if not json then return false end
-for i = 2, 4 do
-  for _, key in ipairs(redis.call('SMEMBERS', KEYS[i])) do redis.call('DEL', key) end
-  redis.call('DEL', KEYS[i])
-end
-local email = cjson.decode(json).email
-if type(email) == 'string' and email ~= '' and redis.call('GET', ARGV[1] .. email) == ARGV[2] then
-  redis.call('DEL', ARGV[1] .. email)
-end
+export const takeOverClaimScript = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] or redis.call('PTTL', KEYS[1]) ~= -1 then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1`
+
+/**
+ * Makes a claim permanent. If its lease ran out and nobody claimed the address meanwhile, claims it again for good.
+ * KEYS: e-mail index. ARGV: claim value. Returns 1 when the index now holds the claim for good, 0 when another has it.
+ */
+export const commitClaimScript = `
+local current = redis.call('GET', KEYS[1])
+if current == ARGV[1] then redis.call('PERSIST', KEYS[1]) return 1 end
+if not current then redis.call('SET', KEYS[1], ARGV[1]) return 1 end
+return 0`
+
+/** Deletes a key only if it still holds `ARGV[1]`. KEYS: the key. Returns 1 when deleted. */
+export const deleteIfEqualScript = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
-return json`
+return 1`
 
 /**
- * Creates a record owned by a user (account, session, authenticator) unless its key is taken, and lists it in the
- * user's set. With \`prune\`, first drops set members whose record has expired (sessions expire on their own).
- * KEYS: record, owner set. ARGV: JSON, PXAT epoch ms ('' for no expiry), 'prune' or ''.
+ * Deletes a record owned by a user (account, session, authenticator) only if it names that user, so a stale
+ * entry in a user's list can never delete another user's record. KEYS: record. ARGV: user id. Returns 1 when deleted.
  */
-export const createOwnedScript = `
-local created
-if ARGV[2] == '' then created = redis.call('SET', KEYS[1], ARGV[1], 'NX')
-else created = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PXAT', ARGV[2]) end
-if not created then return 'duplicate' end
-if ARGV[3] == 'prune' then
-  for _, key in ipairs(redis.call('SMEMBERS', KEYS[2])) do
-    if redis.call('EXISTS', key) == 0 then redis.call('SREM', KEYS[2], key) end
-  end
-end
-if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('SADD', KEYS[2], KEYS[1]) end
-return 'ok'`
-
-/**
- * Deletes a record owned by a user and removes it from the user's set. Returns its JSON or nil.
- * KEYS: record. ARGV: owner set prefix (the user id is read from the record).
- */
-export const deleteOwnedScript = `
+export const deleteIfOwnedScript = `
 local json = redis.call('GET', KEYS[1])
-if not json then return false end
+if not json then return 0 end
+local ok, record = pcall(cjson.decode, json)
+if not ok or type(record) ~= 'table' or record.userId ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
-local userId = cjson.decode(json).userId
-if type(userId) == 'string' then redis.call('SREM', ARGV[1] .. userId, KEYS[1]) end
+return 1`
+
+/**
+ * Lists a session under its user, first dropping listed sessions whose expiry has passed (they expire on their
+ * own; their entries would otherwise pile up). KEYS: the user's session list (a sorted set scored by expiry).
+ * ARGV: expiry epoch ms, session key, now epoch ms.
+ */
+export const listSessionScript = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+return 1`
+
+/**
+ * Deletes a user's row and its three lists (they share the user's hash tag, so one slot). Returns the row's JSON
+ * or nil. KEYS: user, accounts list, sessions list, authenticators list.
+ */
+export const deleteUserRowScript = `
+local json = redis.call('GET', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
 return json`
 
 /**
@@ -86,14 +85,3 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if ARGV[3] == '' then redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
 else redis.call('SET', KEYS[1], ARGV[2], 'PXAT', ARGV[3]) end
 return 1`
-
-/**
- * A session and its user in one round trip (the session check of every page view). Returns {session, user}
- * JSON, or nil when either is missing. KEYS: session. ARGV: user key prefix.
- */
-export const sessionAndUserScript = `
-local session = redis.call('GET', KEYS[1])
-if not session then return false end
-local user = redis.call('GET', ARGV[1] .. cjson.decode(session).userId)
-if not user then return false end
-return { session, user }`

@@ -1,4 +1,4 @@
-import { Cluster, Redis } from 'ioredis'
+import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FlowStoreUnavailable, InvalidConfig } from '../../src/errors.js'
 import { RedisFlowStore } from '../../src/flow-stores/redis.js'
@@ -148,40 +148,6 @@ await describeWithService('redis-server binary', probeRedisServerBinary, () => d
       expect(results.filter((r) => r !== null)).toEqual([record])
       expect(await store.load(ref)).toBeNull()
     }
-  })
-}))
-
-await describeWithService('redis-server binary', probeRedisServerBinary, () => describe('RedisFlowStore on a Redis Cluster (one node owning every slot)', () => {
-  let server: PrivateRedis
-  let cluster: Cluster
-  beforeAll(async () => {
-    const port = await sparePort()
-    server = await startRedisServer({ port, extraArgs: ['--cluster-enabled', 'yes', '--cluster-announce-ip', '127.0.0.1'] })
-    const admin = new Redis(server.url)
-    await admin.call('CLUSTER', 'ADDSLOTSRANGE', '0', '16383')
-    for (let i = 0; !(await admin.call('CLUSTER', 'INFO') as string).includes('cluster_state:ok'); i++) {
-      if (i > 200) throw new Error('the one-node cluster did not reach cluster_state:ok')
-      await new Promise((r) => setTimeout(r, 50))
-    }
-    admin.disconnect()
-    cluster = new Cluster([{ host: '127.0.0.1', port }])
-  })
-  afterAll(async () => {
-    cluster?.disconnect()
-    await server?.stop()
-  })
-
-  flowStoreConformance('redis cluster', async () => ({
-    store: RedisFlowStore(cluster, { prefix: 'c1:' }),
-    foreign: RedisFlowStore(cluster, { prefix: 'c2:' }),
-  }), { singleUse: true })
-
-  it('a flow key hashes to the slot of its id alone', async () => {
-    const store = RedisFlowStore(cluster, { prefix: 'c1:' })
-    const ref = await store.save(sampleRecord(), null)
-    const slotOfKey = await cluster.call('CLUSTER', 'KEYSLOT', `c1:{${ref}}`)
-    const slotOfId = await cluster.call('CLUSTER', 'KEYSLOT', ref)
-    expect(slotOfKey).toBe(slotOfId)
   })
 }))
 

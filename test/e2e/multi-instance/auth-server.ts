@@ -10,6 +10,8 @@
  * - `OP_ISSUER`, `OP_CLIENT_ID`, `OP_CLIENT_SECRET`: the OpenID Provider and this site's client there
  * - `FLOW_STORE`: `cookie` (stateless) or `redis`
  * - `REDIS_URL`, `REDIS_PREFIX`, `REDIS_TIMEOUT_MS` (default 2000): the Redis flow store, when `FLOW_STORE=redis`
+ * - `REDIS_CLUSTER_NODES` (optional): `host:port,host:port,...` of a Redis Cluster, used instead of `REDIS_URL`
+ * - `ADAPTER` (optional): `redis` keeps users, accounts and database sessions in the same Redis with `RedisAdapter`
  * - `INSTANCE`: a name for this instance, echoed by `GET /instance`
  *
  * Besides `/auth/*` it answers `GET /instance` (name and pid) and `GET /transitions` (the flows' audit trail from
@@ -21,7 +23,8 @@
  */
 import express from 'express'
 import type { AddressInfo } from 'node:net'
-import { Redis } from 'ioredis'
+import { Cluster, Redis } from 'ioredis'
+import { RedisAdapter } from '../../../adapters/redis.js'
 import { ExpressAuth } from '../../../src/frameworks/express.js'
 import { RedisFlowStore } from '../../../src/flow-stores/redis.js'
 import OIDC from '../../../src/providers/oidc.js'
@@ -38,11 +41,26 @@ function required(name: string): string {
 
 const instance = process.env.INSTANCE ?? 'instance'
 const storeKind = required('FLOW_STORE')
-let redis: Redis | undefined
+let redis: Redis | Cluster | undefined
 let flowStore: FlowStore | undefined
+const clusterNodes = process.env.REDIS_CLUSTER_NODES
+
+/** A Cluster client with the bounded retries docs/flow-stores.md recommends: a dead primary costs a request seconds, not minutes. */
+function clusterClient(nodes: string): Cluster {
+  return new Cluster(nodes.split(',').map((node) => {
+    const [host, port] = node.split(':')
+    return { host: host as string, port: Number(port) }
+  }), {
+    redisOptions: { maxRetriesPerRequest: 1, connectTimeout: 500, commandTimeout: 1500 },
+    clusterRetryStrategy: () => 100,
+    retryDelayOnFailover: 100,
+    retryDelayOnClusterDown: 100,
+    slotsRefreshTimeout: 500,
+  })
+}
 
 if (storeKind === 'redis') {
-  redis = new Redis(required('REDIS_URL'), {
+  redis = clusterNodes ? clusterClient(clusterNodes) : new Redis(required('REDIS_URL'), {
     // As docs/flow-stores.md recommends: a command cut off by a lost connection fails instead of being resent later.
     maxRetriesPerRequest: 1,
     // Reconnect quickly: the fault tests restart Redis and want the very next sign-in to work. ioredis's default
@@ -76,6 +94,7 @@ const config: AuthConfig = {
     }),
   ],
   ...(flowStore ? { flowStore } : {}),
+  ...(process.env.ADAPTER === 'redis' && redis ? { adapter: RedisAdapter(redis, { prefix: `${required('REDIS_PREFIX')}data:` }) } : {}),
   onTransition: (record) => {
     transitions.push(record)
     if (transitions.length > maxTransitions) transitions.splice(0, transitions.length - maxTransitions)

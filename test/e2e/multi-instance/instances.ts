@@ -32,6 +32,10 @@ export interface InstanceOptions {
   redisUrl?: string
   redisPrefix?: string
   redisTimeoutMs?: number
+  /** `host:port` of every node of a Redis Cluster, used instead of `redisUrl`. */
+  redisClusterNodes?: string[]
+  /** `redis`: users, accounts and database sessions in the same Redis, through `RedisAdapter`. */
+  adapter?: 'redis'
 }
 
 export interface RunningInstance {
@@ -71,6 +75,10 @@ export async function startInstance(options: InstanceOptions): Promise<RunningIn
     OP_ISSUER: options.opIssuer, OP_CLIENT_ID: clientId, OP_CLIENT_SECRET: clientSecret,
     REDIS_URL: options.redisUrl ?? '', REDIS_PREFIX: options.redisPrefix ?? '',
   })
+  if (options.redisClusterNodes) env.REDIS_CLUSTER_NODES = options.redisClusterNodes.join(',')
+  else delete env.REDIS_CLUSTER_NODES
+  if (options.adapter) env.ADAPTER = options.adapter
+  else delete env.ADAPTER
   if (options.redisTimeoutMs === undefined) delete env.REDIS_TIMEOUT_MS
   else env.REDIS_TIMEOUT_MS = String(options.redisTimeoutMs)
 
