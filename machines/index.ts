@@ -16,7 +16,7 @@ export { machineConventions } from './machine-entry.js'
 
 export const oauthEntry: MachineEntry<typeof oauthMachine> = {
   id: 'oauth',
-  version: 1,
+  version: 2,
   machine: oauthMachine,
   extensionPoints: ['allowSignIn', 'allowUserCreation', 'allowAccountLinking'],
 }

@@ -3,10 +3,11 @@
  * authorization URL and waits (persisted in the flow store), GET or POST /callback/:provider resumes it, checks the
  * callback, exchanges the code, and signs the user in. Every way it can fail is a named transition.
  */
-import { assign, setup } from 'xstate'
+import { assign, not, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
 import type { RefusalCheck } from '../src/security/refusals.js'
-import { hasMatchingState, isCallbackForFlowProvider, isCsrfVerified, isFlowExpired } from '../src/security/flow-guards.js'
+import { hasMatchingState, isAccountOfAnotherSignedInUser, isCallbackForFlowProvider, isCsrfVerified, isDangerousEmailLinkingAllowed, isFlowExpired } from '../src/security/flow-guards.js'
+import { command, type CommandContract, type CommandsOf } from './contract.js'
 
 type FlowUser = { id?: string; name?: string | null; email?: string | null; image?: string | null }
 
@@ -25,6 +26,8 @@ export interface OAuthContext {
   expiresAt?: number
   user?: FlowUser
   isNewUser?: boolean
+  /** The provider's `allowDangerousEmailAccountLinking`, as configured when the callback arrived. */
+  dangerousEmailLinking?: boolean
   redirectTo?: string
   error?: ErrorType
   /** The check that refused this flow, when it ended in a refusal; logged once by the runtime. */
@@ -41,7 +44,7 @@ export type OAuthEvent =
   | { type: 'REDIRECT_FAILED' }
   | { type: 'AUTHORIZATION_URL_BUILT' }
   | { type: 'AUTHORIZATION_URL_FAILED' }
-  | { type: 'CALLBACK_RECEIVED'; providerId: string; state?: string; now: number }
+  | { type: 'CALLBACK_RECEIVED'; providerId: string; state?: string; now: number; dangerousEmailLinking: boolean }
   | { type: 'CALLBACK_VALIDATED'; user: FlowUser }
   | { type: 'PROVIDER_DENIED' }
   | { type: 'AUTHORIZATION_RESPONSE_REJECTED'; check?: RefusalCheck; reason?: string }
@@ -55,11 +58,10 @@ export type OAuthEvent =
   | { type: 'SIGNIN_DENIED' }
   | { type: 'SIGNIN_REDIRECTED'; url: string }
   | { type: 'SIGNIN_FAILED' }
-  | { type: 'ACCOUNT_FOUND' }
+  | { type: 'ACCOUNT_FOUND'; ownerId: string; signedInUserId?: string }
+  | { type: 'SIGNED_IN_USER_FOUND' }
+  | { type: 'EMAIL_MATCHED' }
   | { type: 'USER_NOT_FOUND' }
-  | { type: 'LINK_REQUIRED' }
-  | { type: 'EMAIL_TAKEN' }
-  | { type: 'USER_LOOKUP_FAILED' }
   | { type: 'USER_CREATED' }
   | { type: 'USER_CREATE_FAILED' }
   | { type: 'ACCOUNT_LINKED' }
@@ -69,6 +71,39 @@ export type OAuthEvent =
   | { type: 'SIGNIN_ANNOUNCED' }
 
 const callbackError = { type: 'fail', params: { error: 'OAuthCallbackError' } } as const
+
+type CallbackChecks = { providerId: string; state?: string; nonce?: string; codeVerifier?: string }
+
+/** The commands, declared once: their params type the handlers (src/effects/oauth-flow.ts). */
+const commands = {
+  runRedirectCallback: command<{ url: string }>(),
+  buildAuthorizationUrl: command<CallbackChecks>(),
+  handleCallback: command<CallbackChecks>(),
+  runSignInCallback: command<{ providerId: string }>(),
+  resolveUser: command<{ providerId: string }>(),
+  createUser: command<{ providerId: string }>(),
+  linkAccount: command<{ providerId: string }>(),
+  issueSession: command<{ providerId: string; isNewUser: boolean }>(),
+  emitSignInEvent: command<{ providerId: string; isNewUser: boolean }>(),
+}
+
+export type OAuthCommand = CommandsOf<typeof commands>
+
+/** What each command's handler may answer. */
+export const oauthContract = {
+  runRedirectCallback: ['REDIRECT_RESOLVED', 'REDIRECT_FAILED'],
+  buildAuthorizationUrl: ['AUTHORIZATION_URL_BUILT', 'AUTHORIZATION_URL_FAILED'],
+  handleCallback: [
+    'CALLBACK_VALIDATED', 'PROVIDER_DENIED', 'AUTHORIZATION_RESPONSE_REJECTED', 'PKCE_FAILED', 'TOKEN_REQUEST_FAILED',
+    'ID_TOKEN_REJECTED', 'NONCE_MISMATCHED', 'USERINFO_FAILED', 'PROFILE_REJECTED',
+  ],
+  runSignInCallback: ['SIGNIN_ALLOWED', 'SIGNIN_DENIED', 'SIGNIN_REDIRECTED', 'SIGNIN_FAILED'],
+  resolveUser: ['ACCOUNT_FOUND', 'SIGNED_IN_USER_FOUND', 'EMAIL_MATCHED', 'USER_NOT_FOUND'],
+  createUser: ['USER_CREATED', 'USER_CREATE_FAILED'],
+  linkAccount: ['ACCOUNT_LINKED', 'ACCOUNT_LINK_FAILED'],
+  issueSession: ['SESSION_ISSUED', 'SESSION_FAILED'],
+  emitSignInEvent: ['SIGNIN_ANNOUNCED'],
+} as const satisfies CommandContract<OAuthCommand, OAuthEvent>
 
 export const oauthMachine = setup({
   types: {
@@ -87,15 +122,7 @@ export const oauthMachine = setup({
   },
   actions: {
     // Commands, run by the flow runtime with the handlers in src/effects/oauth-flow.ts.
-    runRedirectCallback: (_: unknown, _params: { url: string }) => {},
-    buildAuthorizationUrl: (_: unknown, _params: { providerId: string; state?: string; nonce?: string; codeVerifier?: string }) => {},
-    handleCallback: (_: unknown, _params: { providerId: string; state?: string; nonce?: string; codeVerifier?: string }) => {},
-    runSignInCallback: (_: unknown, _params: { providerId: string }) => {},
-    resolveUser: (_: unknown, _params: { providerId: string }) => {},
-    createUser: (_: unknown, _params: { providerId: string }) => {},
-    linkAccount: (_: unknown, _params: { providerId: string }) => {},
-    issueSession: (_: unknown, _params: { providerId: string; isNewUser: boolean }) => {},
-    emitSignInEvent: (_: unknown, _params: { providerId: string; isNewUser: boolean }) => {},
+    ...commands,
     // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
     /** Keeps the check a command's result named (issuer, PKCE, nonce, ID token), for the refusal log. */
     noteRefusal: assign(({ event }) => ('check' in event && event.check ? { refusal: event.check, refusalReason: event.reason } : {})),
@@ -143,7 +170,7 @@ export const oauthMachine = setup({
       on: {
         CALLBACK_RECEIVED: [
           { guard: isFlowExpired, target: 'failed', actions: { type: 'fail', params: { error: 'FlowRejected', check: 'flow-expired' } } },
-          { guard: isCallbackForFlowProvider, target: 'checkingState', actions: assign(({ event }) => ({ now: event.now })) },
+          { guard: isCallbackForFlowProvider, target: 'checkingState', actions: assign(({ event }) => ({ now: event.now, dangerousEmailLinking: event.dangerousEmailLinking })) },
           { target: 'failed', actions: { type: 'fail', params: { error: 'OAuthCallbackError', check: 'provider-mismatch' } } },
         ],
       },
@@ -195,17 +222,26 @@ export const oauthMachine = setup({
       description: 'Who is this? An existing account, a new user, a link to the signed-in user, or an e-mail taken by another account.',
       entry: { type: 'resolveUser', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
       on: {
-        ACCOUNT_FOUND: { target: 'issuingSession' },
+        // The linking rules, as edges: a known account signs its owner in, unless someone else is signed in here.
+        ACCOUNT_FOUND: [
+          { guard: isAccountOfAnotherSignedInUser, target: 'failed', actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked' } } },
+          { target: 'issuingSession' },
+        ],
+        // Someone is signed in and the provider account is new: it is linked to them.
+        SIGNED_IN_USER_FOUND: [
+          { guard: { type: 'allowAccountLinking' }, target: 'linkingAccount' },
+          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        ],
+        // The e-mail belongs to an existing user: linked only when the provider allows dangerous e-mail linking.
+        EMAIL_MATCHED: [
+          { guard: not(isDangerousEmailLinkingAllowed), target: 'failed', actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked' } } },
+          { guard: { type: 'allowAccountLinking' }, target: 'linkingAccount' },
+          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        ],
         USER_NOT_FOUND: [
           { guard: { type: 'allowUserCreation' }, target: 'creatingUser' },
           { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
         ],
-        LINK_REQUIRED: [
-          { guard: { type: 'allowAccountLinking' }, target: 'linkingAccount' },
-          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        ],
-        EMAIL_TAKEN: { target: 'failed', actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked' } } },
-        USER_LOOKUP_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AdapterError' } } },
       },
     },
     creatingUser: {

@@ -1,7 +1,6 @@
 /** Which `issueSession` implementation a config uses: the JWT cookie, or a database session row. */
-import type { SessionIssuer } from '../effects/credentials.js'
+import { issueJwtSession, type SessionIssuer } from '../effects/issue-session.js'
 import { issueDatabaseSession } from '../effects/issue-database-session.js'
-import { issueJwtSession } from '../effects/issue-session.js'
 import type { ResolvedConfig } from './config.js'
 
 /** The session issuer of the configured strategy. */

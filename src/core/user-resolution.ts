@@ -2,7 +2,6 @@
 import { adapterUserResolution } from '../effects/adapter-user-resolution.js'
 import type { EffectEnv } from '../effects/effect-env.js'
 import { profileIsTheUser, type UserResolution } from '../effects/oauth-flow.js'
-import type { OAuthConfigInternal } from '../providers/provider-types.js'
 import { readChunkedCookie } from '../session/cookie-chunks.js'
 import { readSessionToken } from '../session/session-token.js'
 import type { RequestContext } from './context.js'
@@ -20,8 +19,8 @@ async function signedInUserId(ctx: RequestContext): Promise<string | null> {
 }
 
 /** The user resolution for this request's config. */
-export function userResolutionFor(ctx: RequestContext, env: EffectEnv, provider: OAuthConfigInternal): UserResolution {
+export function userResolutionFor(ctx: RequestContext, env: EffectEnv): UserResolution {
   const adapter = ctx.config.adapter
   if (!adapter) return profileIsTheUser
-  return adapterUserResolution(env, adapter, provider, () => signedInUserId(ctx))
+  return adapterUserResolution(env, adapter, () => signedInUserId(ctx))
 }

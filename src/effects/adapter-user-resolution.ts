@@ -1,17 +1,15 @@
 /**
- * Resolving the user behind an OAuth sign-in with an adapter (the spec's account-linking rules):
- * - the provider account is known → that user (unless someone else is signed in: then it belongs to another user);
- * - someone is signed in → link the new provider account to them;
- * - the e-mail belongs to an existing user → link only with `allowDangerousEmailAccountLinking`, else
- *   `OAuthAccountNotLinked`;
- * - otherwise → create the user and link the account.
+ * Resolving the user behind an OAuth sign-in with an adapter. These handlers find facts; the account-linking rules
+ * are the OAuth machine's guarded edges (machines/oauth.ts, state `resolvingUser`):
+ * - the provider account is known → ACCOUNT_FOUND, with its owner and the user signed in here, if any;
+ * - someone is signed in here → SIGNED_IN_USER_FOUND;
+ * - the e-mail belongs to an existing user → EMAIL_MATCHED;
+ * - otherwise → USER_NOT_FOUND.
  * Creating a user and linking its account belong together: if the link fails, the new user is removed again.
  */
 import type { WrappedAdapter } from '../adapters-runtime.js'
 import type { AdapterAccount, AdapterUser } from '../adapters.js'
 import { randomId } from '../security/random.js'
-import type { ResultEvent } from '../flow/runtime.js'
-import type { OAuthConfigInternal } from '../providers/provider-types.js'
 import type { Account, User } from '../types.js'
 import { emitAppEvent } from './app-events.js'
 import type { EffectEnv } from './effect-env.js'
@@ -23,35 +21,33 @@ function adapterAccount(account: Account, userId: string): AdapterAccount {
 }
 
 /** User resolution over the adapter; `signedInUserId` is the user of the session this browser already has, if any. */
-export function adapterUserResolution(env: EffectEnv, adapter: WrappedAdapter, provider: OAuthConfigInternal, signedInUserId: () => Promise<string | null>): UserResolution {
+export function adapterUserResolution(env: EffectEnv, adapter: WrappedAdapter, signedInUserId: () => Promise<string | null>): UserResolution {
   return {
-    async resolveUser(subject: SignInSubject): Promise<ResultEvent> {
+    async resolveUser(subject: SignInSubject) {
       const account = subject.account as Account
       const byAccount = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
       const current = await signedInUserId()
       if (byAccount) {
-        if (current && current !== byAccount.id) return { type: 'EMAIL_TAKEN' }
         subject.user = byAccount
-        return { type: 'ACCOUNT_FOUND' }
+        return current ? { type: 'ACCOUNT_FOUND', ownerId: byAccount.id, signedInUserId: current } : { type: 'ACCOUNT_FOUND', ownerId: byAccount.id }
       }
       if (current) {
         const signedIn = await adapter.getUser(current)
         if (signedIn) {
           subject.user = signedIn
-          return { type: 'LINK_REQUIRED' }
+          return { type: 'SIGNED_IN_USER_FOUND' }
         }
       }
       const email = subject.user.email
       const byEmail = email ? await adapter.getUserByEmail(email) : null
       if (byEmail) {
-        if (!provider.allowDangerousEmailAccountLinking) return { type: 'EMAIL_TAKEN' }
         subject.user = byEmail
-        return { type: 'LINK_REQUIRED' }
+        return { type: 'EMAIL_MATCHED' }
       }
       return { type: 'USER_NOT_FOUND' }
     },
 
-    async createUser(subject: SignInSubject): Promise<ResultEvent> {
+    async createUser(subject: SignInSubject) {
       const account = subject.account as Account
       const profileUser = subject.user
       let created: AdapterUser | null = null
@@ -72,7 +68,7 @@ export function adapterUserResolution(env: EffectEnv, adapter: WrappedAdapter, p
       return { type: 'USER_CREATED' }
     },
 
-    async linkAccount(subject: SignInSubject): Promise<ResultEvent> {
+    async linkAccount(subject: SignInSubject) {
       const account = subject.account as Account
       const user = subject.user as AdapterUser
       try {

@@ -4,17 +4,18 @@
  */
 import { randomUUID } from 'node:crypto'
 import { CallbackRouteError, CredentialsSignin } from '../errors.js'
-import type { EffectHandlers, ResultEvent } from '../flow/runtime.js'
+import type { CredentialsCommand, credentialsContract, CredentialsEvent } from '../../machines/credentials.js'
+import type { HandlersFor } from '../../machines/contract.js'
 import type { CredentialsConfig } from '../providers/provider-types.js'
 import type { Account, User } from '../types.js'
 import { emitAppEvent } from './app-events.js'
 import type { EffectEnv } from './effect-env.js'
-import { issueJwtSession, type SignInSubject } from './issue-session.js'
+import { issueJwtSession, type SessionIssuer } from './issue-session.js'
 import { runRedirectCallback } from './redirect-callback.js'
 import { runSignInCallback } from './sign-in-callback.js'
 
-/** Issues the session for a subject; the strategy's issuer (JWT cookie or database row). */
-export type SessionIssuer = (env: EffectEnv, subject: SignInSubject) => Promise<ResultEvent>
+/** The credentials machine's handlers, as its contract types them. */
+export type CredentialsHandlers = HandlersFor<CredentialsCommand, CredentialsEvent, typeof credentialsContract>
 
 function pickUser(user: User): { id?: string; name?: string | null; email?: string | null; image?: string | null } {
   const picked: { id?: string; name?: string | null; email?: string | null; image?: string | null } = {}
@@ -26,7 +27,7 @@ function pickUser(user: User): { id?: string; name?: string | null; email?: stri
 }
 
 /** Builds the handlers for one credentials sign-in. */
-export function credentialsEffects(env: EffectEnv, provider: CredentialsConfig, issueSession: SessionIssuer = issueJwtSession): EffectHandlers {
+export function credentialsEffects(env: EffectEnv, provider: CredentialsConfig, issueSession: SessionIssuer = issueJwtSession): CredentialsHandlers {
   const { config } = env
   const { csrfToken: _csrf, callbackUrl: _callback, ...credentials } = env.body ?? {}
   let user: User | null = null
@@ -35,7 +36,7 @@ export function credentialsEffects(env: EffectEnv, provider: CredentialsConfig, 
   return {
     runRedirectCallback: (params) => runRedirectCallback(env, params),
 
-    async authorize(): Promise<ResultEvent> {
+    async authorize() {
       try {
         user = await provider.authorize(credentials, env.request)
       } catch (err) {

@@ -5,13 +5,12 @@
  */
 import type { WrappedAdapter } from '../adapters-runtime.js'
 import { CredentialsSignin } from '../errors.js'
-import type { ResultEvent } from '../flow/runtime.js'
 import { createDatabaseSession } from './database-session.js'
 import type { EffectEnv } from './effect-env.js'
-import type { SignInSubject } from './issue-session.js'
+import type { SessionIssued, SignInSubject } from './issue-session.js'
 
 /** Issues a database session for the subject; a credentials user unknown to the adapter gets CredentialsSignin. */
-export async function issueDatabaseSession(env: EffectEnv, adapter: WrappedAdapter, subject: SignInSubject): Promise<ResultEvent> {
+export async function issueDatabaseSession(env: EffectEnv, adapter: WrappedAdapter, subject: SignInSubject): Promise<SessionIssued> {
   let userId = subject.user.id
   if (subject.account?.type === 'credentials') {
     const known = (userId ? await adapter.getUser(userId) : null) ?? (subject.user.email ? await adapter.getUserByEmail(subject.user.email) : null)

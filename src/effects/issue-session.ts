@@ -6,7 +6,7 @@ import { JWTSessionError } from '../errors.js'
 import type { JWT } from '../jwt-types.js'
 import { writeSessionToken } from '../session/session-token.js'
 import type { Account, Profile, User } from '../types.js'
-import type { ResultEvent } from '../flow/runtime.js'
+import type { ErrorType } from '../errors.js'
 import type { EffectEnv } from './effect-env.js'
 
 /** Who is signing in, as the sign-in flows know it. */
@@ -17,8 +17,14 @@ export interface SignInSubject {
   isNewUser?: boolean
 }
 
+/** How issuing a session ended: the same two events in every sign-in machine. */
+export type SessionIssued = { type: 'SESSION_ISSUED' } | { type: 'SESSION_FAILED'; error: ErrorType }
+
+/** Issues the session for a subject; the strategy's issuer (JWT cookie or database row). */
+export type SessionIssuer = (env: EffectEnv, subject: SignInSubject) => Promise<SessionIssued>
+
 /** Issues a JWT session for the subject; answers SESSION_ISSUED or SESSION_FAILED with the error type. */
-export async function issueJwtSession(env: EffectEnv, subject: SignInSubject): Promise<ResultEvent> {
+export async function issueJwtSession(env: EffectEnv, subject: SignInSubject): Promise<SessionIssued> {
   const { config } = env
   const { user, account, profile, isNewUser } = subject
   const initial: JWT = { name: user.name, email: user.email, picture: user.image, sub: user.id ?? account?.providerAccountId }

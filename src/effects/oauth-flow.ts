@@ -3,12 +3,13 @@
  * a typed error naming the check that refused; here each refusal becomes the machine's named result event.
  */
 import { OAuthProfileParseError } from '../errors.js'
-import type { EffectHandlers, ResultEvent } from '../flow/runtime.js'
+import type { HandlersFor } from '../../machines/contract.js'
+import type { OAuthCommand, oauthContract, OAuthEvent } from '../../machines/oauth.js'
 import type { OAuthConfigInternal } from '../providers/provider-types.js'
 import type { Account, Profile, User } from '../types.js'
 import { emitAppEvent } from './app-events.js'
 import type { EffectEnv } from './effect-env.js'
-import type { SignInSubject } from './issue-session.js'
+import type { SessionIssuer, SignInSubject } from './issue-session.js'
 import { createAuthorizationUrl } from './oauth/authorization-url.js'
 import { handleOAuthCallback } from './oauth/callback.js'
 import type { RefusalCheck } from '../security/refusals.js'
@@ -16,8 +17,14 @@ import { findAuthError, loggable, type CallbackCheck } from './oauth/oauth-failu
 import { runRedirectCallback } from './redirect-callback.js'
 import { runSignInCallback } from './sign-in-callback.js'
 
+/** The OAuth machine's handlers, as its contract types them. */
+export type OAuthHandlers = HandlersFor<OAuthCommand, OAuthEvent, typeof oauthContract>
+
+type Answer<K extends OAuthCommand['type']> = Awaited<ReturnType<OAuthHandlers[K]>>
+type CallbackFailure = Exclude<Answer<'handleCallback'>, { type: 'CALLBACK_VALIDATED' }>['type']
+
 /** The result event for each check of the client layer. */
-const eventForCheck: Record<CallbackCheck, string> = {
+const eventForCheck: Record<CallbackCheck, CallbackFailure> = {
   provider_error: 'PROVIDER_DENIED',
   iss: 'AUTHORIZATION_RESPONSE_REJECTED',
   state: 'AUTHORIZATION_RESPONSE_REJECTED',
@@ -44,14 +51,14 @@ const refusalForCheck: Partial<Record<CallbackCheck, RefusalCheck>> = {
 
 /** How the user behind a validated callback is found or created; without an adapter the profile is the user. */
 export interface UserResolution {
-  resolveUser(subject: SignInSubject): Promise<ResultEvent>
-  createUser(subject: SignInSubject): Promise<ResultEvent>
-  linkAccount(subject: SignInSubject): Promise<ResultEvent>
+  resolveUser(subject: SignInSubject): Promise<Answer<'resolveUser'>>
+  createUser(subject: SignInSubject): Promise<Answer<'createUser'>>
+  linkAccount(subject: SignInSubject): Promise<Answer<'linkAccount'>>
 }
 
 /** JWT sessions without an adapter: the user is whoever the provider says, keyed by the profile id. */
 export const profileIsTheUser: UserResolution = {
-  resolveUser: async () => ({ type: 'ACCOUNT_FOUND' }),
+  resolveUser: async (subject) => ({ type: 'ACCOUNT_FOUND', ownerId: String(subject.user.id ?? '') }),
   createUser: async () => ({ type: 'USER_CREATED' }),
   linkAccount: async () => ({ type: 'ACCOUNT_LINKED' }),
 }
@@ -71,12 +78,12 @@ export interface OAuthFlowInput {
   authorizationParams?: Record<string, string>
   /** The callback's query, or the form body of a form_post callback. */
   callbackParams?: URLSearchParams
-  issueSession: (env: EffectEnv, subject: SignInSubject) => Promise<ResultEvent>
+  issueSession: SessionIssuer
   users: UserResolution
 }
 
 /** Builds the handlers for one OAuth request. */
-export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): EffectHandlers {
+export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): OAuthHandlers {
   const { config } = env
   const { provider } = input
   const subject: SignInSubject = { user: {}, account: null }
@@ -84,7 +91,7 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): EffectH
   return {
     runRedirectCallback: (params) => runRedirectCallback(env, params),
 
-    async buildAuthorizationUrl(params): Promise<ResultEvent> {
+    async buildAuthorizationUrl(params) {
       try {
         const url = await createAuthorizationUrl(provider, {
           redirectUri: input.redirectUri,
@@ -102,7 +109,7 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): EffectH
       }
     },
 
-    async handleCallback(params): Promise<ResultEvent> {
+    async handleCallback(params): Promise<Answer<'handleCallback'>> {
       try {
         const result = await handleOAuthCallback(provider, {
           callbackParams: input.callbackParams ?? new URLSearchParams(),

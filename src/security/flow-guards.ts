@@ -37,3 +37,15 @@ export function isSessionExpired({ context, event }: { context: object; event: o
   const now = 'now' in context ? context.now : undefined
   return typeof expiresAt !== 'number' || typeof now !== 'number' || expiresAt <= now
 }
+
+/** A provider account that belongs to one user, presented while another user is signed in here: never re-assigned. */
+export function isAccountOfAnotherSignedInUser({ event }: { event: object }): boolean {
+  const owner = 'ownerId' in event ? event.ownerId : undefined
+  const signedIn = 'signedInUserId' in event ? event.signedInUserId : undefined
+  return typeof signedIn === 'string' && signedIn !== owner
+}
+
+/** The provider's `allowDangerousEmailAccountLinking`: an e-mail match may link only when the app said so. */
+export function isDangerousEmailLinkingAllowed({ context }: { context: object }): boolean {
+  return 'dangerousEmailLinking' in context && context.dangerousEmailLinking === true
+}

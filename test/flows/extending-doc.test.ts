@@ -60,12 +60,12 @@ function credentialsSignIn(now: number): Promise<{ value: unknown; error: unknow
   })
 }
 
-function oauthSignIn(email: string, now: number, resolved: 'USER_NOT_FOUND' | 'LINK_REQUIRED' = 'USER_NOT_FOUND'): Promise<{ value: unknown; error: unknown }> {
+function oauthSignIn(email: string, now: number, resolved: 'USER_NOT_FOUND' | 'SIGNED_IN_USER_FOUND' = 'USER_NOT_FOUND'): Promise<{ value: unknown; error: unknown }> {
   // The oauth machine carries no time past the callback request, so its guards read the clock.
   vi.useFakeTimers({ toFake: ['Date'], now: now * 1000 })
   const requests: OAuthEvent[] = [
     { type: 'SIGNIN_STARTED', providerId: 'github', callbackUrl: '/', csrfVerified: true, now, expiresAt: now + 600, state: 's', nonce: 'n', codeVerifier: 'v' },
-    { type: 'CALLBACK_RECEIVED', providerId: 'github', state: 's', now: now + 20 },
+    { type: 'CALLBACK_RECEIVED', providerId: 'github', state: 's', now: now + 20, dangerousEmailLinking: false },
   ]
   return run(machines.oauth!, requests, {
     runRedirectCallback: { type: 'REDIRECT_RESOLVED', url: 'http://localhost:3000/' },
@@ -112,7 +112,7 @@ describe('docs/extending.md', () => {
 
   it('lets only the one domain sign in with GitHub, create or link an account, in office hours', async () => {
     expect(await oauthSignIn('ada@example.com', tuesdayTenParis)).toEqual({ value: 'signedIn', error: undefined })
-    expect(await oauthSignIn('Ada@Example.com', tuesdayTenParis, 'LINK_REQUIRED')).toEqual({ value: 'signedIn', error: undefined })
+    expect(await oauthSignIn('Ada@Example.com', tuesdayTenParis, 'SIGNED_IN_USER_FOUND')).toEqual({ value: 'signedIn', error: undefined })
     expect(await oauthSignIn('eve@elsewhere.test', tuesdayTenParis)).toEqual({ value: 'failed', error: 'AccessDenied' })
     expect(await oauthSignIn('ada@example.com', saturdayTenParis)).toEqual({ value: 'failed', error: 'AccessDenied' })
   })

@@ -33,6 +33,12 @@ function withoutNulls(value: unknown): unknown {
 function expectedError(entry: MachineEntry, path: FlowPath): ErrorType | undefined {
   const last = path.steps.at(-1)!.event as { type: string; csrfVerified?: unknown; error?: unknown }
   if (last.csrfVerified === false) return 'MissingCSRF'
+  // The spec's linking rules come before any app guard: an e-mail match links only with dangerous linking allowed,
+  // and a known account never moves to another signed-in user.
+  const context = path.state.context as { dangerousEmailLinking?: boolean }
+  const found = last as { ownerId?: unknown; signedInUserId?: unknown }
+  if (last.type === 'EMAIL_MATCHED' && context.dangerousEmailLinking !== true) return 'OAuthAccountNotLinked'
+  if (last.type === 'ACCOUNT_FOUND' && found.signedInUserId !== undefined && found.signedInUserId !== found.ownerId) return 'OAuthAccountNotLinked'
   const email = (path.state.context as { user?: { email?: unknown } }).user?.email
   const refusedBy = describeEntry(entry).transitions
     .filter((t) => t.event === last.type)

@@ -24,7 +24,7 @@ describe('inline security guards', () => {
       guards: { hasMatchingState: () => true, isFlowExpired: () => false },
     })
     const waiting = tampered.resolveState({ value: 'awaitingCallback', context: { providerId: 'idp', state: 'expected', expiresAt: 100 } })
-    const [next] = transition(tampered, waiting, { type: 'CALLBACK_RECEIVED', providerId: 'idp', state: 'forged', now: 10 })
+    const [next] = transition(tampered, waiting, { type: 'CALLBACK_RECEIVED', providerId: 'idp', state: 'forged', now: 10, dangerousEmailLinking: false })
     expect(next.value).toBe('failed')
     expect(next.context.error).toBe('OAuthCallbackError')
   })

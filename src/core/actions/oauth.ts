@@ -104,8 +104,11 @@ export async function oauthCallbackAction(ctx: RequestContext, configured: OAuth
     return errorRedirect(ctx, errorFromType('OAuthCallbackError'))
   }
   const env = effectEnv(ctx)
-  const users = userResolutionFor(ctx, env, provider)
-  const event = { type: 'CALLBACK_RECEIVED', providerId: provider.id, state: params.get('state') ?? undefined, now: ctx.now }
+  const users = userResolutionFor(ctx, env)
+  const event = {
+    type: 'CALLBACK_RECEIVED', providerId: provider.id, state: params.get('state') ?? undefined, now: ctx.now,
+    dangerousEmailLinking: provider.allowDangerousEmailAccountLinking === true,
+  }
   const handlers = oauthFlowEffects(env, { provider, redirectUri: oauthRedirectUri(provider), callbackParams: params, issueSession: sessionIssuerFor(ctx.config), users })
   let result
   try {
