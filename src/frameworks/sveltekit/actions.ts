@@ -10,6 +10,13 @@ import type { SvelteKitAuthConfig } from './config.js'
 import { isSameOrigin } from './same-origin.js'
 import { forwardCookies, mergeCookieHeader } from './set-cookie.js'
 
+/**
+ * SvelteKit's `redirect`, with the third argument SvelteKit 3 added: it refuses a URL on another origin unless told
+ * `{ external: true }`. SvelteKit 2 takes two arguments and ignores a third. The URLs given here come from `Auth()`,
+ * which sends browsers only to the app's own origin (the `redirect` callback) or to a configured provider.
+ */
+const kitRedirect: (status: 303, location: string, options?: { external: boolean }) => never = redirect
+
 /** Form fields the actions read themselves; every other field goes to the provider (credentials, e-mail address). */
 const ownFields = new Set(['providerId', 'redirectTo', 'callbackUrl', 'csrfToken'])
 
@@ -58,7 +65,13 @@ async function postToAuth(event: RequestEvent, config: SvelteKitAuthConfig, path
   const body: unknown = await response.json().catch(() => null)
   const url = typeof body === 'object' && body !== null ? (body as { url?: unknown }).url : undefined
   if (typeof url !== 'string') error(response.status >= 500 ? 503 : 400, 'Sign-in could not be completed')
-  redirect(303, url)
+  let external = false
+  try {
+    external = new URL(url, event.url).origin !== event.url.origin
+  } catch {
+    error(502, 'Sign-in could not be completed')
+  }
+  kitRedirect(303, url, { external })
 }
 
 interface ProviderShape { id?: unknown; type?: unknown }
@@ -78,7 +91,7 @@ export async function signInAction(event: RequestEvent, config: SvelteKitAuthCon
   const basePath = basePathOf(config)
   const redirectTo = field(form, 'redirectTo') ?? field(form, 'callbackUrl') ?? event.request.headers.get('referer') ?? '/'
   const providerId = field(form, 'providerId')
-  if (!providerId) redirect(303, `${basePath}/signin?${new URLSearchParams({ callbackUrl: redirectTo })}`)
+  if (!providerId) kitRedirect(303, `${basePath}/signin?${new URLSearchParams({ callbackUrl: redirectTo })}`)
   const type = providerType(config, providerId)
   if (!type) error(400, 'Unknown sign-in provider')
   const fields = new URLSearchParams({ callbackUrl: redirectTo })

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { KyselyAdapter, migrate } from '../../../adapters/sql/index.js'
 import { startOidcProvider, type RunningOidcProvider } from '../../support/oidc-provider.js'
 import { createScratchPostgresSchema, describeWithService, probePostgres, type ScratchPostgresSchema } from '../../support/services.js'
-import { browse, buildFixture, CookieJar, freePort, packAuthchart, startApp, type BuiltApp, type RunningApp } from './kit-app.js'
+import { browse, buildFixture, clientHeaders, CookieJar, freePort, packAuthchart, startApp, type BuiltApp, type NodeChoice, type RunningApp } from './kit-app.js'
 
 const chromiumPath = '/usr/bin/chromium'
 const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
@@ -25,14 +25,16 @@ const aliceId = '5f0c1a2e-7d1b-4c5e-9a51-3e8d2b6f4a10'
 export interface SuiteOptions {
   /** Directory name under test/frameworks/sveltekit. */
   fixture: string
-  /** The Node that runs `node build`; default the one running the tests. */
-  nodeBinary?: () => string
+  /** The Node that builds and serves the app; default the one running the tests. */
+  node?: NodeChoice
+  /** The Node major the app must be served by (checked, so a fixture cannot fall back to another Node unnoticed). */
+  nodeMajor?: number
 }
 
 /** One shared build per test file: packing, installing and building take most of the time. */
 function sharedBuild(options: SuiteOptions): () => Promise<BuiltApp> {
   let built: Promise<BuiltApp> | undefined
-  return () => (built ??= Promise.resolve().then(() => buildFixture(options.fixture, packAuthchart())))
+  return () => (built ??= Promise.resolve().then(() => buildFixture(options.fixture, packAuthchart(), options.node)))
 }
 
 async function signInWithCredentials(app: RunningApp, jar: CookieJar, password = 'wonderland'): Promise<Response> {
@@ -44,7 +46,12 @@ async function signInWithCredentials(app: RunningApp, jar: CookieJar, password =
 
 /** Walks the OP's login form in the browser as `alice` and waits for the app to have taken the callback. */
 async function loginAtProvider(page: Page, op: RunningOidcProvider, app: RunningApp): Promise<void> {
-  await page.waitForURL((url) => url.origin === op.issuer)
+  try {
+    await page.waitForURL((url) => url.origin === op.issuer, { timeout: 15_000 })
+  } catch (error) {
+    const text = (await page.locator('body').textContent().catch(() => '')) ?? ''
+    throw new Error(`never reached the provider; at ${page.url()} showing ${JSON.stringify(text.slice(0, 300))}; app log:\n${app.output().slice(-2000)}`, { cause: error })
+  }
   await page.locator('input[name="login"]').fill('alice')
   await page.locator('input[name="login"]').press('Enter')
   await page.waitForURL((url) => url.origin === app.origin && !url.pathname.startsWith('/auth/callback'))
@@ -81,14 +88,15 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
       AUTH_OIDC_ID: 'sveltekit-app',
       AUTH_OIDC_SECRET: 'sveltekit-app-secret',
       ...env,
-    }, options.nodeBinary?.())
+    })
     running.push(app)
+    if (options.nodeMajor !== undefined) expect(app.version).toMatch(new RegExp(`^v${options.nodeMajor}\\.`))
     return app
   }
 
   async function context(): Promise<BrowserContext> {
     browser ??= await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs })
-    return browser.newContext()
+    return browser.newContext({ extraHTTPHeaders: { ...clientHeaders } })
   }
 
   beforeAll(async () => {
@@ -162,7 +170,7 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
         expect(response.headers.getSetCookie().join('\n'), origin).not.toContain(sessionCookie)
       }
       // Without Origin, only Fetch Metadata could vouch for the post; cross-site says it is not.
-      const bare = await fetch(`${app.origin}/signout`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' }, body: '', redirect: 'manual' })
+      const bare = await fetch(`${app.origin}/signout`, { method: 'POST', headers: { ...clientHeaders, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' }, body: '', redirect: 'manual' })
       expect(bare.status).toBe(403)
     })
 

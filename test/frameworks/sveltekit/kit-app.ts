@@ -39,11 +39,16 @@ export function packAuthchart(): string {
 /** A built fixture app in a temporary directory. */
 export interface BuiltApp {
   dir: string
+  /** The Node that built it and runs it. */
+  node: string
   remove(): void
 }
 
+/** Which Node builds and serves a fixture: this one, or one the fixture installed (a path relative to its directory). */
+export type NodeChoice = { installed: string } | undefined
+
 /** Copies `test/frameworks/sveltekit/<fixture>`, installs its lock file and the tarball, runs `vite build`. */
-export function buildFixture(fixture: string, tarball: string): BuiltApp {
+export function buildFixture(fixture: string, tarball: string, nodeChoice?: NodeChoice): BuiltApp {
   const dir = mkdtempSync(join(tmpdir(), `authchart-${fixture}-`))
   const source = resolve(import.meta.dirname, fixture)
   cpSync(source, dir, { recursive: true, filter: (path) => !/[/\\](node_modules|build|\.svelte-kit)$/.test(path) })
@@ -51,8 +56,9 @@ export function buildFixture(fixture: string, tarball: string): BuiltApp {
   // Saved into the copy's package.json, as `npm install authchart` would: SvelteKit's build then compiles the
   // package's Svelte components and bundles the binding with the app, exactly as for a user.
   run(npm, ['install', ...npmFlags, tarball], dir)
-  run(process.execPath, [join(dir, 'node_modules/vite/bin/vite.js'), 'build'], dir, { ...process.env, NODE_ENV: 'production' })
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
+  const node = nodeChoice ? join(dir, nodeChoice.installed) : process.execPath
+  run(node, [join(dir, 'node_modules/vite/bin/vite.js'), 'build'], dir, { ...process.env, NODE_ENV: 'production' })
+  return { dir, node, remove: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
 /** A loopback port that was free a moment ago (the app must know its own origin before it starts). */
@@ -74,15 +80,19 @@ export interface RunningApp {
   origin: string
   /** What the server printed, for failure messages. */
   output(): string
+  /** `node --version` of the Node serving it. */
+  version: string
   stop(): Promise<void>
 }
 
-/** Starts `node build` of `app` on `port` with `env` (on `nodeBinary`, default this Node) and waits until it answers. */
-export async function startApp(app: BuiltApp, port: number, env: Record<string, string>, nodeBinary = process.execPath): Promise<RunningApp> {
+/** Starts `node build` of `app` on `port` with `env` (on the app's Node) and waits until it answers. */
+export async function startApp(app: BuiltApp, port: number, env: Record<string, string>): Promise<RunningApp> {
   const origin = `http://127.0.0.1:${port}`
-  const child: ChildProcess = spawn(nodeBinary, ['build'], {
+  const child: ChildProcess = spawn(app.node, ['build'], {
     cwd: app.dir,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ORIGIN: origin, ...env },
+    // ORIGIN is how adapter-node 5 (SvelteKit 2) learns the origin; adapter-node 6 (SvelteKit 3) dropped it and
+    // reads the scheme from a proxy header (the clients here send `x-forwarded-proto: http`, see `clientHeaders`).
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ORIGIN: origin, PROTOCOL_HEADER: 'x-forwarded-proto', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -103,6 +113,7 @@ export async function startApp(app: BuiltApp, port: number, env: Record<string, 
   return {
     origin,
     output: () => output,
+    version: run(app.node, ['--version'], app.dir).trim(),
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM')
@@ -111,6 +122,9 @@ export async function startApp(app: BuiltApp, port: number, env: Record<string, 
     },
   }
 }
+
+/** What a TLS-terminating proxy in front of the app would add: the scheme the browser used. */
+export const clientHeaders: Readonly<Record<string, string>> = { 'x-forwarded-proto': 'http' }
 
 /** Cookies of one HTTP client, kept by hand across requests. */
 export class CookieJar {
@@ -141,7 +155,7 @@ export class CookieJar {
 
 /** A request as a browser tab would send it (HTML accepted, cookies from `jar`); redirects are not followed. */
 export async function browse(url: string, jar: CookieJar, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
-  const headers: Record<string, string> = { accept: 'text/html', ...init.headers }
+  const headers: Record<string, string> = { accept: 'text/html', ...clientHeaders, ...init.headers }
   if (jar.cookies.size > 0) headers.cookie = jar.header()
   const body = init.form ? new URLSearchParams(init.form) : undefined
   if (body) headers['content-type'] = 'application/x-www-form-urlencoded'

@@ -1,1 +1,1 @@
-export { handle } from '$lib/auth.server.js'
+export { handle } from './lib/auth.server.js'

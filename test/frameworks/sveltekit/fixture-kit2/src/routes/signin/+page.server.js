@@ -1,3 +1,3 @@
-import { signIn } from '$lib/auth.server.js'
+import { signIn } from '../../lib/auth.server.js'
 
 export const actions = { default: signIn }
