@@ -6,6 +6,7 @@
 import type { RequestEvent } from '@sveltejs/kit'
 import { describe, expect, it } from 'vitest'
 import { InvalidConfig } from '../../../src/errors.js'
+import { encode } from '../../../src/jwt.js'
 import Credentials from '../../../src/providers/credentials.js'
 import { SvelteKitAuth, isSameOrigin, type SvelteKitAuthConfig } from '../../../src/frameworks/sveltekit/index.js'
 import { configResolver } from '../../../src/frameworks/sveltekit/config.js'
@@ -63,6 +64,60 @@ describe('SvelteKitAuth configuration', () => {
     const config: SvelteKitAuthConfig = { providers: [credentials()] }
     await configResolver(config, { env: { NODE_ENV: 'production', AUTH_TRUST_HOST: 'true', AUTH_SECRET: 's' } })(eventWith())
     expect(config.trustHost).toBe(true)
+  })
+})
+
+describe('handle', () => {
+  /** An event with what `handle` and `locals.auth()` read; cookies set on it are collected. */
+  function requestEvent(url: string, set: string[] = [], cookie?: string): RequestEvent {
+    const partial: Partial<RequestEvent> = {
+      url: new URL(url),
+      request: new Request(url, { headers: cookie ? { cookie } : {} }),
+      locals: {} as App.Locals,
+      platform: undefined,
+      cookies: {
+        get: () => undefined,
+        getAll: () => [],
+        set: (name: string) => void set.push(name),
+        delete: () => undefined,
+        serialize: () => '',
+      },
+    }
+    return partial as RequestEvent
+  }
+
+  it('computes locals.auth() at most once per request, and answers the base path itself', async () => {
+    let sessionCallbacks = 0
+    const secret = 'a-secret-long-enough-for-the-tests-0123456789'
+    const token = await encode({ token: { sub: 'user-1', name: 'Ada', email: 'ada@example.test' }, secret, salt: 'authjs.session-token' })
+    const { handle } = SvelteKitAuth({
+      providers: [credentials()],
+      secret,
+      trustHost: true,
+      callbacks: { session: ({ session }) => { sessionCallbacks += 1; return session } },
+    }, { env: {} })
+    let resolved = 0
+    const event = requestEvent('http://app.test/page', [], `authjs.session-token=${token}`)
+    const response = await handle({
+      event,
+      resolve: async (seen) => {
+        resolved += 1
+        const sessions = await Promise.all([seen.locals.auth(), seen.locals.auth(), seen.locals.auth()])
+        return new Response(JSON.stringify(sessions))
+      },
+    })
+    expect(resolved).toBe(1)
+    const sessions = (await response.json()) as Array<{ user?: { name?: string } } | null>
+    expect(sessions.map((session) => session?.user?.name)).toEqual(['Ada', 'Ada', 'Ada'])
+    expect(sessionCallbacks).toBe(1)
+    // Signed out: null.
+    const anonymous = await handle({ event: requestEvent('http://app.test/page'), resolve: async (seen) => new Response(JSON.stringify(await seen.locals.auth())) })
+    expect(await anonymous.json()).toBeNull()
+    const csrf = await handle({ event: requestEvent('http://app.test/auth/csrf'), resolve: async () => new Response('app') })
+    expect(await csrf.json()).toHaveProperty('csrfToken')
+    // `/authors` is not under `/auth`.
+    const other = await handle({ event: requestEvent('http://app.test/authors'), resolve: async () => new Response('app') })
+    expect(await other.text()).toBe('app')
   })
 })
 
