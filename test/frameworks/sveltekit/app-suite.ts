@@ -107,7 +107,9 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
     await browser?.close()
     for (const app of running) await app.stop()
     await op?.close()
-    ;(await built()).remove()
+    // A build that failed has removed its directory already.
+    const app = await built().catch(() => undefined)
+    app?.remove()
   })
 
   describe('JWT sessions (production build, AUTH_TRUST_HOST=true, no AUTH_URL)', () => {

