@@ -18,7 +18,7 @@
  * ```
  * @module frameworks/sveltekit
  */
-import type { Action, Handle, RequestEvent } from '@sveltejs/kit'
+import type { Action, RequestEvent } from '@sveltejs/kit'
 import type { Session } from '../../types.js'
 import { basePathOf, callAuth, isUnderBasePath } from '../web-handler.js'
 import { signInAction, signOutAction } from './actions.js'
@@ -38,10 +38,19 @@ declare global {
   }
 }
 
+/**
+ * The server hook's type, written out here because SvelteKit 2 exports `Handle` from `@sveltejs/kit` and SvelteKit 3
+ * from `@sveltejs/kit/hooks`; this one is assignable to either.
+ */
+export type SvelteKitHandle = (input: {
+  event: RequestEvent
+  resolve: (event: RequestEvent) => Response | Promise<Response>
+}) => Promise<Response>
+
 /** What `SvelteKitAuth` returns. */
 export interface SvelteKitAuthResult {
   /** The server hook: export it from `src/hooks.server.ts` (or put it in a `sequence`). */
-  handle: Handle
+  handle: SvelteKitHandle
   /** Form action for `src/routes/signin/+page.server.ts`. */
   signIn: Action
   /** Form action for `src/routes/signout/+page.server.ts`. */
@@ -68,7 +77,7 @@ export function SvelteKitAuth(config: ConfigOrFactory, options: SvelteKitAuthOpt
     return pending
   }
 
-  const handle: Handle = async ({ event, resolve }) => {
+  const handle: SvelteKitHandle = async ({ event, resolve }) => {
     const resolved = await configFor(event)
     event.locals.auth = () => auth(event)
     if (isUnderBasePath(event.url.pathname, basePathOf(resolved))) return callAuth(event.request, resolved)

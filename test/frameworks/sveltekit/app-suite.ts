@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { KyselyAdapter, migrate } from '../../../adapters/sql/index.js'
 import { startOidcProvider, type RunningOidcProvider } from '../../support/oidc-provider.js'
 import { createScratchPostgresSchema, describeWithService, probePostgres, type ScratchPostgresSchema } from '../../support/services.js'
-import { browse, buildFixture, clientHeaders, CookieJar, freePort, packAuthchart, startApp, type BuiltApp, type NodeChoice, type RunningApp } from './kit-app.js'
+import { browse, buildFixture, clientHeaders, CookieJar, freePort, packAuthchart, startApp, typecheckFixture, type BuiltApp, type NodeChoice, type RunningApp } from './kit-app.js'
 
 const chromiumPath = '/usr/bin/chromium'
 const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
@@ -110,6 +110,12 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
     // A build that failed has removed its directory already.
     const app = await built().catch(() => undefined)
     app?.remove()
+  })
+
+  it('the published declarations fit this SvelteKit major\'s own types (types-check/check.ts, with @ts-expect-error guards against `any`)', async () => {
+    const result = typecheckFixture(await built())
+    expect(result.output).toBe('')
+    expect(result.status).toBe(0)
   })
 
   describe('JWT sessions (production build, AUTH_TRUST_HOST=true, no AUTH_URL)', () => {

@@ -3,7 +3,7 @@
  * same-origin rule of the form actions, and the copying of Set-Cookie lines onto SvelteKit's cookie API. The whole
  * binding in real SvelteKit apps is tested in sveltekit-apps.test.ts.
  */
-import type { RequestEvent } from '@sveltejs/kit'
+import type { Action, Handle, RequestEvent } from '@sveltejs/kit'
 import { describe, expect, it } from 'vitest'
 import { InvalidConfig } from '../../../src/errors.js'
 import { encode } from '../../../src/jwt.js'
@@ -22,6 +22,11 @@ function eventWith(platform?: unknown): RequestEvent {
 const credentials = () => Credentials({ credentials: {}, authorize: async () => null })
 
 describe('SvelteKitAuth configuration', () => {
+  it('returns a hook and actions that fit SvelteKit\'s own types (checked by the typecheck)', () => {
+    const { handle, signIn, signOut }: { handle: Handle; signIn: Action; signOut: Action } = SvelteKitAuth({ providers: [credentials()] })
+    expect([typeof handle, typeof signIn, typeof signOut]).toEqual(['function', 'function', 'function'])
+  })
+
   it('refuses at once what cannot be a configuration', () => {
     expect(() => SvelteKitAuth({} as SvelteKitAuthConfig)).toThrow(InvalidConfig)
     expect(() => SvelteKitAuth(null as unknown as SvelteKitAuthConfig)).toThrow(InvalidConfig)

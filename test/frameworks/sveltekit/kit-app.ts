@@ -74,6 +74,12 @@ export function buildFixture(fixture: string, tarball: string, nodeChoice?: Node
   }
 }
 
+/** Compiles the fixture's `types-check/` project with this repository's TypeScript; returns the compiler's output. */
+export function typecheckFixture(app: BuiltApp): { status: number | null; output: string } {
+  const result = spawnSync(join(root, 'node_modules/.bin/tsc'), ['-p', 'types-check'], { cwd: app.dir, encoding: 'utf8' })
+  return { status: result.status, output: `${result.stdout}${result.stderr}` }
+}
+
 /** A loopback port that was free a moment ago (the app must know its own origin before it starts). */
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
