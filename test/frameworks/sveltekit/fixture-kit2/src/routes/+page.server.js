@@ -1,0 +1,3 @@
+export async function load({ locals }) {
+  return { session: await locals.auth() }
+}

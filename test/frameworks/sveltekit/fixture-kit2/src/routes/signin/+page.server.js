@@ -1,0 +1,3 @@
+import { signIn } from '../../lib/auth.server.js'
+
+export const actions = { default: signIn }

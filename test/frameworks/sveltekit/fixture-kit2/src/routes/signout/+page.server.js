@@ -1,0 +1,3 @@
+import { signOut } from '../../lib/auth.server.js'
+
+export const actions = { default: signOut }
