@@ -1,0 +1,39 @@
+/**
+ * Sign in with Azure DevOps (Azure DevOps Services OAuth). Microsoft has deprecated this OAuth for new apps; use
+ * `microsoft-entra-id` with the Azure DevOps scope where you can.
+ * @module providers/azure-devops
+ */
+import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+
+/** The profile as `GET /_apis/profile/profiles/me` returns it. */
+export interface AzureDevOpsProfile {
+  id: string
+  displayName: string
+  emailAddress: string
+  coreAttributes?: { Avatar?: { value?: { value?: string } } }
+  [field: string]: unknown
+}
+
+/**
+ * Azure DevOps as an OAuth 2 provider.
+ * @param options `clientId` (the app id), `clientSecret` (the client secret), `authorization.params.scope`
+ * @see https://learn.microsoft.com/en-us/azure/devops/integrate/get-started/authentication/oauth
+ */
+export default function AzureDevOps(options: OAuthUserConfig<AzureDevOpsProfile> = {}): OAuthConfig<AzureDevOpsProfile> {
+  return {
+    id: 'azure-devops',
+    name: 'Azure DevOps',
+    type: 'oauth',
+    authorization: { url: 'https://app.vssps.visualstudio.com/oauth2/authorize', params: { scope: 'vso.profile', response_type: 'Assertion' } },
+    token: { url: 'https://app.vssps.visualstudio.com/oauth2/token' },
+    userinfo: { url: 'https://app.vssps.visualstudio.com/_apis/profile/profiles/me', params: { details: 'true', coreAttributes: 'Avatar', 'api-version': '6.0' } },
+    checks: ['state'],
+    client: { token_endpoint_auth_method: 'client_secret_post' },
+    profile: (profile) => {
+      const avatar = profile.coreAttributes?.Avatar?.value?.value
+      return { id: profile.id, name: profile.displayName, email: profile.emailAddress, image: avatar ? `data:image/jpeg;base64,${avatar}` : null }
+    },
+    style: { brandColor: '#0078d4' },
+    options,
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Sign in with Hugging Face (OpenID Connect).
+ * @module providers/huggingface
+ */
+import type { StandardOidcProfile } from './issuer-oidc.js'
+import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+
+/** Claims of a Hugging Face ID token (`profile` and `email` scopes). */
+export interface HuggingfaceProfile extends StandardOidcProfile {
+  isPro?: boolean
+  canPay?: boolean
+  orgs?: { sub: string; name: string; preferred_username: string; picture: string }[]
+}
+
+/**
+ * Hugging Face as an OIDC provider.
+ * @see https://huggingface.co/docs/hub/oauth
+ */
+export default function Huggingface(options: OIDCUserConfig<HuggingfaceProfile> = {}): OIDCConfig<HuggingfaceProfile> {
+  return {
+    id: 'huggingface',
+    name: 'Hugging Face',
+    type: 'oidc',
+    issuer: 'https://huggingface.co',
+    authorization: { params: { scope: 'openid profile email' } },
+    checks: ['pkce', 'state'],
+    profile: (profile) => ({ id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
+    style: { brandColor: '#ffd21e' },
+    options,
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Sign in with Oracle NetSuite.
+ * @module providers/netsuite
+ */
+import { profileId } from './profile-defaults.js'
+import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+
+/** The user as your NetSuite RESTlet returns it (NetSuite has no fixed userinfo endpoint). */
+export interface NetSuiteProfile {
+  id: number | string
+  name: string
+  email: string
+  location?: number
+  role?: number
+  [field: string]: unknown
+}
+
+/** Options of `NetSuite()`: the account to sign in to, and the RESTlet that tells who the user is. */
+export type NetSuiteUserConfig = OAuthUserConfig<NetSuiteProfile> & {
+  /** The NetSuite account id, e.g. `TSTDRV1234567` or `81555_SB1` (as in the account's domain, lower or upper case). */
+  accountID?: string
+  /** `login` (default), `consent`, `none`, or `login consent`. */
+  prompt?: string
+  /** Space-separated scopes: `restlets`, `rest_webservices` (default both). */
+  scope?: string
+}
+
+/**
+ * NetSuite as an OAuth 2 provider. Pass `userinfo` as the URL of a RESTlet that returns the current user (NetSuite
+ * itself has no userinfo endpoint).
+ * @see https://docs.oracle.com/en/cloud/saas/netsuite/ns-online-help/section_157771733782.html
+ */
+export default function NetSuite(options: NetSuiteUserConfig = {}): OAuthConfig<NetSuiteProfile> {
+  const { accountID = '', prompt = 'login', scope = 'restlets rest_webservices', ...rest } = options
+  // NetSuite: account hosts use the id in lower case with `_` as `-` (81555_SB1 becomes 81555-sb1).
+  const host = accountID.toLowerCase().replace(/_/g, '-')
+  return {
+    id: 'netsuite',
+    name: 'NetSuite',
+    type: 'oauth',
+    authorization: { url: `https://${host}.app.netsuite.com/app/login/oauth2/authorize.nl`, params: { scope, prompt } },
+    token: { url: `https://${host}.suitetalk.api.netsuite.com/services/rest/auth/oauth2/v1/token` },
+    checks: ['state'],
+    profile: (profile) => ({ id: profileId(profile.id), name: profile.name, email: profile.email, image: null }),
+    style: { brandColor: '#125580' },
+    options: rest,
+  }
+}

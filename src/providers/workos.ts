@@ -1,0 +1,46 @@
+/**
+ * Sign in through WorkOS SSO (enterprise SAML / OIDC connections).
+ * @module providers/workos
+ */
+import { joinName, trimSlash } from '../providers-internal/names.js'
+import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { TokenSet } from '../types.js'
+
+/** The profile WorkOS returns with the token. */
+export interface WorkOSProfile {
+  id: string
+  email: string
+  first_name: string | null
+  last_name: string | null
+  connection_id: string
+  connection_type: string
+  organization_id: string | null
+  idp_id: string
+  raw_attributes?: { picture?: string; [attribute: string]: unknown }
+  [field: string]: unknown
+}
+
+/**
+ * WorkOS as an OAuth 2 provider. Which connection to use is chosen per sign-in with an authorization parameter:
+ * `connection`, `organization` or `provider` (`signIn('workos', {}, { connection: 'conn_...' })`).
+ * @param options `clientId`, `clientSecret` (the WorkOS API key); `issuer` for another API host
+ * @see https://workos.com/docs/reference/sso
+ */
+export default function WorkOS(options: OAuthUserConfig<WorkOSProfile> = {}): OAuthConfig<WorkOSProfile> {
+  const base = trimSlash(options.issuer ?? 'https://api.workos.com')
+  const { issuer: _apiHost, ...rest } = options
+  return {
+    id: 'workos',
+    name: 'WorkOS',
+    type: 'oauth',
+    authorization: { url: `${base}/sso/authorize` },
+    token: { url: `${base}/sso/token` },
+    // WorkOS: the token response carries the user's profile; there is no separate userinfo call.
+    userinfo: { url: `${base}/sso/profile`, request: ({ tokens }: { tokens: TokenSet }) => tokens.profile },
+    client: { token_endpoint_auth_method: 'client_secret_post' },
+    checks: ['state'],
+    profile: (profile) => ({ id: profile.id, name: joinName(profile.first_name, profile.last_name), email: profile.email, image: profile.raw_attributes?.picture ?? null }),
+    style: { brandColor: '#6363f1' },
+    options: rest,
+  }
+}
