@@ -17,6 +17,15 @@ export interface NotionProfile {
   [field: string]: unknown
 }
 
+/** Notion: `refresh_token` may come back as null, which is not a token; it is left out rather than stored. */
+async function withoutEmptyRefreshToken(response: Response): Promise<Response | undefined> {
+  if (!response.ok) return undefined
+  const body = (await response.json()) as Record<string, unknown>
+  if (typeof body.refresh_token === 'string') return undefined
+  delete body.refresh_token
+  return Response.json(body, { status: response.status })
+}
+
 /** Options of `Notion()`: the usual ones, plus the Notion API version header to send. */
 export type NotionUserConfig = OAuthUserConfig<NotionProfile> & { notionVersion?: string }
 
@@ -27,18 +36,19 @@ export type NotionUserConfig = OAuthUserConfig<NotionProfile> & { notionVersion?
 export default function Notion(options: NotionUserConfig = {}): OAuthConfig<NotionProfile> {
   const { notionVersion = '2022-06-28', ...rest } = options
   async function fetchOwner({ tokens, provider }: { tokens: TokenSet; provider: OAuthConfigInternal }): Promise<unknown> {
-    // Notion: the token response names the user who installed the integration (`owner.user`); their full record
-    // (with the e-mail address) is `GET /v1/users/<id>`.
-    const owner = tokens.owner as { user?: { id?: string } } | undefined
-    const userId = encodeURIComponent(owner?.user?.id ?? '')
-    return requestJsonWithBearer(provider, `https://api.notion.com/v1/users/${userId}`, tokens.access_token, { headers: { 'notion-version': notionVersion } })
+    // Notion: an integration token's own user is the bot; the person who authorized it is the bot's owner, with
+    // their e-mail address. Every call names the API version.
+    const me = (await requestJsonWithBearer(provider, 'https://api.notion.com/v1/users/me', tokens.access_token, { headers: { 'notion-version': notionVersion } })) as {
+      bot?: { owner?: { user?: unknown } }
+    }
+    return me.bot?.owner?.user
   }
   return {
     id: 'notion',
     name: 'Notion',
     type: 'oauth',
     authorization: { url: 'https://api.notion.com/v1/oauth/authorize', params: { owner: 'user' } },
-    token: { url: 'https://api.notion.com/v1/oauth/token' },
+    token: { url: 'https://api.notion.com/v1/oauth/token', conform: withoutEmptyRefreshToken },
     userinfo: { url: 'https://api.notion.com/v1/users', request: fetchOwner },
     // Notion: HTTP Basic client authentication at the token endpoint, and state on the authorization request.
     client: { token_endpoint_auth_method: 'client_secret_basic' },

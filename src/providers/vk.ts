@@ -9,9 +9,12 @@ import { requestVendorJson, withQuery } from '../providers-internal/vendor-reque
 import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from './provider-types.js'
 import type { TokenSet } from '../types.js'
 
-/** What VK's `users.get` method returns, with the e-mail address from the token response added as `email`. */
+/** The user from VK's `users.get` (its first `response` entry), with the e-mail address of the token response. */
 export interface VkProfile {
-  response: { id: number; first_name: string; last_name: string; photo_100?: string; [field: string]: unknown }[]
+  id: number
+  first_name: string
+  last_name: string
+  photo_100?: string
   email?: string | null
   [field: string]: unknown
 }
@@ -21,8 +24,8 @@ const apiVersion = '5.131'
 async function fetchUser({ tokens, provider }: { tokens: TokenSet; provider: OAuthConfigInternal }): Promise<unknown> {
   // VK: the API takes the token and the API version in the query; the e-mail address is only in the token response.
   const url = withQuery('https://api.vk.com/method/users.get', { fields: 'photo_100', v: apiVersion, access_token: tokens.access_token })
-  const answer = (await requestVendorJson(provider, url)) as Record<string, unknown>
-  return { ...answer, email: typeof tokens.email === 'string' ? tokens.email : null }
+  const answer = (await requestVendorJson(provider, url)) as { response?: Record<string, unknown>[] }
+  return { ...answer.response?.[0], email: typeof tokens.email === 'string' ? tokens.email : null }
 }
 
 /**
@@ -39,10 +42,7 @@ export default function VK(options: OAuthUserConfig<VkProfile> = {}): OAuthConfi
     userinfo: { url: 'https://api.vk.com/method/users.get', request: fetchUser },
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
-    profile: (result) => {
-      const user = result.response[0]
-      return { id: profileId(user?.id), name: joinName(user?.first_name, user?.last_name), email: result.email ?? null, image: user?.photo_100 ?? null }
-    },
+    profile: (profile) => ({ id: profileId(profile.id), name: joinName(profile.first_name, profile.last_name), email: profile.email ?? null, image: profile.photo_100 ?? null }),
     style: { brandColor: '#0077ff' },
     options,
   }

@@ -19,14 +19,14 @@ export interface WeChatProfile {
 
 /** Options of `WeChat()`: the usual ones, plus where the login happens. */
 export type WeChatUserConfig = OAuthUserConfig<WeChatProfile> & {
-  /** `WebsiteApp` (default): QR code on a website. `OfficialAccount`: inside WeChat's own browser. */
+  /** `OfficialAccount` (default): inside WeChat's own browser. `WebsiteApp`: QR code on a website. */
   platformType?: 'WebsiteApp' | 'OfficialAccount'
 }
 
 async function fetchUserinfo({ tokens, provider }: { tokens: TokenSet; provider: OAuthConfigInternal }): Promise<unknown> {
   // WeChat: the userinfo call names the token and the user's openid (from the token response) in the query.
   const openid = typeof tokens.openid === 'string' ? tokens.openid : undefined
-  return requestVendorJson(provider, withQuery('https://api.weixin.qq.com/sns/userinfo', { access_token: tokens.access_token, openid, lang: 'en' }))
+  return requestVendorJson(provider, withQuery('https://api.weixin.qq.com/sns/userinfo', { access_token: tokens.access_token, openid, lang: 'zh_CN' }))
 }
 
 /**
@@ -34,7 +34,7 @@ async function fetchUserinfo({ tokens, provider }: { tokens: TokenSet; provider:
  * @see https://developers.weixin.qq.com/doc/oplatform/en/Website_App/WeChat_Login/Wechat_Login.html
  */
 export default function WeChat(options: WeChatUserConfig = {}): OAuthConfig<WeChatProfile> {
-  const { platformType = 'WebsiteApp', ...rest } = options
+  const { platformType = 'OfficialAccount', ...rest } = options
   const website = platformType === 'WebsiteApp'
   // WeChat: the app is named `appid` and its secret `secret`, in the authorization request and the token request.
   const app: Record<string, string> = rest.clientId ? { appid: rest.clientId } : {}

@@ -4,9 +4,8 @@
  */
 import { joinName, trimSlash } from '../providers-internal/names.js'
 import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
-import type { TokenSet } from '../types.js'
 
-/** The profile WorkOS returns with the token. */
+/** The profile as WorkOS's `GET /sso/profile` returns it. */
 export interface WorkOSProfile {
   id: string
   email: string
@@ -21,22 +20,22 @@ export interface WorkOSProfile {
 }
 
 /**
- * WorkOS as an OAuth 2 provider. Which connection to use is chosen per sign-in with an authorization parameter:
- * `connection`, `organization` or `provider` (`signIn('workos', {}, { connection: 'conn_...' })`).
- * @param options `clientId`, `clientSecret` (the WorkOS API key); `issuer` for another API host
+ * WorkOS as an OAuth 2 provider. Which connection to use is set with the `connection` option, or chosen per sign-in
+ * with an authorization parameter: `connection`, `organization`, `domain` or `provider`
+ * (`signIn('workos', {}, { organization: 'org_...' })`).
+ * @param options `clientId`, `clientSecret` (the WorkOS API key), `connection`; `issuer` for another API host
  * @see https://workos.com/docs/reference/sso
  */
-export default function WorkOS(options: OAuthUserConfig<WorkOSProfile> = {}): OAuthConfig<WorkOSProfile> {
+export default function WorkOS(options: OAuthUserConfig<WorkOSProfile> & { connection?: string } = {}): OAuthConfig<WorkOSProfile> {
   const base = trimSlash(options.issuer ?? 'https://api.workos.com')
-  const { issuer: _apiHost, ...rest } = options
+  const { issuer: _apiHost, connection, ...rest } = options
   return {
     id: 'workos',
     name: 'WorkOS',
     type: 'oauth',
-    authorization: { url: `${base}/sso/authorize` },
+    authorization: { url: `${base}/sso/authorize`, params: connection ? { connection } : {} },
     token: { url: `${base}/sso/token` },
-    // WorkOS: the token response carries the user's profile; there is no separate userinfo call.
-    userinfo: { url: `${base}/sso/profile`, request: ({ tokens }: { tokens: TokenSet }) => tokens.profile },
+    userinfo: { url: `${base}/sso/profile` },
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
     profile: (profile) => ({ id: profile.id, name: joinName(profile.first_name, profile.last_name), email: profile.email, image: profile.raw_attributes?.picture ?? null }),

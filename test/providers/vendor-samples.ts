@@ -134,7 +134,7 @@ export const vendorSamples: Record<string, VendorSample> = {
     user: { id: '1', name: 'rower', email: 'rower@example.test', image: 'https://log.concept2.test/rower.jpg' },
   },
   descope: {
-    options: { clientId: 'P2abcDescopeProject' },
+    options: { issuer: 'https://api.descope.test/P2abcDescopeProject' },
     profile: { sub: 'U2descopeuser', name: 'Des Cope', email: 'des@example.test', picture: 'https://descope.test/des.png' },
     user: { id: 'U2descopeuser', name: 'Des Cope', email: 'des@example.test', image: 'https://descope.test/des.png' },
   },
@@ -301,9 +301,16 @@ export const vendorSamples: Record<string, VendorSample> = {
     user: { id: 'nc-user', name: 'Next Cloud', email: 'nc@example.test', image: 'https://cloud.example.test/avatar/nc-user/64' },
   },
   notion: {
-    token: { bot_id: 'bot-1', workspace_id: 'ws-1', owner: { type: 'user', user: { object: 'user', id: 'e79a0b74-3aba-4149-9f74-0bb5791a6ee6' } } },
+    token: { bot_id: 'bot-1', workspace_id: 'ws-1', refresh_token: null, owner: { type: 'user', user: { object: 'user', id: 'e79a0b74-3aba-4149-9f74-0bb5791a6ee6' } } },
     profile: { object: 'user', id: 'e79a0b74-3aba-4149-9f74-0bb5791a6ee6', type: 'person', name: 'Avocado Lovelace', avatar_url: 'https://secure.notion-static.test/avocado.jpg', person: { email: 'avo@example.test' } },
-    routes: { 'GET https://api.notion.com/v1/users/e79a0b74-3aba-4149-9f74-0bb5791a6ee6': { object: 'user', id: 'e79a0b74-3aba-4149-9f74-0bb5791a6ee6', type: 'person', name: 'Avocado Lovelace', avatar_url: 'https://secure.notion-static.test/avocado.jpg', person: { email: 'avo@example.test' } } },
+    routes: {
+      'GET https://api.notion.com/v1/users/me': {
+        object: 'user',
+        id: 'bot-user-1',
+        type: 'bot',
+        bot: { owner: { type: 'user', user: { object: 'user', id: 'e79a0b74-3aba-4149-9f74-0bb5791a6ee6', type: 'person', name: 'Avocado Lovelace', avatar_url: 'https://secure.notion-static.test/avocado.jpg', person: { email: 'avo@example.test' } } } },
+      },
+    },
     user: { id: 'e79a0b74-3aba-4149-9f74-0bb5791a6ee6', name: 'Avocado Lovelace', email: 'avo@example.test', image: 'https://secure.notion-static.test/avocado.jpg' },
   },
   okta: {
@@ -420,7 +427,7 @@ export const vendorSamples: Record<string, VendorSample> = {
   },
   vk: {
     token: { token_type: undefined, user_id: 66748, email: 'durov@vk.test' },
-    profile: { response: [{ id: 66748, first_name: 'Pavel', last_name: 'Durov', photo_100: 'https://sun1.userapi.test/pd.jpg' }], email: 'durov@vk.test' },
+    profile: { id: 66748, first_name: 'Pavel', last_name: 'Durov', photo_100: 'https://sun1.userapi.test/pd.jpg', email: 'durov@vk.test' },
     userinfo: { response: [{ id: 66748, first_name: 'Pavel', last_name: 'Durov', photo_100: 'https://sun1.userapi.test/pd.jpg' }] },
     user: { id: '66748', name: 'Pavel Durov', email: 'durov@vk.test', image: 'https://sun1.userapi.test/pd.jpg' },
   },
@@ -442,7 +449,7 @@ export const vendorSamples: Record<string, VendorSample> = {
     user: { id: '54321', name: 'Word Press', email: 'wp@example.test', image: 'https://0.gravatar.test/wp.png' },
   },
   workos: {
-    token: { profile: { id: 'prof_01DMC79VCBZ0NY2099737PSVF1', email: 'todd@foo-corp.test', first_name: 'Todd', last_name: 'Rundgren', connection_id: 'conn_01E4ZCR3C56J083X43JQXF3JK5', connection_type: 'OktaSAML', organization_id: 'org_01EHWNCE74X7JSDV0X3SZ3KJNY', idp_id: '00u1a0ufowBJlzPlk357', raw_attributes: { picture: 'https://foo-corp.test/todd.png' } } },
+    options: { connection: 'conn_01E4ZCR3C56J083X43JQXF3JK5' },
     profile: { id: 'prof_01DMC79VCBZ0NY2099737PSVF1', email: 'todd@foo-corp.test', first_name: 'Todd', last_name: 'Rundgren', connection_id: 'conn_01E4ZCR3C56J083X43JQXF3JK5', connection_type: 'OktaSAML', organization_id: 'org_01EHWNCE74X7JSDV0X3SZ3KJNY', idp_id: '00u1a0ufowBJlzPlk357', raw_attributes: { picture: 'https://foo-corp.test/todd.png' } },
     user: { id: 'prof_01DMC79VCBZ0NY2099737PSVF1', name: 'Todd Rundgren', email: 'todd@foo-corp.test', image: 'https://foo-corp.test/todd.png' },
   },
