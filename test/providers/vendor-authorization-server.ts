@@ -13,6 +13,7 @@ import { SignJWT } from 'jose'
 import { readEndpoint } from '../../src/providers/oauth-endpoint.js'
 import type { OAuthConfigInternal } from '../../src/providers/provider-types.js'
 import type { FakeVendorServer, RecordedRequest } from './fake-vendor-server.js'
+import type { VendorEndpoints } from './vendor-endpoints.js'
 import type { VendorSample } from './vendor-samples.js'
 
 export const clientId = 'vendor-client-id'
@@ -51,24 +52,26 @@ function clientAuthenticated(provider: OAuthConfigInternal, request: RecordedReq
   return undefined
 }
 
-/** Registers one vendor's endpoints on `fake`, shaped by the resolved provider and the vendor's sample. */
-export function serveVendor(fake: FakeVendorServer, provider: OAuthConfigInternal, sample: VendorSample): ServedVendor {
+/**
+ * Registers one vendor's endpoints on `fake`: at the URLs its documentation names (`endpoints`), answering as its
+ * sample says; the provider's own config only decides what a correct client must do (its client authentication,
+ * whether its ID token is HMAC-signed or its profile comes from userinfo).
+ */
+export function serveVendor(fake: FakeVendorServer, provider: OAuthConfigInternal, sample: VendorSample, endpoints: VendorEndpoints): ServedVendor {
   const grants = new Map<string, Grant>()
   const refusals: string[] = []
-  const authorization = readEndpoint(provider.authorization)
-  const token = readEndpoint(provider.token)
-  const userinfo = readEndpoint(provider.userinfo)
-  const oidc = provider.type === 'oidc'
-  const issuer = provider.issuer ?? ''
+  const oidc = 'issuer' in endpoints
+  const issuer = oidc ? endpoints.issuer : ''
   const base = trim(issuer)
-  const authorizationEndpoint = authorization.url ?? `${base}/vendor/authorize`
-  const tokenEndpoint = token.url ?? `${base}/vendor/token`
-  const userinfoEndpoint = userinfo.url ?? `${base}/vendor/userinfo`
+  // An OIDC provider may still pin an endpoint over the discovered one (Auth.js lets it); the vendor then serves it there.
+  const authorizationEndpoint = oidc ? (readEndpoint(provider.authorization).url ?? `${base}/vendor/authorize`) : endpoints.authorization
+  const tokenEndpoint = oidc ? (readEndpoint(provider.token).url ?? `${base}/vendor/token`) : endpoints.token
+  const userinfoEndpoint = oidc ? (readEndpoint(provider.userinfo).url ?? `${base}/vendor/userinfo`) : endpoints.userinfo
   const jwksUri = `${base}/vendor/jwks`
   const hmac = provider.client?.id_token_signed_response_alg?.startsWith('HS') === true
 
   if (oidc) {
-    fake.on('GET', provider.wellKnown ?? `${base}/.well-known/openid-configuration`, () => ({
+    fake.on('GET', `${base}/.well-known/openid-configuration`, () => ({
       json: {
         issuer,
         authorization_endpoint: authorizationEndpoint,
@@ -114,7 +117,7 @@ export function serveVendor(fake: FakeVendorServer, provider: OAuthConfigInterna
   })
 
   const profileAnswer = sample.userinfo ?? sample.profile
-  if (!oidc || provider.idToken === false) {
+  if (!oidc || (provider.type === 'oidc' && provider.idToken === false)) {
     fake.on('GET', userinfoEndpoint, () => ({ json: profileAnswer }))
     fake.on('POST', userinfoEndpoint, () => ({ json: profileAnswer }))
   }

@@ -14,6 +14,7 @@ import { authjsVendorIds } from './authjs-vendor-ids.js'
 import { startFakeVendorServer, type FakeVendorServer } from './fake-vendor-server.js'
 import { clientId, clientSecret, serveVendor } from './vendor-authorization-server.js'
 import { loadVendor } from './vendor-modules.js'
+import { vendorEndpoints } from './vendor-endpoints.js'
 import { vendorSamples } from './vendor-samples.js'
 import { resolveVendor } from './vendor-sign-in.js'
 
@@ -44,11 +45,12 @@ const knownGaps: Record<string, string> = {
 
 async function startSignIn(id: string, options: Record<string, unknown> = {}) {
   const sample = vendorSamples[id]
-  if (!sample) throw new Error(`no sample for ${id}`)
+  const endpoints = vendorEndpoints[id]
+  if (!sample || !endpoints) throw new Error(`no sample or endpoints for ${id}`)
   const Vendor = await loadVendor(id)
   const provider = Vendor({ clientId, clientSecret, [customFetch]: fake.fetch, ...sample.options, ...options })
   const resolved = resolveVendor(provider)
-  const vendor = serveVendor(fake, resolved, sample)
+  const vendor = serveVendor(fake, resolved, sample, endpoints)
   const signIns: { user: User; account: Account | null }[] = []
   const config = testConfig({ providers: [provider], events: { signIn: (message) => { signIns.push(message) } } })
   const jar = new CookieJar()
