@@ -21,7 +21,8 @@ function tokenIssuer(issuer: string): string {
 /**
  * Asgardeo as an OIDC provider.
  * @param options `issuer` (required: `https://api.asgardeo.io/t/<organisation>`; the `/oauth2/token` suffix Asgardeo
- *   puts in its tokens is added when missing), `clientId`, `clientSecret`
+ *   puts in its tokens is added when missing), `clientId`, `clientSecret`. `AUTH_ASGARDEO_ISSUER` is read after the
+ *   factory ran, so it must be the full issuer, `https://api.asgardeo.io/t/<organisation>/oauth2/token`.
  * @see https://wso2.com/asgardeo/docs/references/app-settings/oidc-settings-for-app/
  */
 export default function Asgardeo(options: OIDCUserConfig<AsgardeoProfile> = {}): OIDCConfig<AsgardeoProfile> {

@@ -38,8 +38,9 @@ export default function NetSuite(options: NetSuiteUserConfig = {}): OAuthConfig<
     id: 'netsuite',
     name: 'NetSuite',
     type: 'oauth',
-    authorization: { url: `https://${host}.app.netsuite.com/app/login/oauth2/authorize.nl`, params: { scope, prompt } },
-    token: { url: `https://${host}.suitetalk.api.netsuite.com/services/rest/auth/oauth2/v1/token` },
+    // Without an account there is no host to build; the provider then fails its configuration check by name.
+    authorization: { ...(host ? { url: `https://${host}.app.netsuite.com/app/login/oauth2/authorize.nl` } : {}), params: { scope, prompt } },
+    ...(host ? { token: { url: `https://${host}.suitetalk.api.netsuite.com/services/rest/auth/oauth2/v1/token` } } : {}),
     checks: ['state'],
     profile: (profile) => ({ id: profileId(profile.id), name: profile.name, email: profile.email, image: null }),
     style: { brandColor: '#125580' },

@@ -1,0 +1,89 @@
+/**
+ * Renders docs/providers.md from the vendor provider modules themselves: each module is loaded and called the way an
+ * app calls it, and the page lists what that gives (id, name, type), the environment variables Authchart reads for
+ * it, the callback URL to register with the vendor, and whether it needs more than a client id and secret. The
+ * catalogue test renders it again and compares, so the page cannot drift from the code; `npm run
+ * providers:catalogue` rewrites it.
+ */
+import { normalizeOAuthProvider } from '../../src/providers/normalize-oauth.js'
+import { readEndpoint } from '../../src/providers/oauth-endpoint.js'
+import { loadVendor, vendorSubpaths, type VendorFactory } from '../providers/vendor-modules.js'
+
+const credentials = { clientId: 'catalogue-client', clientSecret: 'catalogue-secret' }
+const urls = { signinUrl: 'https://app.example/auth/signin/x', callbackUrl: 'https://app.example/auth/callback/x' }
+
+/** The upper snake case prefix Authchart (like Auth.js) reads a provider's variables under. */
+export function envPrefix(id: string): string {
+  return `AUTH_${id.toUpperCase().replace(/-/g, '_')}`
+}
+
+const probeIssuer = 'https://tenant.example'
+
+function resolved(options: Record<string, unknown>, Vendor: VendorFactory): ReturnType<typeof normalizeOAuthProvider> | undefined {
+  try {
+    return normalizeOAuthProvider(Vendor(options), urls)
+  } catch {
+    return undefined
+  }
+}
+
+/** What a vendor needs besides its client id and secret: nothing, its `issuer`, or other options. */
+function needs(Vendor: VendorFactory): string {
+  if (resolved(credentials, Vendor)) return ''
+  const withIssuer = resolved({ ...credentials, issuer: probeIssuer }, Vendor)
+  // An issuer counts only where the vendor uses it: OIDC discovery, or endpoints built on the instance's URL.
+  const usesIssuer = withIssuer?.type === 'oidc' || readEndpoint(withIssuer?.authorization).url?.startsWith(probeIssuer)
+  return usesIssuer ? '`issuer`' : 'options (see the module)'
+}
+
+interface CatalogueRow {
+  subpath: string
+  id: string
+  name: string
+  type: string
+  env: string[]
+  needs: string
+}
+
+async function catalogueRow(subpath: string): Promise<CatalogueRow> {
+  const Vendor = await loadVendor(subpath)
+  const { id, name, type } = Vendor(credentials)
+  const prefix = envPrefix(id)
+  // The issuer variable is read for OIDC providers only, as in Auth.js.
+  const env = [`${prefix}_ID`, `${prefix}_SECRET`, ...(type === 'oidc' ? [`${prefix}_ISSUER`] : [])]
+  return { subpath, id, name, type, env, needs: needs(Vendor) }
+}
+
+/** The markdown of docs/providers.md. */
+export async function renderProviderCatalogue(): Promise<string> {
+  const rows = await Promise.all(vendorSubpaths().map(catalogueRow))
+  const lines = [
+    '# Providers',
+    '',
+    '<!-- Generated from src/providers by `npm run providers:catalogue`; test/providers/provider-catalogue.test.ts keeps it true. -->',
+    '',
+    `Authchart ships ${rows.length} OAuth 2 / OpenID Connect vendor providers, one for each vendor Auth.js ships, under the same`,
+    'import path (`@auth/core/providers/<id>` becomes `authchart/providers/<id>`) with the same id, type and options.',
+    'Register the callback URL with the vendor (`basePath` is `/auth` unless you set it; Auth.js on Next.js uses',
+    '`/api/auth`), and give the client id and secret in code or in the environment variables listed. "Needs" names',
+    'what else a provider must be given: `issuer` for vendors you run yourself or that host one per customer.',
+    '',
+    '| Import | id | Name | Type | Environment variables | Callback URL to register | Needs |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...rows.map((row) =>
+      [
+        '',
+        `\`authchart/providers/${row.subpath}\``,
+        `\`${row.id}\``,
+        row.name,
+        row.type,
+        row.env.map((name) => `\`${name}\``).join(' '),
+        `\`https://<your app>/auth/callback/${row.id}\``,
+        row.needs,
+        '',
+      ].join(' | ').trim(),
+    ),
+    '',
+  ]
+  return lines.join('\n')
+}
