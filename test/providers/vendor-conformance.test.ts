@@ -7,16 +7,12 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { readEndpoint } from '../../src/providers/oauth-endpoint.js'
-import { customFetch } from '../../src/symbols.js'
-import type { Account, User } from '../../src/types.js'
-import { CookieJar, csrfToken, origin, send, session, testConfig } from '../support/auth-harness.js'
+import type { User } from '../../src/types.js'
+import { origin } from '../support/auth-harness.js'
 import { authjsVendorIds } from './authjs-vendor-ids.js'
 import { startFakeVendorServer, type FakeVendorServer } from './fake-vendor-server.js'
-import { clientId, clientSecret, serveVendor } from './vendor-authorization-server.js'
-import { loadVendor } from './vendor-modules.js'
-import { vendorEndpoints } from './vendor-endpoints.js'
-import { vendorSamples } from './vendor-samples.js'
-import { resolveVendor } from './vendor-sign-in.js'
+import { startVendorSignIn } from './vendor-auth-flow.js'
+import { clientId } from './vendor-authorization-server.js'
 
 let fake: FakeVendorServer
 beforeAll(async () => {
@@ -43,42 +39,20 @@ const knownGaps: Record<string, string> = {
   'azure-devops': 'Azure DevOps wants response_type=Assertion; the protocol layer always sends response_type=code',
 }
 
-async function startSignIn(id: string, options: Record<string, unknown> = {}) {
-  const sample = vendorSamples[id]
-  const endpoints = vendorEndpoints[id]
-  if (!sample || !endpoints) throw new Error(`no sample or endpoints for ${id}`)
-  const Vendor = await loadVendor(id)
-  const provider = Vendor({ clientId, clientSecret, [customFetch]: fake.fetch, ...sample.options, ...options })
-  const resolved = resolveVendor(provider)
-  const vendor = serveVendor(fake, resolved, sample, endpoints)
-  const signIns: { user: User; account: Account | null }[] = []
-  const config = testConfig({ providers: [provider], events: { signIn: (message) => { signIns.push(message) } } })
-  const jar = new CookieJar()
-  const start = await send(config, `/auth/signin/${id}`, { jar, form: { csrfToken: await csrfToken(config, jar), callbackUrl: '/after' } })
-  expect(start.status).toBe(302)
-  const authorizationUrl = new URL(start.headers.get('location') ?? '')
-  return { sample, resolved, vendor, config, jar, signIns, authorizationUrl }
-}
-
 describe('every vendor provider signs in through Auth() against a stand-in of its authorization server', () => {
   it.each(authjsVendorIds.filter((id) => !(id in knownGaps)))('%s', async (id) => {
-    const { sample, resolved, vendor, config, jar, signIns, authorizationUrl } = await startSignIn(id)
+    const { sample, resolved, vendor, signIns, authorizationUrl, complete, sessionUser: currentUser } = await startVendorSignIn(fake, id)
     expect(`${authorizationUrl.origin}${authorizationUrl.pathname}`).toBe(vendor.authorizationEndpoint)
     expect(authorizationUrl.searchParams.get('client_id')).toBe(clientId)
     expect(authorizationUrl.searchParams.get('redirect_uri')).toBe(`${origin}/auth/callback/${id}`)
     expect(authorizationUrl.searchParams.get('response_type')).toBe('code')
     for (const [key, value] of Object.entries(readEndpoint(resolved.authorization).params)) expect(authorizationUrl.searchParams.get(key)).toBe(value)
 
-    const callback = vendor.authorize(authorizationUrl)
-    const formPost = readEndpoint(resolved.authorization).params.response_mode === 'form_post'
-    const response = formPost
-      ? await send(config, `/auth/callback/${id}`, { jar, form: { ...Object.fromEntries(callback), ...sample.formPost } })
-      : await send(config, `/auth/callback/${id}?${callback}`, { jar })
+    const response = await complete()
     expect(vendor.refusals).toEqual([])
     expect(response.headers.get('location')).toBe(`${origin}/after`)
 
-    const body = (await session(config, jar)) as { user?: User }
-    expect(body.user).toEqual(sessionUser(sample.user))
+    expect(await currentUser()).toEqual(sessionUser(sample.user))
     expect(signIns).toHaveLength(1)
     expect(signIns[0]?.account).toMatchObject({ provider: id, providerAccountId: sample.user.id, access_token: 'vendor-access-token' })
     expect(fake.requestsTo(vendor.tokenEndpoint)).toHaveLength(1)
@@ -87,7 +61,7 @@ describe('every vendor provider signs in through Auth() against a stand-in of it
 
 describe('known gaps (each fails once the gap is closed)', () => {
   it('azure-devops: asks for response_type=Assertion, but the authorization URL still carries response_type=code', async () => {
-    const { resolved, authorizationUrl } = await startSignIn('azure-devops')
+    const { resolved, authorizationUrl } = await startVendorSignIn(fake, 'azure-devops')
     expect(readEndpoint(resolved.authorization).params.response_type).toBe('Assertion')
     expect(authorizationUrl.searchParams.get('response_type')).toBe('code')
     expect(knownGaps['azure-devops']).toContain('response_type')
