@@ -2,7 +2,8 @@
  * Sign in through SAML Jackson (BoxyHQ / Ory Polis), which turns an enterprise SAML login into OAuth 2.
  * @module providers/boxyhq-saml
  */
-import { joinName, trimSlash } from '../providers-internal/names.js'
+import { instanceEndpoints } from '../providers-internal/instance-endpoints.js'
+import { joinName } from '../providers-internal/names.js'
 import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
 
 /** The user as SAML Jackson's `/api/oauth/userinfo` returns it. */
@@ -22,15 +23,16 @@ export interface BoxyHQSAMLProfile {
  * @see https://boxyhq.com/docs/jackson/sso-flow/
  */
 export default function BoxyHQSAML(options: OAuthUserConfig<BoxyHQSAMLProfile> = {}): OAuthConfig<BoxyHQSAMLProfile> {
-  const base = trimSlash(options.issuer ?? '')
   const { issuer: _issuer, ...rest } = options
   return {
     id: 'boxyhq-saml',
     name: 'BoxyHQ SAML',
     type: 'oauth',
-    authorization: { url: `${base}/api/oauth/authorize`, params: { provider: 'saml' } },
-    token: { url: `${base}/api/oauth/token` },
-    userinfo: { url: `${base}/api/oauth/userinfo` },
+    ...instanceEndpoints(options.issuer, (base) => ({
+      authorization: { url: `${base}/api/oauth/authorize`, params: { provider: 'saml' } },
+      token: { url: `${base}/api/oauth/token` },
+      userinfo: { url: `${base}/api/oauth/userinfo` },
+    })),
     checks: ['pkce', 'state'],
     profile: (profile) => ({ id: profile.id, name: joinName(profile.firstName, profile.lastName), email: profile.email, image: null }),
     style: { brandColor: '#25c2a0' },

@@ -2,7 +2,7 @@
  * Sign in with a Mastodon server.
  * @module providers/mastodon
  */
-import { trimSlash } from '../providers-internal/names.js'
+import { instanceEndpoints } from '../providers-internal/instance-endpoints.js'
 import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
 
 /** The account as Mastodon's `GET /api/v1/accounts/verify_credentials` returns it. */
@@ -23,15 +23,16 @@ export interface MastodonProfile {
  * @see https://docs.joinmastodon.org/spec/oauth/
  */
 export default function Mastodon(options: OAuthUserConfig<MastodonProfile> = {}): OAuthConfig<MastodonProfile> {
-  const base = trimSlash(options.issuer ?? '')
   const { issuer: _serverUrl, ...rest } = options
   return {
     id: 'mastodon',
     name: 'Mastodon',
     type: 'oauth',
-    authorization: { url: `${base}/oauth/authorize`, params: { scope: 'read' } },
-    token: { url: `${base}/oauth/token` },
-    userinfo: { url: `${base}/api/v1/accounts/verify_credentials` },
+    ...instanceEndpoints(options.issuer, (base) => ({
+      authorization: { url: `${base}/oauth/authorize`, params: { scope: 'read' } },
+      token: { url: `${base}/oauth/token` },
+      userinfo: { url: `${base}/api/v1/accounts/verify_credentials` },
+    })),
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['pkce', 'state'],
     profile: (profile) => ({ id: profile.id, name: profile.display_name || profile.username, email: null, image: profile.avatar_static }),

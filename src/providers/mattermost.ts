@@ -2,7 +2,8 @@
  * Sign in with a Mattermost server.
  * @module providers/mattermost
  */
-import { joinName, trimSlash } from '../providers-internal/names.js'
+import { instanceEndpoints } from '../providers-internal/instance-endpoints.js'
+import { joinName } from '../providers-internal/names.js'
 import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
 
 /** The user as Mattermost's `GET /api/v4/users/me` returns it. */
@@ -22,15 +23,16 @@ export interface MattermostProfile {
  * @see https://developers.mattermost.com/integrate/apps/authentication/oauth2/
  */
 export default function Mattermost(options: OAuthUserConfig<MattermostProfile> = {}): OAuthConfig<MattermostProfile> {
-  const base = trimSlash(options.issuer ?? '')
   const { issuer: _serverUrl, ...rest } = options
   return {
     id: 'mattermost',
     name: 'Mattermost',
     type: 'oauth',
-    authorization: { url: `${base}/oauth/authorize` },
-    token: { url: `${base}/oauth/access_token` },
-    userinfo: { url: `${base}/api/v4/users/me` },
+    ...instanceEndpoints(options.issuer, (base) => ({
+      authorization: { url: `${base}/oauth/authorize` },
+      token: { url: `${base}/oauth/access_token` },
+      userinfo: { url: `${base}/api/v4/users/me` },
+    })),
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
     profile: (profile) => ({ id: profile.id, name: joinName(profile.first_name, profile.last_name) ?? profile.username, email: profile.email, image: null }),

@@ -2,7 +2,7 @@
  * Sign in through Osso (open-source SAML to OAuth 2 bridge).
  * @module providers/osso
  */
-import { trimSlash } from '../providers-internal/names.js'
+import { instanceEndpoints } from '../providers-internal/instance-endpoints.js'
 import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
 
 /** The user as Osso's `GET /oauth/me` returns it. */
@@ -20,15 +20,16 @@ export interface OssoProfile {
  * @see https://ossoapp.com/docs/reference/oauth-api
  */
 export default function Osso(options: OAuthUserConfig<OssoProfile> = {}): OAuthConfig<OssoProfile> {
-  const base = trimSlash(options.issuer ?? '')
   const { issuer: _serverUrl, ...rest } = options
   return {
     id: 'osso',
     name: 'Osso',
     type: 'oauth',
-    authorization: { url: `${base}/oauth/authorize` },
-    token: { url: `${base}/oauth/token` },
-    userinfo: { url: `${base}/oauth/me` },
+    ...instanceEndpoints(options.issuer, (base) => ({
+      authorization: { url: `${base}/oauth/authorize` },
+      token: { url: `${base}/oauth/token` },
+      userinfo: { url: `${base}/oauth/me` },
+    })),
     checks: ['state'],
     client: { token_endpoint_auth_method: 'client_secret_post' },
     profile: (profile) => ({ id: profile.id, name: null, email: profile.email, image: null }),

@@ -90,7 +90,7 @@ export function serveVendor(fake: FakeVendorServer, provider: OAuthConfigInterna
   async function idToken(grant: Grant): Promise<string> {
     const now = Math.floor(Date.now() / 1000)
     // With idToken: false the vendor's ID token names the subject only; the rest comes from userinfo.
-    const claims = provider.type === 'oidc' && provider.idToken === false ? { sub: sample.profile.sub } : sample.profile
+    const claims = provider.type === 'oidc' && provider.idToken === false ? { sub: sample.profile.sub } : (sample.idTokenClaims ?? sample.profile)
     const payload = { ...claims, iss: issuer, aud: clientId, iat: now, exp: now + 600, ...(grant.nonce ? { nonce: grant.nonce } : {}) }
     if (!hmac) return fake.signIdToken(payload)
     return new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(clientSecret))

@@ -11,6 +11,8 @@ export interface VendorSample {
   options?: Record<string, unknown>
   /** What `profile()` receives. */
   profile: Record<string, unknown>
+  /** The ID token's claims, when they are not `profile` (Apple's `user` arrives in the callback, never in the token). */
+  idTokenClaims?: Record<string, unknown>
   /** What `profile()` must return. */
   user: Required<Pick<User, 'id'>> & Pick<User, 'name' | 'email' | 'image'>
   /** The userinfo endpoint's answer, when it is not `profile` itself (a vendor request post-processes it). */
@@ -32,6 +34,7 @@ export const vendorSamples: Record<string, VendorSample> = {
   },
   apple: {
     profile: { sub: '001234.5a6b7c.0102', email: 'ada@privaterelay.appleid.test', email_verified: 'true', is_private_email: 'true', user: { name: { firstName: 'Ada', lastName: 'Lovelace' } } },
+    idTokenClaims: { sub: '001234.5a6b7c.0102', email: 'ada@privaterelay.appleid.test', email_verified: 'true', is_private_email: 'true' },
     formPost: { user: JSON.stringify({ name: { firstName: 'Ada', lastName: 'Lovelace' }, email: 'ada@privaterelay.appleid.test' }) },
     user: { id: '001234.5a6b7c.0102', name: 'Ada Lovelace', email: 'ada@privaterelay.appleid.test', image: null },
   },
