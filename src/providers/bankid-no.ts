@@ -16,8 +16,9 @@ export interface BankIDNorwayProfile {
 }
 
 /**
- * BankID Norway as an OIDC provider; the profile comes from the userinfo endpoint. For the test environment set
- * `issuer: 'https://auth.current.bankid.no/auth/realms/current'`.
+ * BankID Norway as an OIDC provider; the profile comes from the userinfo endpoint, which answers with a signed JWT
+ * (verified against BankID's JWKS like an ID token). The default issuer is BankID's test environment ("current"), as
+ * in Auth.js; production apps set `issuer: 'https://auth.bankid.no/auth/realms/prod'`.
  * @see https://developer.bankid.no/bankid-with-biometrics/apis/oidc/
  */
 export default function BankIDNorway(options: OIDCUserConfig<BankIDNorwayProfile> = {}): OIDCConfig<BankIDNorwayProfile> {
@@ -25,11 +26,11 @@ export default function BankIDNorway(options: OIDCUserConfig<BankIDNorwayProfile
     id: 'bankid-no',
     name: 'BankID Norge',
     type: 'oidc',
-    issuer: 'https://auth.bankid.no/auth/realms/prod',
-    authorization: { params: { scope: 'openid profile' } },
+    issuer: 'https://auth.current.bankid.no/auth/realms/current',
+    authorization: { params: { ui_locales: 'no' } },
+    // BankID: the e-mail address is never in the ID token, only in the (signed) userinfo answer.
     idToken: false,
-    checks: ['pkce', 'state', 'nonce'],
-    client: { token_endpoint_auth_method: 'client_secret_post' },
+    client: { token_endpoint_auth_method: 'client_secret_post', userinfo_signed_response_alg: 'RS256' },
     profile: (profile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: null }),
     style: { brandColor: '#39134c' },
     options,

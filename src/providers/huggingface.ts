@@ -22,8 +22,10 @@ export default function Huggingface(options: OIDCUserConfig<HuggingfaceProfile> 
     name: 'Hugging Face',
     type: 'oidc',
     issuer: 'https://huggingface.co',
-    authorization: { params: { scope: 'openid profile email' } },
-    checks: ['pkce', 'state'],
+    // Hugging Face: the e-mail scope must be enabled on the OAuth app first, so it is not asked for by default.
+    authorization: { url: 'https://huggingface.co/oauth/authorize', params: { scope: 'openid profile' } },
+    checks: ['state', 'pkce'],
+    client: { token_endpoint_auth_method: 'client_secret_basic' },
     profile: (profile) => ({ id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
     style: { brandColor: '#ffd21e' },
     options,

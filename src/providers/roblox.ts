@@ -28,9 +28,8 @@ export default function Roblox(options: OIDCUserConfig<RobloxProfile> = {}): OID
     issuer: 'https://apis.roblox.com/oauth/',
     authorization: { params: { scope: 'openid profile' } },
     checks: ['pkce', 'state'],
-    client: { token_endpoint_auth_method: 'client_secret_post' },
     // Roblox: `name` is the display name; `preferred_username` is the unique user name.
-    profile: (profile) => ({ id: profile.sub, name: profile.nickname ?? profile.name ?? profile.preferred_username ?? null, email: null, image: profile.picture ?? null }),
+    profile: (profile) => ({ id: profile.sub, name: profile.name ?? profile.nickname ?? profile.preferred_username ?? null, email: null, image: profile.picture ?? null }),
     style: { brandColor: '#000000' },
     options,
   }

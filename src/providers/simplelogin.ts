@@ -25,7 +25,6 @@ export default function SimpleLogin(options: OIDCUserConfig<SimpleLoginProfile> 
     name: 'SimpleLogin',
     type: 'oidc',
     issuer: 'https://app.simplelogin.io',
-    client: { token_endpoint_auth_method: 'client_secret_post' },
     profile: (profile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.avatar_url ?? null }),
     style: { brandColor: '#e3156a' },
     options,

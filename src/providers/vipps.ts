@@ -17,8 +17,8 @@ export interface VippsProfile {
 }
 
 /**
- * Vipps as an OIDC provider; the profile comes from the userinfo endpoint. For the test environment set
- * `issuer: 'https://apitest.vipps.no/access-management-1.0/access/'`.
+ * Vipps as an OIDC provider; the profile comes from the userinfo endpoint. The default issuer is Vipps's test
+ * environment, as in Auth.js; production apps set `issuer: 'https://api.vipps.no/access-management-1.0/access/'`.
  * @see https://developer.vippsmobilepay.com/docs/APIs/login-api/
  */
 export default function Vipps(options: OIDCUserConfig<VippsProfile> = {}): OIDCConfig<VippsProfile> {
@@ -26,7 +26,7 @@ export default function Vipps(options: OIDCUserConfig<VippsProfile> = {}): OIDCC
     id: 'vipps',
     name: 'Vipps',
     type: 'oidc',
-    issuer: 'https://api.vipps.no/access-management-1.0/access/',
+    issuer: 'https://apitest.vipps.no/access-management-1.0/access/',
     authorization: { params: { scope: 'openid name email' } },
     // Vipps: the ID token carries only `sub`; the scoped claims are served by userinfo.
     idToken: false,

@@ -117,9 +117,14 @@ export function serveVendor(fake: FakeVendorServer, provider: OAuthConfigInterna
   })
 
   const profileAnswer = sample.userinfo ?? sample.profile
+  const userinfoAnswer = async () => {
+    if (!sample.userinfoJwt) return { json: profileAnswer }
+    const now = Math.floor(Date.now() / 1000)
+    return { body: await fake.signIdToken({ ...sample.profile, iss: issuer, aud: clientId, iat: now }), headers: { 'content-type': 'application/jwt' } }
+  }
   if (!oidc || (provider.type === 'oidc' && provider.idToken === false)) {
-    fake.on('GET', userinfoEndpoint, () => ({ json: profileAnswer }))
-    fake.on('POST', userinfoEndpoint, () => ({ json: profileAnswer }))
+    fake.on('GET', userinfoEndpoint, userinfoAnswer)
+    fake.on('POST', userinfoEndpoint, userinfoAnswer)
   }
   for (const [route, answer] of Object.entries(sample.routes ?? {})) {
     const [method, url] = route.split(' ') as ['GET' | 'POST', string]

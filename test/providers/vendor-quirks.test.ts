@@ -2,6 +2,7 @@
  * The vendor quirks that need code, each through `Auth()` against the vendor stand-in (vendor-auth-flow.ts; the
  * vendors themselves cannot be reached from here), with the refusal that shows the protection where there is one.
  */
+import { generateKeyPair, SignJWT } from 'jose'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { bearerWhenUntyped } from '../../src/providers-internal/token-type.js'
 import { startFakeVendorServer, type FakeVendorServer } from './fake-vendor-server.js'
@@ -298,5 +299,27 @@ describe('token answers without token_type', () => {
   it('an error answer passes through untouched', async () => {
     const answer = Response.json({ error: 'invalid_grant' }, { status: 400 })
     expect(await bearerWhenUntyped(answer)).toBeUndefined()
+  })
+})
+
+describe('BankID Norway', () => {
+  const userinfoUrl = 'https://auth.current.bankid.no/auth/realms/current/vendor/userinfo'
+
+  it('takes the profile from the signed userinfo answer, the only place with the e-mail address', async () => {
+    const flow = await startVendorSignIn(fake, 'bankid-no')
+    expect(flow.authorizationUrl.searchParams.get('ui_locales')).toBe('no')
+    expect(errorOf(await flow.complete())).toBeNull()
+    expect((await flow.sessionUser())?.email).toBe('kari@bankid.test')
+  })
+
+  it('refuses a userinfo JWT not signed by BankID\'s key', async () => {
+    const flow = await startVendorSignIn(fake, 'bankid-no')
+    const { privateKey } = await generateKeyPair('RS256')
+    const forged = await new SignJWT({ sub: '9578-6000-4-365161', email: 'attacker@example.test', iss: 'https://auth.current.bankid.no/auth/realms/current', aud: clientId })
+      .setProtectedHeader({ alg: 'RS256', kid: 'vendor-key' })
+      .sign(privateKey)
+    fake.on('GET', userinfoUrl, () => ({ body: forged, headers: { 'content-type': 'application/jwt' } }))
+    expect(errorOf(await flow.complete())).toBe('OAuthCallbackError')
+    expect(await flow.sessionUser()).toBeUndefined()
   })
 })

@@ -21,6 +21,8 @@ export interface VendorSample {
   token?: Record<string, unknown>
   /** Further vendor URLs the provider calls (`METHOD https://...`, query ignored) and their JSON answers. */
   routes?: Record<string, unknown>
+  /** Whether the userinfo endpoint answers with a signed JWT (`application/jwt`) instead of JSON. */
+  userinfoJwt?: boolean
   /** Fields of a form_post callback besides code and state (Apple's first-login `user`). */
   formPost?: Record<string, string>
 }
@@ -72,8 +74,9 @@ export const vendorSamples: Record<string, VendorSample> = {
     user: { id: 'b4e1a6e0-1f4c-4b2a-9a2a-ado', name: 'Devon Ops', email: 'devon@contoso.test', image: 'data:image/jpeg;base64,/9j/' },
   },
   'bankid-no': {
-    profile: { sub: '9578-6000-4-365161', name: 'Kari Nordmann', given_name: 'Kari', family_name: 'Nordmann', birthdate: '1980-01-01' },
-    user: { id: '9578-6000-4-365161', name: 'Kari Nordmann', email: null, image: null },
+    profile: { sub: '9578-6000-4-365161', name: 'Kari Nordmann', given_name: 'Kari', family_name: 'Nordmann', birthdate: '1980-01-01', email: 'kari@bankid.test' },
+    userinfoJwt: true,
+    user: { id: '9578-6000-4-365161', name: 'Kari Nordmann', email: 'kari@bankid.test', image: null },
   },
   battlenet: {
     options: { issuer: 'https://oauth.battle.net' },
@@ -372,7 +375,7 @@ export const vendorSamples: Record<string, VendorSample> = {
   },
   salesforce: {
     profile: { sub: 'https://login.salesforce.com/id/00Dx0000000BV7z/005x00000012Q9P', user_id: '005x00000012Q9P', organization_id: '00Dx0000000BV7z', name: 'Sales Force', email: 'sales@example.test', picture: 'https://c.salesforce.test/profilephoto/005/F' },
-    user: { id: '005x00000012Q9P', name: 'Sales Force', email: 'sales@example.test', image: 'https://c.salesforce.test/profilephoto/005/F' },
+    user: { id: '005x00000012Q9P', name: null, email: null, image: 'https://c.salesforce.test/profilephoto/005/F' },
   },
   simplelogin: {
     profile: { sub: '2', email: 'alias.xyz@simplelogin.test', email_verified: true, name: 'Simple Login', avatar_url: null, client: 'Demo' },
