@@ -2,9 +2,14 @@
  * Sign in with BankID Norway (OpenID Connect).
  * @module providers/bankid-no
  */
+import { verifiedUserinfo } from '../providers-internal/signed-userinfo.js'
+import { customFetch } from '../symbols.js'
 import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
 
-/** What BankID's userinfo endpoint returns for the `openid profile` scopes. */
+/** BankID's test environment, Auth.js's default too. */
+const defaultIssuer = 'https://auth.current.bankid.no/auth/realms/current'
+
+/** The ID token's claims merged with what BankID's signed userinfo answer holds. */
 export interface BankIDNorwayProfile {
   sub: string
   name?: string
@@ -16,8 +21,8 @@ export interface BankIDNorwayProfile {
 }
 
 /**
- * BankID Norway as an OIDC provider; the profile comes from the userinfo endpoint, which answers with a signed JWT
- * (verified against BankID's JWKS like an ID token). The default issuer is BankID's test environment ("current"), as
+ * BankID Norway as an OIDC provider; the profile is the ID token's claims with those of the userinfo endpoint, which
+ * answers with a signed JWT that `profile()` verifies against BankID's JWKS before using it. The default issuer is BankID's test environment ("current"), as
  * in Auth.js; production apps set `issuer: 'https://auth.bankid.no/auth/realms/prod'`.
  * @see https://developer.bankid.no/bankid-with-biometrics/apis/oidc/
  */
@@ -26,12 +31,15 @@ export default function BankIDNorway(options: OIDCUserConfig<BankIDNorwayProfile
     id: 'bankid-no',
     name: 'BankID Norge',
     type: 'oidc',
-    issuer: 'https://auth.current.bankid.no/auth/realms/current',
+    issuer: defaultIssuer,
     authorization: { params: { ui_locales: 'no' } },
-    // BankID: the e-mail address is never in the ID token, only in the (signed) userinfo answer.
-    idToken: false,
-    client: { token_endpoint_auth_method: 'client_secret_post', userinfo_signed_response_alg: 'RS256' },
-    profile: (profile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: null }),
+    client: { token_endpoint_auth_method: 'client_secret_post' },
+    async profile(idTokenClaims, tokens) {
+      // BankID: the e-mail address is never in the ID token, only in the userinfo answer, a JWT signed by BankID.
+      const claims = await verifiedUserinfo(options.issuer ?? defaultIssuer, tokens.access_token ?? '', idTokenClaims.sub, options[customFetch])
+      const profile = { ...idTokenClaims, ...claims } as BankIDNorwayProfile
+      return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: null }
+    },
     style: { brandColor: '#39134c' },
     options,
   }

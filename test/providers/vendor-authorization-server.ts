@@ -122,7 +122,7 @@ export function serveVendor(fake: FakeVendorServer, provider: OAuthConfigInterna
     const now = Math.floor(Date.now() / 1000)
     return { body: await fake.signIdToken({ ...sample.profile, iss: issuer, aud: clientId, iat: now }), headers: { 'content-type': 'application/jwt' } }
   }
-  if (!oidc || (provider.type === 'oidc' && provider.idToken === false)) {
+  if (!oidc || (provider.type === 'oidc' && provider.idToken === false) || sample.userinfoJwt) {
     fake.on('GET', userinfoEndpoint, userinfoAnswer)
     fake.on('POST', userinfoEndpoint, userinfoAnswer)
   }

@@ -319,7 +319,19 @@ describe('BankID Norway', () => {
       .setProtectedHeader({ alg: 'RS256', kid: 'vendor-key' })
       .sign(privateKey)
     fake.on('GET', userinfoUrl, () => ({ body: forged, headers: { 'content-type': 'application/jwt' } }))
-    expect(errorOf(await flow.complete())).toBe('OAuthCallbackError')
+    // The check runs in profile(); a failing profile() ends the sign-in as OAuthProfileParseError, which Auth.js
+    // (and so Authchart) shows on the error page as "Configuration".
+    expect(errorOf(await flow.complete())).toBe('Configuration')
+    expect(flow.config.recorded.errors.map((error) => error.name)).toContain('OAuthProfileParseError')
+    expect(await flow.sessionUser()).toBeUndefined()
+  })
+
+  it('refuses a userinfo JWT about another subject than the ID token', async () => {
+    const flow = await startVendorSignIn(fake, 'bankid-no')
+    const now = Math.floor(Date.now() / 1000)
+    const other = await fake.signIdToken({ sub: 'someone-else', email: 'else@example.test', iss: 'https://auth.current.bankid.no/auth/realms/current', aud: clientId, iat: now })
+    fake.on('GET', userinfoUrl, () => ({ body: other, headers: { 'content-type': 'application/jwt' } }))
+    expect(errorOf(await flow.complete())).toBe('Configuration')
     expect(await flow.sessionUser()).toBeUndefined()
   })
 })

@@ -75,6 +75,7 @@ export const vendorSamples: Record<string, VendorSample> = {
   },
   'bankid-no': {
     profile: { sub: '9578-6000-4-365161', name: 'Kari Nordmann', given_name: 'Kari', family_name: 'Nordmann', birthdate: '1980-01-01', email: 'kari@bankid.test' },
+    idTokenClaims: { sub: '9578-6000-4-365161', name: 'Kari Nordmann' },
     userinfoJwt: true,
     user: { id: '9578-6000-4-365161', name: 'Kari Nordmann', email: 'kari@bankid.test', image: null },
   },
