@@ -34,7 +34,7 @@ export default function EVEOnline(options: OAuthUserConfig<EVEOnlineProfile> = {
       id: String(profile.CharacterID),
       name: profile.CharacterName,
       email: null,
-      image: `https://images.evetech.net/characters/${profile.CharacterID}/portrait?size=128`,
+      image: `https://image.eveonline.com/Character/${profile.CharacterID}_128.jpg`,
     }),
     style: { brandColor: '#1a1a1a' },
     options,

@@ -6,14 +6,16 @@ import { bearerWhenUntyped } from '../providers-internal/token-type.js'
 import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
 
 /** The account as the Threads API's `GET /me` returns it for the fields asked. */
-export interface ThreadsProfile {
+export interface ThreadsUser {
   id: string
   username: string
-  name?: string
   threads_profile_picture_url?: string
   threads_biography?: string
   [field: string]: unknown
 }
+
+/** What profile() receives: the account, or (as Auth.js types it) the account under `data`. */
+export type ThreadsProfile = ThreadsUser | { data: ThreadsUser; [field: string]: unknown }
 
 /**
  * Threads as an OAuth 2 provider. Threads gives no e-mail address.
@@ -27,10 +29,14 @@ export default function Threads(options: OAuthUserConfig<ThreadsProfile> = {}): 
     authorization: { url: 'https://threads.net/oauth/authorize', params: { scope: 'threads_basic' } },
     // Threads: the short-lived token answer has no token_type; the secret goes in the body.
     token: { url: 'https://graph.threads.net/oauth/access_token', conform: bearerWhenUntyped },
-    userinfo: { url: 'https://graph.threads.net/v1.0/me', params: { fields: 'id,username,name,threads_profile_picture_url' } },
+    userinfo: { url: 'https://graph.threads.net/v1.0/me', params: { fields: 'id,username,threads_profile_picture_url' } },
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
-    profile: (profile) => ({ id: profile.id, name: profile.name ?? profile.username, email: null, image: profile.threads_profile_picture_url ?? null }),
+    profile: (profile) => {
+      const wrapped = (profile as { data?: ThreadsUser }).data
+      const user = wrapped ?? (profile as ThreadsUser)
+      return { id: user.id, name: user.username || null, email: null, image: user.threads_profile_picture_url || null }
+    },
     style: { brandColor: '#000000' },
     options,
   }

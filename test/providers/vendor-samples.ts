@@ -169,7 +169,7 @@ export const vendorSamples: Record<string, VendorSample> = {
   },
   eveonline: {
     profile: { CharacterID: 95465499, CharacterName: 'CCP Bartender', ExpiresOn: '2026-11-24T22:00:00', Scopes: 'publicData', TokenType: 'Character', CharacterOwnerHash: 'XM4D...', IntellectualProperty: 'EVE' },
-    user: { id: '95465499', name: 'CCP Bartender', email: null, image: 'https://images.evetech.net/characters/95465499/portrait?size=128' },
+    user: { id: '95465499', name: 'CCP Bartender', email: null, image: 'https://image.eveonline.com/Character/95465499_128.jpg' },
   },
   facebook: {
     profile: { id: '10158', name: 'Fay Book', email: 'fay@example.test', picture: { data: { url: 'https://fb.test/p.jpg', is_silhouette: false } } },
@@ -397,8 +397,8 @@ export const vendorSamples: Record<string, VendorSample> = {
   },
   threads: {
     token: { token_type: undefined, user_id: '1234567' },
-    profile: { id: '1234567', username: 'threadsapitestuser', name: 'Threads Test', threads_profile_picture_url: 'https://scontent.cdninstagram.test/t.jpg' },
-    user: { id: '1234567', name: 'Threads Test', email: null, image: 'https://scontent.cdninstagram.test/t.jpg' },
+    profile: { id: '1234567', username: 'threadsapitestuser', threads_profile_picture_url: 'https://scontent.cdninstagram.test/t.jpg' },
+    user: { id: '1234567', name: 'threadsapitestuser', email: null, image: 'https://scontent.cdninstagram.test/t.jpg' },
   },
   tiktok: {
     token: { open_id: 'afd97af1-b87b-48b9-ac98-410aghda5344', refresh_expires_in: 31536000 },
