@@ -21,7 +21,7 @@ export default function Freshbooks(options: OAuthUserConfig<FreshbooksProfile> =
     id: 'freshbooks',
     name: 'Freshbooks',
     type: 'oauth',
-    authorization: { url: 'https://auth.freshbooks.com/oauth/authorize' },
+    authorization: { url: 'https://auth.freshbooks.com/service/auth/oauth/authorize' },
     token: { url: 'https://api.freshbooks.com/auth/oauth/token' },
     userinfo: { url: 'https://api.freshbooks.com/auth/api/v1/users/me' },
     client: { token_endpoint_auth_method: 'client_secret_post' },

@@ -38,7 +38,7 @@ export const vendorEndpoints: Record<string, VendorEndpoints> = {
   faceit: { authorization: 'https://accounts.faceit.com/accounts', token: 'https://api.faceit.com/auth/v1/oauth/token', userinfo: 'https://api.faceit.com/auth/v1/resources/userinfo' },
   figma: { authorization: 'https://www.figma.com/oauth', token: 'https://api.figma.com/v1/oauth/token', userinfo: 'https://api.figma.com/v1/me' },
   foursquare: { authorization: 'https://foursquare.com/oauth2/authenticate', token: 'https://foursquare.com/oauth2/access_token', userinfo: 'https://api.foursquare.com/v2/users/self' },
-  freshbooks: { authorization: 'https://auth.freshbooks.com/oauth/authorize', token: 'https://api.freshbooks.com/auth/oauth/token', userinfo: 'https://api.freshbooks.com/auth/api/v1/users/me' },
+  freshbooks: { authorization: 'https://auth.freshbooks.com/service/auth/oauth/authorize', token: 'https://api.freshbooks.com/auth/oauth/token', userinfo: 'https://api.freshbooks.com/auth/api/v1/users/me' },
   frontegg: { issuer: 'https://app-xyz.frontegg.test' },
   fusionauth: { issuer: 'https://login.piedpiper.test' },
   github: { authorization: 'https://github.com/login/oauth/authorize', token: 'https://github.com/login/oauth/access_token', userinfo: 'https://api.github.com/user' },

@@ -165,7 +165,7 @@ export const vendorSamples: Record<string, VendorSample> = {
   },
   eventbrite: {
     profile: { id: '1234567890', name: 'Eve Brite', first_name: 'Eve', last_name: 'Brite', emails: [{ email: 'eve@example.test', verified: true, primary: true }], image_id: '9876' },
-    user: { id: '1234567890', name: 'Eve Brite', email: 'eve@example.test', image: 'https://img.evbuc.com/9876' },
+    user: { id: '1234567890', name: 'Eve Brite', email: 'eve@example.test', image: 'https://img.evbuc.com/https%3A%2F%2Fcdn.evbuc.com%2Fimages%2F9876%2F1%2Foriginal.jpg' },
   },
   eveonline: {
     profile: { CharacterID: 95465499, CharacterName: 'CCP Bartender', ExpiresOn: '2026-11-24T22:00:00', Scopes: 'publicData', TokenType: 'Character', CharacterOwnerHash: 'XM4D...', IntellectualProperty: 'EVE' },
