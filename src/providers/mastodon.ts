@@ -33,9 +33,7 @@ export default function Mastodon(options: OAuthUserConfig<MastodonProfile> = {})
       token: { url: `${base}/oauth/token` },
       userinfo: { url: `${base}/api/v1/accounts/verify_credentials` },
     })),
-    client: { token_endpoint_auth_method: 'client_secret_post' },
-    checks: ['pkce', 'state'],
-    profile: (profile) => ({ id: profile.id, name: profile.display_name || profile.username, email: null, image: profile.avatar_static }),
+    profile: (profile) => ({ id: profile.id, name: profile.username, email: null, image: profile.avatar_static }),
     style: { brandColor: '#6364ff' },
     // The server URL only builds the endpoints: Mastodon's authorization response carries no `iss`.
     options: rest,

@@ -63,7 +63,7 @@ export const vendorEndpoints: Record<string, VendorEndpoints> = {
   naver: { authorization: 'https://nid.naver.com/oauth2.0/authorize', token: 'https://nid.naver.com/oauth2.0/token', userinfo: 'https://openapi.naver.com/v1/nid/me' },
   netlify: { authorization: 'https://app.netlify.com/authorize', token: 'https://api.netlify.com/oauth/token', userinfo: 'https://api.netlify.com/api/v1/user' },
   netsuite: { authorization: 'https://tstdrv1234567.app.netsuite.com/app/login/oauth2/authorize.nl', token: 'https://tstdrv1234567.suitetalk.api.netsuite.com/services/rest/auth/oauth2/v1/token', userinfo: 'https://tstdrv1234567.restlets.api.netsuite.com/app/site/hosting/restlet.nl' },
-  nextcloud: { authorization: 'https://cloud.example.test/apps/oauth2/authorize', token: 'https://cloud.example.test/apps/oauth2/api/v1/token', userinfo: 'https://cloud.example.test/ocs/v2.php/cloud/user' },
+  nextcloud: { authorization: 'https://cloud.example.test/apps/oauth2/authorize', token: 'https://cloud.example.test/apps/oauth2/api/v1/token', userinfo: 'https://cloud.example.test/ocs/v1.php/cloud/users' },
   notion: { authorization: 'https://api.notion.com/v1/oauth/authorize', token: 'https://api.notion.com/v1/oauth/token', userinfo: 'https://api.notion.com/v1/users' },
   okta: { issuer: 'https://org.okta.test/oauth2/default' },
   onelogin: { issuer: 'https://acme.onelogin.test/oidc/2' },

@@ -221,6 +221,15 @@ describe('vendors whose profile takes more than one plain request', () => {
     expect(fake.requestsTo('https://oauth.mail.ru/userinfo')[0]?.url.searchParams.get('access_token')).toBe('vendor-access-token')
   })
 
+  it('Nextcloud: the OCS user named by the token response, asked for JSON with the OCS-APIRequest header', async () => {
+    const flow = await startVendorSignIn(fake, 'nextcloud')
+    await flow.complete()
+    const user = fake.requestsTo('https://cloud.example.test/ocs/v1.php/cloud/users/nc-user')[0]
+    expect(user?.headers.get('ocs-apirequest')).toBe('true')
+    expect(user?.headers.get('accept')).toBe('application/json')
+    expect((await flow.sessionUser())?.name).toBe('Next Cloud')
+  })
+
   it('Todoist: the user record comes from a Sync API POST for the user resource', async () => {
     const flow = await startVendorSignIn(fake, 'todoist')
     await flow.complete()

@@ -273,12 +273,12 @@ export const vendorSamples: Record<string, VendorSample> = {
   mastodon: {
     options: { issuer: 'https://mastodon.example.test' },
     profile: { id: '14715', username: 'trwnh', acct: 'trwnh', display_name: 'infinite love ⴳ', avatar: 'https://files.mastodon.test/a.png', avatar_static: 'https://files.mastodon.test/a-static.png', url: 'https://mastodon.example.test/@trwnh' },
-    user: { id: '14715', name: 'infinite love ⴳ', email: null, image: 'https://files.mastodon.test/a-static.png' },
+    user: { id: '14715', name: 'trwnh', email: null, image: 'https://files.mastodon.test/a-static.png' },
   },
   mattermost: {
     options: { issuer: 'https://chat.example.test' },
     profile: { id: 'mm-user-id', username: 'matt', first_name: 'Matt', last_name: 'Ermost', email: 'matt@example.test' },
-    user: { id: 'mm-user-id', name: 'Matt Ermost', email: 'matt@example.test', image: null },
+    user: { id: 'mm-user-id', name: 'matt', email: 'matt@example.test', image: null },
   },
   medium: {
     profile: { data: { id: '5303d74c64f66366f00cb9b2a94f3251bf5', username: 'majelbstoat', name: 'Jamie Talbot', url: 'https://medium.test/@majelbstoat', imageUrl: 'https://images.medium.test/jamie.png' } },
@@ -304,8 +304,10 @@ export const vendorSamples: Record<string, VendorSample> = {
   },
   nextcloud: {
     options: { issuer: 'https://cloud.example.test' },
-    profile: { ocs: { meta: { status: 'ok', statuscode: 200 }, data: { id: 'nc-user', displayname: 'Next Cloud', email: 'nc@example.test', enabled: true } } },
-    user: { id: 'nc-user', name: 'Next Cloud', email: 'nc@example.test', image: 'https://cloud.example.test/avatar/nc-user/64' },
+    token: { user_id: 'nc-user' },
+    profile: { id: 'nc-user', displayname: 'Next Cloud', email: 'nc@example.test', enabled: true },
+    routes: { 'GET https://cloud.example.test/ocs/v1.php/cloud/users/nc-user': { ocs: { meta: { status: 'ok', statuscode: 100 }, data: { id: 'nc-user', displayname: 'Next Cloud', email: 'nc@example.test', enabled: true } } } },
+    user: { id: 'nc-user', name: 'Next Cloud', email: 'nc@example.test', image: 'https://cloud.example.test/avatar/nc-user/512' },
   },
   notion: {
     token: { bot_id: 'bot-1', workspace_id: 'ws-1', refresh_token: null, owner: { type: 'user', user: { object: 'user', id: 'e79a0b74-3aba-4149-9f74-0bb5791a6ee6' } } },
