@@ -22,10 +22,15 @@ export default function Kinde(options: OIDCUserConfig<KindeProfile> = {}): OIDCC
     id: 'kinde',
     name: 'Kinde',
     type: 'oidc',
-    // Kinde: `offline` (not offline_access) is the scope that yields a refresh token.
-    authorization: { params: { scope: 'openid profile email offline' } },
+    // Kinde: add the `offline` scope (not offline_access) for a refresh token.
+    authorization: { params: { scope: 'openid profile email' } },
     checks: ['state', 'pkce'],
-    profile: (profile) => ({ id: profile.sub, name: profile.name ?? joinName(profile.given_name, profile.family_name), email: profile.email ?? null, image: profile.picture ?? null }),
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.name ?? profile.nickname ?? profile.preferred_username ?? joinName(profile.given_name, profile.family_name),
+      email: profile.email ?? null,
+      image: profile.picture ?? null,
+    }),
     style: { brandColor: '#000000' },
     options,
   }

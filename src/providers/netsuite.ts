@@ -15,11 +15,11 @@ export interface NetSuiteProfile {
   [field: string]: unknown
 }
 
-/** Options of `NetSuite()`: the account to sign in to, and the RESTlet that tells who the user is. */
-export type NetSuiteUserConfig = OAuthUserConfig<NetSuiteProfile> & {
-  /** The NetSuite account id, e.g. `TSTDRV1234567` or `81555_SB1` (as in the account's domain, lower or upper case). */
-  accountID?: string
-  /** `login` (default), `consent`, `none`, or `login consent`. */
+/** Options of `NetSuite()`, named as Auth.js names them. */
+export type NetSuiteUserConfig = Omit<OAuthUserConfig<NetSuiteProfile>, 'issuer'> & {
+  /** The NetSuite account id, e.g. `TSTDRV1234567` or `81555_SB1` (not a URL: Auth.js uses `issuer` for it). */
+  issuer?: string
+  /** `none` (default), `login`, `consent`, or `login consent`. */
   prompt?: string
   /** Space-separated scopes: `restlets`, `rest_webservices` (default both). */
   scope?: string
@@ -27,13 +27,13 @@ export type NetSuiteUserConfig = OAuthUserConfig<NetSuiteProfile> & {
 
 /**
  * NetSuite as an OAuth 2 provider. Pass `userinfo` as the URL of a RESTlet that returns the current user (NetSuite
- * itself has no userinfo endpoint).
+ * itself has no userinfo endpoint), and the account id as `issuer`.
  * @see https://docs.oracle.com/en/cloud/saas/netsuite/ns-online-help/section_157771733782.html
  */
 export default function NetSuite(options: NetSuiteUserConfig = {}): OAuthConfig<NetSuiteProfile> {
-  const { accountID = '', prompt = 'login', scope = 'restlets rest_webservices', ...rest } = options
+  const { issuer: accountId = '', prompt = 'none', scope = 'restlets rest_webservices', ...rest } = options
   // NetSuite: account hosts use the id in lower case with `_` as `-` (81555_SB1 becomes 81555-sb1).
-  const host = accountID.toLowerCase().replace(/_/g, '-')
+  const host = accountId.toLowerCase().replace(/_/g, '-')
   return {
     id: 'netsuite',
     name: 'NetSuite',

@@ -21,8 +21,8 @@ export default function UnitedEffects(options: OIDCUserConfig<UnitedEffectsProfi
     id: 'united-effects',
     name: 'United Effects',
     type: 'oidc',
-    authorization: { params: { scope: 'openid email profile', resource: 'https://auth.unitedeffects.com' } },
-    checks: ['pkce', 'state'],
+    // United Effects: the resource indicator is the auth group's issuer URL.
+    authorization: { params: { scope: 'openid email profile', ...(options.issuer ? { resource: options.issuer } : {}) } },
     // United Effects: the ID token names no user; the e-mail address is all there is.
     profile: (profile) => ({ id: profile.sub, name: null, email: profile.email ?? null, image: null }),
     style: { brandColor: '#000000' },

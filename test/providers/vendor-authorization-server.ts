@@ -122,7 +122,8 @@ export function serveVendor(fake: FakeVendorServer, provider: OAuthConfigInterna
     const now = Math.floor(Date.now() / 1000)
     return { body: await fake.signIdToken({ ...sample.profile, iss: issuer, aud: clientId, iat: now }), headers: { 'content-type': 'application/jwt' } }
   }
-  if (!oidc || (provider.type === 'oidc' && provider.idToken === false) || sample.userinfoJwt) {
+  // OAuth providers discovered from an issuer (FusionAuth) read userinfo too, as do OIDC ones with idToken: false.
+  if (provider.type === 'oauth' || provider.idToken === false || sample.userinfoJwt) {
     fake.on('GET', userinfoEndpoint, userinfoAnswer)
     fake.on('POST', userinfoEndpoint, userinfoAnswer)
   }

@@ -273,6 +273,17 @@ describe('issuers built from options', () => {
     expect(again.resolved.issuer).toBe('https://api.asgardeo.io/t/acme/oauth2/token')
   })
 
+  it('OneLogin: the account URL (Auth.js\'s form) gets the /oidc/2 its tokens carry', async () => {
+    const flow = await startVendorSignIn(fake, 'onelogin', { issuer: 'https://acme.onelogin.test' })
+    expect(flow.resolved.issuer).toBe('https://acme.onelogin.test/oidc/2')
+  })
+
+  it('NetSuite: the account id (given as issuer, as in Auth.js) names the account\'s hosts', async () => {
+    const flow = await startVendorSignIn(fake, 'netsuite', { issuer: '81555_SB1' }, { options: { userinfo: 'https://81555-sb1.restlets.api.netsuite.com/app/site/hosting/restlet.nl' } })
+    expect(flow.authorizationUrl.origin).toBe('https://81555-sb1.app.netsuite.com')
+    expect(flow.resolved.issuer).toBeUndefined()
+  })
+
   it('Descope: without an issuer, the project id (the client id) names it', async () => {
     const flow = await startVendorSignIn(fake, 'descope', { issuer: undefined }, { options: {} })
     expect(flow.resolved.issuer).toBe(`https://api.descope.com/${clientId}`)
@@ -280,7 +291,8 @@ describe('issuers built from options', () => {
 
   it('FusionAuth: a tenant id selects that tenant\'s discovery document', async () => {
     const flow = await startVendorSignIn(fake, 'fusionauth', { tenantId: 'tenant-1' })
-    expect(flow.resolved.wellKnown).toBe('https://login.piedpiper.test/.well-known/openid-configuration/tenant-1')
+    expect(flow.resolved.wellKnown).toBe('https://login.piedpiper.test/.well-known/openid-configuration?tenantId=tenant-1')
+    expect(flow.authorizationUrl.searchParams.get('tenantId')).toBe('tenant-1')
   })
 
   it('a self-hosted OAuth vendor without its instance URL is refused at configuration, saying what is missing', async () => {

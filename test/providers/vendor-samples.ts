@@ -199,7 +199,7 @@ export const vendorSamples: Record<string, VendorSample> = {
   },
   fusionauth: {
     options: { issuer: 'https://login.piedpiper.test' },
-    profile: { sub: '2a106a64-c9e6-4d20-8d3b-4ea2ee1e0e4d', aud: 'vendor-client-id', applicationId: 'app', email: 'richard@piedpiper.test', preferred_username: 'richard', roles: ['admin'] },
+    profile: { sub: '2a106a64-c9e6-4d20-8d3b-4ea2ee1e0e4d', applicationId: 'app', email: 'richard@piedpiper.test', preferred_username: 'richard', roles: ['admin'] },
     user: { id: '2a106a64-c9e6-4d20-8d3b-4ea2ee1e0e4d', name: 'richard', email: 'richard@piedpiper.test', image: null },
   },
   github: {
@@ -298,7 +298,7 @@ export const vendorSamples: Record<string, VendorSample> = {
     user: { id: '5c1f2a', name: 'Net Lify', email: 'net@example.test', image: 'https://avatars.netlify.test/n.png' },
   },
   netsuite: {
-    options: { accountID: 'TSTDRV1234567', userinfo: 'https://tstdrv1234567.restlets.api.netsuite.com/app/site/hosting/restlet.nl?script=1&deploy=1' },
+    options: { issuer: 'TSTDRV1234567', userinfo: 'https://tstdrv1234567.restlets.api.netsuite.com/app/site/hosting/restlet.nl?script=1&deploy=1' },
     profile: { id: 1234, name: 'Net Suite', email: 'ns@example.test', location: 1, role: 3 },
     user: { id: '1234', name: 'Net Suite', email: 'ns@example.test', image: null },
   },
