@@ -31,8 +31,9 @@ function resolved(options: Record<string, unknown>, Vendor: VendorFactory): Retu
 function needs(Vendor: VendorFactory): string {
   if (resolved(credentials, Vendor)) return ''
   const withIssuer = resolved({ ...credentials, issuer: probeIssuer }, Vendor)
-  // An issuer counts only where the vendor uses it: OIDC discovery, or endpoints built on the instance's URL.
-  const usesIssuer = withIssuer?.type === 'oidc' || readEndpoint(withIssuer?.authorization).url?.startsWith(probeIssuer)
+  // An issuer counts only where the vendor uses it: discovery, or endpoints built on the instance's URL.
+  const usesIssuer =
+    withIssuer?.type === 'oidc' || withIssuer?.wellKnown?.startsWith(probeIssuer) || readEndpoint(withIssuer?.authorization).url?.startsWith(probeIssuer)
   return usesIssuer ? '`issuer`' : 'options (see the module)'
 }
 
