@@ -32,7 +32,7 @@ export default function Dropbox(options: OAuthUserConfig<DropboxProfile> = {}): 
     id: 'dropbox',
     name: 'Dropbox',
     type: 'oauth',
-    authorization: 'https://www.dropbox.com/oauth2/authorize?token_access_type=offline&scope=account_info.read',
+    authorization: { url: 'https://www.dropbox.com/oauth2/authorize', params: { token_access_type: 'offline', scope: 'account_info.read' } },
     token: 'https://api.dropboxapi.com/oauth2/token',
     userinfo: { url: 'https://api.dropboxapi.com/2/users/get_current_account', request: fetchDropboxAccount },
     profile: (profile) => ({

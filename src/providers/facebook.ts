@@ -22,8 +22,8 @@ export default function Facebook(options: OAuthUserConfig<FacebookProfile> = {})
     id: 'facebook',
     name: 'Facebook',
     type: 'oauth',
-    authorization: 'https://www.facebook.com/v19.0/dialog/oauth?scope=email',
-    token: { url: 'https://graph.facebook.com/oauth/access_token' },
+    authorization: { url: 'https://www.facebook.com/v19.0/dialog/oauth', params: { scope: 'email' } },
+    token: 'https://graph.facebook.com/oauth/access_token',
     // Facebook: the Graph API returns only id and name unless the fields are listed.
     userinfo: { url: 'https://graph.facebook.com/me', params: { fields: 'id,name,email,picture' } },
     // Facebook: the token endpoint documents client_id and client_secret as request parameters.
