@@ -65,7 +65,7 @@ const differences = [
   '`bitbucket`: also asks for the `email` scope and takes the primary confirmed address from `/2.0/user/emails`; Auth.js gives no e-mail address.',
   '`bungie`: takes the member from the token response\'s `membership_id` and sends the `apiKey` option as `X-API-Key`, which Bungie requires.',
   '`vk`, `naver`, `yandex`, `mailru`, `line`, and most other plain OAuth 2 vendors: `state` is sent (with or instead of PKCE, as the vendor supports), so every flow is bound to the browser; Auth.js sends no check at all to VK.',
-  '`atlassian`, `figma`, `pipedrive`, `patreon`: the scope or endpoint the vendor documents today (`read:me`, `current_user:read`, `/v1/users/me`, the v2 identity endpoint) where Auth.js has another (Figma's `files:read` and Patreon's v1 API are deprecated by the vendors).',
+  '`atlassian`, `figma`, `pipedrive`, `patreon`: the scope or endpoint the vendor documents today (`read:me`, `current_user:read`, `/v1/users/me`, the v2 identity endpoint) where Auth.js has another (Figma\'s `files:read` and Patreon\'s v1 API are deprecated by the vendors).',
   '`netsuite`: the account id (given as `issuer`, as in Auth.js) is turned into NetSuite\'s host name form (lower case, `_` as `-`).',
   '`asgardeo`, `onelogin`: an organisation URL given as `issuer` gets the path suffix (`/oauth2/token`, `/oidc/2`) the vendor\'s tokens carry, so the issuer check passes.',
 ]
