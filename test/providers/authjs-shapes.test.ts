@@ -8,6 +8,7 @@ import Discord from '../../src/providers/discord.js'
 import Dropbox from '../../src/providers/dropbox.js'
 import Facebook from '../../src/providers/facebook.js'
 import GitLab from '../../src/providers/gitlab.js'
+import MicrosoftEntraID from '../../src/providers/microsoft-entra-id.js'
 import Reddit from '../../src/providers/reddit.js'
 import Spotify from '../../src/providers/spotify.js'
 import { resolveVendor } from './vendor-sign-in.js'
@@ -34,6 +35,21 @@ describe('endpoint shapes as Auth.js writes them', () => {
   it.each(stringShaped)('$token as a URL string', ({ provider, ...expected }) => {
     const config = provider({ clientId: 'id', clientSecret: 'secret' })
     for (const [key, value] of Object.entries(expected)) expect(config[key as keyof typeof config]).toBe(value)
+  })
+
+  it('GitLab on a self-managed instance: the same strings on the instance URL', () => {
+    const config = GitLab({ baseUrl: 'https://gitlab.example.com' })
+    expect([config.id, config.name, config.type]).toEqual(['gitlab', 'GitLab', 'oauth'])
+    expect(config.authorization).toBe('https://gitlab.example.com/oauth/authorize?scope=read_user')
+    expect(config.token).toBe('https://gitlab.example.com/oauth/token')
+    expect(config.userinfo).toBe('https://gitlab.example.com/api/v4/user')
+  })
+
+  it('Microsoft Entra ID names its issuer in options too, the common tenant by default', () => {
+    expect(MicrosoftEntraID({ clientId: 'id', clientSecret: 'secret' }).options?.issuer).toBe('https://login.microsoftonline.com/common/v2.0')
+    const tenant = '8a2a7b4d-1234-5678-9abc-def012345678'
+    expect(MicrosoftEntraID({ clientId: 'id', tenantId: tenant }).options?.issuer).toBe(`https://login.microsoftonline.com/${tenant}/v2.0`)
+    expect(MicrosoftEntraID({ clientId: 'id', issuer: 'https://login.microsoftonline.com/x/v2.0' }).options?.issuer).toBe('https://login.microsoftonline.com/x/v2.0')
   })
 
   it('a string-shaped default still merges with params from the app (scope replaced, URL kept)', () => {
