@@ -11,6 +11,7 @@ import GitLab from '../../src/providers/gitlab.js'
 import MicrosoftEntraID from '../../src/providers/microsoft-entra-id.js'
 import Reddit from '../../src/providers/reddit.js'
 import Spotify from '../../src/providers/spotify.js'
+import Twitter from '../../src/providers/twitter.js'
 import { resolveVendor } from './vendor-sign-in.js'
 
 const stringShaped = [
@@ -18,6 +19,7 @@ const stringShaped = [
   { provider: Discord, token: 'https://discord.com/api/oauth2/token', userinfo: 'https://discord.com/api/users/@me' },
   { provider: Spotify, authorization: 'https://accounts.spotify.com/authorize?scope=user-read-email', token: 'https://accounts.spotify.com/api/token', userinfo: 'https://api.spotify.com/v1/me' },
   { provider: Reddit, authorization: 'https://www.reddit.com/api/v1/authorize?scope=identity', token: 'https://www.reddit.com/api/v1/access_token' },
+  { provider: Twitter, token: 'https://api.x.com/2/oauth2/token', userinfo: 'https://api.x.com/2/users/me?user.fields=profile_image_url' },
   { provider: Dropbox, token: 'https://api.dropboxapi.com/oauth2/token' },
   { provider: Facebook, token: 'https://graph.facebook.com/oauth/access_token' },
 ]

@@ -40,6 +40,15 @@ describe('GitHub', () => {
   })
 })
 
+describe('GitLab', () => {
+  it('endpoints written as URL strings (as in Auth.js) keep their URL when the app overrides the scope', async () => {
+    const flow = await startVendorSignIn(fake, 'gitlab', { authorization: { params: { scope: 'read_user openid' } } })
+    expect(`${flow.authorizationUrl.origin}${flow.authorizationUrl.pathname}`).toBe('https://gitlab.com/oauth/authorize')
+    expect(flow.authorizationUrl.searchParams.get('scope')).toBe('read_user openid')
+    expect(errorOf(await flow.complete())).toBeNull()
+  })
+})
+
 describe('Apple', () => {
   it('asks for form_post, and takes the first-login name from the posted `user`', async () => {
     const flow = await startVendorSignIn(fake, 'apple')

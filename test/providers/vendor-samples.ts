@@ -386,7 +386,7 @@ export const vendorSamples: Record<string, VendorSample> = {
   },
   slack: {
     profile: { sub: 'U0R7JM', 'https://slack.com/user_id': 'U0R7JM', 'https://slack.com/team_id': 'T0R7GR', email: 'krane@slack-corp.test', email_verified: true, name: 'krane', picture: 'https://secure.gravatar.test/krane.png', 'https://slack.com/user_image_512': 'https://avatars.slack-edge.test/512.png' },
-    user: { id: 'U0R7JM', name: 'krane', email: 'krane@slack-corp.test', image: 'https://avatars.slack-edge.test/512.png' },
+    user: { id: 'U0R7JM', name: 'krane', email: 'krane@slack-corp.test', image: 'https://secure.gravatar.test/krane.png' },
   },
   spotify: {
     profile: { id: 'wizzler', display_name: 'Wizzler', email: 'wizzler@example.test', images: [{ url: 'https://i.scdn.test/big.jpg', height: 640, width: 640 }, { url: 'https://i.scdn.test/small.jpg', height: 64, width: 64 }] },
