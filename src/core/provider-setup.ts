@@ -3,6 +3,7 @@
  * user options merged over the factory defaults, ids checked for uniqueness.
  */
 import { InvalidProvider, MissingAuthorize } from '../errors.js'
+import { readEndpoint } from '../providers/oauth-endpoint.js'
 import type { CredentialsConfig, EmailConfig, OAuthConfig, Provider, ProviderConfig, WebAuthnConfig } from '../providers/provider-types.js'
 
 /** A provider after merging, before per-origin URLs are attached. */
@@ -31,6 +32,21 @@ export function mergeOptions<T extends object>(defaults: T, overrides: unknown):
   return out as T
 }
 
+/**
+ * An OAuth endpoint default written as a URL string (GitLab's `authorization`, as in Auth.js) in its object form
+ * when the user's options override it with an object: `authorization: { params: { scope } }` then keeps the URL and
+ * replaces the scope, instead of replacing the whole endpoint and losing the URL.
+ */
+function endpointDefaultsAsObjects(defaults: Record<string, unknown>, overrides: unknown): Record<string, unknown> {
+  if (!isPlainObject(overrides) || (defaults.type !== 'oauth' && defaults.type !== 'oidc')) return defaults
+  const out = { ...defaults }
+  for (const key of ['authorization', 'token', 'userinfo']) {
+    const value = out[key]
+    if (typeof value === 'string' && isPlainObject(overrides[key])) out[key] = readEndpoint(value)
+  }
+  return out
+}
+
 /** Calls provider factories and merges each provider's `options` (the user's config) over its defaults. */
 export function mergeProviders(providers: readonly Provider[]): MergedProvider[] {
   const seen = new Set<string>()
@@ -40,7 +56,7 @@ export function mergeProviders(providers: readonly Provider[]): MergedProvider[]
       throw new InvalidProvider('a provider has no id or type')
     }
     const { options, ...defaults } = config
-    const merged = mergeOptions(defaults as ProviderConfig, options)
+    const merged = mergeOptions(endpointDefaultsAsObjects(defaults, options) as ProviderConfig, options)
     if (!/^[A-Za-z0-9_-]+$/.test(merged.id)) throw new InvalidProvider(`provider id "${merged.id}" must be URL-safe`)
     if (seen.has(merged.id)) throw new InvalidProvider(`provider id "${merged.id}" is used twice`)
     seen.add(merged.id)

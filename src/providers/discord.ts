@@ -39,8 +39,8 @@ export default function Discord(options: OAuthUserConfig<DiscordProfile> = {}): 
     name: 'Discord',
     type: 'oauth',
     authorization: { url: 'https://discord.com/api/oauth2/authorize', params: { scope: 'identify email' } },
-    token: { url: 'https://discord.com/api/oauth2/token' },
-    userinfo: { url: 'https://discord.com/api/users/@me' },
+    token: 'https://discord.com/api/oauth2/token',
+    userinfo: 'https://discord.com/api/users/@me',
     profile: (profile) => ({
       id: profile.id,
       name: profile.global_name ?? profile.username,

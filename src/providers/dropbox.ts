@@ -33,7 +33,7 @@ export default function Dropbox(options: OAuthUserConfig<DropboxProfile> = {}): 
     name: 'Dropbox',
     type: 'oauth',
     authorization: { url: 'https://www.dropbox.com/oauth2/authorize', params: { token_access_type: 'offline', scope: 'account_info.read' } },
-    token: { url: 'https://api.dropboxapi.com/oauth2/token' },
+    token: 'https://api.dropboxapi.com/oauth2/token',
     userinfo: { url: 'https://api.dropboxapi.com/2/users/get_current_account', request: fetchDropboxAccount },
     profile: (profile) => ({
       id: profile.account_id,

@@ -23,7 +23,7 @@ export default function Facebook(options: OAuthUserConfig<FacebookProfile> = {})
     name: 'Facebook',
     type: 'oauth',
     authorization: { url: 'https://www.facebook.com/v19.0/dialog/oauth', params: { scope: 'email' } },
-    token: { url: 'https://graph.facebook.com/oauth/access_token' },
+    token: 'https://graph.facebook.com/oauth/access_token',
     // Facebook: the Graph API returns only id and name unless the fields are listed.
     userinfo: { url: 'https://graph.facebook.com/me', params: { fields: 'id,name,email,picture' } },
     // Facebook: the token endpoint documents client_id and client_secret as request parameters.

@@ -29,9 +29,11 @@ export default function GitLab(options: GitLabUserConfig = {}): OAuthConfig<GitL
     id: 'gitlab',
     name: 'GitLab',
     type: 'oauth',
-    authorization: { url: `${baseUrl}/oauth/authorize`, params: { scope: 'read_user' } },
-    token: { url: `${baseUrl}/oauth/token` },
-    userinfo: { url: `${baseUrl}/api/v4/user` },
+    // Written as URL strings (scope in the query), the shape Auth.js's GitLab provider has; apps that read or
+    // compare these values see the same thing, and option merging reads either shape.
+    authorization: `${baseUrl}/oauth/authorize?scope=read_user`,
+    token: `${baseUrl}/oauth/token`,
+    userinfo: `${baseUrl}/api/v4/user`,
     profile: (profile) => ({ id: profileId(profile.id), name: profile.name ?? profile.username, email: profile.email, image: profile.avatar_url }),
     style: { brandColor: '#fc6d26' },
     options,

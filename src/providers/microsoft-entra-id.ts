@@ -59,11 +59,12 @@ async function fetchPhoto(options: MicrosoftEntraIDUserConfig, size: number, acc
  */
 export default function MicrosoftEntraID(options: MicrosoftEntraIDUserConfig = {}): OIDCConfig<MicrosoftEntraIDProfile> {
   const { tenantId = 'common', profilePhotoSize = 48 } = options
+  const issuer = `https://login.microsoftonline.com/${tenantId}/v2.0`
   return {
     id: 'microsoft-entra-id',
     name: 'Microsoft Entra ID',
     type: 'oidc',
-    issuer: `https://login.microsoftonline.com/${tenantId}/v2.0`,
+    issuer,
     authorization: { params: { scope: 'openid profile email User.Read' } },
     async profile(profile, tokens) {
       const image = await fetchPhoto(options, profilePhotoSize, tokens.access_token)
@@ -71,6 +72,7 @@ export default function MicrosoftEntraID(options: MicrosoftEntraIDUserConfig = {
       return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image }
     },
     style: { brandColor: '#0072c6' },
-    options,
+    // As in Auth.js, the issuer also stands in `options`, where apps and Auth.js's own tests read it.
+    options: { ...options, issuer: options.issuer ?? issuer },
   }
 }

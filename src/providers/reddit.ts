@@ -22,9 +22,9 @@ export default function Reddit(options: OAuthUserConfig<RedditProfile> = {}): OA
     id: 'reddit',
     name: 'Reddit',
     type: 'oauth',
-    authorization: { url: 'https://www.reddit.com/api/v1/authorize', params: { scope: 'identity' } },
+    authorization: 'https://www.reddit.com/api/v1/authorize?scope=identity',
     // Reddit: the token endpoint only accepts HTTP Basic client authentication.
-    token: { url: 'https://www.reddit.com/api/v1/access_token' },
+    token: 'https://www.reddit.com/api/v1/access_token',
     client: { token_endpoint_auth_method: 'client_secret_basic' },
     // Reddit: without raw_json=1 the API HTML-escapes JSON strings, turning the & in image URLs into &amp;.
     userinfo: { url: 'https://oauth.reddit.com/api/v1/me', params: { raw_json: '1' } },

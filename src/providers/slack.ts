@@ -31,11 +31,13 @@ export default function Slack(options: OIDCUserConfig<SlackProfile> = {}): OIDCC
     // Slack: openid.connect.token takes no code_verifier, so PKCE cannot be used; nonce and state protect the flow.
     // Slack also answers token errors with status 200 and `ok: false`, which the token response checks refuse.
     checks: ['nonce', 'state'],
+    // The user Auth.js makes of Slack's claims (its default mapping): the subject, name, e-mail and picture; the
+    // larger image claim stands in only when there is no picture.
     profile: (profile) => ({
-      id: profile['https://slack.com/user_id'] ?? profile.sub,
+      id: profile.sub,
       name: profile.name ?? null,
       email: profile.email ?? null,
-      image: profile['https://slack.com/user_image_512'] ?? profile.picture ?? null,
+      image: profile.picture ?? profile['https://slack.com/user_image_512'] ?? null,
     }),
     style: { brandColor: '#611f69' },
     options,

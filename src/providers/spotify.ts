@@ -22,9 +22,9 @@ export default function Spotify(options: OAuthUserConfig<SpotifyProfile> = {}): 
     id: 'spotify',
     name: 'Spotify',
     type: 'oauth',
-    authorization: { url: 'https://accounts.spotify.com/authorize', params: { scope: 'user-read-email' } },
-    token: { url: 'https://accounts.spotify.com/api/token' },
-    userinfo: { url: 'https://api.spotify.com/v1/me' },
+    authorization: 'https://accounts.spotify.com/authorize?scope=user-read-email',
+    token: 'https://accounts.spotify.com/api/token',
+    userinfo: 'https://api.spotify.com/v1/me',
     // Spotify: images come in several sizes, largest first; the first is the one to show.
     profile: (profile) => ({ id: profile.id, name: profile.display_name, email: profile.email ?? null, image: profile.images?.[0]?.url ?? null }),
     style: { brandColor: '#1db954' },

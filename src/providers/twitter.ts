@@ -48,10 +48,11 @@ export default function Twitter(options: TwitterUserConfig = {}): OAuthConfig<Tw
     id: 'twitter',
     name: 'Twitter',
     type: 'oauth',
-    authorization: { url: 'https://x.com/i/oauth2/authorize', params: { scope: 'users.read tweet.read offline.access' } },
-    token: { url: 'https://api.x.com/2/oauth2/token' },
+    // URL strings, as Auth.js writes them; option merging reads the query into params all the same.
+    authorization: 'https://x.com/i/oauth2/authorize?scope=users.read+tweet.read+offline.access',
+    token: 'https://api.x.com/2/oauth2/token',
     // X: profile fields beyond id, name and username must be asked for with `user.fields`.
-    userinfo: { url: 'https://api.x.com/2/users/me', params: { 'user.fields': 'profile_image_url' } },
+    userinfo: 'https://api.x.com/2/users/me?user.fields=profile_image_url',
     // X: the authorization request is rejected without a state parameter.
     checks: ['pkce', 'state'],
     profile: ({ data }) => ({ id: data.id, name: data.name, email: data.email ?? null, image: data.profile_image_url ?? null }),

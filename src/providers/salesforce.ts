@@ -1,0 +1,38 @@
+/**
+ * Sign in with Salesforce (OpenID Connect).
+ * @module providers/salesforce
+ */
+import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+
+/** What Salesforce's userinfo endpoint returns. */
+export interface SalesforceProfile {
+  sub: string
+  user_id: string
+  organization_id?: string
+  name?: string
+  email?: string
+  picture?: string
+  [claim: string]: unknown
+}
+
+/**
+ * Salesforce as an OIDC provider; the profile comes from the userinfo endpoint. For a sandbox or My Domain, set
+ * `issuer` (e.g. https://test.salesforce.com). As in Auth.js, the user gets the Salesforce user id and photo only:
+ * name and e-mail stay empty, so accounts are never linked by a Salesforce e-mail address (an org administrator can
+ * set any address on a user).
+ * @see https://help.salesforce.com/s/articleView?id=sf.remoteaccess_using_openid.htm
+ */
+export default function Salesforce(options: OIDCUserConfig<SalesforceProfile> = {}): OIDCConfig<SalesforceProfile> {
+  return {
+    id: 'salesforce',
+    name: 'Salesforce',
+    type: 'oidc',
+    issuer: 'https://login.salesforce.com',
+    // Salesforce: the ID token holds ids only; name, e-mail and photo come from userinfo.
+    idToken: false,
+    checks: ['pkce', 'state', 'nonce'],
+    profile: (profile) => ({ id: profile.user_id, name: null, email: null, image: profile.picture ?? null }),
+    style: { brandColor: '#00a1e0' },
+    options,
+  }
+}

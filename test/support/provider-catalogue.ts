@@ -1,0 +1,109 @@
+/**
+ * Renders docs/providers.md from the vendor provider modules themselves: each module is loaded and called the way an
+ * app calls it, and the page lists what that gives (id, name, type), the environment variables Authchart reads for
+ * it, the callback URL to register with the vendor, and whether it needs more than a client id and secret. The
+ * catalogue test renders it again and compares, so the page cannot drift from the code; `npm run
+ * providers:catalogue` rewrites it.
+ */
+import { normalizeOAuthProvider } from '../../src/providers/normalize-oauth.js'
+import { readEndpoint } from '../../src/providers/oauth-endpoint.js'
+import { loadVendor, vendorSubpaths, type VendorFactory } from '../providers/vendor-modules.js'
+
+const credentials = { clientId: 'catalogue-client', clientSecret: 'catalogue-secret' }
+const urls = { signinUrl: 'https://app.example/auth/signin/x', callbackUrl: 'https://app.example/auth/callback/x' }
+
+/** The upper snake case prefix Authchart (like Auth.js) reads a provider's variables under. */
+export function envPrefix(id: string): string {
+  return `AUTH_${id.toUpperCase().replace(/-/g, '_')}`
+}
+
+const probeIssuer = 'https://tenant.example'
+
+function resolved(options: Record<string, unknown>, Vendor: VendorFactory): ReturnType<typeof normalizeOAuthProvider> | undefined {
+  try {
+    return normalizeOAuthProvider(Vendor(options), urls)
+  } catch {
+    return undefined
+  }
+}
+
+/** What a vendor needs besides its client id and secret: nothing, its `issuer`, or other options. */
+function needs(Vendor: VendorFactory): string {
+  if (resolved(credentials, Vendor)) return ''
+  const withIssuer = resolved({ ...credentials, issuer: probeIssuer }, Vendor)
+  // An issuer counts only where the vendor uses it: discovery, or endpoints built on the instance's URL.
+  const usesIssuer =
+    withIssuer?.type === 'oidc' || withIssuer?.wellKnown?.startsWith(probeIssuer) || readEndpoint(withIssuer?.authorization).url?.startsWith(probeIssuer)
+  return usesIssuer ? '`issuer`' : 'options (see the module)'
+}
+
+interface CatalogueRow {
+  subpath: string
+  id: string
+  name: string
+  type: string
+  env: string[]
+  needs: string
+}
+
+async function catalogueRow(subpath: string): Promise<CatalogueRow> {
+  const Vendor = await loadVendor(subpath)
+  const { id, name, type } = Vendor(credentials)
+  const prefix = envPrefix(id)
+  // The issuer variable is read for OIDC providers only, as in Auth.js.
+  const env = [`${prefix}_ID`, `${prefix}_SECRET`, ...(type === 'oidc' ? [`${prefix}_ISSUER`] : [])]
+  return { subpath, id, name, type, env, needs: needs(Vendor) }
+}
+
+/**
+ * Where a vendor module knowingly differs from Auth.js's, and why; rendered under the table. Kept next to the
+ * renderer so the page stays generated, and short: each line names the vendor, the difference and the reason.
+ */
+const differences = [
+  '`azure-devops`: not usable end to end yet. Azure DevOps answers `response_type=Assertion` with a code exchanged as a JWT-bearer assertion; Authchart always sends `response_type=code`.',
+  '`bankid-no`: the userinfo answer (a signed JWT) is verified against BankID\'s keys before use; Auth.js decodes it unverified.',
+  '`bitbucket`: also asks for the `email` scope and takes the primary confirmed address from `/2.0/user/emails`; Auth.js gives no e-mail address.',
+  '`bungie`: takes the member from the token response\'s `membership_id` and sends the `apiKey` option as `X-API-Key`, which Bungie requires.',
+  '`vk`, `naver`, `yandex`, `mailru`, `line`, and most other plain OAuth 2 vendors: `state` is sent (with or instead of PKCE, as the vendor supports), so every flow is bound to the browser; Auth.js sends no check at all to VK.',
+  '`atlassian`, `figma`, `pipedrive`, `patreon`: the scope or endpoint the vendor documents today (`read:me`, `current_user:read`, `/v1/users/me`, the v2 identity endpoint) where Auth.js has another (Figma\'s `files:read` and Patreon\'s v1 API are deprecated by the vendors).',
+  '`netsuite`: the account id (given as `issuer`, as in Auth.js) is turned into NetSuite\'s host name form (lower case, `_` as `-`).',
+  '`asgardeo`, `onelogin`: an organisation URL given as `issuer` gets the path suffix (`/oauth2/token`, `/oidc/2`) the vendor\'s tokens carry, so the issuer check passes.',
+]
+
+/** The markdown of docs/providers.md. */
+export async function renderProviderCatalogue(): Promise<string> {
+  const rows = await Promise.all(vendorSubpaths().map(catalogueRow))
+  const lines = [
+    '# Providers',
+    '',
+    '<!-- Generated from src/providers by `npm run providers:catalogue`; test/providers/provider-catalogue.test.ts keeps it true. -->',
+    '',
+    `Authchart ships ${rows.length} OAuth 2 / OpenID Connect vendor providers, one for each vendor Auth.js ships, under the same`,
+    'import path (`@auth/core/providers/<id>` becomes `authchart/providers/<id>`) with the same id, type and options.',
+    'Register the callback URL with the vendor (`basePath` is `/auth` unless you set it; Auth.js on Next.js uses',
+    '`/api/auth`), and give the client id and secret in code or in the environment variables listed. "Needs" names',
+    'what else a provider must be given: `issuer` for vendors you run yourself or that host one per customer.',
+    '',
+    '| Import | id | Name | Type | Environment variables | Callback URL to register | Needs |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...rows.map((row) =>
+      [
+        '',
+        `\`authchart/providers/${row.subpath}\``,
+        `\`${row.id}\``,
+        row.name,
+        row.type,
+        row.env.map((name) => `\`${name}\``).join(' '),
+        `\`https://<your app>/auth/callback/${row.id}\``,
+        row.needs,
+        '',
+      ].join(' | ').trim(),
+    ),
+    '',
+    '## Where a provider differs from Auth.js\'s',
+    '',
+    ...differences.map((line) => `- ${line}`),
+    '',
+  ]
+  return lines.join('\n')
+}
