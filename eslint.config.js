@@ -62,7 +62,6 @@ export default defineConfig(
       '@typescript-eslint/prefer-promise-reject-errors': 'error',
       '@typescript-eslint/return-await': ['error', 'in-try-catch'],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
-      'no-console': 'off',
       // Unused names are mistakes, except the `_`-prefixed ones kept for a signature's shape.
       '@typescript-eslint/no-unused-vars': [
         'error',
