@@ -33,6 +33,9 @@ const flows: Readonly<Partial<Record<MergedProvider['kind'], ProviderFlow>>> = {
   },
 }
 
+/** The provider kinds some flow serves: configuration refuses any other, rather than failing at sign-in. */
+export const servedProviderKinds: ReadonlySet<string> = new Set(Object.keys(flows))
+
 function providerOf(ctx: RequestContext): MergedProvider | undefined {
   const id = ctx.req.providerId
   return id === undefined ? undefined : ctx.config.providersById.get(id)
