@@ -158,13 +158,18 @@ export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): P
 }
 
 /**
- * Decodes a session token, as `@auth/core/jwt`'s `decode` does, but resolves `null` (instead of rejecting) for any
- * token it cannot accept.
+ * Decodes a session token, as `@auth/core/jwt`'s `decode` does: resolves `null` for an empty token, and rejects when
+ * no secret decrypts the token or it is malformed, tampered with or expired (Auth.js's contract; `getToken` turns that
+ * into `null`). The session check never rejects: it reads tokens with `decodeSync`.
  * @throws {MissingSecret} when no secret is given
+ * @throws {JWTSessionError} when the token cannot be accepted
  * @see decodeSync
  */
 export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null> {
-  return decodeSync<Payload>(params)
+  if (typeof params.token !== 'string' || params.token === '') return null
+  const claims = decodeSync<Payload>(params)
+  if (claims === null) throw new JWTSessionError('no matching decryption secret, or the token is malformed, tampered with or expired')
+  return claims
 }
 
 type HeaderSource = GetTokenParams['req']['headers']

@@ -77,30 +77,30 @@ describe('interoperability with @auth/core/jwt', () => {
 
     const theirs = await authjsEncode({ token: claims, secret: [secret, oldSecret], salt })
     expect(await decode({ token: theirs, secret, salt })).toMatchObject(claims)
-    expect(await decode({ token: theirs, secret: oldSecret, salt })).toBeNull()
+    await expect(decode({ token: theirs, secret: oldSecret, salt })).rejects.toBeInstanceOf(JWTSessionError)
   })
 
   it('rejects expired tokens from either library', async () => {
     const salt = 'authjs.session-token'
-    expect(await decode({ token: await authjsEncode({ token: claims, secret, salt, maxAge: -60 }), secret, salt })).toBeNull()
+    await expect(decode({ token: await authjsEncode({ token: claims, secret, salt, maxAge: -60 }), secret, salt })).rejects.toBeInstanceOf(JWTSessionError)
     const ours = await encode({ token: claims, secret, salt, maxAge: -60 })
-    expect(await decode({ token: ours, secret, salt })).toBeNull()
+    await expect(decode({ token: ours, secret, salt })).rejects.toBeInstanceOf(JWTSessionError)
     await expect(authjsDecode({ token: ours, secret, salt })).rejects.toThrow(/exp/)
   })
 
   it('rejects tampered tokens from either library', async () => {
     const salt = 'authjs.session-token'
-    expect(await decode({ token: tamper(await authjsEncode({ token: claims, secret, salt })), secret, salt })).toBeNull()
+    await expect(decode({ token: tamper(await authjsEncode({ token: claims, secret, salt })), secret, salt })).rejects.toBeInstanceOf(JWTSessionError)
     const ours = tamper(await encode({ token: claims, secret, salt }))
-    expect(await decode({ token: ours, secret, salt })).toBeNull()
+    await expect(decode({ token: ours, secret, salt })).rejects.toBeInstanceOf(JWTSessionError)
     await expect(authjsDecode({ token: ours, secret, salt })).rejects.toThrow()
   })
 
   it('rejects a token from another secret, or from another cookie name', async () => {
     const token = await authjsEncode({ token: claims, secret: 'someone-elses-secret-000000000000', salt: 'authjs.session-token' })
-    expect(await decode({ token, secret, salt: 'authjs.session-token' })).toBeNull()
+    await expect(decode({ token, secret, salt: 'authjs.session-token' })).rejects.toBeInstanceOf(JWTSessionError)
     const ours = await encode({ token: claims, secret, salt: 'authjs.session-token' })
-    expect(await decode({ token: ours, secret, salt: '__Secure-authjs.session-token' })).toBeNull()
+    await expect(decode({ token: ours, secret, salt: '__Secure-authjs.session-token' })).rejects.toBeInstanceOf(JWTSessionError)
   })
 })
 

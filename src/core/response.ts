@@ -2,6 +2,16 @@
 import { serializeCookie } from '../session/cookie-header.js'
 import type { ResponseInternal } from '../types.js'
 
+/**
+ * Headers of answers that carry a user's session or CSRF token: no cache, shared or private, may keep them (the
+ * headers Auth.js sends, so proxies configured for it behave the same).
+ */
+export const privateNoStoreHeaders: Readonly<Record<string, string>> = Object.freeze({
+  'cache-control': 'private, no-cache, no-store',
+  expires: '0',
+  pragma: 'no-cache',
+})
+
 /** Builds the `Response`: JSON for objects and null, text/HTML as given, 302 with Location for redirects. */
 export function toResponse(internal: ResponseInternal): Response {
   const headers = new Headers(internal.headers)

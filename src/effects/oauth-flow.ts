@@ -12,6 +12,7 @@ import type { EffectEnv } from './effect-env.js'
 import type { SessionIssuer, SignInSubject } from './issue-session.js'
 import { createAuthorizationUrl } from './oauth/authorization-url.js'
 import { handleOAuthCallback } from './oauth/callback.js'
+import { derivedUserId } from '../security/derived-id.js'
 import type { RefusalCheck } from '../security/refusals.js'
 import { findAuthError, loggable, type CallbackCheck } from './oauth/oauth-failure.js'
 import { runRedirectCallback } from './redirect-callback.js'
@@ -56,9 +57,17 @@ export interface UserResolution {
   linkAccount(subject: SignInSubject): Promise<Answer<'linkAccount'>>
 }
 
-/** JWT sessions without an adapter: the user is whoever the provider says, keyed by the profile id. */
+/**
+ * JWT sessions without an adapter: the user is whoever the provider says, with an id derived from the provider and
+ * the provider's account id, so two providers' users never share `token.sub` (src/security/derived-id.ts).
+ */
 export const profileIsTheUser: UserResolution = {
-  resolveUser: async (subject) => ({ type: 'ACCOUNT_FOUND', ownerId: String(subject.user.id ?? '') }),
+  resolveUser: async (subject) => {
+    const account = subject.account as Account
+    const id = derivedUserId(account.provider, account.providerAccountId)
+    subject.user = { ...subject.user, id }
+    return { type: 'ACCOUNT_FOUND', ownerId: id }
+  },
   createUser: async () => ({ type: 'USER_CREATED' }),
   linkAccount: async () => ({ type: 'ACCOUNT_LINKED' }),
 }

@@ -1,4 +1,5 @@
 /** The actions that only read: GET /providers, GET /csrf, and the built-in pages. */
+import { privateNoStoreHeaders } from '../response.js'
 import { createCsrfToken } from '../../security/csrf.js'
 import { renderSignInPage } from '../../pages/signin-page.js'
 import { renderErrorPage, renderSignOutPage, renderVerifyRequestPage } from '../../pages/simple-pages.js'
@@ -31,7 +32,7 @@ export function providersAction(ctx: RequestContext): ResponseInternal {
 export function csrfAction(ctx: RequestContext): ResponseInternal {
   if (!ctx.config.csrfEnabled) return { status: 404, body: { error: 'NotFound' }, cookies: ctx.setCookies }
   const csrfToken = ensureCsrfToken(ctx)
-  return { status: 200, body: { csrfToken }, headers: { 'cache-control': 'private, no-cache, no-store' }, cookies: ctx.setCookies }
+  return { status: 200, body: { csrfToken }, headers: privateNoStoreHeaders, cookies: ctx.setCookies }
 }
 
 function pageCallbackUrl(ctx: RequestContext): string {

@@ -12,6 +12,7 @@ import { requestedCallbackUrl } from '../callback-url.js'
 import type { RequestContext } from '../context.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
+import { privateNoStoreHeaders } from '../response.js'
 
 function sessionEffects(ctx: RequestContext, env: EffectEnv): SessionHandlers {
   const raw = readChunkedCookie(ctx.cookies.sessionToken.name, ctx.req.cookies)
@@ -42,7 +43,7 @@ export async function sessionAction(ctx: RequestContext): Promise<ResponseIntern
   if (result.state === 'failed') env.outcome.clearSession = true
   applySessionOutcome(ctx, env.outcome)
   const body = result.state === 'active' ? env.outcome.session ?? null : null
-  return { status: 200, body, headers: { 'cache-control': 'private, no-cache, no-store' }, cookies: ctx.setCookies }
+  return { status: 200, body, headers: privateNoStoreHeaders, cookies: ctx.setCookies }
 }
 
 /** POST /signout: invalidate the session and go where the redirect callback says. */
