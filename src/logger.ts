@@ -13,6 +13,7 @@ export type WarningCode =
   | 'jwt-cookie-oversized'
   | 'flow-guard-not-boolean'
   | 'redirect-proxy-without-allowlist'
+  | 'credentials-signin'
   | RefusalCode
 
 export interface LoggerInstance {

@@ -41,14 +41,16 @@ export function credentialsEffects(env: EffectEnv, provider: CredentialsConfig, 
         user = await provider.authorize(credentials, env.request)
       } catch (err) {
         if (err instanceof CredentialsSignin) {
-          config.logger.error(err)
-          return { type: 'AUTHORIZE_REJECTED', code: typeof err.code === 'string' ? err.code.slice(0, 64) : 'credentials' }
+          // A wrong password is an everyday outcome, not a server error: one warn line, no stack.
+          const code = typeof err.code === 'string' ? err.code.slice(0, 64) : 'credentials'
+          config.logger.warn('credentials-signin', { provider: provider.id, code })
+          return { type: 'AUTHORIZE_REJECTED', code }
         }
         config.logger.error(new CallbackRouteError('authorize() threw', { err: err instanceof Error ? err : undefined, provider: provider.id }))
         return { type: 'AUTHORIZE_FAILED' }
       }
       if (!user || typeof user !== 'object') {
-        config.logger.error(new CredentialsSignin('authorize() returned no user', { provider: provider.id }))
+        config.logger.warn('credentials-signin', { provider: provider.id, code: 'credentials', reason: 'authorize() returned no user' })
         return { type: 'AUTHORIZE_REJECTED', code: 'credentials' }
       }
       // Auth.js gives a user without an id a fresh one; without it two such users would share `token.sub`.

@@ -93,6 +93,13 @@ async function bodyOf(req: ExpressRequest): Promise<string | Uint8Array | undefi
   return reencode((req as { body?: unknown }).body, (req.get('content-type') ?? '').toLowerCase())
 }
 
+export { AuthError, CredentialsSignin } from '../errors.js'
+export { customFetch } from '../symbols.js'
+export type { Account, DefaultSession, Profile, Session, User } from '../types.js'
+
+/** The configuration of `ExpressAuth`: `Auth()`'s, as `@auth/express` names it. */
+export type ExpressAuthConfig = Omit<AuthConfig, 'raw'>
+
 /** Converts an Express request into a web `Request` for `Auth()` (`config` supplies the configured origin). */
 export async function toWebRequest(req: ExpressRequest, config: AuthConfig = {} as AuthConfig): Promise<Request> {
   const url = `${originOf(req, config)}${req.originalUrl}`

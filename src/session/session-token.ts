@@ -30,6 +30,8 @@ export async function readSessionToken(config: ResolvedConfig, salt: string, val
     // The app's own decoder defines its own token format; only tokens of ours are held to our lifetime rule.
     if (config.jwt.decode) return (await config.jwt.decode({ token: value, secret: config.secrets, salt })) ?? null
     const token = decodeSync({ token: value, secret: config.secrets, salt, now })
+    // A cookie that no secret opens (another secret, another salt, tampered, expired) is worth one line in the log.
+    if (!token) config.logger.error(new JWTSessionError('the session cookie could not be read: no secret opens it, or it is tampered with or expired'))
     const problem = token ? sessionLifetimeProblem(token, config.jwt.maxAge, now) : undefined
     if (problem) {
       logRefusal(config.logger, 'session-token', { reason: problem })
