@@ -4,7 +4,7 @@
  */
 import { assign, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
-import type { RefusalCheck } from '../src/security/refusals.js'
+import type { RefusalCheck } from '../src/types/refusals.js'
 import { isCsrfVerified } from '../src/security/flow-guards.js'
 import { command, type CommandContract, type CommandsOf } from './contract.js'
 

@@ -5,7 +5,7 @@
  */
 import { assign, not, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
-import type { RefusalCheck } from '../src/security/refusals.js'
+import type { RefusalCheck } from '../src/types/refusals.js'
 import { hasMatchingState, isAccountOfAnotherSignedInUser, isCallbackForFlowProvider, isCsrfVerified, isDangerousEmailLinkingAllowed, isFlowExpired } from '../src/security/flow-guards.js'
 import { command, type CommandContract, type CommandsOf } from './contract.js'
 

@@ -1,6 +1,6 @@
 /** The logger: `error(err)`, `warn(code)`, and `debug` only when the config says `debug: true`. */
 import { AuthError } from './errors.js'
-import { safeRefusalDetail, type RefusalCheck, type RefusalCode, type RefusalDetail } from './security/refusals.js'
+import { safeRefusalDetail, type RefusalCheck, type RefusalCode, type RefusalDetail } from './types/refusals.js'
 
 /** Warning codes passed to `logger.warn`. */
 export type WarningCode =

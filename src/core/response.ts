@@ -1,6 +1,6 @@
 /** Turns the internal response into a web `Response`. */
 import { serializeCookie } from '../session/cookie-header.js'
-import type { ResponseInternal } from '../types.js'
+import type { ResponseInternal } from '../types/index.js'
 
 /** Builds the `Response`: JSON for objects and null, text/HTML as given, 302 with Location for redirects. */
 export function toResponse(internal: ResponseInternal): Response {

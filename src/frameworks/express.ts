@@ -20,7 +20,7 @@ import { allowedMethods, BodyTooLarge, isServedMethod, maxBodyBytes, UnusableHos
 import { FlowStoreUnavailable, InvalidConfig, InvalidRequest } from '../errors.js'
 import { createLogger, logRefusal, type LoggerInstance } from '../logger.js'
 import { isUsableHost, originOfUrl } from '../security/origin.js'
-import type { AuthConfig, Session } from '../types.js'
+import type { AuthConfig, Session } from '../types/index.js'
 import { basePathOf, callAuth, isUnderBasePath, prepareConfig } from './web-handler.js'
 
 /** Connection-scoped headers: they describe the hop to this server, not the request, and must not be forwarded. */

@@ -4,7 +4,7 @@
  */
 import type { ResolvedConfig } from '../core/config.js'
 import { decodeSync, encodeSync } from '../jwt.js'
-import type { JWT } from '../jwt-types.js'
+import type { JWT } from '../types/jwt.js'
 import { JWTSessionError } from '../errors.js'
 import { logRefusal } from '../logger.js'
 

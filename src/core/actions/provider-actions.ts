@@ -3,7 +3,7 @@
  * contributes its own entry; a method that does not serve a request answers with the sign-in page's generic error.
  */
 import { InvalidProvider } from '../../errors.js'
-import type { ResponseInternal } from '../../types.js'
+import type { ResponseInternal } from '../../types/index.js'
 import { pageUrl, type RequestContext } from '../context.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import type { MergedProvider } from '../provider-setup.js'

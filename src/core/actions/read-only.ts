@@ -2,8 +2,8 @@
 import { createCsrfToken } from '../../security/csrf.js'
 import { renderSignInPage } from '../../pages/signin-page.js'
 import { renderErrorPage, renderSignOutPage, renderVerifyRequestPage } from '../../pages/simple-pages.js'
-import type { PublicProvider } from '../../providers/provider-types.js'
-import type { ResponseInternal } from '../../types.js'
+import type { PublicProvider } from '../../types/providers.js'
+import type { ResponseInternal } from '../../types/index.js'
 import { requestedCallbackUrl } from '../callback-url.js'
 import { actionUrl, pageUrl, type RequestContext } from '../context.js'
 
