@@ -3,12 +3,12 @@
  * through a wrapper so that every failure reaches the caller as an `AdapterError` and the server log.
  * @module adapters-runtime
  */
-import { adapterMethodNames, type Adapter } from '../types/adapters.js'
+import { adapterMethodNames, type Adapter, type AdapterMethodName, type WrappedAdapter } from '../types/adapters.js'
 import { AdapterError, AuthError, MissingAdapter, MissingAdapterMethods } from '../errors.js'
 import type { LoggerInstance } from '../logger.js'
 
-/** One adapter method's name. */
-export type AdapterMethodName = (typeof adapterMethodNames)[number]
+// The adapter types (the wrapped adapter effects receive included) live with the shared types.
+export type { AdapterMethodName, WrappedAdapter } from '../types/adapters.js'
 
 /**
  * The methods each feature calls, for `requireAdapterMethods` at start-up. The core may ask for several groups
@@ -46,13 +46,6 @@ export function requireAdapterMethods(
 }
 
 type AdapterCall = (...args: unknown[]) => unknown
-type AdapterMethod<K extends AdapterMethodName> = NonNullable<Adapter[K]>
-
-/** An adapter as `wrapAdapter` returns it: every method present, every result a promise. */
-export type WrappedAdapter = {
-  [K in AdapterMethodName]: (...args: Parameters<AdapterMethod<K>>) => Promise<Awaited<ReturnType<AdapterMethod<K>>>>
-}
-
 /**
  * The adapter as the core calls it: every one of the 19 methods exists and returns a promise. A method that throws
  * (or rejects) is logged once with `logger.error` and rethrown as an `AdapterError` whose `cause.err` is the

@@ -3,7 +3,7 @@
  * All methods are optional; the core asks only for what the configuration needs.
  * @module adapters
  */
-import type { Account, Awaitable, User } from './index.js'
+import type { Account, Awaitable, User } from './models.js'
 
 /** A user row. `emailVerified` is null until the first successful e-mail sign-in. */
 export interface AdapterUser extends User {
@@ -74,6 +74,16 @@ export const adapterMethodNames = [
   'createVerificationToken', 'useVerificationToken', 'createAuthenticator', 'getAuthenticator',
   'listAuthenticatorsByUserId', 'updateAuthenticatorCounter',
 ] as const satisfies readonly (keyof Adapter)[]
+
+/** One adapter method's name. */
+export type AdapterMethodName = (typeof adapterMethodNames)[number]
+
+type AdapterMethod<K extends AdapterMethodName> = NonNullable<Adapter[K]>
+
+/** An adapter as the core hands it to effects (see `wrapAdapter` in src/core/adapter-calls.ts): every method present, every result a promise. */
+export type WrappedAdapter = {
+  [K in AdapterMethodName]: (...args: Parameters<AdapterMethod<K>>) => Promise<Awaited<ReturnType<AdapterMethod<K>>>>
+}
 
 /** Whether a value is a Date or an ISO date string, as some drivers return them. */
 export function isDate(value: unknown): value is Date | string {

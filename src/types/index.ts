@@ -5,22 +5,23 @@
  */
 import type { Adapter, AdapterSession, AdapterUser } from './adapters.js'
 import type { JWT, JWTOptions } from './jwt.js'
-import type { LoggerInstance } from '../logger.js'
+import type { LoggerInstance } from './logger.js'
+import type { Account, Awaitable, Profile, User } from './models.js'
+import type { Theme } from './theme.js'
 import type { CookiesOptions, CookieRecord } from './cookies.js'
-import type { Provider, ProviderType, InternalProvider } from './providers.js'
+import type { Provider, InternalProvider } from './providers.js'
 import type { FlowStore } from './flow-store.js'
 import type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
 
 export type { Adapter, AdapterSession, AdapterUser, AdapterAccount, AdapterAuthenticator, VerificationToken } from './adapters.js'
 export type { JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams } from './jwt.js'
-export type { LoggerInstance, WarningCode } from '../logger.js'
+export type { LoggerInstance, WarningCode } from './logger.js'
+export type { Account, AuthorizationDetails, Awaitable, Profile, TokenSet, User } from './models.js'
+export type { Theme } from './theme.js'
 export type { CookiesOptions, CookieOption, CookieRecord, CookieSerializeOptions } from './cookies.js'
 export type * from './providers.js'
 export type { FlowStore, FlowRecord } from './flow-store.js'
 export type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
-
-/** A value or a promise of it. */
-export type Awaitable<T> = T | PromiseLike<T>
 
 /** The nine actions served under the base path. */
 export type AuthAction =
@@ -33,73 +34,6 @@ export type AuthAction =
   | 'signout'
   | 'verify-request'
   | 'webauthn-options'
-
-/** Identity provider claims, indexable by any claim name. */
-export interface Profile {
-  id?: string | null
-  sub?: string | null
-  name?: string | null
-  given_name?: string | null
-  family_name?: string | null
-  middle_name?: string | null
-  nickname?: string | null
-  preferred_username?: string | null
-  profile?: string | null
-  picture?: unknown
-  website?: string | null
-  email?: string | null
-  email_verified?: boolean | null
-  gender?: string | null
-  birthdate?: string | null
-  zoneinfo?: string | null
-  locale?: string | null
-  phone_number?: string | null
-  updated_at?: Date | string | number | null
-  address?: {
-    formatted?: string | null
-    street_address?: string | null
-    locality?: string | null
-    region?: string | null
-    postal_code?: string | null
-    country?: string | null
-  } | null
-  [claim: string]: unknown
-}
-
-/** The user as the app sees it. */
-export interface User {
-  id?: string
-  name?: string | null
-  email?: string | null
-  image?: string | null
-}
-
-/** RFC 9396 authorization details, kept opaque. */
-export interface AuthorizationDetails {
-  type: string
-  [key: string]: unknown
-}
-
-/** A partial token-endpoint response plus `expires_at` (epoch seconds). */
-export interface TokenSet {
-  access_token?: string
-  token_type?: Lowercase<string>
-  id_token?: string
-  refresh_token?: string
-  scope?: string
-  expires_in?: number
-  expires_at?: number
-  authorization_details?: AuthorizationDetails[]
-  [key: string]: unknown
-}
-
-/** Connects a user with a provider. */
-export interface Account extends TokenSet {
-  provider: string
-  providerAccountId: string
-  type: ProviderType
-  userId?: string
-}
 
 /** The session handed to the client. */
 export interface DefaultSession {
@@ -175,14 +109,6 @@ export interface PagesOptions {
   error: string
   verifyRequest: string
   newUser: string
-}
-
-/** Styling of the built-in pages. */
-export interface Theme {
-  colorScheme?: 'auto' | 'dark' | 'light'
-  logo?: string
-  brandColor?: string
-  buttonText?: string
 }
 
 /** The internal response, returned as-is when `config.raw` is the exported `raw` marker. */

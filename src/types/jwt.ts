@@ -1,5 +1,5 @@
 /** Types of the session token and of the JWT module. */
-import type { Awaitable } from './index.js'
+import type { Awaitable } from './models.js'
 
 /** The claims Authchart itself sets; the app may add any other through the `jwt` callback. */
 export interface DefaultJWT {

@@ -1,8 +1,8 @@
 /** Provider configuration types, shaped as Auth.js documents them. */
-import type { Account, Awaitable, Profile, TokenSet, User } from './index.js'
+import type { Account, Awaitable, Profile, ProviderType, TokenSet, User } from './models.js'
 import type { customFetch, FetchFunction } from './symbols.js'
 
-export type ProviderType = 'oidc' | 'oauth' | 'email' | 'credentials' | 'webauthn'
+export type { ProviderType } from './models.js'
 
 /** Fields common to all providers. */
 export interface CommonProviderOptions {
@@ -113,7 +113,7 @@ export interface EmailConfig extends CommonProviderOptions {
     expires: Date
     provider: EmailConfig
     token: string
-    theme: import('./index.js').Theme
+    theme: import('./theme.js').Theme
     request: Request
   }) => Awaitable<void>
   generateVerificationToken?: () => Awaitable<string>

@@ -7,7 +7,7 @@
  * - otherwise → USER_NOT_FOUND.
  * Creating a user and linking its account belong together: if the link fails, the new user is removed again.
  */
-import type { WrappedAdapter } from '../../core/adapter-calls.js'
+import type { WrappedAdapter } from '../../types/adapters.js'
 import type { AdapterAccount, AdapterUser } from '../../types/adapters.js'
 import { randomId } from '../../security/random.js'
 import type { Account, User } from '../../types/index.js'

@@ -3,7 +3,7 @@
  * the session row holds the expiry. They report facts (the row's expiry); the machine decides that an expired row is
  * removed and when the expiry slides by `maxAge` (at most once per `updateAge`; every access at `updateAge: 0`).
  */
-import type { WrappedAdapter } from '../../core/adapter-calls.js'
+import type { WrappedAdapter } from '../../types/adapters.js'
 import type { AdapterSession, AdapterUser } from '../../types/adapters.js'
 import { SignOutError } from '../../errors.js'
 import type { Session } from '../../types/index.js'

@@ -3,7 +3,7 @@
  * by e-mail) before a session row is made for it: Auth.js refuses credentials with database sessions; Authchart
  * supports them for users the adapter knows.
  */
-import type { WrappedAdapter } from '../../core/adapter-calls.js'
+import type { WrappedAdapter } from '../../types/adapters.js'
 import { CredentialsSignin } from '../../errors.js'
 import { createDatabaseSession } from './database-session.js'
 import type { EffectEnv } from '../shared/effect-env.js'

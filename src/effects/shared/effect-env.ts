@@ -3,9 +3,10 @@
  * base URL, and a place to leave their results for the HTTP layer. No cookies, headers or responses: effects know
  * no HTTP.
  */
-import type { ResolvedConfig } from '../../core/config.js'
+import type { CallbacksOptions, EventCallbacks, Session, SessionOptions } from '../../types/index.js'
 import type { JWT } from '../../types/jwt.js'
-import type { Session } from '../../types/index.js'
+import type { LoggerInstance } from '../../types/logger.js'
+import type { SessionTokenConfig } from '../../session/session-token.js'
 
 /** What the effects of one request leave behind for the HTTP layer to turn into a response. */
 export interface EffectOutcome {
@@ -21,8 +22,21 @@ export interface EffectOutcome {
   token?: JWT | null
 }
 
+/**
+ * The part of the resolved config that effects read. Effects never see the core's configuration type: the core's
+ * `ResolvedConfig` satisfies this interface structurally, so an effect that needs more must say so here.
+ */
+export interface EffectConfig extends SessionTokenConfig {
+  session: SessionOptions
+  callbacks: CallbacksOptions
+  events: Partial<EventCallbacks>
+  logger: LoggerInstance
+  /** Milliseconds an OAuth provider request may take. */
+  providerTimeout: number
+}
+
 export interface EffectEnv {
-  config: ResolvedConfig
+  config: EffectConfig
   /** The site's origin. */
   baseUrl: string
   /** Name of the session cookie: the key-derivation salt of the session token. */
