@@ -1,7 +1,7 @@
 /**
  * How the core uses an app's adapter: check at start-up that it has the methods the config needs, and call it
  * through a wrapper so that every failure reaches the caller as an `AdapterError` and the server log.
- * @module adapters-runtime
+ * @module core/adapter-calls
  */
 import { adapterMethodNames, type Adapter, type AdapterMethodName, type WrappedAdapter } from '../types/adapters.js'
 import { AdapterError, AuthError, MissingAdapter, MissingAdapterMethods } from '../errors.js'

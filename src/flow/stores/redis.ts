@@ -10,7 +10,7 @@
  * import { RedisFlowStore } from 'authchart/flow-stores/redis'
  * const flowStore = RedisFlowStore(new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1 }), { operationTimeoutMs: 1500 })
  * ```
- * @module flow-stores/redis
+ * @module flow/stores/redis
  */
 import type { Cluster, Redis } from 'ioredis'
 import { FlowStoreUnavailable, InvalidConfig } from '../../errors.js'
