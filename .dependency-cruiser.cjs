@@ -142,7 +142,8 @@ module.exports = {
     ),
     {
       name: 'session-allowed',
-      comment: 'src/session/ may import security, types, errors, logger and the JWT codec (src/jwt.ts); never the core config.',
+      comment:
+        'src/session/ may import security, types, errors, logger and the JWT codec (src/jwt.ts); never the core config.',
       severity: 'error',
       from: { path: SESSION },
       to: {
