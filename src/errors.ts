@@ -108,33 +108,76 @@ export class InvalidCookieOption extends AuthError { static override type: Error
 /** Authchart: `config.flows` names a machine or a guard that is not a documented extension point, or gives a non-function. */
 export class InvalidFlowExtension extends AuthError { static override type: ErrorType = 'InvalidFlowExtension' }
 
-const clientSafeSignInValues: Partial<Record<ErrorType, SignInPageErrorParam>> = {
-  CredentialsSignin: 'CredentialsSignin',
-  OAuthAccountNotLinked: 'OAuthAccountNotLinked',
-  AccountNotLinked: 'OAuthAccountNotLinked',
-  OAuthCallbackError: 'OAuthCallbackError',
-  OAuthSignInError: 'OAuthSignin',
-  OAuthCreateAccount: 'OAuthCreateAccount',
-  EmailCreateAccount: 'EmailCreateAccount',
-  EmailSignInError: 'EmailSignin',
-  MissingCSRF: 'Signin',
-  FlowRejected: 'Signin',
+/** Where an error is shown: the page, the spec's `error` query value, and the status of a JSON answer. */
+export interface ErrorPresentation {
+  page: 'signIn' | 'error'
+  value: SignInPageErrorParam | ErrorPageParam
+  status: number
 }
 
+const configuration: ErrorPresentation = { page: 'error', value: 'Configuration', status: 500 }
+const signIn = (value: SignInPageErrorParam, status = 400): ErrorPresentation => ({ page: 'signIn', value, status })
+
 /**
- * The page and the `error` query value an error is shown with. Only the spec's values ever reach a URL:
- * errors that speak of configuration or internals all become `Configuration`.
+ * The one table from error type to what the client sees. Only the spec's values ever reach a URL: errors that speak of
+ * configuration or internals all become `Configuration` on the error page.
  */
+export const errorPresentations: Readonly<Record<ErrorType, ErrorPresentation>> = {
+  AccessDenied: { page: 'error', value: 'AccessDenied', status: 403 },
+  Verification: { page: 'error', value: 'Verification', status: 400 },
+  CredentialsSignin: signIn('CredentialsSignin', 401),
+  OAuthAccountNotLinked: signIn('OAuthAccountNotLinked', 409),
+  AccountNotLinked: signIn('OAuthAccountNotLinked', 409),
+  OAuthCallbackError: signIn('OAuthCallbackError'),
+  OAuthSignInError: signIn('OAuthSignin'),
+  OAuthCreateAccount: signIn('OAuthCreateAccount'),
+  EmailCreateAccount: signIn('EmailCreateAccount'),
+  EmailSignInError: signIn('EmailSignin'),
+  MissingCSRF: signIn('Signin', 403),
+  FlowRejected: signIn('Signin'),
+  // A store that failed mid-sign-in: the user may simply try again.
+  AdapterError: signIn('Callback', 503),
+  FlowStoreUnavailable: signIn('Callback', 503),
+  CallbackRouteError: configuration,
+  InvalidRequest: { page: 'error', value: 'Configuration', status: 400 },
+  UnknownAction: { page: 'error', value: 'Configuration', status: 400 },
+  ErrorPageLoop: configuration,
+  EventError: configuration,
+  InvalidCallbackUrl: configuration,
+  InvalidEndpoints: configuration,
+  InvalidCheck: configuration,
+  JWTSessionError: configuration,
+  MissingAdapter: configuration,
+  MissingAdapterMethods: configuration,
+  MissingAuthorize: configuration,
+  MissingSecret: configuration,
+  OAuthProfileParseError: configuration,
+  SessionTokenError: configuration,
+  SignOutError: configuration,
+  UnsupportedStrategy: configuration,
+  InvalidProvider: configuration,
+  UntrustedHost: configuration,
+  DuplicateConditionalUI: configuration,
+  MissingWebAuthnAutocomplete: configuration,
+  WebAuthnVerificationError: signIn('Signin'),
+  ExperimentalFeatureNotEnabled: configuration,
+  InvalidConfig: configuration,
+  InvalidCookieOption: configuration,
+  InvalidFlowExtension: configuration,
+}
+
+/** How an error is shown; anything that is not an `AuthError` is a configuration problem. */
+export function errorPresentation(error: unknown): ErrorPresentation {
+  return error instanceof AuthError ? errorPresentations[error.type] : configuration
+}
+
+/** The page and the `error` query value an error is shown with (the table above). */
 export function errorPageValue(error: unknown): { page: 'signIn'; value: SignInPageErrorParam } | { page: 'error'; value: ErrorPageParam } {
-  if (!(error instanceof AuthError)) return { page: 'error', value: 'Configuration' }
-  if (error.type === 'AccessDenied') return { page: 'error', value: 'AccessDenied' }
-  if (error.type === 'Verification') return { page: 'error', value: 'Verification' }
-  if (error.kind === 'signIn') return { page: 'signIn', value: clientSafeSignInValues[error.type] ?? 'Signin' }
-  if (error.type === 'AdapterError') return { page: 'signIn', value: 'Callback' }
-  return { page: 'error', value: 'Configuration' }
+  const { page, value } = errorPresentation(error)
+  return page === 'signIn' ? { page, value: value as SignInPageErrorParam } : { page, value: value as ErrorPageParam }
 }
 
 /** Whether the error's type is safe to show a client (Auth.js exports the same helper). */
 export function isClientError(error: Error): error is AuthError {
-  return error instanceof AuthError && (error.kind === 'signIn' || error.type === 'AccessDenied' || error.type === 'Verification')
+  return error instanceof AuthError && errorPresentations[error.type].value !== 'Configuration'
 }

@@ -2,7 +2,7 @@
  * `Auth(request, config)`: Request → parsed request → action → internal response → Response. Every failure ends as
  * the documented error page or JSON; the server log gets the whole error, the client only its type.
  */
-import { AdapterError, AuthError, ExperimentalFeatureNotEnabled, FlowStoreUnavailable, UnknownAction, UntrustedHost } from '../errors.js'
+import { AdapterError, AuthError, errorPresentation, ExperimentalFeatureNotEnabled, FlowStoreUnavailable, UnknownAction, UntrustedHost } from '../errors.js'
 import { createLogger, logRefusal } from '../logger.js'
 import { renderPage } from '../pages/html.js'
 import { renderErrorPage } from '../pages/simple-pages.js'
@@ -76,8 +76,8 @@ function answerError(ctx: RequestContext, error: unknown): ResponseInternal {
   // A store that cannot be reached is a passing condition, not a configuration error: say "try again".
   if (error instanceof FlowStoreUnavailable || error instanceof AdapterError) return unavailable(ctx)
   if (jsonActions.has(ctx.req.action)) {
-    const clientSafe = error instanceof AuthError && error.kind === 'signIn'
-    return clientSafe ? json(400, { error: error.type }) : json(500, configurationErrorBody)
+    const shown = errorPresentation(error)
+    return shown.value === 'Configuration' ? json(shown.status, configurationErrorBody) : json(shown.status, { error: (error as AuthError).type })
   }
   return errorRedirect(ctx, error)
 }

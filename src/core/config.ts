@@ -16,6 +16,7 @@ import { randomId } from '../security/random.js'
 import { skipCSRFCheck } from '../types/symbols.js'
 import type { AuthConfig, CallbacksOptions, EventCallbacks, PagesOptions, SessionOptions, Theme } from '../types/index.js'
 import { compileOriginAllowList, originOfUrl, type OriginAllowList } from '../security/origin.js'
+import { servedProviderKinds } from './served-providers.js'
 import { buildCookieSet, type CookieSet } from './cookie-set.js'
 import { listFromEnv, processEnv } from './env.js'
 import { mergeProviders, type MergedProvider } from './provider-setup.js'
@@ -121,6 +122,10 @@ function build(config: AuthConfig): ResolvedConfig {
   const logger = createLogger(config)
   const secrets = resolveSecrets(config.secret)
   const providers = mergeProviders(config.providers)
+  const unserved = providers.find((p) => !servedProviderKinds.has(p.kind))
+  if (unserved) {
+    throw new InvalidConfig(`provider "${unserved.id}": ${unserved.kind} sign-in is not available in this release (providers served: ${[...servedProviderKinds].join(', ')})`)
+  }
   const adapter = config.adapter
   const strategy = config.session?.strategy ?? (adapter ? 'database' : 'jwt')
   if (strategy !== 'jwt' && strategy !== 'database') throw new UnsupportedStrategy(`session strategy "${String(strategy)}" is not supported`)

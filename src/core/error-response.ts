@@ -3,7 +3,7 @@
  * values, or JSON for actions that answer JSON. The full error goes to the server log; the client never sees a
  * message or a stack.
  */
-import { AuthError, CredentialsSignin, errorPageValue, type ErrorType } from '../errors.js'
+import { AuthError, CredentialsSignin, errorPageValue, errorPresentations, type ErrorType } from '../errors.js'
 import type { ResponseInternal } from '../types/index.js'
 import { pageUrl, type RequestContext } from './context.js'
 
@@ -20,10 +20,7 @@ export function errorRedirect(ctx: RequestContext, error: unknown, code?: string
 export function errorFromType(type: ErrorType, message = type): AuthError {
   const error = new AuthError(message)
   error.type = type
-  // Sign-in page errors are the spec's sign-in family; everything else shows on the error page.
-  const signInTypes: ErrorType[] = ['CredentialsSignin', 'OAuthAccountNotLinked', 'OAuthCallbackError', 'OAuthSignInError',
-    'OAuthCreateAccount', 'EmailCreateAccount', 'EmailSignInError', 'MissingCSRF', 'AccountNotLinked', 'FlowRejected', 'InvalidProvider']
-  error.kind = signInTypes.includes(type) ? 'signIn' : 'error'
+  error.kind = errorPresentations[type].page
   return error
 }
 

@@ -127,14 +127,17 @@ describe('routing', () => {
     expect(((await response.json()) as { error: string }).error).toBe('UnknownAction')
   })
 
-  it('sends an unknown provider id to the sign-in page with error=Signin', async () => {
-    const config = testConfig()
-    const jar = new CookieJar()
-    const token = await csrfToken(config, jar)
-    for (const path of ['/auth/signin/nope', '/auth/callback/nope']) {
-      const response = await send(config, path, { jar, form: { csrfToken: token } })
-      expect(response.status).toBe(302)
-      expect(new URL(response.headers.get('location') as string).searchParams.get('error')).toBe('Signin')
+  it('sends an unknown provider id to the error page with error=Configuration (the custom error page when set)', async () => {
+    for (const config of [testConfig(), testConfig({ pages: { error: '/oops' } })]) {
+      const jar = new CookieJar()
+      const token = await csrfToken(config, jar)
+      for (const path of ['/auth/signin/nope', '/auth/callback/nope']) {
+        const response = await send(config, path, { jar, form: { csrfToken: token } })
+        expect(response.status).toBe(302)
+        const location = new URL(response.headers.get('location') as string)
+        expect(location.pathname).toBe(config.pages?.error ?? '/auth/error')
+        expect(location.searchParams.get('error')).toBe('Configuration')
+      }
     }
   })
 

@@ -7,6 +7,7 @@ import type { ResponseInternal } from '../../types/index.js'
 import { pageUrl, type RequestContext } from '../context.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import type { MergedProvider } from '../provider-setup.js'
+import type { ServedKind } from '../served-providers.js'
 import { credentialsCallbackAction } from './credentials-callback.js'
 import { oauthCallbackAction, oauthSignInAction } from './oauth.js'
 
@@ -17,7 +18,8 @@ interface ProviderFlow {
   callback?: ProviderHandler
 }
 
-const flows: Readonly<Partial<Record<MergedProvider['kind'], ProviderFlow>>> = {
+/** One entry per served kind (src/core/served-providers.ts): a kind missing or extra here is a type error. */
+const flowOf: Readonly<Record<ServedKind, ProviderFlow>> = {
   credentials: {
     // Credentials are posted to the callback; a sign-in request just shows the form.
     signIn: async (ctx) => ({ redirect: pageUrl(ctx, 'signIn'), cookies: ctx.setCookies }),
@@ -32,6 +34,10 @@ const flows: Readonly<Partial<Record<MergedProvider['kind'], ProviderFlow>>> = {
     callback: async (ctx, provider) => (provider.kind === 'oauth' ? oauthCallbackAction(ctx, provider) : errorRedirect(ctx, errorFromType('InvalidProvider'))),
   },
 }
+
+const flows: Readonly<Partial<Record<MergedProvider['kind'], ProviderFlow>>> = flowOf
+
+export { servedProviderKinds } from '../served-providers.js'
 
 function providerOf(ctx: RequestContext): MergedProvider | undefined {
   const id = ctx.req.providerId
