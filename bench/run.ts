@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { runCoreBench } from './core.bench.js'
 import { runDatabaseSessionBench } from './database-session.bench.js'
 import { runFlowStoreBench } from './flow-store.bench.js'
+import { runLibrariesBench } from './libraries.bench.js'
 import { runOidcBench } from './oidc.bench.js'
 import { runXStateApiBench } from './xstate-api.bench.js'
 
@@ -24,6 +25,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   'flow-store': () => runFlowStoreBench({ quick }),
   'database-session': () => runDatabaseSessionBench({ quick }),
   xstate: () => runXStateApiBench({ quick }),
+  libraries: async () => runLibrariesBench({ quick }),
 }
 
 if (only) {

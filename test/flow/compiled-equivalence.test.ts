@@ -58,7 +58,8 @@ for (const [label, registry] of [['as defined', machineRegistry], ['with app gua
           }
         }
         expect(compared).toBeGreaterThan(paths.length)
-      })
+        // Generating every simple path of the OAuth machine is the slow part (seconds on a busy 2-core machine).
+      }, 180_000)
     }
   })
 }
