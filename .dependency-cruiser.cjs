@@ -1,29 +1,27 @@
 // The import rules of docs/architecture.md, checked by `npm run deps:check`.
-// The rules are written for the target layout (src/types/, src/flow/stores/, src/effects/<flow>/ …). Where a part
-// still lives at its old path, the old path is listed beside the new one, so the same rules run on today's tree.
+// The rules follow the folder tree: src/types/ (leaf of shared types), src/flow/ with its stores in src/flow/stores/,
+// src/effects/<flow>/, adapters/ (the adapters) with the adapter types in src/types/adapters.ts.
 // `import type` edges are recorded (tsPreCompilationDeps), so a type-only cycle is still a cycle, and "type-only"
 // permissions below really mean `import type`.
 // Run it as `npm run deps:check`: a bare `npx depcruise` finds TypeScript 7, which has no compiler API, and then
 // silently cruises 0 TypeScript modules. The script loads tools/typescript-api.mjs, which hands it TypeScript 6.
 
-/** Shared types: one leaf. Today: src/types.ts, src/adapters.ts, src/jwt-types.ts, src/providers/provider-types.ts and
- * the symbol keys in src/symbols.ts; target: src/types/. */
-const TYPES = [
-  '^src/types/',
-  '^src/types\\.ts$',
-  '^src/adapters\\.ts$',
-  '^src/jwt-types\\.ts$',
-  '^src/providers/provider-types\\.ts$',
-  '^src/symbols\\.ts$',
-]
+/** Shared types: one leaf. The public `authchart/types` is src/types/index.ts; the symbol keys and the refusal codes
+ * (named by machines, logger and security alike) live here too. */
+const TYPES = ['^src/types/']
 const ERRORS = '^src/errors\\.ts$'
 const LOGGER = '^src/logger\\.ts$'
 const SECURITY = '^src/security/'
 const SESSION = '^src/session/'
 const PROVIDERS = '^src/providers/'
 const MACHINES = '^machines/'
-/** The flow runtime and its stores. Today the stores sit in src/flow-stores/; target: src/flow/stores/. */
-const FLOW = ['^src/flow/', '^src/flow-stores/']
+/** The flow runtime and its stores (src/flow/stores/). */
+const FLOW = ['^src/flow/']
+const FLOW_STORES = '^src/flow/stores/'
+/** The sealing the cookie flow store shares with the session cookie: JWE and its key derivation. */
+const SESSION_SEALING = '^src/session/(jwe|hkdf-keys)\\.ts$'
+/** The JWT codec (public `authchart/jwt`) that session tokens are encoded with. */
+const JWT_CODEC = '^src/jwt\\.ts$'
 const EFFECTS = '^src/effects/'
 const CORE = '^src/core/'
 const FRAMEWORKS = '^src/frameworks/'
@@ -35,11 +33,11 @@ const npm = (...names) => `(^|/)node_modules/(${names.join('|')})/`
 const ADAPTER_PEERS = npm('ioredis', 'kysely', 'pg', 'mysql2', 'better-sqlite3')
 
 /** A rule that lets `from` import only `allowed` (plus node builtins) among the repository's own code and npm. */
-const only = (name, comment, from, allowed, { npmAllowed = null } = {}) => ({
+const only = (name, comment, from, allowed, { npmAllowed = null, fromNot = undefined } = {}) => ({
   name,
   comment,
   severity: 'error',
-  from: { path: from },
+  from: fromNot ? { path: from, pathNot: fromNot } : { path: from },
   to: {
     pathNot: [...allowed, npmAllowed ?? '(^|/)node_modules/'].flat(),
     dependencyTypesNot: ['core'],
@@ -112,29 +110,46 @@ module.exports = {
     },
     only(
       'flow-runtime',
-      'src/flow/ (the one runtime and its stores): machines, security, types, errors, logger, xstate; not core, not effects.',
+      'src/flow/ (the one runtime): machines, security, types, errors, logger, its stores, xstate; not core, not effects.',
       FLOW,
       [FLOW, MACHINES, SECURITY, TYPES, ERRORS, LOGGER],
-      { npmAllowed: npm('xstate', 'superjson', 'ioredis') },
+      { npmAllowed: npm('xstate'), fromNot: FLOW_STORES },
+    ),
+    only(
+      'flow-stores',
+      'src/flow/stores/ (where waiting flows are kept): security, types, errors, logger, the session sealing (JWE, key derivation) and ioredis; not the runtime.',
+      FLOW_STORES,
+      [FLOW_STORES, SECURITY, TYPES, ERRORS, LOGGER, SESSION_SEALING],
+      { npmAllowed: npm('ioredis') },
     ),
     {
       name: 'effects-allowed',
       comment:
-        'src/effects/ may import providers, security, session, types, errors, logger and (types from) flow; never the core config.',
+        'src/effects/ may import providers, security, session, types, errors, logger and (types from) flow and machines; never the core config.',
       severity: 'error',
       from: { path: EFFECTS },
       to: {
         path: '^(src|machines|adapters|visualizations)/',
-        pathNot: [EFFECTS, PROVIDERS, SECURITY, SESSION, ...TYPES, ERRORS, LOGGER, ...FLOW],
+        pathNot: [EFFECTS, PROVIDERS, SECURITY, SESSION, ...TYPES, ERRORS, LOGGER, ...FLOW, MACHINES],
       },
     },
     typeOnly('effects-flow-types-only', 'src/effects/ takes only types from src/flow/.', EFFECTS, FLOW),
+    typeOnly(
+      'effects-machines-types-only',
+      'src/effects/ takes only types from machines/ (the command contracts its handlers implement).',
+      EFFECTS,
+      MACHINES,
+    ),
     {
       name: 'session-allowed',
-      comment: 'src/session/ may import security, types, errors and logger.',
+      comment:
+        'src/session/ may import security, types, errors, logger and the JWT codec (src/jwt.ts); never the core config.',
       severity: 'error',
       from: { path: SESSION },
-      to: { path: '^(src|machines|adapters|visualizations)/', pathNot: [SESSION, SECURITY, ...TYPES, ERRORS, LOGGER] },
+      to: {
+        path: '^(src|machines|adapters|visualizations)/',
+        pathNot: [SESSION, SECURITY, ...TYPES, ERRORS, LOGGER, JWT_CODEC],
+      },
     },
     {
       name: 'core-not-to-entry-points',
@@ -182,7 +197,8 @@ module.exports = {
   options: {
     // Cruised by `npm run deps:check`: src machines adapters visualizations bin bench examples test.
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['^dist/', '^coverage/', '^test-artifacts/'] },
+    // The framework fixtures are apps of their own (own package.json, installed at test time), not our modules.
+    exclude: { path: ['^dist/', '^coverage/', '^test-artifacts/', '^test/frameworks/.+/fixture[^/]*/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

@@ -5,5 +5,5 @@
  */
 export type {
   Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken,
-} from '../src/adapters.js'
-export { isDate } from '../src/adapters.js'
+} from '../src/types/adapters.js'
+export { isDate } from '../src/types/adapters.js'

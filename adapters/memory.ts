@@ -10,7 +10,7 @@
  */
 import type {
   Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken,
-} from '../src/adapters.js'
+} from '../src/types/adapters.js'
 import { storeFailure } from './store-failure.js'
 
 /** The maps a `MemoryAdapter` keeps its records in. Pass your own to inspect or seed them. */

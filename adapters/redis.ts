@@ -28,7 +28,7 @@ import type { Cluster, Redis } from 'ioredis'
 import {
   isDate, type Adapter, type AdapterAccount, type AdapterAuthenticator, type AdapterSession, type AdapterUser,
   type VerificationToken,
-} from '../src/adapters.js'
+} from '../src/types/adapters.js'
 import { InvalidConfig } from '../src/errors.js'
 import { runStoreCall, storeFailure, type StoreFailureKind } from './store-failure.js'
 import {

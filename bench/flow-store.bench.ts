@@ -5,9 +5,9 @@
  */
 import { Redis } from 'ioredis'
 import { pathToFileURL } from 'node:url'
-import { RedisFlowStore } from '../src/flow-stores/redis.js'
-import { CookieFlowStore } from '../src/flow/cookie-flow-store.js'
-import type { FlowRecord, FlowStore } from '../src/flow/flow-store.js'
+import { RedisFlowStore } from '../src/flow/stores/redis.js'
+import { CookieFlowStore } from '../src/flow/stores/cookie.js'
+import type { FlowRecord, FlowStore } from '../src/types/flow-store.js'
 import { randomToken } from '../src/security/random.js'
 import { startRedisServer } from '../test/support/redis-server.js'
 import { measure } from './measure.js'

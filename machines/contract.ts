@@ -2,7 +2,7 @@
  * The closed contract between a machine and the handlers of its commands. A machine declares its commands once
  * (name and params, via `command<Params>()` in `setup({ actions })`) and, per command, the result events a handler may
  * answer with. `HandlersFor` turns that into the handler type: each handler takes exactly its params and may return
- * only the events listed for its command. test/flows/contract.test.ts holds the lists equal to the machine: every
+ * only the events listed for its command. test/flow/contract.test.ts holds the lists equal to the machine: every
  * listed event is accepted where the command runs, and every result event the machine accepts is listed.
  */
 

@@ -4,7 +4,7 @@
  */
 import { assign, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
-import type { RefusalCheck } from '../src/security/refusals.js'
+import type { RefusalCheck } from '../src/types/refusals.js'
 import { isCsrfVerified } from '../src/security/flow-guards.js'
 import { command, type CommandContract, type CommandsOf } from './contract.js'
 
@@ -40,7 +40,7 @@ export type CredentialsEvent =
 
 type FlowUser = NonNullable<CredentialsContext['user']>
 
-/** The commands, declared once: their params type the handlers (src/effects/credentials.ts). */
+/** The commands, declared once: their params type the handlers (src/effects/credentials/credentials-flow.ts). */
 const commands = {
   runRedirectCallback: command<{ url: string }>(),
   authorize: command<{ providerId: string }>(),
@@ -73,7 +73,7 @@ export const credentialsMachine = setup({
     allowSignIn: () => true,
   },
   actions: {
-    // Commands: run by the flow runtime with the handlers in src/effects/credentials.ts.
+    // Commands: run by the flow runtime with the handlers in src/effects/credentials/credentials-flow.ts.
     ...commands,
     // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
     fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) => (params.check ? { error: params.error, refusal: params.check } : { error: params.error })),

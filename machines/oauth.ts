@@ -5,7 +5,7 @@
  */
 import { assign, not, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
-import type { RefusalCheck } from '../src/security/refusals.js'
+import type { RefusalCheck } from '../src/types/refusals.js'
 import { hasMatchingState, isAccountOfAnotherSignedInUser, isCallbackForFlowProvider, isCsrfVerified, isDangerousEmailLinkingAllowed, isFlowExpired } from '../src/security/flow-guards.js'
 import { command, type CommandContract, type CommandsOf } from './contract.js'
 
@@ -74,7 +74,7 @@ const callbackError = { type: 'fail', params: { error: 'OAuthCallbackError' } } 
 
 type CallbackChecks = { providerId: string; state?: string; nonce?: string; codeVerifier?: string }
 
-/** The commands, declared once: their params type the handlers (src/effects/oauth-flow.ts). */
+/** The commands, declared once: their params type the handlers (src/effects/oauth/oauth-flow.ts). */
 const commands = {
   runRedirectCallback: command<{ url: string }>(),
   buildAuthorizationUrl: command<CallbackChecks>(),
@@ -121,7 +121,7 @@ export const oauthMachine = setup({
     allowAccountLinking: () => true,
   },
   actions: {
-    // Commands, run by the flow runtime with the handlers in src/effects/oauth-flow.ts.
+    // Commands, run by the flow runtime with the handlers in src/effects/oauth/oauth-flow.ts.
     ...commands,
     // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
     /** Keeps the check a command's result named (issuer, PKCE, nonce, ID token), for the refusal log. */

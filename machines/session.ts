@@ -1,13 +1,13 @@
 /**
  * The session lifecycle: read, expire, refresh, re-issue when due, update on the app's request, sign out. The same
- * machine serves both strategies; the handlers (src/effects/jwt-session.ts, src/effects/database-session.ts) know
+ * machine serves both strategies; the handlers (src/effects/session/jwt-session.ts and database-session.ts) know
  * whether the session lives in a JWT cookie or in the database, and only report facts (when the session was issued,
  * when it expires, whether the `jwt` callback changed it). Whether it has expired and whether it is re-issued are
  * decided here, as guarded edges. It runs within one request and is never persisted.
  */
 import { assign, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
-import type { RefusalCheck } from '../src/security/refusals.js'
+import type { RefusalCheck } from '../src/types/refusals.js'
 import { isCsrfVerified, isSessionExpired } from '../src/security/flow-guards.js'
 import { command, type CommandContract, type CommandsOf } from './contract.js'
 

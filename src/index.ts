@@ -6,6 +6,6 @@
 export { Auth } from './core/auth.js'
 export { createActionURL, setEnvDefaults } from './core/env.js'
 export { isAuthAction } from './core/request.js'
-export { customFetch, raw, skipCSRFCheck } from './symbols.js'
-export type * from './types.js'
+export { customFetch, raw, skipCSRFCheck } from './types/symbols.js'
+export type * from './types/index.js'
 export type { ErrorType } from './errors.js'

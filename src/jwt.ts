@@ -10,14 +10,14 @@
  */
 import { createHash, randomUUID } from 'node:crypto'
 import { InvalidRequest, JWTSessionError, MissingSecret } from './errors.js'
-import type { JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from './jwt-types.js'
+import type { JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from './types/jwt.js'
 import type { LoggerInstance } from './logger.js'
 import { readChunkedCookie } from './session/cookie-chunks.js'
 import { parseCookieHeader } from './session/cookie-header.js'
 import { deriveSessionTokenKey } from './session/hkdf-keys.js'
 import { openCompactJwe, sealCompactJwe, type JweProtectedHeader } from './session/jwe.js'
 
-export type { DefaultJWT, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from './jwt-types.js'
+export type { DefaultJWT, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from './types/jwt.js'
 
 /** 30 days, Auth.js's default session lifetime. */
 const defaultMaxAgeSeconds = 30 * 24 * 60 * 60

@@ -1,27 +1,10 @@
 /** The logger: `error(err)`, `warn(code)`, and `debug` only when the config says `debug: true`. */
 import { AuthError } from './errors.js'
-import { safeRefusalDetail, type RefusalCheck, type RefusalCode, type RefusalDetail } from './security/refusals.js'
+import type { LoggerInstance } from './types/logger.js'
+import { safeRefusalDetail, type RefusalCheck, type RefusalDetail } from './types/refusals.js'
 
-/** Warning codes passed to `logger.warn`. */
-export type WarningCode =
-  | 'debug-enabled'
-  | 'csrf-disabled'
-  | 'experimental-webauthn'
-  | 'env-url-basepath-redundant'
-  | 'env-url-basepath-mismatch'
-  | 'secret-too-short'
-  | 'jwt-cookie-oversized'
-  | 'flow-guard-not-boolean'
-  | 'redirect-proxy-without-allowlist'
-  | 'credentials-signin'
-  | RefusalCode
-
-export interface LoggerInstance {
-  /** `detail` accompanies refusals (`refused:<check>`): flow id, provider and a short reason, never a secret. */
-  warn: (code: WarningCode, detail?: RefusalDetail) => void
-  error: (error: Error) => void
-  debug: (message: string, metadata?: unknown) => void
-}
+// The logger's types live with the shared types (src/types/logger.ts); re-exported here for existing importers.
+export type { LoggerInstance, WarningCode } from './types/logger.js'
 
 const noop = () => {}
 

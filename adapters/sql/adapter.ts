@@ -3,7 +3,7 @@
  * (better-sqlite3) dialect, over the schema Auth.js documents (see schema.ts; create it with `migrate(db)`).
  */
 import type { Kysely } from 'kysely'
-import type { Adapter } from '../../src/adapters.js'
+import type { Adapter } from '../../src/types/adapters.js'
 import { AdapterError } from '../../src/errors.js'
 import { runStoreCall, storeFailure } from '../store-failure.js'
 import { classifySqlError, detectDialect, type SqlDialect } from './dialect.js'

@@ -5,7 +5,7 @@
  */
 import type {
   AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken,
-} from '../../src/adapters.js'
+} from '../../src/types/adapters.js'
 import { AdapterError } from '../../src/errors.js'
 import { toBoolean, toDate, toNumber, toStoreValue, type SqlDialect } from './dialect.js'
 import type { StoreColumn } from './store-columns.js'

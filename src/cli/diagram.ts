@@ -17,7 +17,7 @@ import { machineRegistry } from '../../machines/index.js'
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import { describeEntry, toDot, toFlowsMarkdown, toInspectorHtml, toMermaid } from '../../visualizations/index.js'
 import { AuthError, InvalidFlowExtension } from '../errors.js'
-import type { AuthConfig } from '../types.js'
+import type { AuthConfig } from '../types/index.js'
 import { configureMachines } from '../flow/extend-machines.js'
 
 const formats = ['mermaid', 'dot', 'html', 'markdown'] as const

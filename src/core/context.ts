@@ -2,7 +2,7 @@
  * The request context: the resolved config plus what depends on this one request (origin, secure cookies, the
  * CSRF verdict, the clock), and the cookies the response will set.
  */
-import type { CookieRecord } from '../session/cookie-types.js'
+import type { CookieRecord } from '../types/cookies.js'
 import { isCsrfTokenValid, readCsrfCookie } from '../security/csrf.js'
 import type { ResolvedConfig } from './config.js'
 import type { CookieSet } from './cookie-set.js'

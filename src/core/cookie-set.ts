@@ -3,7 +3,7 @@
  * an Auth.js session cookie is read after a migration. On HTTPS the names carry `__Secure-` (or `__Host-` for the
  * CSRF and flow cookies, which are bound to the exact host and path `/`).
  */
-import type { CookieOption, CookiesOptions, CookieSerializeOptions } from '../session/cookie-types.js'
+import type { CookieOption, CookiesOptions, CookieSerializeOptions } from '../types/cookies.js'
 
 /** The cookies of one request, with the user's overrides applied. */
 export interface CookieSet {

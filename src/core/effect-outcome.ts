@@ -3,7 +3,7 @@
  * every action uses to run its machine through the runtime with the request's clock, logger and audit hook.
  */
 import type { MachineEntry } from '../../machines/machine-entry.js'
-import type { EffectEnv, EffectOutcome } from '../effects/effect-env.js'
+import type { EffectEnv, EffectOutcome } from '../effects/shared/effect-env.js'
 import { runFlow, type AnyHandlers, type FlowEvent, type FlowPersistence, type FlowResult } from '../flow/runtime.js'
 import { chunkCookie, clearChunkedCookie } from '../session/cookie-chunks.js'
 import type { RequestContext } from './context.js'

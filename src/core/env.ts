@@ -4,8 +4,8 @@
  * AUTH_REDIRECT_PROXY_URL, and AUTH_<PROVIDER>_ID / _SECRET / _ISSUER.
  */
 import { createLogger, type LoggerInstance } from '../logger.js'
-import type { ProviderConfig } from '../providers/provider-types.js'
-import type { AuthAction, AuthConfig } from '../types.js'
+import type { ProviderConfig } from '../types/providers.js'
+import type { AuthAction, AuthConfig } from '../types/index.js'
 
 type EnvObject = Record<string, string | undefined>
 

@@ -4,7 +4,7 @@
  * message or a stack.
  */
 import { AuthError, CredentialsSignin, errorPageValue, errorPresentations, type ErrorType } from '../errors.js'
-import type { ResponseInternal } from '../types.js'
+import type { ResponseInternal } from '../types/index.js'
 import { pageUrl, type RequestContext } from './context.js'
 
 /** Redirect to the page that shows this error. */

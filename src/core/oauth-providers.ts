@@ -2,7 +2,7 @@
  * OAuth providers resolved for one origin (their callback URL is part of the protocol), cached per config and
  * origin so discovery caches and validation happen once, not per request.
  */
-import type { OAuthConfig, OAuthConfigInternal } from '../providers/provider-types.js'
+import type { OAuthConfig, OAuthConfigInternal } from '../types/providers.js'
 import { normalizeOAuthProvider } from '../providers/normalize-oauth.js'
 import type { ResolvedConfig } from './config.js'
 import { actionUrl, type RequestContext } from './context.js'

@@ -4,7 +4,7 @@
  */
 import { InvalidProvider, MissingAuthorize } from '../errors.js'
 import { readEndpoint } from '../providers/oauth-endpoint.js'
-import type { CredentialsConfig, EmailConfig, OAuthConfig, Provider, ProviderConfig, WebAuthnConfig } from '../providers/provider-types.js'
+import type { CredentialsConfig, EmailConfig, OAuthConfig, Provider, ProviderConfig, WebAuthnConfig } from '../types/providers.js'
 
 /** A provider after merging, before per-origin URLs are attached. */
 export type MergedProvider =

@@ -5,7 +5,7 @@
 import { InvalidRequest, UnknownAction } from '../errors.js'
 import { isUsableHost } from '../security/origin.js'
 import { parseCookieHeader } from '../session/cookie-header.js'
-import type { AuthAction } from '../types.js'
+import type { AuthAction } from '../types/index.js'
 
 const actions: ReadonlySet<string> = new Set<AuthAction>([
   'callback', 'csrf', 'error', 'providers', 'session', 'signin', 'signout', 'verify-request', 'webauthn-options',

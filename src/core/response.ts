@@ -1,6 +1,6 @@
 /** Turns the internal response into a web `Response`. */
 import { serializeCookie } from '../session/cookie-header.js'
-import type { ResponseInternal } from '../types.js'
+import type { ResponseInternal } from '../types/index.js'
 
 /**
  * Headers of answers that carry a user's session or CSRF token: no cache, shared or private, may keep them (the

@@ -1,6 +1,6 @@
 /** Which `issueSession` implementation a config uses: the JWT cookie, or a database session row. */
-import { issueJwtSession, type SessionIssuer } from '../effects/issue-session.js'
-import { issueDatabaseSession } from '../effects/issue-database-session.js'
+import { issueJwtSession, type SessionIssuer } from '../effects/session/issue-jwt-session.js'
+import { issueDatabaseSession } from '../effects/session/issue-database-session.js'
 import type { ResolvedConfig } from './config.js'
 
 /** The session issuer of the configured strategy. */

@@ -1,7 +1,7 @@
 /** Which user resolution a sign-in uses: the provider's profile alone (no adapter), or the adapter's records. */
-import { adapterUserResolution } from '../effects/adapter-user-resolution.js'
-import type { EffectEnv } from '../effects/effect-env.js'
-import { profileIsTheUser, type UserResolution } from '../effects/oauth-flow.js'
+import { adapterUserResolution } from '../effects/oauth/adapter-user-resolution.js'
+import type { EffectEnv } from '../effects/shared/effect-env.js'
+import { profileIsTheUser, type UserResolution } from '../effects/oauth/oauth-flow.js'
 import { readChunkedCookie } from '../session/cookie-chunks.js'
 import { readSessionToken } from '../session/session-token.js'
 import type { RequestContext } from './context.js'

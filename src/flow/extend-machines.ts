@@ -11,7 +11,7 @@
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import { AccessDenied, InvalidFlowExtension } from '../errors.js'
 import { createLogger, type LoggerInstance } from '../logger.js'
-import type { FlowExtensions } from './extension-types.js'
+import type { FlowExtensions } from '../types/flow-extensions.js'
 
 /**
  * What every extension-point hook receives. `now` is the request's time in epoch seconds, taken from the event, else

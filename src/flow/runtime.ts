@@ -17,11 +17,11 @@
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import { AuthError, FlowRejected } from '../errors.js'
 import { logRefusal, type LoggerInstance } from '../logger.js'
-import { isRefusalCheck, type RefusalCheck } from '../security/refusals.js'
+import { isRefusalCheck, type RefusalCheck } from '../types/refusals.js'
 import { randomToken } from '../security/random.js'
 import { compileMachine, hasState, stepCompiled, tagsOf, type CompiledMachine, type CompiledSnapshot, type FlowContext, type FlowEvent } from './compiled-machine.js'
-import type { TransitionRecord } from './extension-types.js'
-import type { FlowRecord, FlowStore } from './flow-store.js'
+import type { TransitionRecord } from '../types/flow-extensions.js'
+import type { FlowRecord, FlowStore } from '../types/flow-store.js'
 
 export type { FlowContext, FlowEvent } from './compiled-machine.js'
 

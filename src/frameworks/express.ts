@@ -20,7 +20,7 @@ import { allowedMethods, BodyTooLarge, isServedMethod, maxBodyBytes, UnusableHos
 import { FlowStoreUnavailable, InvalidConfig, InvalidRequest } from '../errors.js'
 import { createLogger, logRefusal, type LoggerInstance } from '../logger.js'
 import { isUsableHost, originOfUrl } from '../security/origin.js'
-import type { AuthConfig, Session } from '../types.js'
+import type { AuthConfig, Session } from '../types/index.js'
 import { basePathOf, callAuth, isUnderBasePath, prepareConfig } from './web-handler.js'
 
 /** Connection-scoped headers: they describe the hop to this server, not the request, and must not be forwarded. */
@@ -94,8 +94,8 @@ async function bodyOf(req: ExpressRequest): Promise<string | Uint8Array | undefi
 }
 
 export { AuthError, CredentialsSignin } from '../errors.js'
-export { customFetch } from '../symbols.js'
-export type { Account, DefaultSession, Profile, Session, User } from '../types.js'
+export { customFetch } from '../types/symbols.js'
+export type { Account, DefaultSession, Profile, Session, User } from '../types/index.js'
 
 /** The configuration of `ExpressAuth`: `Auth()`'s, as `@auth/express` names it. */
 export type ExpressAuthConfig = Omit<AuthConfig, 'raw'>

@@ -14,7 +14,7 @@ import { Auth } from '../core/auth.js'
 import { setEnvDefaults } from '../core/env.js'
 import { FlowStoreUnavailable, InvalidConfig } from '../errors.js'
 import { createLogger } from '../logger.js'
-import type { AuthConfig } from '../types.js'
+import type { AuthConfig } from '../types/index.js'
 
 const prepared = new WeakSet<AuthConfig>()
 

@@ -1,5 +1,5 @@
 /** HTML building blocks of the built-in pages: escaping and the page shell. Every interpolated value is escaped. */
-import type { Theme } from '../types.js'
+import type { Theme } from '../types/index.js'
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' }
 

@@ -1,6 +1,6 @@
 /** The built-in sign-in page: a button per OAuth provider, a form per credentials or e-mail provider. */
-import type { CredentialInput } from '../providers/provider-types.js'
-import type { Theme } from '../types.js'
+import type { CredentialInput } from '../types/providers.js'
+import type { Theme } from '../types/index.js'
 import { escapeHtml, renderPage } from './html.js'
 import { signInErrorMessage } from './messages.js'
 

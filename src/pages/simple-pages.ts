@@ -1,5 +1,5 @@
 /** The built-in sign-out, error and verify-request pages. */
-import type { Theme } from '../types.js'
+import type { Theme } from '../types/index.js'
 import { escapeHtml, renderPage } from './html.js'
 import { errorPageMessage } from './messages.js'
 

@@ -6,7 +6,7 @@
  */
 import { createRemoteJWKSet, customFetch as joseCustomFetch, jwtVerify, type JWTPayload } from 'jose'
 import { OAuthCallbackError } from '../errors.js'
-import type { FetchFunction } from '../symbols.js'
+import type { FetchFunction } from '../types/symbols.js'
 import { trimSlash } from './names.js'
 
 const timeoutMs = 3000

@@ -4,7 +4,7 @@
  * effects have bound to `customFetch`, the loopback rule and the timeout, like `requestJsonWithBearer`.
  */
 import { OAuthCallbackError } from '../errors.js'
-import { customFetch, type FetchFunction } from '../symbols.js'
+import { customFetch, type FetchFunction } from '../types/symbols.js'
 
 /** What a vendor request needs of the provider. */
 export interface VendorRequestProvider {

@@ -3,7 +3,7 @@
  * @module providers/42-school
  */
 import { profileId } from './profile-defaults.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as 42's `GET /v2/me` returns it (the fields Authchart reads). */
 export interface FortyTwoProfile {

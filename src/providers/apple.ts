@@ -2,7 +2,7 @@
  * Sign in with Apple (OpenID Connect, web flow).
  * @module providers/apple
  */
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** The `user` field Apple posts with the first authorization only. */
 export interface AppleFirstSignInUser {

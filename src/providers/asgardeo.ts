@@ -4,7 +4,7 @@
  */
 import type { StandardOidcProfile } from './issuer-oidc.js'
 import { joinName, trimSlash } from '../providers-internal/names.js'
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of an Asgardeo ID token. */
 export interface AsgardeoProfile extends StandardOidcProfile {

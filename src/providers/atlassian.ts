@@ -2,7 +2,7 @@
  * Sign in with Atlassian (Jira, Confluence; OAuth 2.0 3LO).
  * @module providers/atlassian
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as Atlassian's `GET https://api.atlassian.com/me` returns it. */
 export interface AtlassianProfile {

@@ -3,7 +3,7 @@
  * @module providers/auth0
  */
 import { issuerOidcProvider, type StandardOidcProfile } from './issuer-oidc.js'
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Auth0 ID token. */
 export type Auth0Profile = StandardOidcProfile

@@ -3,7 +3,7 @@
  * @module providers/authentik
  */
 import { issuerOidcProvider, type StandardOidcProfile } from './issuer-oidc.js'
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Authentik ID token. */
 export type AuthentikProfile = StandardOidcProfile

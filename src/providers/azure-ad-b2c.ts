@@ -2,7 +2,7 @@
  * Sign in with Azure AD B2C (OpenID Connect).
  * @module providers/azure-ad-b2c
  */
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of an Azure AD B2C ID token (the claims your user flow is set to return). */
 export interface AzureADB2CProfile {

@@ -4,7 +4,7 @@
  * @module providers/azure-ad
  */
 import MicrosoftEntraID, { type MicrosoftEntraIDProfile, type MicrosoftEntraIDUserConfig } from './microsoft-entra-id.js'
-import type { OIDCConfig } from './provider-types.js'
+import type { OIDCConfig } from '../types/providers.js'
 
 /** Claims of an Azure AD v2.0 ID token. */
 export type AzureADProfile = MicrosoftEntraIDProfile

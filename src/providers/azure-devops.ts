@@ -3,7 +3,7 @@
  * `microsoft-entra-id` with the Azure DevOps scope where you can.
  * @module providers/azure-devops
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The profile as `GET /_apis/profile/profiles/me` returns it. */
 export interface AzureDevOpsProfile {

@@ -3,8 +3,8 @@
  * @module providers/bankid-no
  */
 import { verifiedUserinfo } from '../providers-internal/signed-userinfo.js'
-import { customFetch } from '../symbols.js'
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import { customFetch } from '../types/symbols.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** BankID's test environment, Auth.js's default too. */
 const defaultIssuer = 'https://auth.current.bankid.no/auth/realms/current'

@@ -2,7 +2,7 @@
  * Sign in with Battle.net (OpenID Connect).
  * @module providers/battlenet
  */
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Battle.net ID token. */
 export interface BattleNetProfile {

@@ -4,7 +4,7 @@
  * OAuth effects have already bound to the provider's `customFetch`, the loopback rule and the timeout.
  */
 import { OAuthCallbackError } from '../errors.js'
-import { customFetch, type FetchFunction } from '../symbols.js'
+import { customFetch, type FetchFunction } from '../types/symbols.js'
 
 /** What a bearer request needs of the provider: its id (for errors) and its fetch. */
 export interface BearerRequestProvider {

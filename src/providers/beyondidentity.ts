@@ -2,7 +2,7 @@
  * Sign in with Beyond Identity (OpenID Connect, passwordless).
  * @module providers/beyondidentity
  */
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Beyond Identity ID token. */
 export interface BeyondIdentityProfile {

@@ -4,8 +4,8 @@
  */
 import { requestJsonWithBearer } from './bearer-request.js'
 import { readEndpoint } from './oauth-endpoint.js'
-import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from './provider-types.js'
-import type { TokenSet } from '../types.js'
+import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'
+import type { TokenSet } from '../types/index.js'
 
 /** The user as Bitbucket's `GET /2.0/user` returns it, with `email` added from `/2.0/user/emails`. */
 export interface BitbucketProfile {

@@ -2,7 +2,7 @@
  * Sign in with Box.
  * @module providers/box
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as Box's `GET /2.0/users/me` returns it. */
 export interface BoxProfile {

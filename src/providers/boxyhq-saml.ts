@@ -4,7 +4,7 @@
  */
 import { instanceEndpoints } from '../providers-internal/instance-endpoints.js'
 import { joinName } from '../providers-internal/names.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as SAML Jackson's `/api/oauth/userinfo` returns it. */
 export interface BoxyHQSAMLProfile {

@@ -3,8 +3,8 @@
  * @module providers/bungie
  */
 import { requestJsonWithBearer } from './bearer-request.js'
-import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from './provider-types.js'
-import type { TokenSet } from '../types.js'
+import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'
+import type { TokenSet } from '../types/index.js'
 
 /** What Bungie's `User/GetBungieAccount` returns: the account under `Response`. */
 export interface BungieProfile {

@@ -3,7 +3,7 @@
  * @module providers/click-up
  */
 import { profileId } from './profile-defaults.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** What ClickUp's `GET /api/v2/user` returns: the user under `user`. */
 export interface ClickUpProfile {

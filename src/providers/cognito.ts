@@ -2,7 +2,7 @@
  * Sign in with Amazon Cognito user pools (OpenID Connect).
  * @module providers/cognito
  */
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Cognito ID token. */
 export interface CognitoProfile {

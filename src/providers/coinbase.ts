@@ -2,7 +2,7 @@
  * Sign in with Coinbase.
  * @module providers/coinbase
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** What Coinbase's `GET /v2/user` returns: the user under `data`. */
 export interface CoinbaseProfile {

@@ -3,7 +3,7 @@
  * @module providers/concept2
  */
 import { profileId } from './profile-defaults.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** What the Logbook's `GET /api/users/me` returns: the user under `data`. */
 export interface Concept2Profile {

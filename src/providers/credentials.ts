@@ -2,7 +2,7 @@
  * The credentials provider: the app checks what the user typed in `authorize`.
  * @module providers/credentials
  */
-import type { CredentialInput, CredentialsConfig } from './provider-types.js'
+import type { CredentialInput, CredentialsConfig } from '../types/providers.js'
 
 export type { CredentialInput, CredentialsConfig }
 

@@ -3,7 +3,7 @@
  * @module providers/descope
  */
 import type { StandardOidcProfile } from './issuer-oidc.js'
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Descope ID token. */
 export type DescopeProfile = StandardOidcProfile

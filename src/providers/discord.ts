@@ -2,7 +2,7 @@
  * Sign in with Discord.
  * @module providers/discord
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as Discord's `GET /users/@me` returns it. */
 export interface DiscordProfile {

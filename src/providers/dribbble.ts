@@ -3,7 +3,7 @@
  * @module providers/dribbble
  */
 import { profileId } from './profile-defaults.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as Dribbble's `GET /v2/user` returns it. */
 export interface DribbbleProfile {

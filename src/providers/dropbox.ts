@@ -4,8 +4,8 @@
  */
 import { requestJsonWithBearer } from './bearer-request.js'
 import { readEndpoint } from './oauth-endpoint.js'
-import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from './provider-types.js'
-import type { TokenSet } from '../types.js'
+import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'
+import type { TokenSet } from '../types/index.js'
 
 /** The account as Dropbox's `users/get_current_account` returns it. */
 export interface DropboxProfile {

@@ -3,7 +3,7 @@
  * @module providers/duende-identity-server6
  */
 import { issuerOidcProvider, type StandardOidcProfile } from './issuer-oidc.js'
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Duende IdentityServer ID token. */
 export type DuendeISUser = StandardOidcProfile

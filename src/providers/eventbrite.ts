@@ -2,7 +2,7 @@
  * Sign in with Eventbrite.
  * @module providers/eventbrite
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as Eventbrite's `GET /v3/users/me/` returns it. */
 export interface EventbriteProfile {

@@ -2,7 +2,7 @@
  * Sign in with EVE Online (EVE SSO).
  * @module providers/eveonline
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** What EVE SSO's `GET /oauth/verify` returns about the chosen character. */
 export interface EVEOnlineProfile {

@@ -2,7 +2,7 @@
  * Sign in with Facebook (Meta).
  * @module providers/facebook
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as the Graph API's `GET /me?fields=id,name,email,picture` returns it. */
 export interface FacebookProfile {

@@ -2,7 +2,7 @@
  * Sign in with FACEIT.
  * @module providers/faceit
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as FACEIT's userinfo endpoint returns it. */
 export interface FaceItProfile {

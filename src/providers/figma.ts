@@ -2,7 +2,7 @@
  * Sign in with Figma.
  * @module providers/figma
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as Figma's `GET /v1/me` returns it. */
 export interface FigmaProfile {

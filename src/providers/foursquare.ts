@@ -5,8 +5,8 @@
 import { joinName } from '../providers-internal/names.js'
 import { bearerWhenUntyped } from '../providers-internal/token-type.js'
 import { requestVendorJson, withQuery } from '../providers-internal/vendor-request.js'
-import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from './provider-types.js'
-import type { TokenSet } from '../types.js'
+import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'
+import type { TokenSet } from '../types/index.js'
 
 /** What Foursquare's `GET /v2/users/self` returns: the user under `response.user`. */
 export interface FoursquareProfile {

@@ -4,7 +4,7 @@
  */
 import { profileId } from './profile-defaults.js'
 import { joinName } from '../providers-internal/names.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** What FreshBooks's `GET /auth/api/v1/users/me` returns: the identity under `response`. */
 export interface FreshbooksProfile {

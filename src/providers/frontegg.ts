@@ -3,7 +3,7 @@
  * @module providers/frontegg
  */
 import type { StandardOidcProfile } from './issuer-oidc.js'
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Frontegg ID token. */
 export interface FronteggProfile extends StandardOidcProfile {

@@ -3,7 +3,7 @@
  * @module providers/fusionauth
  */
 import { trimSlash } from '../providers-internal/names.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as FusionAuth's userinfo endpoint returns it. */
 export interface FusionAuthProfile {

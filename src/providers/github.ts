@@ -5,8 +5,8 @@
 import { requestJsonWithBearer } from './bearer-request.js'
 import { readEndpoint } from './oauth-endpoint.js'
 import { profileId } from './profile-defaults.js'
-import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from './provider-types.js'
-import type { TokenSet } from '../types.js'
+import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'
+import type { TokenSet } from '../types/index.js'
 
 /** The user as GitHub's `GET /user` returns it (fields Authchart reads, plus whatever else GitHub sends). */
 export interface GitHubProfile {

@@ -3,7 +3,7 @@
  * @module providers/gitlab
  */
 import { profileId } from './profile-defaults.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as GitLab's `GET /api/v4/user` returns it. */
 export interface GitLabProfile {

@@ -2,7 +2,7 @@
  * Sign in with Google (OpenID Connect).
  * @module providers/google
  */
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Google ID token. */
 export interface GoogleProfile {

@@ -4,8 +4,8 @@
  */
 import { profileId } from './profile-defaults.js'
 import { requestVendorJson } from '../providers-internal/vendor-request.js'
-import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from './provider-types.js'
-import type { TokenSet } from '../types.js'
+import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'
+import type { TokenSet } from '../types/index.js'
 
 /** What HubSpot's access token metadata endpoint returns about the token's user. */
 export interface HubSpotProfile {

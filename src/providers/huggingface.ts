@@ -3,7 +3,7 @@
  * @module providers/huggingface
  */
 import type { StandardOidcProfile } from './issuer-oidc.js'
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Hugging Face ID token (`profile` and `email` scopes). */
 export interface HuggingfaceProfile extends StandardOidcProfile {

@@ -3,7 +3,7 @@
  * @module providers/identity-server4
  */
 import { issuerOidcProvider, type StandardOidcProfile } from './issuer-oidc.js'
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of an IdentityServer4 ID token. */
 export type IdentityServer4Profile = StandardOidcProfile

@@ -3,7 +3,7 @@
  * @module providers/instagram
  */
 import { bearerWhenUntyped } from '../providers-internal/token-type.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The account as Instagram's `GET /me` returns it for the fields asked. */
 export interface InstagramProfile {

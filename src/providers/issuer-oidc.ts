@@ -3,7 +3,7 @@
  * ZITADEL): endpoints from the issuer's discovery document, the standard claims, one claim that stands in for a
  * missing `name`. Each vendor file keeps its own id, colour and quirks.
  */
-import type { ChecksType, OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { ChecksType, OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** The standard claims these issuers put in an ID token. */
 export interface StandardOidcProfile {

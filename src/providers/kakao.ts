@@ -3,7 +3,7 @@
  * @module providers/kakao
  */
 import { profileId } from './profile-defaults.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as Kakao's `GET /v2/user/me` returns it (fields Authchart reads). */
 export interface KakaoProfile {

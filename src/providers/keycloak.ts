@@ -3,7 +3,7 @@
  * @module providers/keycloak
  */
 import { issuerOidcProvider, type StandardOidcProfile } from './issuer-oidc.js'
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Keycloak ID token. */
 export type KeycloakProfile = StandardOidcProfile

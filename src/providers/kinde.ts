@@ -4,7 +4,7 @@
  */
 import type { StandardOidcProfile } from './issuer-oidc.js'
 import { joinName } from '../providers-internal/names.js'
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Kinde ID token. */
 export interface KindeProfile extends StandardOidcProfile {

@@ -2,7 +2,7 @@
  * Sign in with LINE (LINE Login v2.1, OpenID Connect).
  * @module providers/line
  */
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a LINE ID token. */
 export interface LineProfile {

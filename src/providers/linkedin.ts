@@ -2,7 +2,7 @@
  * Sign in with LinkedIn (OpenID Connect).
  * @module providers/linkedin
  */
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a LinkedIn ID token. */
 export interface LinkedInProfile {

@@ -3,7 +3,7 @@
  * @module providers/logto
  */
 import type { StandardOidcProfile } from './issuer-oidc.js'
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Logto ID token. */
 export interface LogtoProfile extends StandardOidcProfile {

@@ -3,7 +3,7 @@
  * @module providers/mailchimp
  */
 import { profileId } from './profile-defaults.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** What Mailchimp's `GET /oauth2/metadata` returns about the account behind the token. */
 export interface MailchimpProfile {

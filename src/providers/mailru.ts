@@ -3,8 +3,8 @@
  * @module providers/mailru
  */
 import { requestVendorJson, withQuery } from '../providers-internal/vendor-request.js'
-import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from './provider-types.js'
-import type { TokenSet } from '../types.js'
+import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'
+import type { TokenSet } from '../types/index.js'
 
 /** What Mail.ru's `GET /userinfo` returns. */
 export interface MailRuProfile {

@@ -3,7 +3,7 @@
  * @module providers/mastodon
  */
 import { instanceEndpoints } from '../providers-internal/instance-endpoints.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The account as Mastodon's `GET /api/v1/accounts/verify_credentials` returns it. */
 export interface MastodonProfile {

@@ -4,7 +4,7 @@
  */
 import { instanceEndpoints } from '../providers-internal/instance-endpoints.js'
 import { joinName } from '../providers-internal/names.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as Mattermost's `GET /api/v4/users/me` returns it. */
 export interface MattermostProfile {

@@ -2,7 +2,7 @@
  * Sign in with Medium. Medium no longer registers new API integrations; existing ones keep working.
  * @module providers/medium
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** What Medium's `GET /v1/me` returns: the user under `data`. */
 export interface MediumProfile {

@@ -4,9 +4,9 @@
  * URL and scope; endpoints given as strings are read into their object form first, so a factory default written as
  * `"https://…/authorize?scope=read_user"` merges the same way.
  */
-import { customFetch } from '../symbols.js'
+import { customFetch } from '../types/symbols.js'
 import { readEndpoint, type OAuthEndpoint } from './oauth-endpoint.js'
-import type { EndpointHandler, OAuthConfig } from './provider-types.js'
+import type { EndpointHandler, OAuthConfig } from '../types/providers.js'
 
 const endpointKeys = ['authorization', 'token', 'userinfo'] as const
 

@@ -3,8 +3,8 @@
  * @module providers/microsoft-entra-id
  */
 import { requestWithBearer } from './bearer-request.js'
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
-import { customFetch } from '../symbols.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
+import { customFetch } from '../types/symbols.js'
 
 /** Claims of an Entra ID v2.0 ID token. */
 export interface MicrosoftEntraIDProfile {

@@ -2,7 +2,7 @@
  * Sign in with Naver.
  * @module providers/naver
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** What Naver's `GET /v1/nid/me` returns: the user under `response`. */
 export interface NaverProfile {

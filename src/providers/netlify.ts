@@ -2,7 +2,7 @@
  * Sign in with Netlify.
  * @module providers/netlify
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as Netlify's `GET /api/v1/user` returns it. */
 export interface NetlifyProfile {

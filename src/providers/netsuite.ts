@@ -3,7 +3,7 @@
  * @module providers/netsuite
  */
 import { profileId } from './profile-defaults.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as your NetSuite RESTlet returns it (NetSuite has no fixed userinfo endpoint). */
 export interface NetSuiteProfile {

@@ -5,8 +5,8 @@
 import { requestJsonWithBearer } from './bearer-request.js'
 import { instanceEndpoints } from '../providers-internal/instance-endpoints.js'
 import { trimSlash } from '../providers-internal/names.js'
-import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from './provider-types.js'
-import type { TokenSet } from '../types.js'
+import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'
+import type { TokenSet } from '../types/index.js'
 
 /** The user as Nextcloud's OCS user provisioning API returns it (the `ocs.data` of `GET /cloud/users/<id>`). */
 export interface NextcloudProfile {

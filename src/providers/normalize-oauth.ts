@@ -4,12 +4,12 @@
  * with the option's name in the error.
  */
 import { InvalidCheck, InvalidEndpoints, InvalidProvider } from '../errors.js'
-import { customFetch } from '../symbols.js'
+import { customFetch } from '../types/symbols.js'
 import { isAllowedEndpointUrl } from './loopback-host.js'
 import { mergeOAuthOptions } from './merge-oauth-options.js'
 import { readEndpoint } from './oauth-endpoint.js'
 import { defaultAccount, defaultProfile } from './profile-defaults.js'
-import type { ChecksType, OAuthConfig, OAuthConfigInternal } from './provider-types.js'
+import type { ChecksType, OAuthConfig, OAuthConfigInternal } from '../types/providers.js'
 
 /**
  * An OAuth provider of any profile type (`GitHub()` returns `OAuthConfig<GitHubProfile>`): `P` only appears as the

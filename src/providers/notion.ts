@@ -3,8 +3,8 @@
  * @module providers/notion
  */
 import { requestJsonWithBearer } from './bearer-request.js'
-import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from './provider-types.js'
-import type { TokenSet } from '../types.js'
+import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'
+import type { TokenSet } from '../types/index.js'
 
 /** A Notion user object (`type: "person"`). */
 export interface NotionProfile {

@@ -2,7 +2,7 @@
  * One shape for an OAuth endpoint setting. A provider may give an endpoint as a URL string (possibly with a query),
  * or as `{ url, params, request, conform }`; everything downstream reads the object form this module produces.
  */
-import type { EndpointHandler } from './provider-types.js'
+import type { EndpointHandler } from '../types/providers.js'
 
 /** An endpoint after normalisation: the URL without its query, and the query merged into `params`. */
 export interface OAuthEndpoint {

@@ -2,10 +2,10 @@
  * A generic OAuth 2 provider, for identity providers without a built-in factory.
  * @module providers/oauth
  */
-import type { OAuth2Config, OAuthUserConfig } from './provider-types.js'
-import type { Profile } from '../types.js'
+import type { OAuth2Config, OAuthUserConfig } from '../types/providers.js'
+import type { Profile } from '../types/index.js'
 
-export type { OAuth2Config, OAuthConfig, OAuthUserConfig, OAuthConfigInternal, OIDCConfig, OIDCUserConfig, ChecksType, EndpointHandler } from './provider-types.js'
+export type { OAuth2Config, OAuthConfig, OAuthUserConfig, OAuthConfigInternal, OIDCConfig, OIDCUserConfig, ChecksType, EndpointHandler } from '../types/providers.js'
 
 /** What `OAuth()` takes: any provider setting, with `id` and `name` required to tell providers apart. */
 export type GenericOAuthOptions<P = Profile> = OAuthUserConfig<P> & { id: string; name: string }

@@ -2,10 +2,10 @@
  * A generic OpenID Connect provider, for any OP that publishes discovery metadata.
  * @module providers/oidc
  */
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
-import type { Profile } from '../types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
+import type { Profile } from '../types/index.js'
 
-export type { OIDCConfig, OIDCUserConfig, ChecksType } from './provider-types.js'
+export type { OIDCConfig, OIDCUserConfig, ChecksType } from '../types/providers.js'
 
 /** What `OIDC()` takes: any provider setting, with `id`, `name` and `issuer` required. */
 export type GenericOIDCOptions<P = Profile> = OIDCUserConfig<P> & { id: string; name: string; issuer: string }

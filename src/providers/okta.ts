@@ -3,7 +3,7 @@
  * @module providers/okta
  */
 import { issuerOidcProvider, type StandardOidcProfile } from './issuer-oidc.js'
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Okta ID token. */
 export type OktaProfile = StandardOidcProfile

@@ -4,7 +4,7 @@
  */
 import { issuerOidcProvider, type StandardOidcProfile } from './issuer-oidc.js'
 import { trimSlash } from '../providers-internal/names.js'
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a OneLogin ID token. */
 export type OneLoginProfile = StandardOidcProfile

@@ -3,7 +3,7 @@
  * @module providers/ory-hydra
  */
 import type { StandardOidcProfile } from './issuer-oidc.js'
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of an Ory Hydra ID token. */
 export type OryHydraProfile = StandardOidcProfile

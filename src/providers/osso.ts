@@ -3,7 +3,7 @@
  * @module providers/osso
  */
 import { instanceEndpoints } from '../providers-internal/instance-endpoints.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as Osso's `GET /oauth/me` returns it. */
 export interface OssoProfile {

@@ -3,7 +3,7 @@
  * @module providers/osu
  */
 import { profileId } from './profile-defaults.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as osu!'s `GET /api/v2/me` returns it (fields Authchart reads). */
 export interface OsuProfile {

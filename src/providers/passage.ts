@@ -2,7 +2,7 @@
  * Sign in with Passage by 1Password (OpenID Connect, passkeys).
  * @module providers/passage
  */
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Passage ID token. */
 export interface PassageProfile {

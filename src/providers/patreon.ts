@@ -2,7 +2,7 @@
  * Sign in with Patreon.
  * @module providers/patreon
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** What Patreon's `GET /api/oauth2/v2/identity` returns: the user under `data.attributes`. */
 export interface PatreonProfile {

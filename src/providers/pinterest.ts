@@ -2,7 +2,7 @@
  * Sign in with Pinterest.
  * @module providers/pinterest
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The account as Pinterest's `GET /v5/user_account` returns it. */
 export interface PinterestProfile {

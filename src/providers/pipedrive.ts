@@ -3,7 +3,7 @@
  * @module providers/pipedrive
  */
 import { profileId } from './profile-defaults.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** What Pipedrive's `GET /v1/users/me` returns: the user under `data`. */
 export interface PipedriveProfile {

@@ -1,7 +1,7 @@
 /**
  * What an OAuth provider's `profile()` and `account()` do when the provider gives none: the spec's defaults.
  */
-import type { Profile, TokenSet, User } from '../types.js'
+import type { Profile, TokenSet, User } from '../types/index.js'
 
 /** A provider's account id as a string (GitHub and GitLab send numbers); undefined when there is none. */
 export function profileId(value: unknown): string | undefined {

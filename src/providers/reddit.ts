@@ -2,7 +2,7 @@
  * Sign in with Reddit.
  * @module providers/reddit
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as Reddit's `GET /api/v1/me` returns it. */
 export interface RedditProfile {

@@ -2,7 +2,7 @@
  * Sign in with Roblox (OpenID Connect).
  * @module providers/roblox
  */
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Roblox ID token (`profile` scope). */
 export interface RobloxProfile {

@@ -2,7 +2,7 @@
  * Sign in with Salesforce (OpenID Connect).
  * @module providers/salesforce
  */
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** What Salesforce's userinfo endpoint returns. */
 export interface SalesforceProfile {

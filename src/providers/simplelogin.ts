@@ -2,7 +2,7 @@
  * Sign in with SimpleLogin (OpenID Connect).
  * @module providers/simplelogin
  */
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims SimpleLogin gives about the user. */
 export interface SimpleLoginProfile {

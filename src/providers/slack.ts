@@ -2,7 +2,7 @@
  * Sign in with Slack (OpenID Connect).
  * @module providers/slack
  */
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Slack ID token; Slack's own claims are namespaced with https://slack.com/. */
 export interface SlackProfile {

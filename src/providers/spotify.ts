@@ -2,7 +2,7 @@
  * Sign in with Spotify.
  * @module providers/spotify
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as Spotify's `GET /v1/me` returns it. */
 export interface SpotifyProfile {

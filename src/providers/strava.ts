@@ -4,7 +4,7 @@
  */
 import { profileId } from './profile-defaults.js'
 import { joinName } from '../providers-internal/names.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The athlete as Strava's `GET /api/v3/athlete` returns it. */
 export interface StravaProfile {

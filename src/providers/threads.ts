@@ -3,7 +3,7 @@
  * @module providers/threads
  */
 import { bearerWhenUntyped } from '../providers-internal/token-type.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The account as the Threads API's `GET /me` returns it for the fields asked. */
 export interface ThreadsUser {

@@ -2,7 +2,7 @@
  * Sign in with TikTok (Login Kit for Web).
  * @module providers/tiktok
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** What TikTok's `GET /v2/user/info/` returns: the user under `data.user`. */
 export interface TiktokProfile {

@@ -4,8 +4,8 @@
  */
 import { profileId } from './profile-defaults.js'
 import { requestVendorJson } from '../providers-internal/vendor-request.js'
-import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from './provider-types.js'
-import type { TokenSet } from '../types.js'
+import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'
+import type { TokenSet } from '../types/index.js'
 
 /** The user object of a Todoist sync answer. */
 export interface TodoistProfile {

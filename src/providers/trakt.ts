@@ -3,8 +3,8 @@
  * @module providers/trakt
  */
 import { requestJsonWithBearer } from './bearer-request.js'
-import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from './provider-types.js'
-import type { TokenSet } from '../types.js'
+import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'
+import type { TokenSet } from '../types/index.js'
 
 /** The user as Trakt's `GET /users/me?extended=full` returns it. */
 export interface TraktUser {

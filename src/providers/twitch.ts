@@ -2,7 +2,7 @@
  * Sign in with Twitch (OpenID Connect).
  * @module providers/twitch
  */
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Twitch ID token (with the claims the authorization request asks for). */
 export interface TwitchProfile {

@@ -3,7 +3,7 @@
  * @module providers/twitter
  */
 import { InvalidProvider } from '../errors.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The microblog profile: `GET /2/users/me`, with the user under `data` and expansions under `includes`. */
 export interface TwitterProfile {

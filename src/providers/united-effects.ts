@@ -2,7 +2,7 @@
  * Sign in with United Effects (OpenID Connect).
  * @module providers/united-effects
  */
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a United Effects ID token: an e-mail address and the subject, no name. */
 export interface UnitedEffectsProfile {

@@ -2,7 +2,7 @@
  * Sign in with Vipps MobilePay (Vipps Login, OpenID Connect).
  * @module providers/vipps
  */
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** What Vipps's userinfo endpoint returns for the `name email` scopes. */
 export interface VippsProfile {

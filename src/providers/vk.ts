@@ -6,8 +6,8 @@ import { profileId } from './profile-defaults.js'
 import { joinName } from '../providers-internal/names.js'
 import { bearerWhenUntyped } from '../providers-internal/token-type.js'
 import { requestVendorJson, withQuery } from '../providers-internal/vendor-request.js'
-import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from './provider-types.js'
-import type { TokenSet } from '../types.js'
+import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'
+import type { TokenSet } from '../types/index.js'
 
 /** The user from VK's `users.get` (its first `response` entry), with the e-mail address of the token response. */
 export interface VkProfile {

@@ -2,7 +2,7 @@
  * Sign in with Webex (Cisco).
  * @module providers/webex
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The person as Webex's `GET /v1/people/me` returns it. */
 export interface WebexProfile {

@@ -4,8 +4,8 @@
  */
 import { bearerWhenUntyped } from '../providers-internal/token-type.js'
 import { requestVendorJson, withQuery } from '../providers-internal/vendor-request.js'
-import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from './provider-types.js'
-import type { TokenSet } from '../types.js'
+import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'
+import type { TokenSet } from '../types/index.js'
 
 /** What WeChat's `GET /sns/userinfo` returns. */
 export interface WeChatProfile {

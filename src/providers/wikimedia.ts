@@ -3,7 +3,7 @@
  * @module providers/wikimedia
  */
 import { profileId } from './profile-defaults.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as Wikimedia's OAuth 2 `resource/profile` returns it. */
 export interface WikimediaProfile {

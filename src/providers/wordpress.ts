@@ -3,7 +3,7 @@
  * @module providers/wordpress
  */
 import { profileId } from './profile-defaults.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as WordPress.com's `GET /rest/v1/me` returns it. */
 export interface WordPressProfile {

@@ -3,7 +3,7 @@
  * @module providers/workos
  */
 import { joinName, trimSlash } from '../providers-internal/names.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The profile as WorkOS's `GET /sso/profile` returns it. */
 export interface WorkOSProfile {

@@ -2,7 +2,7 @@
  * Sign in with Yandex ID.
  * @module providers/yandex
  */
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as Yandex ID's `GET /info` returns it for the scopes asked. */
 export interface YandexProfile {

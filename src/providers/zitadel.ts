@@ -3,7 +3,7 @@
  * @module providers/zitadel
  */
 import { issuerOidcProvider, type StandardOidcProfile } from './issuer-oidc.js'
-import type { OIDCConfig, OIDCUserConfig } from './provider-types.js'
+import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a ZITADEL ID token. */
 export type ZitadelProfile = StandardOidcProfile

@@ -3,7 +3,7 @@
  * @module providers/zoom
  */
 import { joinName } from '../providers-internal/names.js'
-import type { OAuthConfig, OAuthUserConfig } from './provider-types.js'
+import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as Zoom's `GET /v2/users/me` returns it (fields Authchart reads). */
 export interface ZoomProfile {

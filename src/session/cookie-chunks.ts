@@ -8,7 +8,7 @@
  * the chunks get smaller instead of overflowing.
  */
 import { serializeCookie } from './cookie-header.js'
-import type { CookieRecord, CookieSerializeOptions } from './cookie-types.js'
+import type { CookieRecord, CookieSerializeOptions } from '../types/cookies.js'
 
 /** The per-cookie limit browsers enforce (RFC 6265 §6.1 asks for at least this much, and they give no more). */
 const allowedCookieSize = 4096

@@ -9,7 +9,7 @@
  */
 import { parse as parseCookies } from 'cookie'
 import { InvalidCookieOption } from '../errors.js'
-import type { CookieRecord, CookieSerializeOptions } from './cookie-types.js'
+import type { CookieRecord, CookieSerializeOptions } from '../types/cookies.js'
 
 /** A single cookie value beyond this is not one we wrote (browsers cap a cookie at 4096 bytes); skip, don't parse. */
 const maxCookieValueLength = 8192

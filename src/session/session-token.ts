@@ -2,11 +2,22 @@
  * Reading and writing the JWT session token: the synchronous node:crypto path by default, the app's own
  * `jwt.encode` / `jwt.decode` when it configured them. Decoding never throws: anything unreadable is "no session".
  */
-import type { ResolvedConfig } from '../core/config.js'
 import { decodeSync, encodeSync } from '../jwt.js'
-import type { JWT } from '../jwt-types.js'
+import type { JWT } from '../types/jwt.js'
 import { JWTSessionError } from '../errors.js'
 import { logRefusal } from '../logger.js'
+import type { JWTOptions } from '../types/jwt.js'
+import type { LoggerInstance } from '../types/logger.js'
+
+/**
+ * What reading and writing a session token needs from the resolved config: the secrets, the logger, and the JWT
+ * options (the app's own codec when it set one). The core's resolved config satisfies it as it is.
+ */
+export interface SessionTokenConfig {
+  secrets: string[]
+  logger: LoggerInstance
+  jwt: { maxAge: number; encode?: JWTOptions['encode']; decode?: JWTOptions['decode'] }
+}
 
 /** Seconds of clock skew tolerated between `iat` and `exp` (as for `exp` itself). */
 const lifetimeToleranceSeconds = 15
@@ -25,7 +36,7 @@ export function sessionLifetimeProblem(token: JWT, maxAge: number, now: number):
 }
 
 /** The token in a session cookie value, or null when it is unreadable, expired or sealed with an unknown secret. */
-export async function readSessionToken(config: ResolvedConfig, salt: string, value: string, now: number): Promise<JWT | null> {
+export async function readSessionToken(config: SessionTokenConfig, salt: string, value: string, now: number): Promise<JWT | null> {
   try {
     // The app's own decoder defines its own token format; only tokens of ours are held to our lifetime rule.
     if (config.jwt.decode) return (await config.jwt.decode({ token: value, secret: config.secrets, salt })) ?? null
@@ -45,7 +56,7 @@ export async function readSessionToken(config: ResolvedConfig, salt: string, val
 }
 
 /** Seals a token for the session cookie; returns the value and its expiry (epoch seconds). */
-export async function writeSessionToken(config: ResolvedConfig, salt: string, token: JWT, now: number): Promise<{ value: string; expires: number }> {
+export async function writeSessionToken(config: SessionTokenConfig, salt: string, token: JWT, now: number): Promise<{ value: string; expires: number }> {
   const maxAge = config.jwt.maxAge
   const value = config.jwt.encode
     ? await config.jwt.encode({ token, secret: config.secrets, salt, maxAge })

@@ -1,6 +1,6 @@
 /** The records and types the conformance suite's tests share. */
 import { randomUUID } from 'node:crypto'
-import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser } from '../../src/adapters.js'
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser } from '../../src/types/adapters.js'
 
 /** Reads records straight from the store, bypassing the adapter; `null` when absent. */
 export interface StoreReaders {

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { adapterMethodNames, type Adapter, type AdapterUser } from '../../src/adapters.js'
+import { adapterMethodNames, type Adapter, type AdapterUser } from '../../src/types/adapters.js'
 import { AdapterError } from '../../src/errors.js'
 import { accountSuite, sessionSuite } from './conformance-sessions-accounts.js'
 import {

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryStore, MemoryAdapter } from '../../adapters/memory.js'
-import type { Adapter } from '../../src/adapters.js'
+import type { Adapter } from '../../src/types/adapters.js'
 import { CookieJar, csrfToken, send, session, signIn, testConfig, users } from '../support/auth-harness.js'
 
 afterEach(() => {

@@ -1,7 +1,7 @@
 /** Configuration accepts only providers some flow serves: a provider no flow serves is refused when the config is first used. */
 import { describe, expect, it } from 'vitest'
 import { servedProviderKinds } from '../../src/core/actions/provider-actions.js'
-import type { EmailConfig, Provider, WebAuthnConfig } from '../../src/providers/provider-types.js'
+import type { EmailConfig, Provider, WebAuthnConfig } from '../../src/types/providers.js'
 import { send, testConfig } from '../support/auth-harness.js'
 
 const candidates: Array<[string, EmailConfig | WebAuthnConfig]> = [

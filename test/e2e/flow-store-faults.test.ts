@@ -4,7 +4,7 @@
  * requests wait on it, and paused for longer than the store's deadline. Each time the site must answer "try again
  * shortly" (503), set no session and no flow cookie, stay up, and work again once Redis does, without a restart.
  *
- * The store-level behaviour (which call fails how) is tested in test/flow-stores/redis-faults.test.ts; this file
+ * The store-level behaviour (which call fails how) is tested in test/flow/stores/redis-faults.test.ts; this file
  * checks what it turns into at HTTP level.
  */
 import { Redis } from 'ioredis'

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemoryStore, MemoryAdapter } from '../../adapters/memory.js'
-import type { Adapter } from '../../src/adapters.js'
+import type { Adapter } from '../../src/types/adapters.js'
 import OIDC from '../../src/providers/oidc.js'
-import type { AuthConfig } from '../../src/types.js'
+import type { AuthConfig } from '../../src/types/index.js'
 import { CookieJar, csrfToken, origin, send, session, signIn, testConfig, testCredentials } from '../support/auth-harness.js'
 import { startOidcProvider, type RunningOidcProvider } from '../support/oidc-provider.js'
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import OIDC from '../../src/providers/oidc.js'
-import type { AuthConfig } from '../../src/types.js'
+import type { AuthConfig } from '../../src/types/index.js'
 import { CookieJar, csrfToken, origin, send, testConfig } from '../support/auth-harness.js'
 import { startHostileOp, type HostileBehaviour, type HostileOp } from '../support/hostile-op.js'
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import OIDC from '../../src/providers/oidc.js'
-import type { AuthConfig, TransitionRecord } from '../../src/types.js'
+import type { AuthConfig, TransitionRecord } from '../../src/types/index.js'
 import { CookieJar, csrfToken, origin, send, session, testConfig } from '../support/auth-harness.js'
 import { startOidcProvider, type RunningOidcProvider } from '../support/oidc-provider.js'
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import * as authExpress from '../../src/frameworks/express.js'
 import type { ExpressAuthConfig, Session } from '../../src/frameworks/express.js'
 import { AuthError, CredentialsSignin } from '../../src/errors.js'
-import { customFetch } from '../../src/symbols.js'
+import { customFetch } from '../../src/types/symbols.js'
 
 describe('authchart/express exports', () => {
   it('re-exports the error classes and customFetch that @auth/express re-exports', () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ExpressAuth, getSession } from '../../src/frameworks/express.js'
 import { toWebHandler } from '../../src/frameworks/web-handler.js'
 import { raw } from '../../src/index.js'
-import type { AuthConfig } from '../../src/types.js'
+import type { AuthConfig } from '../../src/types/index.js'
 import { CookieJar, testConfig } from '../support/auth-harness.js'
 import { cookieNames, http, startApp, type RunningApp } from './express-http.js'
 

@@ -8,7 +8,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose'
-import type { FetchFunction } from '../../src/symbols.js'
+import type { FetchFunction } from '../../src/types/symbols.js'
 import { readRequestBody } from '../support/read-request-body.js'
 
 /** A request the fake received, under the vendor URL it was meant for. */

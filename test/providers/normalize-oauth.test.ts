@@ -25,8 +25,8 @@ import { normalizeOAuthProvider, oauthRedirectUri, type OAuthConfigOfAnyProfile 
 import OAuth, { type GenericOAuthOptions } from '../../src/providers/oauth.js'
 import OIDC from '../../src/providers/oidc.js'
 import { readEndpoint } from '../../src/providers/oauth-endpoint.js'
-import type { Provider } from '../../src/providers/provider-types.js'
-import { customFetch, type FetchFunction } from '../../src/symbols.js'
+import type { Provider } from '../../src/types/providers.js'
+import { customFetch, type FetchFunction } from '../../src/types/symbols.js'
 
 const urls = (id: string) => ({ signinUrl: `https://app.example.test/auth/signin/${id}`, callbackUrl: `https://app.example.test/auth/callback/${id}` })
 const normalize = (provider: OAuthConfigOfAnyProfile, redirectProxyUrl?: string) => normalizeOAuthProvider(provider, { ...urls(provider.id), redirectProxyUrl })

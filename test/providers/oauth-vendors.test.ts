@@ -13,7 +13,7 @@ import type { OAuthConfigOfAnyProfile } from '../../src/providers/normalize-oaut
 import Reddit from '../../src/providers/reddit.js'
 import Spotify from '../../src/providers/spotify.js'
 import Twitter from '../../src/providers/twitter.js'
-import { customFetch } from '../../src/symbols.js'
+import { customFetch } from '../../src/types/symbols.js'
 import { startFakeVendorServer, type FakeVendorServer } from './fake-vendor-server.js'
 import { authorizeWithCode, clientId, clientSecret, resolveVendor, signInWithVendor } from './vendor-sign-in.js'
 

@@ -18,7 +18,7 @@ import Okta from '../../src/providers/okta.js'
 import Slack from '../../src/providers/slack.js'
 import Twitch from '../../src/providers/twitch.js'
 import Zitadel from '../../src/providers/zitadel.js'
-import { customFetch } from '../../src/symbols.js'
+import { customFetch } from '../../src/types/symbols.js'
 import { startFakeVendorServer, type FakeVendorServer } from './fake-vendor-server.js'
 import { clientId, clientSecret, resolveVendor, serveOidcVendor, signInWithVendor, type OidcVendorFake } from './vendor-sign-in.js'
 

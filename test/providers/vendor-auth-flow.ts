@@ -5,8 +5,8 @@
  */
 import { expect } from 'vitest'
 import { readEndpoint } from '../../src/providers/oauth-endpoint.js'
-import { customFetch } from '../../src/symbols.js'
-import type { Account, User } from '../../src/types.js'
+import { customFetch } from '../../src/types/symbols.js'
+import type { Account, User } from '../../src/types/index.js'
 import { CookieJar, csrfToken, send, session, testConfig } from '../support/auth-harness.js'
 import type { FakeVendorServer } from './fake-vendor-server.js'
 import { clientId, clientSecret, serveVendor } from './vendor-authorization-server.js'

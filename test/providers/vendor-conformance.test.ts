@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { readEndpoint } from '../../src/providers/oauth-endpoint.js'
-import type { User } from '../../src/types.js'
+import type { User } from '../../src/types/index.js'
 import { origin } from '../support/auth-harness.js'
 import { authjsVendorIds } from './authjs-vendor-ids.js'
 import { startFakeVendorServer, type FakeVendorServer } from './fake-vendor-server.js'

@@ -5,7 +5,7 @@
  * vendors themselves cannot be reached from here.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { customFetch } from '../../src/symbols.js'
+import { customFetch } from '../../src/types/symbols.js'
 import { startFakeVendorServer, type FakeVendorServer } from './fake-vendor-server.js'
 import { serveVendor } from './vendor-authorization-server.js'
 import { vendorEndpoints } from './vendor-endpoints.js'

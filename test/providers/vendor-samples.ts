@@ -4,7 +4,7 @@
  * endpoints answer. Values are invented; shapes and field names follow each vendor's documentation. Used by
  * vendor-profiles.test.ts (profile() alone) and vendor-conformance.test.ts (the whole sign-in through Auth()).
  */
-import type { User } from '../../src/types.js'
+import type { User } from '../../src/types/index.js'
 
 export interface VendorSample {
   /** Factory options besides the client credentials (issuer, tenant, ...). */

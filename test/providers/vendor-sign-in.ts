@@ -8,7 +8,7 @@ import { randomNonce, randomPKCECodeVerifier, randomState } from 'openid-client'
 import { createAuthorizationUrl } from '../../src/effects/oauth/authorization-url.js'
 import { handleOAuthCallback, type OAuthCallbackResult } from '../../src/effects/oauth/callback.js'
 import { normalizeOAuthProvider, type OAuthConfigOfAnyProfile } from '../../src/providers/normalize-oauth.js'
-import type { OAuthConfigInternal } from '../../src/providers/provider-types.js'
+import type { OAuthConfigInternal } from '../../src/types/providers.js'
 import type { FakeVendorServer } from './fake-vendor-server.js'
 
 export const clientId = 'vendor-client-id'

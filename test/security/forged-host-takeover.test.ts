@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ExpressAuth } from '../../src/frameworks/express.js'
 import OIDC from '../../src/providers/oidc.js'
-import type { AuthConfig } from '../../src/types.js'
+import type { AuthConfig } from '../../src/types/index.js'
 import { cookieNames, http, startApp, type RunningApp } from '../frameworks/express-http.js'
 import { CookieJar, csrfToken, send, session, testConfig } from '../support/auth-harness.js'
 import { startOidcProvider, type RunningOidcProvider } from '../support/oidc-provider.js'

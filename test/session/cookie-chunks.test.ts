@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { decode } from '../../src/jwt.js'
 import { chunkCookie, clearChunkedCookie, cookieChunkSize, readChunkedCookie } from '../../src/session/cookie-chunks.js'
 import { parseCookieHeader, serializeCookie } from '../../src/session/cookie-header.js'
-import type { CookieRecord, CookieSerializeOptions } from '../../src/session/cookie-types.js'
+import type { CookieRecord, CookieSerializeOptions } from '../../src/types/cookies.js'
 // @auth/core's own serializer (internal, loaded by path) measures the size it estimates for an empty chunk.
 import { serialize as authjsSerialize } from '../../node_modules/@auth/core/lib/vendored/cookie.js'
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { InvalidCookieOption } from '../../src/errors.js'
 import { parseCookieHeader, serializeCookie } from '../../src/session/cookie-header.js'
-import type { CookieRecord } from '../../src/session/cookie-types.js'
+import type { CookieRecord } from '../../src/types/cookies.js'
 // The serializer @auth/core uses internally (not a public export), loaded by path to compare wire output.
 import { serialize as authjsSerialize } from '../../node_modules/@auth/core/lib/vendored/cookie.js'
 

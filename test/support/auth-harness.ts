@@ -2,7 +2,7 @@
 import { Auth } from '../../src/index.js'
 import Credentials from '../../src/providers/credentials.js'
 import { CredentialsSignin } from '../../src/errors.js'
-import type { AuthConfig, LoggerInstance } from '../../src/types.js'
+import type { AuthConfig, LoggerInstance } from '../../src/types/index.js'
 
 export const origin = 'http://localhost:3000'
 export const secret = 'test-secret-with-at-least-32-characters!!'

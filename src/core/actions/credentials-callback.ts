@@ -1,8 +1,8 @@
 /** POST /callback/:provider for a credentials provider: one run of the credentials machine. */
 import type { ErrorType } from '../../errors.js'
-import { credentialsEffects } from '../../effects/credentials.js'
-import type { CredentialsConfig } from '../../providers/provider-types.js'
-import type { ResponseInternal } from '../../types.js'
+import { credentialsEffects } from '../../effects/credentials/credentials-flow.js'
+import type { CredentialsConfig } from '../../types/providers.js'
+import type { ResponseInternal } from '../../types/index.js'
 import { requestedCallbackUrl } from '../callback-url.js'
 import type { RequestContext } from '../context.js'
 import { errorFromType, errorRedirect } from '../error-response.js'

@@ -4,12 +4,12 @@
  * server-side flow store, behind the random id that cookie carries).
  */
 import { FlowRejected, type ErrorType } from '../../errors.js'
-import { oauthFlowEffects, profileIsTheUser } from '../../effects/oauth-flow.js'
+import { oauthFlowEffects, profileIsTheUser } from '../../effects/oauth/oauth-flow.js'
 import { oauthRedirectUri } from '../../providers/normalize-oauth.js'
-import type { OAuthConfig, OAuthConfigInternal } from '../../providers/provider-types.js'
+import type { OAuthConfig, OAuthConfigInternal } from '../../types/providers.js'
 import { randomToken } from '../../security/random.js'
-import type { CookieSerializeOptions } from '../../session/cookie-types.js'
-import type { ResponseInternal } from '../../types.js'
+import type { CookieSerializeOptions } from '../../types/cookies.js'
+import type { ResponseInternal } from '../../types/index.js'
 import { requestedCallbackUrl } from '../callback-url.js'
 import type { RequestContext } from '../context.js'
 import { flowMaxAge } from '../cookie-set.js'

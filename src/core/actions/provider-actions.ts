@@ -3,10 +3,11 @@
  * contributes its own entry; a method that does not serve a request answers with the sign-in page's generic error.
  */
 import { InvalidProvider } from '../../errors.js'
-import type { ResponseInternal } from '../../types.js'
+import type { ResponseInternal } from '../../types/index.js'
 import { pageUrl, type RequestContext } from '../context.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import type { MergedProvider } from '../provider-setup.js'
+import type { ServedKind } from '../served-providers.js'
 import { credentialsCallbackAction } from './credentials-callback.js'
 import { oauthCallbackAction, oauthSignInAction } from './oauth.js'
 
@@ -17,7 +18,8 @@ interface ProviderFlow {
   callback?: ProviderHandler
 }
 
-const flows: Readonly<Partial<Record<MergedProvider['kind'], ProviderFlow>>> = {
+/** One entry per served kind (src/core/served-providers.ts): a kind missing or extra here is a type error. */
+const flowOf: Readonly<Record<ServedKind, ProviderFlow>> = {
   credentials: {
     // Credentials are posted to the callback; a sign-in request just shows the form.
     signIn: async (ctx) => ({ redirect: pageUrl(ctx, 'signIn'), cookies: ctx.setCookies }),
@@ -33,8 +35,9 @@ const flows: Readonly<Partial<Record<MergedProvider['kind'], ProviderFlow>>> = {
   },
 }
 
-/** The provider kinds some flow serves: configuration refuses any other, rather than failing at sign-in. */
-export const servedProviderKinds: ReadonlySet<string> = new Set(Object.keys(flows))
+const flows: Readonly<Partial<Record<MergedProvider['kind'], ProviderFlow>>> = flowOf
+
+export { servedProviderKinds } from '../served-providers.js'
 
 function providerOf(ctx: RequestContext): MergedProvider | undefined {
   const id = ctx.req.providerId

@@ -3,11 +3,11 @@
  * the session machine, each run through the one runtime.
  */
 import type { ErrorType } from '../../errors.js'
-import { databaseSessionEffects } from '../../effects/database-session.js'
-import { jwtSessionEffects, type SessionHandlers } from '../../effects/jwt-session.js'
-import type { EffectEnv } from '../../effects/effect-env.js'
+import { databaseSessionEffects } from '../../effects/session/database-session.js'
+import { jwtSessionEffects, type SessionHandlers } from '../../effects/session/jwt-session.js'
+import type { EffectEnv } from '../../effects/shared/effect-env.js'
 import { readChunkedCookie } from '../../session/cookie-chunks.js'
-import type { ResponseInternal } from '../../types.js'
+import type { ResponseInternal } from '../../types/index.js'
 import { requestedCallbackUrl } from '../callback-url.js'
 import type { RequestContext } from '../context.js'
 import { errorFromType, errorRedirect } from '../error-response.js'

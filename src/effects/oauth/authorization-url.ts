@@ -5,7 +5,7 @@
 import * as client from 'openid-client'
 import { isAllowedEndpointUrl } from '../../providers/loopback-host.js'
 import { readEndpoint } from '../../providers/oauth-endpoint.js'
-import type { OAuthConfigInternal } from '../../providers/provider-types.js'
+import type { OAuthConfigInternal } from '../../types/providers.js'
 import { resolveProviderClient } from './client-configuration.js'
 import { signInFailure } from './oauth-failure.js'
 

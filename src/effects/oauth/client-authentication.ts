@@ -2,7 +2,7 @@
  * How the client authenticates at the token endpoint (`client.token_endpoint_auth_method`).
  */
 import * as client from 'openid-client'
-import type { OAuthConfigInternal } from '../../providers/provider-types.js'
+import type { OAuthConfigInternal } from '../../types/providers.js'
 
 /**
  * HTTP Basic with RFC 6749 §2.3.1's form-urlencoding, spelled the way Auth.js spells it: `encodeURIComponent`, with

@@ -6,8 +6,8 @@
 import type { CustomFetch } from 'openid-client'
 import { InvalidEndpoints } from '../../errors.js'
 import { isAllowedEndpointUrl } from '../../providers/loopback-host.js'
-import type { OAuthConfigInternal } from '../../providers/provider-types.js'
-import { customFetch, type FetchFunction } from '../../symbols.js'
+import type { OAuthConfigInternal } from '../../types/providers.js'
+import { customFetch, type FetchFunction } from '../../types/symbols.js'
 
 /** The fetch signature openid-client and jose both call with: a URL string and an init object. */
 export type ProviderFetch = (url: string, init?: RequestInit) => Promise<Response>

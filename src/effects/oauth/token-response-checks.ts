@@ -7,7 +7,7 @@
  */
 import type { Configuration } from 'openid-client'
 import { readEndpoint } from '../../providers/oauth-endpoint.js'
-import type { OAuthConfigInternal } from '../../providers/provider-types.js'
+import type { OAuthConfigInternal } from '../../types/providers.js'
 import { currentCodeExchange } from './code-exchange-context.js'
 import { acceptedIdTokenAlgorithms, checkIdToken, idTokenClockToleranceSeconds, type IdTokenKey } from './id-token-checks.js'
 import { callbackFailure, loggable } from './oauth-failure.js'

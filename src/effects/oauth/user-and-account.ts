@@ -3,9 +3,9 @@
  * `account()` callbacks, `expires_at` from `expires_in`, the token type lowercased, and `providerAccountId` from the
  * id `profile()` returned.
  */
-import type { OAuthConfigInternal } from '../../providers/provider-types.js'
+import type { OAuthConfigInternal } from '../../types/providers.js'
 import { defaultAccount, defaultProfile } from '../../providers/profile-defaults.js'
-import type { Account, Profile, TokenSet, User } from '../../types.js'
+import type { Account, Profile, TokenSet, User } from '../../types/index.js'
 import { profileFailure } from './oauth-failure.js'
 
 /** The user and account of one OAuth sign-in. */

@@ -6,7 +6,7 @@
 import type { RequestEvent } from '@sveltejs/kit'
 import { setEnvDefaults } from '../../index.js'
 import { InvalidConfig } from '../../errors.js'
-import type { AuthConfig } from '../../types.js'
+import type { AuthConfig } from '../../types/index.js'
 import { environmentOf, type EnvSource } from './env.js'
 
 /** The binding's configuration: Auth's, without `raw` (the binding needs real responses). */

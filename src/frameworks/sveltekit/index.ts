@@ -19,7 +19,7 @@
  * @module frameworks/sveltekit
  */
 import type { Action, RequestEvent } from '@sveltejs/kit'
-import type { Session } from '../../types.js'
+import type { Session } from '../../types/index.js'
 import { basePathOf, callAuth, isUnderBasePath } from '../web-handler.js'
 import { signInAction, signOutAction } from './actions.js'
 import { assertConfigShape, configResolver, type ConfigOrFactory, type SvelteKitAuthOptions } from './config.js'

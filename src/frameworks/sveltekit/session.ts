@@ -5,7 +5,7 @@
  */
 import type { RequestEvent } from '@sveltejs/kit'
 import { FlowStoreUnavailable, InvalidConfig } from '../../errors.js'
-import type { Session } from '../../types.js'
+import type { Session } from '../../types/index.js'
 import { basePathOf, callAuth } from '../web-handler.js'
 import type { SvelteKitAuthConfig } from './config.js'
 import { forwardCookies } from './set-cookie.js'

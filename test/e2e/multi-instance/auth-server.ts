@@ -26,9 +26,9 @@ import type { AddressInfo } from 'node:net'
 import { Cluster, Redis } from 'ioredis'
 import { RedisAdapter } from '../../../adapters/redis.js'
 import { ExpressAuth } from '../../../src/frameworks/express.js'
-import { RedisFlowStore } from '../../../src/flow-stores/redis.js'
+import { RedisFlowStore } from '../../../src/flow/stores/redis.js'
 import OIDC from '../../../src/providers/oidc.js'
-import type { AuthConfig, FlowStore, TransitionRecord } from '../../../src/types.js'
+import type { AuthConfig, FlowStore, TransitionRecord } from '../../../src/types/index.js'
 
 function required(name: string): string {
   const value = process.env[name]

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { CookieJar } from '../../support/auth-harness.js'
 import { http, type HttpOptions, type HttpResult } from '../../frameworks/express-http.js'
-import type { TransitionRecord } from '../../../src/types.js'
+import type { TransitionRecord } from '../../../src/types/index.js'
 
 /** The one origin every instance serves, as the browser sees it (the load balancer keeps the Host header). */
 export const siteHost = 'app.test'

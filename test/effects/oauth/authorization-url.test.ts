@@ -10,8 +10,8 @@ import { createAuthorizationUrl } from '../../../src/effects/oauth/authorization
 import { normalizeOAuthProvider, type OAuthConfigOfAnyProfile } from '../../../src/providers/normalize-oauth.js'
 import OAuth from '../../../src/providers/oauth.js'
 import OIDC from '../../../src/providers/oidc.js'
-import type { OAuthConfigInternal, OIDCUserConfig } from '../../../src/providers/provider-types.js'
-import { customFetch } from '../../../src/symbols.js'
+import type { OAuthConfigInternal, OIDCUserConfig } from '../../../src/types/providers.js'
+import { customFetch } from '../../../src/types/symbols.js'
 import { startHostileOp, type HostileOp } from '../../support/hostile-op.js'
 
 const redirectUri = 'http://localhost:3000/auth/callback/op'

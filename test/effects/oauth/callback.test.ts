@@ -11,7 +11,7 @@ import { handleOAuthCallback } from '../../../src/effects/oauth/callback.js'
 import { normalizeOAuthProvider, type OAuthConfigOfAnyProfile } from '../../../src/providers/normalize-oauth.js'
 import OAuth, { type GenericOAuthOptions } from '../../../src/providers/oauth.js'
 import OIDC from '../../../src/providers/oidc.js'
-import type { OAuthConfigInternal, OIDCUserConfig } from '../../../src/providers/provider-types.js'
+import type { OAuthConfigInternal, OIDCUserConfig } from '../../../src/types/providers.js'
 import { startHostileOp, type HostileBehaviour, type HostileOp } from '../../support/hostile-op.js'
 
 const redirectUri = 'http://localhost:3000/auth/callback/op'

@@ -11,7 +11,7 @@ import { createAuthorizationUrl } from '../../../src/effects/oauth/authorization
 import { handleOAuthCallback } from '../../../src/effects/oauth/callback.js'
 import { normalizeOAuthProvider } from '../../../src/providers/normalize-oauth.js'
 import OIDC from '../../../src/providers/oidc.js'
-import type { OAuthConfigInternal, OIDCUserConfig } from '../../../src/providers/provider-types.js'
+import type { OAuthConfigInternal, OIDCUserConfig } from '../../../src/types/providers.js'
 import { startHostileOp, type HostileBehaviour, type HostileOp } from '../../support/hostile-op.js'
 
 const redirectUri = 'http://localhost:3000/auth/callback/hostile'

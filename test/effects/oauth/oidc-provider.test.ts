@@ -10,8 +10,8 @@ import { createAuthorizationUrl } from '../../../src/effects/oauth/authorization
 import { handleOAuthCallback, type OAuthCallbackResult } from '../../../src/effects/oauth/callback.js'
 import { normalizeOAuthProvider } from '../../../src/providers/normalize-oauth.js'
 import OIDC from '../../../src/providers/oidc.js'
-import type { OAuthConfigInternal, OIDCUserConfig } from '../../../src/providers/provider-types.js'
-import { customFetch } from '../../../src/symbols.js'
+import type { OAuthConfigInternal, OIDCUserConfig } from '../../../src/types/providers.js'
+import { customFetch } from '../../../src/types/symbols.js'
 import { startOidcProvider, type AuthorizationResult, type RunningOidcProvider } from '../../support/oidc-provider.js'
 
 const callbackUrl = 'http://localhost:3000/auth/callback/op'

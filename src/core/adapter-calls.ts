@@ -1,0 +1,92 @@
+/**
+ * How the core uses an app's adapter: check at start-up that it has the methods the config needs, and call it
+ * through a wrapper so that every failure reaches the caller as an `AdapterError` and the server log.
+ * @module core/adapter-calls
+ */
+import { adapterMethodNames, type Adapter, type AdapterMethodName, type WrappedAdapter } from '../types/adapters.js'
+import { AdapterError, AuthError, MissingAdapter, MissingAdapterMethods } from '../errors.js'
+import type { LoggerInstance } from '../logger.js'
+
+// The adapter types (the wrapped adapter effects receive included) live with the shared types.
+export type { AdapterMethodName, WrappedAdapter } from '../types/adapters.js'
+
+/**
+ * The methods each feature calls, for `requireAdapterMethods` at start-up. The core may ask for several groups
+ * at once (an e-mail provider with database sessions needs `emailSignIn`, `userResolution` and `databaseSession`).
+ */
+export const adapterMethodsNeededBy = {
+  /** Finding or creating the user behind an OAuth/OIDC or e-mail sign-in, and linking the account. */
+  userResolution: ['getUser', 'getUserByEmail', 'getUserByAccount', 'createUser', 'updateUser', 'linkAccount'],
+  /** The `database` session strategy. */
+  databaseSession: ['createSession', 'getSessionAndUser', 'updateSession', 'deleteSession'],
+  /** The e-mail (magic link) provider. */
+  emailSignIn: ['createVerificationToken', 'useVerificationToken', 'getUserByEmail'],
+  /** WebAuthn (passkey) providers. */
+  webAuthn: ['getAccount', 'getAuthenticator', 'createAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter'],
+} as const satisfies Record<string, readonly AdapterMethodName[]>
+
+/**
+ * Fails at start-up when the adapter lacks a method the configuration will call.
+ * @param adapter The app's adapter (`undefined` when the config has none).
+ * @param names The methods the configuration needs.
+ * @param reason What needs them, for the message (`'the email provider'`).
+ * @throws {MissingAdapter} when there is no adapter at all.
+ * @throws {MissingAdapterMethods} naming every missing method.
+ */
+export function requireAdapterMethods(
+  adapter: Adapter | undefined,
+  names: readonly AdapterMethodName[],
+  reason: string,
+): asserts adapter is Adapter {
+  if (!adapter) throw new MissingAdapter(`${reason} needs an adapter, and the config has none`, { reason })
+  const missing = [...new Set(names)].filter((name) => typeof adapter[name] !== 'function')
+  if (missing.length > 0) {
+    throw new MissingAdapterMethods(`the adapter lacks ${missing.join(', ')}, which ${reason} needs`, { missing, reason })
+  }
+}
+
+type AdapterCall = (...args: unknown[]) => unknown
+/**
+ * The adapter as the core calls it: every one of the 19 methods exists and returns a promise. A method that throws
+ * (or rejects) is logged once with `logger.error` and rethrown as an `AdapterError` whose `cause.err` is the
+ * original; an `AuthError` the adapter threw itself passes through as it is (logged too). A method the adapter
+ * lacks rejects with `MissingAdapterMethods` naming it, so a gap that start-up checks missed still fails clearly.
+ * @param adapter The app's adapter.
+ * @param logger Where failures are reported.
+ * @returns A complete adapter.
+ */
+export function wrapAdapter(adapter: Adapter, logger: Pick<LoggerInstance, 'error'>): WrappedAdapter {
+  const wrapped: Record<string, AdapterCall> = {}
+  for (const name of adapterMethodNames) {
+    const method: unknown = adapter[name]
+    wrapped[name] = async (...args: unknown[]) => {
+      if (typeof method !== 'function') {
+        const error = new MissingAdapterMethods(`the adapter lacks ${name}, which this request needs`, { missing: [name] })
+        logger.error(error)
+        throw error
+      }
+      try {
+        return await (method as AdapterCall).apply(adapter, args)
+      } catch (thrown) {
+        const error = thrown instanceof AuthError
+          ? thrown
+          : new AdapterError(`adapter method ${name} failed`, { method: name, err: asError(thrown) })
+        logger.error(error)
+        throw error
+      }
+    }
+  }
+  // Every method name was assigned above, each forwarding to the adapter's method of the same name.
+  return wrapped as unknown as WrappedAdapter
+}
+
+/** Adapters may throw anything (a string, a driver's plain object); the log wants an Error with a stack. */
+function asError(thrown: unknown): Error {
+  if (thrown instanceof Error) return thrown
+  if (typeof thrown === 'string') return new Error(thrown)
+  try {
+    return new Error(`non-error thrown: ${JSON.stringify(thrown)}`)
+  } catch {
+    return new Error(`non-error thrown: ${String(thrown)}`)
+  }
+}

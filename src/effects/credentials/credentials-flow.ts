@@ -1,0 +1,71 @@
+/**
+ * Handlers of the credentials machine's commands: the provider's `authorize`, the `signIn` callback, the session,
+ * the `signIn` event. The full user `authorize` returned stays here; the machine keeps only id, name, e-mail, image.
+ */
+import { randomUUID } from 'node:crypto'
+import { CallbackRouteError, CredentialsSignin } from '../../errors.js'
+import type { CredentialsCommand, credentialsContract, CredentialsEvent } from '../../../machines/credentials.js'
+import type { HandlersFor } from '../../../machines/contract.js'
+import type { CredentialsConfig } from '../../types/providers.js'
+import type { Account, User } from '../../types/index.js'
+import { emitAppEvent } from '../shared/app-events.js'
+import type { EffectEnv } from '../shared/effect-env.js'
+import { issueJwtSession, type SessionIssuer } from '../session/issue-jwt-session.js'
+import { runRedirectCallback } from '../shared/redirect-callback.js'
+import { runSignInCallback } from '../shared/sign-in-callback.js'
+
+/** The credentials machine's handlers, as its contract types them. */
+export type CredentialsHandlers = HandlersFor<CredentialsCommand, CredentialsEvent, typeof credentialsContract>
+
+function pickUser(user: User): { id?: string; name?: string | null; email?: string | null; image?: string | null } {
+  const picked: { id?: string; name?: string | null; email?: string | null; image?: string | null } = {}
+  if (user.id !== undefined && user.id !== null) picked.id = String(user.id)
+  if (typeof user.name === 'string') picked.name = user.name.slice(0, 256)
+  if (typeof user.email === 'string') picked.email = user.email.slice(0, 256)
+  if (typeof user.image === 'string') picked.image = user.image.slice(0, 1024)
+  return picked
+}
+
+/** Builds the handlers for one credentials sign-in. */
+export function credentialsEffects(env: EffectEnv, provider: CredentialsConfig, issueSession: SessionIssuer = issueJwtSession): CredentialsHandlers {
+  const { config } = env
+  const { csrfToken: _csrf, callbackUrl: _callback, ...credentials } = env.body ?? {}
+  let user: User | null = null
+  let account: Account | null = null
+
+  return {
+    runRedirectCallback: (params) => runRedirectCallback(env, params),
+
+    async authorize() {
+      try {
+        user = await provider.authorize(credentials, env.request)
+      } catch (err) {
+        if (err instanceof CredentialsSignin) {
+          // A wrong password is an everyday outcome, not a server error: one warn line, no stack.
+          const code = typeof err.code === 'string' ? err.code.slice(0, 64) : 'credentials'
+          config.logger.warn('credentials-signin', { provider: provider.id, code })
+          return { type: 'AUTHORIZE_REJECTED', code }
+        }
+        config.logger.error(new CallbackRouteError('authorize() threw', { err: err instanceof Error ? err : undefined, provider: provider.id }))
+        return { type: 'AUTHORIZE_FAILED' }
+      }
+      if (!user || typeof user !== 'object') {
+        config.logger.warn('credentials-signin', { provider: provider.id, code: 'credentials', reason: 'authorize() returned no user' })
+        return { type: 'AUTHORIZE_REJECTED', code: 'credentials' }
+      }
+      // Auth.js gives a user without an id a fresh one; without it two such users would share `token.sub`.
+      user = { ...user, id: user.id === undefined || user.id === null || user.id === '' ? randomUUID() : String(user.id) }
+      account = { providerAccountId: user.id as string, type: 'credentials', provider: provider.id }
+      return { type: 'AUTHORIZED', user: pickUser(user) }
+    },
+
+    runSignInCallback: () => runSignInCallback(env, { user: user as User, account, credentials }, provider.id),
+
+    issueSession: () => issueSession(env, { user: user as User, account }),
+
+    async emitSignInEvent() {
+      await emitAppEvent(env, 'signIn', { user: user as User, account })
+      return { type: 'SIGNIN_ANNOUNCED' }
+    },
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Handlers of the session machine's commands for the database strategy: the cookie holds a random session token,
+ * the session row holds the expiry. They report facts (the row's expiry); the machine decides that an expired row is
+ * removed and when the expiry slides by `maxAge` (at most once per `updateAge`; every access at `updateAge: 0`).
+ */
+import type { WrappedAdapter } from '../../types/adapters.js'
+import type { AdapterSession, AdapterUser } from '../../types/adapters.js'
+import { SignOutError } from '../../errors.js'
+import type { Session } from '../../types/index.js'
+import { emitAppEvent } from '../shared/app-events.js'
+import type { EffectEnv } from '../shared/effect-env.js'
+import type { SessionHandlers } from './jwt-session.js'
+import { strategyNeutralSessionEffects } from './session-clearing.js'
+
+/** Builds the handlers for one request; `sessionToken` is the session cookie's value, if any. */
+export function databaseSessionEffects(env: EffectEnv, adapter: WrappedAdapter, sessionToken: string | undefined): SessionHandlers {
+  const { config, outcome } = env
+  const { maxAge } = config.session
+  let row: AdapterSession | null = null
+  let user: AdapterUser | null = null
+  const updateData = env.body?.data
+
+  return {
+    async loadSession() {
+      if (!sessionToken) return { type: 'SESSION_NOT_FOUND' }
+      const found = await adapter.getSessionAndUser(sessionToken)
+      if (!found) return { type: 'SESSION_INVALID' }
+      row = found.session
+      user = found.user
+      const expiresAt = found.session.expires.getTime() / 1000
+      // The row keeps only its expiry; it was last extended (or made) maxAge before it.
+      return { type: 'SESSION_FOUND', issuedAt: expiresAt - maxAge, expiresAt }
+    },
+
+    // Database sessions have no jwt callback: nothing the app can change here.
+    async refreshSession() {
+      return { type: 'SESSION_REFRESHED', changed: false }
+    },
+
+    async reissueSession() {
+      const current = row as AdapterSession
+      const expires = new Date((env.now + maxAge) * 1000)
+      await adapter.updateSession({ sessionToken: current.sessionToken, expires })
+      row = { ...current, expires }
+      outcome.issuedSession = { value: current.sessionToken, expires: env.now + maxAge }
+      return { type: 'SESSION_REISSUED' }
+    },
+
+    async runSessionCallback(params) {
+      const current = row as AdapterSession
+      const owner = user as AdapterUser
+      const session = { user: { name: owner.name ?? undefined, email: owner.email, image: owner.image ?? undefined }, expires: current.expires.toISOString() }
+      try {
+        outcome.session = await config.callbacks.session({
+          session: session as Session & { user: AdapterUser },
+          user: owner,
+          token: undefined as never,
+          ...(params.trigger === 'update' ? { trigger: 'update' as const, newSession: updateData } : {}),
+        }) as Session
+        return { type: 'SESSION_RESOLVED' }
+      } catch (err) {
+        config.logger.error(err instanceof Error ? err : new Error(String(err)))
+        return { type: 'SESSION_CALLBACK_FAILED' }
+      }
+    },
+
+    async emitSessionEvent() {
+      await emitAppEvent(env, 'session', { session: outcome.session as Session, user: user as AdapterUser })
+      return { type: 'SESSION_ANNOUNCED' }
+    },
+
+    // Clean-up of inactive sessions: an expired row is removed the first time it is met.
+    ...strategyNeutralSessionEffects(env, async () => {
+      if (sessionToken) await adapter.deleteSession(sessionToken)
+    }),
+
+    async endSession() {
+      outcome.clearSession = true
+      if (!sessionToken) {
+        await emitAppEvent(env, 'signOut', { session: null })
+        return { type: 'SESSION_ENDED' }
+      }
+      try {
+        const deleted = await adapter.deleteSession(sessionToken)
+        await emitAppEvent(env, 'signOut', { session: deleted ?? null })
+        return { type: 'SESSION_ENDED' }
+      } catch (err) {
+        config.logger.error(new SignOutError('the database session could not be deleted', { err: err instanceof Error ? err : undefined }))
+        return { type: 'SIGNOUT_FAILED' }
+      }
+    },
+  }
+}
+
+/** Creates a database session for a signed-in user; answers SESSION_ISSUED. */
+export async function createDatabaseSession(env: EffectEnv, adapter: WrappedAdapter, userId: string): Promise<{ type: 'SESSION_ISSUED' }> {
+  const { maxAge, generateSessionToken } = env.config.session
+  const sessionToken = generateSessionToken()
+  const expires = env.now + maxAge
+  await adapter.createSession({ sessionToken, userId, expires: new Date(expires * 1000) })
+  env.outcome.issuedSession = { value: sessionToken, expires }
+  return { type: 'SESSION_ISSUED' }
+}

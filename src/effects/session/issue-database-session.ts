@@ -1,0 +1,25 @@
+/**
+ * The `issueSession` command for the database strategy. A credentials user is looked up in the adapter (by id, then
+ * by e-mail) before a session row is made for it: Auth.js refuses credentials with database sessions; Authchart
+ * supports them for users the adapter knows.
+ */
+import type { WrappedAdapter } from '../../types/adapters.js'
+import { CredentialsSignin } from '../../errors.js'
+import { createDatabaseSession } from './database-session.js'
+import type { EffectEnv } from '../shared/effect-env.js'
+import type { SessionIssued, SignInSubject } from './issue-jwt-session.js'
+
+/** Issues a database session for the subject; a credentials user unknown to the adapter gets CredentialsSignin. */
+export async function issueDatabaseSession(env: EffectEnv, adapter: WrappedAdapter, subject: SignInSubject): Promise<SessionIssued> {
+  let userId = subject.user.id
+  if (subject.account?.type === 'credentials') {
+    const known = (userId ? await adapter.getUser(userId) : null) ?? (subject.user.email ? await adapter.getUserByEmail(subject.user.email) : null)
+    if (!known) {
+      env.config.logger.error(new CredentialsSignin('authorize() returned a user the adapter does not know', { provider: subject.account.provider }))
+      return { type: 'SESSION_FAILED', error: 'CredentialsSignin' }
+    }
+    userId = known.id
+  }
+  if (!userId) return { type: 'SESSION_FAILED', error: 'CallbackRouteError' }
+  return createDatabaseSession(env, adapter, userId)
+}

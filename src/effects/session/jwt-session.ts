@@ -1,0 +1,113 @@
+/**
+ * Handlers of the session machine's commands for the JWT strategy. The token lives in the session cookie. These
+ * handlers report facts (when the token was issued, when it expires, whether the `jwt` callback changed it); the
+ * machine decides whether the session has expired and whether the cookie is written again.
+ */
+import type { SessionCommand, sessionContract, SessionEvent } from '../../../machines/session.js'
+import type { HandlersFor } from '../../../machines/contract.js'
+import { JWTSessionError, SignOutError } from '../../errors.js'
+import type { JWT } from '../../types/jwt.js'
+import { readSessionToken, writeSessionToken } from '../../session/session-token.js'
+import type { Session } from '../../types/index.js'
+import { emitAppEvent } from '../shared/app-events.js'
+import type { EffectEnv } from '../shared/effect-env.js'
+import { strategyNeutralSessionEffects } from './session-clearing.js'
+
+/** The session machine's handlers, as its contract types them. */
+export type SessionHandlers = HandlersFor<SessionCommand, SessionEvent, typeof sessionContract>
+
+/** The client-visible session of a token, before the session callback: name, e-mail and image only. */
+function sessionOf(token: JWT, expires: number): Session {
+  return {
+    user: { name: token.name ?? undefined, email: token.email ?? undefined, image: token.picture ?? undefined },
+    expires: new Date(expires * 1000).toISOString(),
+  }
+}
+
+/** Builds the handlers for one request; `rawCookie` is the reassembled session cookie value, if any. */
+export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined): SessionHandlers {
+  const { config, outcome } = env
+  let token: JWT | null = null
+  let expires = 0
+  const updateData = env.body?.data
+
+  return {
+    async loadSession() {
+      if (!rawCookie) return { type: 'SESSION_NOT_FOUND' }
+      token = await readSessionToken(config, env.sessionCookieName, rawCookie, env.now)
+      outcome.token = token
+      if (!token) return { type: 'SESSION_INVALID' }
+      expires = typeof token.exp === 'number' ? token.exp : env.now + config.jwt.maxAge
+      return { type: 'SESSION_FOUND', issuedAt: typeof token.iat === 'number' ? token.iat : 0, expiresAt: expires }
+    },
+
+    async refreshSession(params) {
+      const current = token as JWT
+      const isUpdate = params.trigger === 'update'
+      const before = JSON.stringify(current)
+      let next: JWT | null
+      try {
+        next = await config.callbacks.jwt({
+          token: current,
+          user: undefined as never,
+          account: null,
+          ...(isUpdate ? { trigger: 'update' as const, session: updateData } : {}),
+        })
+      } catch (err) {
+        config.logger.error(new JWTSessionError('the jwt callback threw', { err: err instanceof Error ? err : undefined }))
+        return { type: 'SESSION_REFRESH_FAILED', error: 'JWTSessionError' }
+      }
+      if (next === null || next === undefined) return { type: 'SESSION_REVOKED' }
+      token = next
+      // An update is the app asking for a new cookie, whatever the callback did.
+      return { type: 'SESSION_REFRESHED', changed: isUpdate || JSON.stringify(next) !== before }
+    },
+
+    async reissueSession() {
+      const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token as JWT
+      try {
+        outcome.issuedSession = await writeSessionToken(config, env.sessionCookieName, claims, env.now)
+      } catch (err) {
+        config.logger.error(new JWTSessionError('the session token could not be encoded', { err: err instanceof Error ? err : undefined }))
+        return { type: 'SESSION_REISSUE_FAILED' }
+      }
+      expires = outcome.issuedSession.expires
+      return { type: 'SESSION_REISSUED' }
+    },
+
+    async runSessionCallback(params) {
+      const current = token as JWT
+      try {
+        outcome.session = await config.callbacks.session({
+          session: sessionOf(current, expires) as Session & { user: NonNullable<Session['user']> },
+          token: current,
+          user: undefined as never,
+          ...(params.trigger === 'update' ? { trigger: 'update' as const, newSession: updateData } : {}),
+        }) as Session
+        return { type: 'SESSION_RESOLVED' }
+      } catch (err) {
+        config.logger.error(new JWTSessionError('the session callback threw', { err: err instanceof Error ? err : undefined }))
+        return { type: 'SESSION_CALLBACK_FAILED' }
+      }
+    },
+
+    async emitSessionEvent() {
+      await emitAppEvent(env, 'session', { session: outcome.session as Session, token: token as JWT })
+      return { type: 'SESSION_ANNOUNCED' }
+    },
+
+    ...strategyNeutralSessionEffects(env, async () => {}),
+
+    async endSession() {
+      try {
+        const ending = rawCookie ? await readSessionToken(config, env.sessionCookieName, rawCookie, env.now) : null
+        outcome.clearSession = true
+        await emitAppEvent(env, 'signOut', { token: ending })
+        return { type: 'SESSION_ENDED' }
+      } catch (err) {
+        config.logger.error(new SignOutError('sign-out failed', { err: err instanceof Error ? err : undefined }))
+        return { type: 'SIGNOUT_FAILED' }
+      }
+    },
+  }
+}

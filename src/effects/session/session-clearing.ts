@@ -1,0 +1,20 @@
+/** The session machine's commands that do not depend on the strategy. */
+import type { EffectEnv } from '../shared/effect-env.js'
+import { runRedirectCallback } from '../shared/redirect-callback.js'
+
+/**
+ * `clearSession` (forget the session, clear its cookie; with `removeStored`, also remove it where it is stored) and
+ * `runRedirectCallback`, for either strategy. `removeStored` is the strategy's own removal (a database row).
+ */
+export function strategyNeutralSessionEffects(env: EffectEnv, removeStored: () => Promise<void>) {
+  return {
+    async clearSession(params: { removeStored: boolean }) {
+      if (params.removeStored) await removeStored()
+      env.outcome.clearSession = true
+      env.outcome.issuedSession = undefined
+      env.outcome.session = null
+      return { type: 'SESSION_CLEARED' as const }
+    },
+    runRedirectCallback: (params: { url: string }) => runRedirectCallback(env, params),
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * What effect handlers may use: the resolved config's callbacks, events, logger and options, the request's clock and
+ * base URL, and a place to leave their results for the HTTP layer. No cookies, headers or responses: effects know
+ * no HTTP.
+ */
+import type { CallbacksOptions, EventCallbacks, Session, SessionOptions } from '../../types/index.js'
+import type { JWT } from '../../types/jwt.js'
+import type { LoggerInstance } from '../../types/logger.js'
+import type { SessionTokenConfig } from '../../session/session-token.js'
+
+/** What the effects of one request leave behind for the HTTP layer to turn into a response. */
+export interface EffectOutcome {
+  /** A session to write: the encoded JWT, or a database session token, with its expiry (epoch seconds). */
+  issuedSession?: { value: string; expires: number }
+  /** The session cookie must be cleared. */
+  clearSession?: boolean
+  /** The session the client sees. */
+  session?: Session | Record<string, unknown> | null
+  /** OAuth: the provider URL the browser is sent to. */
+  authorizationUrl?: string
+  /** The decoded token of this request, when it had one. */
+  token?: JWT | null
+}
+
+/**
+ * The part of the resolved config that effects read. Effects never see the core's configuration type: the core's
+ * `ResolvedConfig` satisfies this interface structurally, so an effect that needs more must say so here.
+ */
+export interface EffectConfig extends SessionTokenConfig {
+  session: SessionOptions
+  callbacks: CallbacksOptions
+  events: Partial<EventCallbacks>
+  logger: LoggerInstance
+  /** Milliseconds an OAuth provider request may take. */
+  providerTimeout: number
+}
+
+export interface EffectEnv {
+  config: EffectConfig
+  /** The site's origin. */
+  baseUrl: string
+  /** Name of the session cookie: the key-derivation salt of the session token. */
+  sessionCookieName: string
+  /** Epoch seconds. */
+  now: number
+  request: Request
+  body?: Record<string, unknown>
+  outcome: EffectOutcome
+}

@@ -1,0 +1,91 @@
+/**
+ * The data-layer contract: the models and the `Adapter` interface every storage adapter implements.
+ * All methods are optional; the core asks only for what the configuration needs.
+ * @module adapters
+ */
+import type { Account, Awaitable, User } from './models.js'
+
+/** A user row. `emailVerified` is null until the first successful e-mail sign-in. */
+export interface AdapterUser extends User {
+  id: string
+  email: string
+  emailVerified: Date | null
+}
+
+/** An account row: a user's link to one provider. */
+export interface AdapterAccount extends Account {
+  userId: string
+  type: 'oauth' | 'oidc' | 'email' | 'webauthn'
+}
+
+/** A database session row. */
+export interface AdapterSession {
+  sessionToken: string
+  userId: string
+  expires: Date
+}
+
+/** A single-use e-mail sign-in token (`token` is stored hashed). */
+export interface VerificationToken {
+  identifier: string
+  token: string
+  expires: Date
+}
+
+/** A WebAuthn credential. `credentialID` and `credentialPublicKey` are base64. */
+export interface AdapterAuthenticator {
+  credentialID: string
+  userId: string
+  providerAccountId: string
+  counter: number
+  credentialBackedUp: boolean
+  credentialPublicKey: string
+  credentialDeviceType: string
+  transports?: string | null
+}
+
+/** The storage interface. Methods that must throw on failure say so. */
+export interface Adapter {
+  createUser?(user: AdapterUser): Awaitable<AdapterUser>
+  getUser?(id: string): Awaitable<AdapterUser | null>
+  getUserByEmail?(email: string): Awaitable<AdapterUser | null>
+  getUserByAccount?(providerAccountId: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Awaitable<AdapterUser | null>
+  updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, 'id'>): Awaitable<AdapterUser>
+  deleteUser?(userId: string): Promise<void> | Awaitable<AdapterUser | null | undefined>
+  linkAccount?(account: AdapterAccount): Promise<void> | Awaitable<AdapterAccount | null | undefined>
+  unlinkAccount?(providerAccountId: Pick<AdapterAccount, 'provider' | 'providerAccountId'>): Promise<void> | Awaitable<AdapterAccount | undefined>
+  getAccount?(providerAccountId: AdapterAccount['providerAccountId'], provider: AdapterAccount['provider']): Awaitable<AdapterAccount | null>
+  createSession?(session: { sessionToken: string; userId: string; expires: Date }): Awaitable<AdapterSession>
+  getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
+  updateSession?(session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>): Awaitable<AdapterSession | null | undefined>
+  deleteSession?(sessionToken: string): Promise<void> | Awaitable<AdapterSession | null | undefined>
+  createVerificationToken?(verificationToken: VerificationToken): Awaitable<VerificationToken | null | undefined>
+  useVerificationToken?(params: { identifier: string; token: string }): Awaitable<VerificationToken | null>
+  createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>
+  getAuthenticator?(credentialID: AdapterAuthenticator['credentialID']): Awaitable<AdapterAuthenticator | null>
+  listAuthenticatorsByUserId?(userId: AdapterAuthenticator['userId']): Awaitable<AdapterAuthenticator[]>
+  updateAuthenticatorCounter?(credentialID: AdapterAuthenticator['credentialID'], newCounter: AdapterAuthenticator['counter']): Awaitable<AdapterAuthenticator>
+}
+
+/** The names of all adapter methods, in the order of the spec's table. */
+export const adapterMethodNames = [
+  'createUser', 'getUser', 'getUserByEmail', 'getUserByAccount', 'updateUser', 'deleteUser', 'linkAccount',
+  'unlinkAccount', 'getAccount', 'createSession', 'getSessionAndUser', 'updateSession', 'deleteSession',
+  'createVerificationToken', 'useVerificationToken', 'createAuthenticator', 'getAuthenticator',
+  'listAuthenticatorsByUserId', 'updateAuthenticatorCounter',
+] as const satisfies readonly (keyof Adapter)[]
+
+/** One adapter method's name. */
+export type AdapterMethodName = (typeof adapterMethodNames)[number]
+
+type AdapterMethod<K extends AdapterMethodName> = NonNullable<Adapter[K]>
+
+/** An adapter as the core hands it to effects (see `wrapAdapter` in src/core/adapter-calls.ts): every method present, every result a promise. */
+export type WrappedAdapter = {
+  [K in AdapterMethodName]: (...args: Parameters<AdapterMethod<K>>) => Promise<Awaited<ReturnType<AdapterMethod<K>>>>
+}
+
+/** Whether a value is a Date or an ISO date string, as some drivers return them. */
+export function isDate(value: unknown): value is Date | string {
+  return value instanceof Date || (typeof value === 'string' && !Number.isNaN(Date.parse(value)) && /^\d{4}-\d\d-\d\dT/.test(value))
+}

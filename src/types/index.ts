@@ -1,0 +1,168 @@
+/**
+ * Public types of Authchart. They follow the shapes Auth.js (`@auth/core`) documents, so that an app written
+ * against `@auth/core` type-checks after changing only the import specifier.
+ * @module types
+ */
+import type { Adapter, AdapterSession, AdapterUser } from './adapters.js'
+import type { JWT, JWTOptions } from './jwt.js'
+import type { LoggerInstance } from './logger.js'
+import type { Account, Awaitable, Profile, User } from './models.js'
+import type { Theme } from './theme.js'
+import type { CookiesOptions, CookieRecord } from './cookies.js'
+import type { Provider, InternalProvider } from './providers.js'
+import type { FlowStore } from './flow-store.js'
+import type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
+
+export type { Adapter, AdapterSession, AdapterUser, AdapterAccount, AdapterAuthenticator, VerificationToken } from './adapters.js'
+export type { JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams } from './jwt.js'
+export type { LoggerInstance, WarningCode } from './logger.js'
+export type { Account, AuthorizationDetails, Awaitable, Profile, TokenSet, User } from './models.js'
+export type { Theme } from './theme.js'
+export type { CookiesOptions, CookieOption, CookieRecord, CookieSerializeOptions } from './cookies.js'
+export type * from './providers.js'
+export type { FlowStore, FlowRecord } from './flow-store.js'
+export type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
+
+/** The nine actions served under the base path. */
+export type AuthAction =
+  | 'callback'
+  | 'csrf'
+  | 'error'
+  | 'providers'
+  | 'session'
+  | 'signin'
+  | 'signout'
+  | 'verify-request'
+  | 'webauthn-options'
+
+/** The session handed to the client. */
+export interface DefaultSession {
+  user?: User
+  expires: string
+}
+export interface Session extends DefaultSession {}
+
+/** Options of the session. */
+export interface SessionOptions {
+  /** `jwt` by default; `database` when an adapter is set. */
+  strategy: 'jwt' | 'database'
+  /** Seconds until an idle session expires. Default 30 days. */
+  maxAge: number
+  /** Seconds between session writes; `0` writes on every access. Default 1 day. */
+  updateAge: number
+  /** Database sessions: how the random session token is made. */
+  generateSessionToken: () => string
+}
+
+/** Parameters of the `signIn` callback. */
+export interface SignInCallbackParams {
+  user: User | AdapterUser
+  account: Account | null
+  profile?: Profile
+  email?: { verificationRequest?: boolean }
+  credentials?: Record<string, unknown>
+}
+
+/** Parameters of the `jwt` callback. */
+export interface JwtCallbackParams {
+  token: JWT
+  user: User | AdapterUser
+  account: Account | null
+  profile?: Profile
+  trigger?: 'signIn' | 'signUp' | 'update'
+  /** @deprecated use `trigger === "signUp"` */
+  isNewUser?: boolean
+  session?: unknown
+}
+
+/** Parameters of the `session` callback (the strategy decides which of `token` / `user` is set). */
+export interface SessionCallbackParams {
+  session: Session & { user: AdapterUser | User }
+  token: JWT
+  user: AdapterUser
+  newSession?: unknown
+  trigger?: 'update'
+}
+
+/** App hooks that shape sign-in, redirects, tokens and sessions. */
+export interface CallbacksOptions {
+  signIn: (params: SignInCallbackParams) => Awaitable<boolean | string>
+  redirect: (params: { url: string; baseUrl: string }) => Awaitable<string>
+  session: (params: SessionCallbackParams) => Awaitable<Session | DefaultSession | Record<string, unknown>>
+  jwt: (params: JwtCallbackParams) => Awaitable<JWT | null>
+}
+
+/** Audit events; their results are ignored and their errors logged. */
+export interface EventCallbacks {
+  signIn: (message: { user: User; account: Account | null; profile?: Profile; isNewUser?: boolean }) => Awaitable<void>
+  signOut: (message: { session: AdapterSession | null | undefined } | { token: JWT | null }) => Awaitable<void>
+  createUser: (message: { user: User }) => Awaitable<void>
+  updateUser: (message: { user: User }) => Awaitable<void>
+  linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
+  session: (message: { session: Session; token: JWT } | { session: Session; user?: AdapterUser }) => Awaitable<void>
+}
+
+/** Paths of the app's own pages that replace the built-in ones. */
+export interface PagesOptions {
+  signIn: string
+  signOut: string
+  error: string
+  verifyRequest: string
+  newUser: string
+}
+
+/** The internal response, returned as-is when `config.raw` is the exported `raw` marker. */
+export interface ResponseInternal<Body = unknown> {
+  status?: number
+  headers?: ConstructorParameters<typeof Headers>[0]
+  body?: Body
+  redirect?: string
+  cookies?: CookieRecord[]
+}
+
+/** The configuration of `Auth()`. */
+export interface AuthConfig {
+  providers: Provider[]
+  adapter?: Adapter
+  basePath?: string
+  secret?: string | string[]
+  session?: Partial<SessionOptions>
+  jwt?: Partial<JWTOptions>
+  callbacks?: Partial<CallbacksOptions>
+  events?: Partial<EventCallbacks>
+  pages?: Partial<PagesOptions>
+  cookies?: Partial<CookiesOptions>
+  theme?: Theme
+  logger?: Partial<LoggerInstance>
+  debug?: boolean
+  trustHost?: boolean
+  useSecureCookies?: boolean
+  redirectProxyUrl?: string
+  /**
+   * Authchart: the app's public URL. Its origin is used for every URL Authchart builds (redirect_uri, callback,
+   * page and e-mail links); request headers are then never consulted. Default: `AUTH_URL`.
+   */
+  url?: string
+  /**
+   * Authchart: origins a redirect proxy may forward a provider's callback to, and for which a deployment without a
+   * configured `url` may start a proxied sign-in: exact origins or `https://*.example.com` patterns.
+   * Default: `AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS` (comma-separated). Without it, the proxy forwards nowhere.
+   */
+  redirectProxyAllowedOrigins?: string[]
+  experimental?: { enableWebAuthn?: boolean }
+  /** For framework authors: skips the built-in CSRF check. */
+  skipCSRFCheck?: typeof import('./symbols.js').skipCSRFCheck
+  /** For framework authors: `Auth()` returns the internal response. */
+  raw?: typeof import('./symbols.js').raw
+  /** Authchart: where in-flight flows are kept between requests. Default: one encrypted cookie. */
+  flowStore?: FlowStore
+  /** Authchart: replace or add guards at the machines' documented extension points. */
+  flows?: FlowExtensions
+  /** Authchart: called for every machine transition, with no secrets in the record. */
+  onTransition?: (record: TransitionRecord) => void
+  /** Authchart: milliseconds before a call to a provider endpoint is abandoned. Default 5000. */
+  providerTimeout?: number
+}
+
+/** Re-exported for providers that need the resolved provider shape. */
+export type { InternalProvider }

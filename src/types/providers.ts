@@ -1,0 +1,158 @@
+/** Provider configuration types, shaped as Auth.js documents them. */
+import type { Account, Awaitable, Profile, ProviderType, TokenSet, User } from './models.js'
+import type { customFetch, FetchFunction } from './symbols.js'
+
+export type { ProviderType } from './models.js'
+
+/** Fields common to all providers. */
+export interface CommonProviderOptions {
+  id: string
+  name: string
+  type: ProviderType
+}
+
+/** The label and colours of a provider's button on the built-in sign-in page. */
+export interface ProviderStyle {
+  logo?: string
+  brandColor?: string
+  /** @deprecated use `brandColor` */
+  bg?: string
+  /** @deprecated use `brandColor` */
+  text?: string
+}
+
+/** An endpoint given as a URL, or as a URL with extra query parameters. */
+export type EndpointHandler<P extends Record<string, unknown> = Record<string, unknown>> = string | {
+  url?: string
+  params?: P
+  /** Plain OAuth 2 providers with non-standard endpoints: fetch the data yourself. */
+  request?: (context: { tokens: TokenSet; provider: OAuthConfigInternal<Profile> }) => Awaitable<unknown>
+  /** Token endpoints that answer in a non-standard way (e.g. an error with status 200). */
+  conform?: (response: Response) => Awaitable<Response | undefined>
+}
+
+export type ChecksType = 'pkce' | 'state' | 'none' | 'nonce'
+
+/** An OAuth 2 provider (`type: "oauth"`) or, with `type: "oidc"`, an OpenID Connect provider. */
+export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
+  type: 'oauth'
+  id: string
+  name: string
+  clientId?: string
+  clientSecret?: string
+  issuer?: string
+  wellKnown?: string
+  authorization?: EndpointHandler<Record<string, string>>
+  token?: EndpointHandler
+  userinfo?: EndpointHandler
+  jwks_endpoint?: string
+  checks?: ChecksType[]
+  profile?: (profile: P, tokens: TokenSet) => Awaitable<User>
+  account?: (tokens: TokenSet) => TokenSet | undefined | void
+  allowDangerousEmailAccountLinking?: boolean
+  client?: { token_endpoint_auth_method?: string; id_token_signed_response_alg?: string; [key: string]: unknown }
+  style?: ProviderStyle
+  redirectProxyUrl?: string
+  /** Plain OAuth 2 only: the response has `iss` (RFC 9207) even without discovery. */
+  options?: Partial<OAuthUserConfig<P>>
+  [customFetch]?: FetchFunction
+}
+
+export interface OIDCConfig<P = Profile> extends Omit<OAuth2Config<P>, 'type' | 'checks' | 'options'> {
+  type: 'oidc'
+  checks?: ChecksType[]
+  /** When `false`, user data comes from the userinfo endpoint (an `id_token` is still required). */
+  idToken?: boolean
+  options?: Partial<OIDCUserConfig<P>>
+}
+
+export type OAuthConfig<P = Profile> = OAuth2Config<P> | OIDCConfig<P>
+
+/** What a user passes to a vendor provider factory such as `GitHub({ clientId, clientSecret })`. */
+export type OAuthUserConfig<P = Profile> = Omit<Partial<OAuth2Config<P>>, 'options' | 'type'>
+export type OIDCUserConfig<P = Profile> = Omit<Partial<OIDCConfig<P>>, 'options' | 'type'>
+
+/** The resolved, merged form the runtime uses. */
+export type OAuthConfigInternal<P = Profile> = (OAuth2Config<P> | OIDCConfig<P>) & {
+  signinUrl: string
+  callbackUrl: string
+  redirectProxyUrl?: string
+  checks: ChecksType[]
+}
+
+/** A field of the built-in credentials form. */
+export interface CredentialInput {
+  label?: string
+  type?: string
+  value?: string
+  placeholder?: string
+  [attribute: string]: unknown
+}
+
+/** A credentials provider: the app verifies the submitted fields in `authorize`. */
+export interface CredentialsConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>> extends CommonProviderOptions {
+  type: 'credentials'
+  credentials: C
+  /**
+   * Returns the user on success, `null` to reject (`CredentialsSignin`), or throws `CredentialsSignin` with a `code`.
+   */
+  authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>
+  options?: Partial<CredentialsConfig<C>>
+}
+
+/** An e-mail (magic link) provider. */
+export interface EmailConfig extends CommonProviderOptions {
+  type: 'email'
+  /** Seconds a sign-in link stays valid. Default 24 hours. */
+  maxAge?: number
+  from?: string
+  server?: unknown
+  sendVerificationRequest: (params: {
+    identifier: string
+    url: string
+    expires: Date
+    provider: EmailConfig
+    token: string
+    theme: import('./theme.js').Theme
+    request: Request
+  }) => Awaitable<void>
+  generateVerificationToken?: () => Awaitable<string>
+  normalizeIdentifier?: (identifier: string) => string
+  secret?: string
+  options?: Partial<EmailConfig>
+}
+
+/** A WebAuthn (passkey) provider; experimental. */
+export interface WebAuthnConfig extends CommonProviderOptions {
+  type: 'webauthn'
+  [key: string]: unknown
+}
+
+export type ProviderConfig = OAuthConfig | CredentialsConfig | EmailConfig | WebAuthnConfig
+
+/**
+ * A provider: a configuration object, or a factory called with no arguments (`providers: [GitHub]`).
+ * The default `P = never` accepts providers of every profile type (`profile` only takes P as a parameter), so
+ * `providers: [GitHub(), Google()]` type-checks as it does with Auth.js (whose default is `any`).
+ */
+export type Provider<P = never> =
+  | ((OAuthConfig<P> | CredentialsConfig | EmailConfig | WebAuthnConfig) & { options?: unknown })
+  | ((...args: never[]) => OAuthConfig<P> | CredentialsConfig | EmailConfig | WebAuthnConfig)
+
+/** The client-safe form `GET /providers` answers with. */
+export interface PublicProvider {
+  id: string
+  name: string
+  type: string
+  signinUrl: string
+  callbackUrl: string
+}
+
+/** A provider after defaults, user options and URLs have been merged. */
+export type InternalProvider =
+  | OAuthConfigInternal
+  | (CredentialsConfig & { signinUrl: string; callbackUrl: string })
+  | (EmailConfig & { signinUrl: string; callbackUrl: string })
+  | (WebAuthnConfig & { signinUrl: string; callbackUrl: string })
+
+export type { Account }
