@@ -4,8 +4,7 @@
  * millisecond, and `@auth/kysely-adapter` can write accounts and sessions without an id.
  */
 import { randomUUID } from 'node:crypto'
-import { KyselyAdapter as OfficialKyselyAdapter, type Database as OfficialDatabase } from '@auth/kysely-adapter'
-import type { Kysely } from 'kysely'
+import { KyselyAdapter as OfficialKyselyAdapter } from '@auth/kysely-adapter'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { KyselyAdapter, migrate, type MigrationReport } from '../../adapters/sql/index.js'
 import { describeWithService, probeMysql } from '../support/services.js'
@@ -77,7 +76,7 @@ await describeWithService('mariadb', probeMysql, () => {
       await adapter.createSession({ sessionToken: 'in-2040', userId, expires: in2040 })
       expect((await adapter.getSessionAndUser('in-2040'))?.session.expires.getTime()).toBe(in2040.getTime())
 
-      const official = OfficialKyselyAdapter(scratch.db as unknown as Kysely<OfficialDatabase>)
+      const official = OfficialKyselyAdapter(scratch.db)
       const providerAccountId = randomUUID()
       await official.linkAccount?.({ userId, type: 'oidc', provider: 'example-idp', providerAccountId })
       await official.createSession?.({ sessionToken: 'official-2040', userId, expires: in2040 })

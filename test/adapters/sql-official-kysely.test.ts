@@ -5,7 +5,7 @@
  * Sessions expire in 2040, past the end of MySQL's TIMESTAMP range.
  */
 import { randomUUID } from 'node:crypto'
-import { KyselyAdapter as OfficialKyselyAdapter, type Database as OfficialDatabase } from '@auth/kysely-adapter'
+import { KyselyAdapter as OfficialKyselyAdapter } from '@auth/kysely-adapter'
 import type { Adapter as AuthJsAdapter } from '@auth/core/adapters'
 import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -24,7 +24,7 @@ type OfficialAdapter = Required<Pick<AuthJsAdapter, (typeof officialMethods)[num
 
 /** `@auth/kysely-adapter` on `db`, checked to have the methods these tests call. */
 function officialAdapter(db: Kysely<unknown>): OfficialAdapter {
-  const adapter = OfficialKyselyAdapter(db as unknown as Kysely<OfficialDatabase>)
+  const adapter = OfficialKyselyAdapter(db)
   const missing = officialMethods.filter((name) => typeof adapter[name] !== 'function')
   if (missing.length > 0) throw new Error(`@auth/kysely-adapter lacks ${missing.join(', ')}`)
   return adapter as OfficialAdapter
