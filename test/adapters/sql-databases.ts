@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely'
 import { createPool } from 'mysql2'
-import { createPool as createPromisePool } from 'mysql2/promise'
+import { createPool as createPromisePool, type Pool as MysqlPromisePool } from 'mysql2/promise'
 import pg from 'pg'
 import { createScratchMysqlDatabase, createScratchPostgresSchema, scratchName } from '../support/services.js'
 import type { Dialect } from './authjs-ddl.js'
@@ -17,8 +17,10 @@ import type { Dialect } from './authjs-ddl.js'
 export interface ScratchDatabase {
   dialect: Dialect
   db: Kysely<unknown>
-  /** The raw pg pool, for `@auth/pg-adapter` (PostgreSQL only). */
+  /** The raw driver handle, for the official adapters that take one: a pg pool, a mysql2 pool or a SQLite database. */
   pgPool?: pg.Pool
+  mysqlPool?: MysqlPromisePool
+  sqlite?: Database.Database
   /** Runs several statements separated by `;`. */
   exec(ddl: string): Promise<void>
   /** One parameterised statement (`$1` on PostgreSQL, `?` elsewhere), its rows. */
@@ -45,7 +47,7 @@ export async function openMysql(): Promise<ScratchDatabase> {
   const raw = createPromisePool({ uri: scratch.url, timezone: 'Z', connectionLimit: 2, multipleStatements: true })
   const db = new Kysely<unknown>({ dialect: new MysqlDialect({ pool: createPool({ uri: scratch.url, timezone: 'Z', connectionLimit: 4 }) }) })
   return {
-    dialect: 'mysql', db,
+    dialect: 'mysql', db, mysqlPool: raw,
     exec: async (ddl) => { await raw.query(ddl) },
     query: async (text, values = []) => {
       const [rows] = await raw.query(text, values)
@@ -61,7 +63,7 @@ export function openSqlite(): ScratchDatabase {
   const raw = new Database(file)
   const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(file) }) })
   return {
-    dialect: 'sqlite', db,
+    dialect: 'sqlite', db, sqlite: raw,
     exec: async (ddl) => { raw.exec(ddl) },
     query: async (text, values = []) => {
       const statement = raw.prepare(text)

@@ -1,10 +1,11 @@
 /**
  * `KyselyAdapter(db, { schema })` on the databases Auth.js's other SQL adapters made, as they stand:
  * - `@auth/pg-adapter`: its official package runs here (it needs only pg), so rows go both ways through it;
- * - Prisma and Drizzle: their adapters need the ORM and its generated client, which these tests do not run. The
- *   tables are created with the DDL their tools produce (authjs-ddl.ts), rows are written the way those adapters
- *   write them (ids made by the client, Prisma's `updatedAt`, dates as each column type stores them), and what
- *   Authchart writes is checked to be stored the way those ORMs read it back.
+ * - Prisma and Drizzle: the tables are created with the DDL their tools produce (authjs-ddl.ts), rows are written
+ *   the way those adapters write them (ids made by the client, Prisma's `updatedAt`, dates as each column type
+ *   stores them), and what Authchart writes is checked to be stored the way those ORMs read it back. Prisma itself
+ *   does not run here: its adapter needs a client made by `prisma generate`, which these tests do not run. The
+ *   Drizzle adapter needs no generator and runs as the official package in sql-drizzle-official.test.ts.
  * The conformance suite runs on every mapping too, on a copy of the schema with the `role` column it needs (and,
  * for pg-adapter's schema, the unique indexes and passkey table the docs advise adding).
  */
