@@ -228,8 +228,10 @@ function tableAccess(columns: StoreColumns, method: string, dialect: SqlDialect,
     const found = columns.get(table)
     if (!found) {
       const name = schema.tables[table]
-      const how = schema === defaultSchema ? 'create the schema with migrate(db) or `authchart migrate`' : `the "${schema.name}" schema names it "${name}"`
-      throw new AdapterError(`${method}: table "${name}" does not exist; ${how}`, { method, table: name })
+      const message = schema === defaultSchema
+        ? `${method}: table "${name}" does not exist; create the schema with migrate(db) or \`authchart migrate\``
+        : `${method}: table "${name}" (${table} in the "${schema.name}" schema) does not exist; create it with the tool that made the others`
+      throw new AdapterError(message, { method, table: name })
     }
     return found
   }

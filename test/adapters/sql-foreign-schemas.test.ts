@@ -14,6 +14,7 @@ import PostgresAdapter from '@auth/pg-adapter'
 import type { Adapter as AuthJsAdapter } from '@auth/core/adapters'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { KyselyAdapter, schemas, type SchemaMapping } from '../../adapters/sql/index.js'
+import { AdapterError } from '../../src/errors.js'
 import { describeWithService, probeMysql, probePostgres, type ServiceProbe } from '../support/services.js'
 import { foreignSchemaDdl, pgAdapterAdditions, type Dialect, type ForeignSchema } from './authjs-ddl.js'
 import { adapterConformanceSuite } from './conformance.js'
@@ -130,6 +131,13 @@ for (const { schema: schemaName, dialect } of combinations) {
           expect(await ours.deleteUser(user.id)).toMatchObject({ id: user.id })
           expect(await them.getUser(user.id)).toBeNull()
           expect(await them.getSessionAndUser('ours-written')).toBeNull()
+        })
+
+        it('a passkey call on the schema as documented (no authenticators table) names the missing table', async () => {
+          const failure = await Promise.resolve(KyselyAdapter(db.db, { schema }).listAuthenticatorsByUserId('1')).catch((err: unknown) => err)
+          expect(failure).toBeInstanceOf(AdapterError)
+          expect((failure as AdapterError).message).toBe(
+            'listAuthenticatorsByUserId: table "authenticators" (Authenticator in the "pgAdapter" schema) does not exist; create it with the tool that made the others')
         })
         return
       }
