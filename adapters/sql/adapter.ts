@@ -9,13 +9,24 @@ import { runStoreCall, storeFailure } from '../store-failure.js'
 import { classifySqlError, detectDialect, type SqlDialect } from './dialect.js'
 import { deleteReturning, insertReturning, updateReturning, type Store } from './row-statements.js'
 import {
-  accountFromRow, authenticatorFromRow, rowForWrite, sessionFromRow, userFromRow, verificationTokenFromRow,
+  accountFromRow, authenticatorFromRow, rowForWrite, rowFromStore, sessionFromRow, userFromRow, verificationTokenFromRow,
   type StoreRow,
 } from './rows.js'
+import { defaultSchema, type SchemaMapping } from './schema-mappings.js'
 import type { TableName } from './schema.js'
 import { cachedStoreColumns, type StoreColumn, type StoreColumns } from './store-columns.js'
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const integerPattern = /^-?\d{1,18}$/
+
+/** Options of `KyselyAdapter`. */
+export interface KyselyAdapterOptions {
+  /**
+   * The table names of the schema the database holds: one of `schemas` (`kysely`, the default; `prisma`;
+   * `drizzle`; `pgAdapter`) or your own. Column names are always the Auth.js model's field names.
+   */
+  schema?: SchemaMapping
+}
 
 // Session columns travel beside the user's in one joined row; this prefix keeps the two sets apart.
 const sessionColumnPrefix = '__session__'
@@ -30,7 +41,12 @@ const sessionColumnPrefix = '__session__'
  * connection lost while a client is checked out (say, between two statements of a transaction) as an `'error'`
  * event, and an unheard one ends the process. The adapter still fails the call with an `AdapterError`.
  * With mysql2, set `timezone: 'Z'` so that dates are written and read as UTC.
+ *
+ * A database made by another Auth.js SQL adapter is used as it stands by naming its schema:
+ * `KyselyAdapter(db, { schema: schemas.drizzle })`. Ids are then whatever that schema keeps (integer ids that the
+ * database assigns for `@auth/pg-adapter`'s, returned as strings), and dates are stored the way its columns expect.
  * @param db A Kysely instance on PostgreSQL, MySQL/MariaDB or SQLite whose database has the schema.
+ * @param options `schema`: the table names, when the database is not the one `migrate` makes.
  * @returns An adapter with all 19 methods.
  * @throws {AdapterError} at once when the dialect is none of the three.
  * @example
@@ -43,11 +59,13 @@ const sessionColumnPrefix = '__session__'
  * Auth(request, { adapter: KyselyAdapter(db), providers: [...] })
  * ```
  */
-export function KyselyAdapter<DB>(db: Kysely<DB>): Required<Adapter> {
+export function KyselyAdapter<DB>(db: Kysely<DB>, options: KyselyAdapterOptions = {}): Required<Adapter> {
   // The app's DB type describes its own tables; ours are checked at run time against the database itself.
   const store = db as unknown as Store
   const dialect = detectDialect(store)
-  const storeColumns = cachedStoreColumns(store, dialect)
+  const schema = options.schema ?? defaultSchema
+  const { User, Account, Session, VerificationToken, Authenticator } = schema.tables
+  const storeColumns = cachedStoreColumns(store, dialect, schema)
 
   /**
    * Runs one method with the tables' columns at hand. A table it `uses` that does not exist fails with a message
@@ -57,77 +75,83 @@ export function KyselyAdapter<DB>(db: Kysely<DB>): Required<Adapter> {
     runStoreCall(method, classifySqlError, async () => {
       let columns = await storeColumns.get()
       if (uses.some((table) => !columns.has(table))) columns = await storeColumns.refresh()
-      const tables = tableAccess(columns, method, dialect)
+      const tables = tableAccess(columns, method, dialect, schema)
       for (const table of uses) tables.columns(table)
       return run(tables)
     })
 
   return {
     createUser: (user) => call('createUser', ['User'], async (tables) => {
-      const row = tables.write('User', { ...user, id: user.id || crypto.randomUUID() })
-      return userFromRow(await insertReturning(store, dialect, 'User', row, ['id']))
+      // A schema whose ids the database assigns (integer SERIAL ids) gets none from us.
+      const { id, ...fields } = user
+      const record = tables.assignsIds('User') ? fields : { ...fields, id: id || crypto.randomUUID() }
+      const row = tables.write('User', record, 'insert')
+      return userFromRow(tables.read('User', await insertReturning(store, dialect, User, row, ['id'])))
     }),
     getUser: (id) => call('getUser', ['User'], async (tables) => {
       if (!tables.canMatch('User', 'id', id)) return null
-      const row = await store.selectFrom('User').selectAll().where('id', '=', id).executeTakeFirst()
-      return row ? userFromRow(row) : null
+      const row = await store.selectFrom(User).selectAll().where('id', '=', id).executeTakeFirst()
+      return row ? userFromRow(tables.read('User', row)) : null
     }),
-    getUserByEmail: (email) => call('getUserByEmail', ['User'], async () => {
-      const row = await store.selectFrom('User').selectAll().where('email', '=', email).executeTakeFirst()
-      return row ? userFromRow(row) : null
+    getUserByEmail: (email) => call('getUserByEmail', ['User'], async (tables) => {
+      const row = await store.selectFrom(User).selectAll().where('email', '=', email).executeTakeFirst()
+      return row ? userFromRow(tables.read('User', row)) : null
     }),
-    getUserByAccount: ({ provider, providerAccountId }) => call('getUserByAccount', ['Account', 'User'], async () => {
-      const row = await store.selectFrom('Account').innerJoin('User', 'User.id', 'Account.userId').selectAll('User')
-        .where('Account.provider', '=', provider).where('Account.providerAccountId', '=', providerAccountId)
+    getUserByAccount: ({ provider, providerAccountId }) => call('getUserByAccount', ['Account', 'User'], async (tables) => {
+      const row = await store.selectFrom(Account).innerJoin(User, `${User}.id`, `${Account}.userId`).selectAll(User)
+        .where(`${Account}.provider`, '=', provider).where(`${Account}.providerAccountId`, '=', providerAccountId)
         .executeTakeFirst()
-      return row ? userFromRow(row) : null
+      return row ? userFromRow(tables.read('User', row)) : null
     }),
     updateUser: ({ id, ...fields }) => call('updateUser', ['User'], async (tables) => {
       const row = tables.canMatch('User', 'id', id)
-        ? await updateReturning(store, dialect, 'User', tables.write('User', fields), { id })
+        ? await updateReturning(store, dialect, User, tables.write('User', fields, 'update'), { id })
         : undefined
       if (!row) throw storeFailure('updateUser', 'not-found', 'a user with this id')
-      return userFromRow(row)
+      return userFromRow(tables.read('User', row))
     }),
     deleteUser: (userId) => call('deleteUser', ['User'], async (tables) => {
       if (!tables.canMatch('User', 'id', userId)) return null
       // Explicit deletes rather than relying on ON DELETE CASCADE: SQLite enforces foreign keys only when the
-      // connection enabled them. One transaction, so a failure half-way leaves the user whole.
+      // connection enabled them, and some schemas (@auth/pg-adapter's) have no foreign keys. One transaction, so a
+      // failure half-way leaves the user whole.
       return store.transaction().execute(async (trx) => {
-        const user = await trx.selectFrom('User').selectAll().where('id', '=', userId).executeTakeFirst()
+        const user = await trx.selectFrom(User).selectAll().where('id', '=', userId).executeTakeFirst()
         if (!user) return null
         for (const owned of ['Session', 'Account', 'Authenticator'] as const) {
           // A database from before WebAuthn support may have no Authenticator table: nothing to delete there.
-          if (tables.has(owned)) await trx.deleteFrom(owned).where('userId', '=', userId).execute()
+          if (tables.has(owned)) await trx.deleteFrom(schema.tables[owned]).where('userId', '=', userId).execute()
         }
-        await trx.deleteFrom('User').where('id', '=', userId).execute()
-        return userFromRow(user)
+        await trx.deleteFrom(User).where('id', '=', userId).execute()
+        return userFromRow(tables.read('User', user))
       })
     }),
     linkAccount: (account) => call('linkAccount', ['Account'], async (tables) => {
-      const id = typeof account.id === 'string' ? account.id : crypto.randomUUID()
-      const row = tables.write('Account', { ...account, id })
-      return accountFromRow(await insertReturning(store, dialect, 'Account', row, ['provider', 'providerAccountId']))
+      const { id, ...fields } = account
+      const record = tables.assignsIds('Account') ? fields : { ...fields, id: typeof id === 'string' ? id : crypto.randomUUID() }
+      const row = tables.write('Account', record, 'insert')
+      return accountFromRow(tables.read('Account', await insertReturning(store, dialect, Account, row, ['provider', 'providerAccountId'])))
     }),
-    unlinkAccount: ({ provider, providerAccountId }) => call('unlinkAccount', ['Account'], async () => {
-      const row = await deleteReturning(store, dialect, 'Account', { provider, providerAccountId })
-      return row ? accountFromRow(row) : undefined
+    unlinkAccount: ({ provider, providerAccountId }) => call('unlinkAccount', ['Account'], async (tables) => {
+      const row = await deleteReturning(store, dialect, Account, { provider, providerAccountId })
+      return row ? accountFromRow(tables.read('Account', row)) : undefined
     }),
-    getAccount: (providerAccountId, provider) => call('getAccount', ['Account'], async () => {
-      const row = await store.selectFrom('Account').selectAll()
+    getAccount: (providerAccountId, provider) => call('getAccount', ['Account'], async (tables) => {
+      const row = await store.selectFrom(Account).selectAll()
         .where('provider', '=', provider).where('providerAccountId', '=', providerAccountId).executeTakeFirst()
-      return row ? accountFromRow(row) : null
+      return row ? accountFromRow(tables.read('Account', row)) : null
     }),
     createSession: (session) => call('createSession', ['Session'], async (tables) => {
-      const row = tables.write('Session', { ...session, id: crypto.randomUUID() })
-      return sessionFromRow(await insertReturning(store, dialect, 'Session', row, ['sessionToken']))
+      const record = tables.assignsIds('Session') ? session : { ...session, id: crypto.randomUUID() }
+      const row = tables.write('Session', record, 'insert')
+      return sessionFromRow(tables.read('Session', await insertReturning(store, dialect, Session, row, ['sessionToken'])))
     }),
     getSessionAndUser: (sessionToken) => call('getSessionAndUser', ['Session', 'User'], async (tables) => {
       // The session check of every page view: one joined query, not two round trips.
       const sessionColumns = [...tables.columns('Session').keys()]
-      const row = await store.selectFrom('Session').innerJoin('User', 'User.id', 'Session.userId').selectAll('User')
-        .select((eb) => sessionColumns.map((column) => eb.ref(`Session.${column}`).as(sessionColumnPrefix + column)))
-        .where('Session.sessionToken', '=', sessionToken).executeTakeFirst()
+      const row = await store.selectFrom(Session).innerJoin(User, `${User}.id`, `${Session}.userId`).selectAll(User)
+        .select((eb) => sessionColumns.map((column) => eb.ref(`${Session}.${column}`).as(sessionColumnPrefix + column)))
+        .where(`${Session}.sessionToken`, '=', sessionToken).executeTakeFirst()
       if (!row) return null
       const session: StoreRow = {}
       const user: StoreRow = {}
@@ -135,43 +159,44 @@ export function KyselyAdapter<DB>(db: Kysely<DB>): Required<Adapter> {
         if (key.startsWith(sessionColumnPrefix)) session[key.slice(sessionColumnPrefix.length)] = value
         else user[key] = value
       }
-      return { session: sessionFromRow(session), user: userFromRow(user) }
+      return { session: sessionFromRow(tables.read('Session', session)), user: userFromRow(tables.read('User', user)) }
     }),
     updateSession: ({ sessionToken, ...fields }) => call('updateSession', ['Session'], async (tables) => {
-      const row = await updateReturning(store, dialect, 'Session', tables.write('Session', fields), { sessionToken })
-      return row ? sessionFromRow(row) : null
+      const row = await updateReturning(store, dialect, Session, tables.write('Session', fields, 'update'), { sessionToken })
+      return row ? sessionFromRow(tables.read('Session', row)) : null
     }),
-    deleteSession: (sessionToken) => call('deleteSession', ['Session'], async () => {
-      const row = await deleteReturning(store, dialect, 'Session', { sessionToken })
-      return row ? sessionFromRow(row) : null
+    deleteSession: (sessionToken) => call('deleteSession', ['Session'], async (tables) => {
+      const row = await deleteReturning(store, dialect, Session, { sessionToken })
+      return row ? sessionFromRow(tables.read('Session', row)) : null
     }),
     createVerificationToken: (verificationToken) => call('createVerificationToken', ['VerificationToken'], async (tables) => {
-      const row = tables.write('VerificationToken', verificationToken)
-      return verificationTokenFromRow(await insertReturning(store, dialect, 'VerificationToken', row, ['token']))
+      const row = tables.write('VerificationToken', verificationToken, 'insert')
+      const stored = await insertReturning(store, dialect, VerificationToken, row, ['identifier', 'token'])
+      return verificationTokenFromRow(tables.read('VerificationToken', stored))
     }),
-    useVerificationToken: ({ identifier, token }) => call('useVerificationToken', ['VerificationToken'], async () => {
+    useVerificationToken: ({ identifier, token }) => call('useVerificationToken', ['VerificationToken'], async (tables) => {
       // Matching on both columns: a wrong identifier deletes nothing, so the token stays usable by its owner.
-      const row = await deleteReturning(store, dialect, 'VerificationToken', { identifier, token })
-      return row ? verificationTokenFromRow(row) : null
+      const row = await deleteReturning(store, dialect, VerificationToken, { identifier, token })
+      return row ? verificationTokenFromRow(tables.read('VerificationToken', row)) : null
     }),
     createAuthenticator: (authenticator) => call('createAuthenticator', ['Authenticator'], async (tables) => {
-      const row = tables.write('Authenticator', authenticator)
-      return authenticatorFromRow(await insertReturning(store, dialect, 'Authenticator', row, ['credentialID']))
+      const row = tables.write('Authenticator', authenticator, 'insert')
+      return authenticatorFromRow(tables.read('Authenticator', await insertReturning(store, dialect, Authenticator, row, ['credentialID'])))
     }),
-    getAuthenticator: (credentialID) => call('getAuthenticator', ['Authenticator'], async () => {
-      const row = await store.selectFrom('Authenticator').selectAll().where('credentialID', '=', credentialID).executeTakeFirst()
-      return row ? authenticatorFromRow(row) : null
+    getAuthenticator: (credentialID) => call('getAuthenticator', ['Authenticator'], async (tables) => {
+      const row = await store.selectFrom(Authenticator).selectAll().where('credentialID', '=', credentialID).executeTakeFirst()
+      return row ? authenticatorFromRow(tables.read('Authenticator', row)) : null
     }),
     listAuthenticatorsByUserId: (userId) => call('listAuthenticatorsByUserId', ['Authenticator'], async (tables) => {
       if (!tables.canMatch('Authenticator', 'userId', userId)) return []
-      const rows = await store.selectFrom('Authenticator').selectAll().where('userId', '=', userId).execute()
-      return rows.map(authenticatorFromRow)
+      const rows = await store.selectFrom(Authenticator).selectAll().where('userId', '=', userId).execute()
+      return rows.map((row) => authenticatorFromRow(tables.read('Authenticator', row)))
     }),
     updateAuthenticatorCounter: (credentialID, newCounter) => call('updateAuthenticatorCounter', ['Authenticator'], async (tables) => {
-      const set = tables.write('Authenticator', { counter: newCounter })
-      const row = await updateReturning(store, dialect, 'Authenticator', set, { credentialID })
+      const set = tables.write('Authenticator', { counter: newCounter }, 'update')
+      const row = await updateReturning(store, dialect, Authenticator, set, { credentialID })
       if (!row) throw storeFailure('updateAuthenticatorCounter', 'not-found', 'an authenticator with this credential id')
-      return authenticatorFromRow(row)
+      return authenticatorFromRow(tables.read('Authenticator', row))
     }),
   }
 }
@@ -182,27 +207,49 @@ interface TableAccess {
   columns(table: TableName): Map<string, StoreColumn>
   /** Whether `table` exists. */
   has(table: TableName): boolean
-  /** The fields of `record` that `table` has columns for, ready for the driver. */
-  write(table: TableName, record: object): StoreRow
   /**
-   * False when `value` can match no row: a PostgreSQL `uuid` column compared with text that is not a UUID is an
-   * error, not a miss, and "not found" must stay `null` / `[]`.
+   * The fields of `record` that `table` has columns for, ready for the driver. An `updatedAt` column (Prisma's
+   * schema, where it has no database default) is set to now on every write, as Prisma's client does.
+   */
+  write(table: TableName, record: object, purpose: 'insert' | 'update'): StoreRow
+  /** A row as read, dates of wall-clock columns as UTC. */
+  read(table: TableName, row: StoreRow): StoreRow
+  /** Whether the database assigns `table`'s ids (an integer `id` column). */
+  assignsIds(table: TableName): boolean
+  /**
+   * False when `value` can match no row: a PostgreSQL `uuid` or integer column compared with text that is not a
+   * UUID or a number is an error, not a miss, and "not found" must stay `null` / `[]`.
    */
   canMatch(table: TableName, column: string, value: string): boolean
 }
 
-function tableAccess(columns: StoreColumns, method: string, dialect: SqlDialect): TableAccess {
+function tableAccess(columns: StoreColumns, method: string, dialect: SqlDialect, schema: SchemaMapping): TableAccess {
   const columnsOf = (table: TableName) => {
     const found = columns.get(table)
     if (!found) {
-      throw new AdapterError(`${method}: table "${table}" does not exist; create the schema with migrate(db) or \`authchart migrate\``, { method, table })
+      const name = schema.tables[table]
+      const message = schema === defaultSchema
+        ? `${method}: table "${name}" does not exist; create the schema with migrate(db) or \`authchart migrate\``
+        : `${method}: table "${name}" (${table} in the "${schema.name}" schema) does not exist; create it with the tool that made the others`
+      throw new AdapterError(message, { method, table: name })
     }
     return found
   }
   return {
     columns: columnsOf,
     has: (table) => columns.has(table),
-    write: (table, record) => rowForWrite(record, columnsOf(table), dialect),
-    canMatch: (table, column, value) => !columnsOf(table).get(column)?.isUuid || uuidPattern.test(value),
+    write: (table, record, purpose) => {
+      const tableColumns = columnsOf(table)
+      const touched = tableColumns.has('updatedAt') && !('updatedAt' in record) ? { updatedAt: new Date() } : {}
+      return rowForWrite(purpose === 'insert' || Object.keys(record).length > 0 ? { ...record, ...touched } : record, tableColumns, dialect)
+    },
+    read: (table, row) => rowFromStore(row, columnsOf(table)),
+    assignsIds: (table) => columnsOf(table).get('id')?.isInteger === true,
+    canMatch: (table, column, value) => {
+      const found = columnsOf(table).get(column)
+      if (found?.isUuid) return uuidPattern.test(value)
+      if (found?.isInteger && dialect === 'postgres') return integerPattern.test(value)
+      return true
+    },
   }
 }

@@ -1,27 +1,34 @@
 /**
- * Creates the schema where it is missing. Idempotent, and it never changes a table that exists: an app moving
- * from `@auth/kysely-adapter` keeps its database exactly as it is.
+ * Creates the schema where it is missing. Idempotent. It changes a table that exists in one case only: on
+ * MySQL/MariaDB, a date column of type TIMESTAMP (which refuses dates after 2038-01-19) becomes DATETIME(3), and an
+ * `id` key without a default gets `uuid()`, as `migrate` makes them today. Anything else, and every table on
+ * PostgreSQL and SQLite, is left exactly as it is.
  */
 import { sql, type CreateTableBuilder, type Kysely } from 'kysely'
 import { detectDialect, type SqlDialect } from './dialect.js'
 import type { Store } from './row-statements.js'
-import { columnType, tableSpecs, type TableName, type TableSpec } from './schema.js'
+import { columnType, idDefault, tableSpecs, type TableName, type TableSpec } from './schema.js'
 import { readStoreColumns } from './store-columns.js'
+import { upgradeMysqlTables } from './upgrade-mysql.js'
 
 /** What `migrate` did. */
 export interface MigrationReport {
   dialect: SqlDialect
   /** Tables this run created, with their indexes. */
   created: TableName[]
-  /** Tables that were there already and were left as they are. */
+  /** Tables that were there already. */
   existing: TableName[]
+  /** Columns of existing tables changed to today's types and defaults (MySQL/MariaDB only), as `Table.column`. */
+  upgraded: string[]
 }
 
 /**
  * Creates whichever of `User`, `Account`, `Session`, `VerificationToken` and `Authenticator` do not exist, with
- * their keys, foreign keys (ON DELETE CASCADE) and `userId` indexes. Tables that exist are not touched, not even
- * to add an index. On PostgreSQL and SQLite all of it runs in one transaction; MySQL commits each DDL statement
- * by itself, so there an interrupted run is completed by running it again.
+ * their keys, foreign keys (ON DELETE CASCADE) and `userId` indexes, and `id` defaults on `User`, `Account` and
+ * `Session` (so that `@auth/kysely-adapter`, which writes accounts and sessions without an id, works on them too).
+ * Tables that exist are not touched, not even to add an index, except the MySQL upgrade described above. On
+ * PostgreSQL and SQLite all of it runs in one transaction; MySQL commits each DDL statement by itself, so there an
+ * interrupted run is completed by running it again.
  * @param db A Kysely instance on PostgreSQL (tables go into `current_schema()`), MySQL/MariaDB or SQLite.
  * @returns Which tables were created and which were already there.
  * @throws {AdapterError} when the dialect is none of the three.
@@ -31,7 +38,7 @@ export async function migrate<DB>(db: Kysely<DB>): Promise<MigrationReport> {
   const dialect = detectDialect(store)
   const createMissing = async (executor: Store): Promise<MigrationReport> => {
     const columns = await readStoreColumns(executor, dialect)
-    const report: MigrationReport = { dialect, created: [], existing: [] }
+    const report: MigrationReport = { dialect, created: [], existing: [], upgraded: [] }
     for (const spec of tableSpecs) {
       if (columns.has(spec.name)) {
         report.existing.push(spec.name)
@@ -40,6 +47,7 @@ export async function migrate<DB>(db: Kysely<DB>): Promise<MigrationReport> {
       await createTable(executor, dialect, spec)
       report.created.push(spec.name)
     }
+    if (dialect === 'mysql') report.upgraded = await upgradeMysqlTables(executor, report.existing)
     return report
   }
   return dialect === 'mysql' ? createMissing(store) : store.transaction().execute(createMissing)
@@ -56,8 +64,12 @@ async function createTable(db: Store, dialect: SqlDialect, spec: TableSpec): Pro
       // NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE ...: every new user would look e-mail-verified. Say NULL outright.
       else if (dialect === 'mysql' && column.kind === 'timestamp') defined = defined.modifyEnd(sql`null default null`)
       if (column.unique) defined = defined.unique()
-      // The documented PostgreSQL schema generates ids itself too; the adapter always supplies one.
-      if (column.primaryKey && column.kind === 'id' && dialect === 'postgres') defined = defined.defaultTo(sql`gen_random_uuid()`)
+      // Authchart's adapter always supplies an id; @auth/kysely-adapter gives none for accounts and sessions, and
+      // SQLite would otherwise store NULL in a non-integer primary key.
+      if (column.primaryKey && column.kind === 'id') {
+        defined = defined.defaultTo(sql.raw(idDefault(dialect)))
+        if (dialect === 'sqlite') defined = defined.notNull()
+      }
       return defined
     })
   }

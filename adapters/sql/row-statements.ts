@@ -6,10 +6,12 @@
 import type { Kysely } from 'kysely'
 import { supportsReturning, type SqlDialect } from './dialect.js'
 import type { StoreRow } from './rows.js'
-import type { TableName } from './schema.js'
 
-/** The five tables with their columns left open: columns are found at run time and rows converted in rows.ts. */
-export type StoreTables = Record<TableName, StoreRow>
+/**
+ * The tables with their names and columns left open: names come from the schema mapping, columns are found at run
+ * time, and rows are converted in rows.ts.
+ */
+export type StoreTables = Record<string, StoreRow>
 
 /** A Kysely instance seen through `StoreTables`. */
 export type Store = Kysely<StoreTables>
@@ -17,21 +19,24 @@ export type Store = Kysely<StoreTables>
 /** Column values that identify one row. */
 export type RowMatch = Record<string, unknown>
 
-/** Inserts `row` and returns it as stored. `keys` name the columns that identify it (used to read it back on MySQL). */
-export async function insertReturning(db: Store, dialect: SqlDialect, table: TableName, row: StoreRow, keys: string[]): Promise<StoreRow> {
+/**
+ * Inserts `row` and returns it as stored. `keys` name the columns that identify it (used to read it back on MySQL);
+ * a key the row does not carry is an id the database assigned (AUTO_INCREMENT), read back as the insert id.
+ */
+export async function insertReturning(db: Store, dialect: SqlDialect, table: string, row: StoreRow, keys: string[]): Promise<StoreRow> {
   if (supportsReturning(dialect)) {
     return db.insertInto(table).values(row).returningAll().executeTakeFirstOrThrow()
   }
-  const match = Object.fromEntries(keys.map((key) => [key, row[key]]))
   return db.transaction().execute(async (trx) => {
-    await trx.insertInto(table).values(row).execute()
+    const { insertId } = await trx.insertInto(table).values(row).executeTakeFirstOrThrow()
+    const match = Object.fromEntries(keys.map((key) => [key, key in row ? row[key] : insertId]))
     return trx.selectFrom(table).selectAll().where((eb) => eb.and(match)).executeTakeFirstOrThrow()
   })
 }
 
 /** Updates the row matching `match` with `set`, and returns it as stored, or `undefined` when there is none. */
 export async function updateReturning(
-  db: Store, dialect: SqlDialect, table: TableName, set: StoreRow, match: RowMatch,
+  db: Store, dialect: SqlDialect, table: string, set: StoreRow, match: RowMatch,
 ): Promise<StoreRow | undefined> {
   if (Object.keys(set).length === 0) {
     return db.selectFrom(table).selectAll().where((eb) => eb.and(match)).executeTakeFirst()
@@ -49,7 +54,7 @@ export async function updateReturning(
  * Deletes the row matching `match` and returns it, or `undefined` when there was none. Atomic: under concurrent
  * calls for the same row exactly one gets it (this is what makes verification tokens single-use).
  */
-export async function deleteReturning(db: Store, dialect: SqlDialect, table: TableName, match: RowMatch): Promise<StoreRow | undefined> {
+export async function deleteReturning(db: Store, dialect: SqlDialect, table: string, match: RowMatch): Promise<StoreRow | undefined> {
   if (supportsReturning(dialect)) {
     return db.deleteFrom(table).where((eb) => eb.and(match)).returningAll().executeTakeFirst()
   }

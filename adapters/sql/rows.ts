@@ -10,6 +10,31 @@ import { AdapterError } from '../../src/errors.js'
 import { toBoolean, toDate, toNumber, toStoreValue, type SqlDialect } from './dialect.js'
 import type { StoreColumn } from './store-columns.js'
 
+/** A date as the column stores it (see `DateStorage`); any other value as the driver must receive it. */
+function storeValue(value: unknown, column: StoreColumn, dialect: SqlDialect): unknown {
+  if (value instanceof Date) {
+    if (column.dateStorage === 'epoch-ms') return value.getTime()
+    if (column.dateStorage === 'iso-text') return value.toISOString()
+    // PostgreSQL ignores a zone in a literal for `timestamp without time zone`; the UTC wall clock is what is kept.
+    if (column.dateStorage === 'utc-wall-clock') return value.toISOString().replace('T', ' ').replace('Z', '')
+  }
+  return toStoreValue(value, dialect)
+}
+
+/**
+ * A row as the store gave it, with dates of `timestamp without time zone` columns read as UTC: pg reads such a
+ * value as the process's local time, while Prisma and Drizzle write UTC there.
+ */
+export function rowFromStore(row: StoreRow, columns: Map<string, StoreColumn>): StoreRow {
+  const read: StoreRow = { ...row }
+  for (const [name, value] of Object.entries(row)) {
+    if (value instanceof Date && columns.get(name)?.dateStorage === 'utc-wall-clock') {
+      read[name] = new Date(value.getTime() - value.getTimezoneOffset() * 60_000)
+    }
+  }
+  return read
+}
+
 /** A row as Kysely returns it when the table's columns are not known statically. */
 export type StoreRow = Record<string, unknown>
 
@@ -17,7 +42,8 @@ export type StoreRow = Record<string, unknown>
 export function rowForWrite(record: object, columns: Map<string, StoreColumn>, dialect: SqlDialect): StoreRow {
   const row: StoreRow = {}
   for (const [field, value] of Object.entries(record)) {
-    if (value !== undefined && columns.has(field)) row[field] = toStoreValue(value, dialect)
+    const column = columns.get(field)
+    if (value !== undefined && column) row[field] = storeValue(value, column, dialect)
   }
   return row
 }

@@ -2,7 +2,7 @@
  * The SQL schema: the tables and column names Auth.js documents for its SQL adapters (`User`, `Account`, `Session`,
  * `VerificationToken`, `Authenticator`), so a database made for `@auth/kysely-adapter` works unchanged.
  * Column types follow the documented ones per engine: `uuid`/`timestamptz` on PostgreSQL, `varchar(36)`/
- * `timestamp(3)` on MySQL, text and integers on SQLite.
+ * `datetime(3)` on MySQL, text and integers on SQLite.
  */
 import { Kysely } from 'kysely'
 import type { SqlDialect } from './dialect.js'
@@ -108,11 +108,29 @@ export const tableSpecs: readonly TableSpec[] = [
 ]
 
 // MySQL cannot index or make unique a `text` column without a prefix length, so keys are varchar(255).
-// `timestamp(3)` keeps milliseconds, as a JavaScript Date does.
+// `datetime(3)` keeps milliseconds, as a JavaScript Date does; `timestamp` would refuse every date after 2038-01-19,
+// which a long-lived session or token reaches.
 const columnTypes: Record<SqlDialect, Record<ColumnKind, string>> = {
   postgres: { id: 'uuid', key: 'text', text: 'text', timestamp: 'timestamptz', bigint: 'bigint', integer: 'integer', boolean: 'boolean' },
-  mysql: { id: 'varchar(36)', key: 'varchar(255)', text: 'text', timestamp: 'timestamp(3)', bigint: 'bigint', integer: 'integer', boolean: 'boolean' },
+  mysql: { id: 'varchar(36)', key: 'varchar(255)', text: 'text', timestamp: 'datetime(3)', bigint: 'bigint', integer: 'integer', boolean: 'boolean' },
   sqlite: { id: 'text', key: 'text', text: 'text', timestamp: 'text', bigint: 'integer', integer: 'integer', boolean: 'integer' },
+}
+
+/**
+ * A default for the `id` primary key of `User`, `Account` and `Session`, so that rows written by code that gives
+ * no id (`@auth/kysely-adapter`'s `linkAccount` and `createSession`) still get a unique one. SQLite builds a
+ * version-4 UUID from random bytes, as it has no UUID function.
+ */
+const idDefaults: Record<SqlDialect, string> = {
+  postgres: 'gen_random_uuid()',
+  mysql: '(uuid())',
+  sqlite: `(lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2)
+    || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6))))`,
+}
+
+/** The SQL default of an id primary key on `dialect`. */
+export function idDefault(dialect: SqlDialect): string {
+  return idDefaults[dialect]
 }
 
 /** The engine's type for a column kind. */

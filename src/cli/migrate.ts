@@ -103,7 +103,8 @@ export async function runMigrateCommand(argv: string[], options: MigrateCommandO
     db = new Kysely({ dialect: await openDialect(target) })
     const report = await migrate(db)
     for (const table of report.created) stdout(`created table "${table}"`)
-    for (const table of report.existing) stdout(`kept table "${table}" (it exists; migrate never changes an existing table)`)
+    for (const table of report.existing) stdout(`kept table "${table}" (it exists)`)
+    for (const column of report.upgraded) stdout(`upgraded column "${column}" to today's type and default`)
     stdout(`${report.dialect}: schema ready, ${report.created.length} table(s) created, ${report.existing.length} kept`)
     return 0
   } catch (err) {

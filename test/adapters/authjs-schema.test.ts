@@ -95,6 +95,7 @@ await describeWithService('postgres', probePostgres, () => {
         dialect: 'postgres',
         created: ['Authenticator'],
         existing: ['User', 'Account', 'Session', 'VerificationToken'],
+        upgraded: [],
       })
     })
 

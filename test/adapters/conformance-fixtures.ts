@@ -1,5 +1,6 @@
 /** The records and types the conformance suite's tests share. */
 import { randomUUID } from 'node:crypto'
+import { expect } from 'vitest'
 import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser } from '../../src/types/adapters.js'
 
 /** Reads records straight from the store, bypassing the adapter; `null` when absent. */
@@ -11,16 +12,33 @@ export interface StoreReaders {
   authenticator(credentialID: string): Promise<object | null>
 }
 
+/** What a store's schema decides, where Auth.js's schemas differ. */
+export interface StoreTraits {
+  /** The database assigns user ids (integer SERIAL ids); the id given to `createUser` is not kept. */
+  assignsUserIds?: boolean
+  /** Session and token expiry dates are kept to this many milliseconds (1000 for a column without fractions). */
+  expiryPrecisionMs?: number
+}
+
 /** What a backend hands the suite. */
 export interface ConformanceTarget {
   adapter: Adapter
   store: StoreReaders
+  traits?: StoreTraits
 }
 
 /** The adapter with every method present, and the store readers, once the suite has connected. */
 export interface ConformanceContext {
   adapter: Required<Adapter>
   store: StoreReaders
+  traits: StoreTraits
+}
+
+/** Expects an expiry read back to be the one written, to the precision the store keeps. */
+export function expectExpiry(context: ConformanceContext, read: Date | undefined, written: Date): void {
+  const precision = context.traits.expiryPrecisionMs ?? 1
+  if (precision === 1) expect(read?.getTime()).toBe(written.getTime())
+  else expect(Math.abs((read?.getTime() ?? Number.NaN) - written.getTime())).toBeLessThan(precision)
 }
 
 const day = 24 * 60 * 60 * 1000

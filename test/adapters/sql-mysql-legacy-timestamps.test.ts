@@ -30,7 +30,7 @@ await describeWithService('mariadb', probeMysql, () => {
 
     it('creates User.emailVerified as NULL DEFAULT NULL', async () => {
       const { rows } = await sql<{ 'Create Table': string }>`show create table \`User\``.execute(db)
-      expect(rows[0]?.['Create Table']).toMatch(/`emailVerified` timestamp\(3\) NULL DEFAULT NULL/)
+      expect(rows[0]?.['Create Table']).toMatch(/`emailVerified` datetime\(3\) (NULL )?DEFAULT NULL/)
     })
 
     it('keeps a new user unverified', async () => {

@@ -2,26 +2,37 @@
  * Raw readers of the SQL tables for the conformance suite: plain SQL through the driver, no Kysely and no adapter
  * code, so the suite sees what is really stored.
  */
+import { schemas, type SchemaMapping } from '../../adapters/sql/index.js'
 import type { StoreReaders } from './conformance.js'
 
 /** Runs one parameterised SELECT through the driver and returns its rows. */
 export type RawQuery = (text: string, values: unknown[]) => Promise<object[]>
 
-/** Readers for the five tables. `dialect` decides quoting and placeholders. */
-export function sqlStoreReaders(dialect: 'postgres' | 'mysql' | 'sqlite', query: RawQuery): StoreReaders {
+/**
+ * Readers for the five tables, under the names `schema` gives them. `dialect` decides quoting and placeholders.
+ * With integer user ids, an id that is no number matches nothing (PostgreSQL would refuse the comparison).
+ */
+export function sqlStoreReaders(
+  dialect: 'postgres' | 'mysql' | 'sqlite', query: RawQuery, schema: SchemaMapping = schemas.kysely, integerUserIds = false,
+): StoreReaders {
+  const { tables } = schema
   const quote = (name: string) => (dialect === 'mysql' ? `\`${name}\`` : `"${name}"`)
   const placeholder = (index: number) => (dialect === 'postgres' ? `$${index + 1}` : '?')
   const selectOne = async (table: string, match: Record<string, string>) => {
     const columns = Object.keys(match)
     const where = columns.map((column, index) => `${quote(column)} = ${placeholder(index)}`).join(' and ')
     const rows = await query(`select * from ${quote(table)} where ${where}`, Object.values(match))
-    return rows[0] ?? null
+    const row = rows[0]
+    if (!row || !integerUserIds) return row ?? null
+    // The models carry ids as strings; integer id columns are compared as the adapter hands them out.
+    const ids = Object.entries(row).filter(([column]) => column === 'id' || column === 'userId')
+    return { ...row, ...Object.fromEntries(ids.map(([column, value]) => [column, String(value)])) }
   }
   return {
-    user: (id) => selectOne('User', { id }),
-    account: (provider, providerAccountId) => selectOne('Account', { provider, providerAccountId }),
-    session: (sessionToken) => selectOne('Session', { sessionToken }),
-    verificationToken: (identifier, token) => selectOne('VerificationToken', { identifier, token }),
-    authenticator: (credentialID) => selectOne('Authenticator', { credentialID }),
+    user: async (id) => (integerUserIds && !/^\d+$/.test(id) ? null : selectOne(tables.User, { id })),
+    account: (provider, providerAccountId) => selectOne(tables.Account, { provider, providerAccountId }),
+    session: (sessionToken) => selectOne(tables.Session, { sessionToken }),
+    verificationToken: (identifier, token) => selectOne(tables.VerificationToken, { identifier, token }),
+    authenticator: (credentialID) => selectOne(tables.Authenticator, { credentialID }),
   }
 }
