@@ -13,7 +13,7 @@ export default component$(() => {
       {/* A full-page post: the answer is a redirect to the provider, on another origin. */}
       <Form action={signIn} reloadDocument>
         <input type="hidden" name="providerId" value="oidc" />
-        <input type="hidden" name="redirectTo" value="/protected" />
+        <input type="hidden" name="redirectTo" value="/protected/" />
         <input type="hidden" name="authorizationParams.login_hint" value="alice" />
         <button type="submit">Sign in with oidc</button>
       </Form>

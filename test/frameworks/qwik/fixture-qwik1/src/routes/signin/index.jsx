@@ -9,7 +9,7 @@ export default component$(() => {
       {/* Submitted by Qwik City's client (no page reload) unless JavaScript is off. */}
       <Form action={signIn} id="credentials">
         <input type="hidden" name="providerId" value="credentials" />
-        <input type="hidden" name="redirectTo" value="/protected" />
+        <input type="hidden" name="redirectTo" value="/protected/" />
         <input name="username" />
         <input name="password" type="password" />
         <button type="submit">Sign in with credentials</button>
