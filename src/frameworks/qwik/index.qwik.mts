@@ -83,6 +83,16 @@ function noSignInErrors(): SignInFieldErrors {
  */
 const loadServer = serverModule$(() => import('authchart/qwik/server'))
 
+/**
+ * The Location for a redirect out of an action: a path when it stays on this origin. Qwik City's client submits
+ * actions with fetch (`q-data.json`) and follows only redirects given as a path; an absolute URL there ends the
+ * request without an answer. A provider's page is necessarily absolute: forms that go there need `reloadDocument`.
+ */
+function redirectTarget(url: string, here: URL): string {
+  const target = new URL(url, here)
+  return target.origin === here.origin ? `${target.pathname}${target.search}${target.hash}` : target.href
+}
+
 /** Resolves the app's configuration function; the server module loads here, on the server only. */
 async function configure(configQrl: QRL<QwikAuthConfigFn>, event: RequestEventCommon) {
   const server = await loadServer()
@@ -127,7 +137,7 @@ export function QwikAuthQrl(configQrl: QRL<QwikAuthConfigFn>): QwikAuthResult {
       if (!checked.ok) return event.fail(400, checked.errors)
       const outcome = await server.signIn(event, config, checked.value)
       if ('error' in outcome) return event.fail(outcome.status, { fieldErrors: noSignInErrors(), formErrors: [outcome.error] })
-      throw event.redirect(303, outcome.url)
+      throw event.redirect(303, redirectTarget(outcome.url, event.url))
     }, 'AuthchartQwik_useSignIn', [configQrl]),
     { id: 'authchart-signin' },
   )
@@ -141,7 +151,7 @@ export function QwikAuthQrl(configQrl: QRL<QwikAuthConfigFn>): QwikAuthResult {
       if (!checked.ok) return event.fail(400, checked.errors)
       const outcome = await server.signOut(event, config, checked.value)
       if ('error' in outcome) return event.fail(outcome.status, { fieldErrors: { redirectTo: undefined }, formErrors: [outcome.error] })
-      throw event.redirect(303, outcome.url)
+      throw event.redirect(303, redirectTarget(outcome.url, event.url))
     }, 'AuthchartQwik_useSignOut', [configQrl]),
     { id: 'authchart-signout' },
   )
