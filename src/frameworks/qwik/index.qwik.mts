@@ -4,10 +4,11 @@
  * route loader `useSession` and the global actions `useSignIn` / `useSignOut`. Qwik and Qwik City are optional peer
  * dependencies, needed only by this entry point.
  *
- * Written without `$` calls: the loader and actions are built from `inlinedQrl`, so the published file needs no
- * Qwik optimizer run of its own, and its `.qwik.mjs` name (with the package's `qwik` field) makes Qwik's Vite
- * plugin bundle it with the app instead of loading a second copy of Qwik City. The app's own
- * `QwikAuth$(fn)` is rewritten by the app's optimizer into `QwikAuthQrl(qrl)`, which is why both are exported.
+ * Built by plain `tsc`, for the app's optimizer to finish: the file's `.qwik.mjs` name (with the package's `qwik`
+ * field) makes Qwik's Vite plugin run the app's optimizer over it and bundle it with the app, so there is one copy
+ * of Qwik City. The loader and actions are `inlinedQrl`s that the optimizer may move into segments (so they take
+ * their captures from the lexical scope); the one `$` call, `serverModule$`, keeps Authchart's core out of browser
+ * builds. The app's own `QwikAuth$(fn)` is rewritten into `QwikAuthQrl(qrl)`, which is why both are exported.
  *
  * @example
  * ```ts
