@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, string | { import: string; types: string }> }
 
 function sourceOf(target: string): string {
-  return target.replace(/^\.\/dist\//, './').replace(/\.js$/, '.ts')
+  return target.replace(/^\.\/dist\//, './').replace(/\.js$/, '.ts').replace(/\.mjs$/, '.mts')
 }
 
 describe('package exports', () => {

@@ -34,7 +34,7 @@ export interface SuiteOptions {
 /** One shared build per test file: packing, installing and building take most of the time. */
 function sharedBuild(options: SuiteOptions): () => Promise<BuiltApp> {
   let built: Promise<BuiltApp> | undefined
-  return () => (built ??= Promise.resolve().then(() => buildFixture(options.fixture, packAuthchart(), options.node)))
+  return () => (built ??= Promise.resolve().then(async () => buildFixture(options.fixture, await packAuthchart(), options.node)))
 }
 
 async function signInWithCredentials(app: RunningApp, jar: CookieJar, password = 'wonderland'): Promise<Response> {

@@ -4,44 +4,11 @@
  * export map and the peer dependencies are what users get), `vite build`, then `node build` (adapter-node) on a
  * free loopback port. npm runs with `--prefer-offline`, so a warm npm cache needs no network.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { join, resolve } from 'node:path'
+import { installFixture, root, run, startNodeServer } from '../support/fixture-app.js'
 
-const root = resolve(import.meta.dirname, '../../..')
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-const npmFlags = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error']
-
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
-  if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd} (exit ${result.status}):\n${result.stdout}\n${result.stderr}`.slice(-6000))
-  }
-  return result.stdout
-}
-
-let packed: string | undefined
-
-/** `npm run build` then `npm pack`, once per test file; returns the tarball's path. */
-export function packAuthchart(): string {
-  if (packed) return packed
-  run(npm, ['run', 'build', '--silent'], root)
-  const destination = mkdtempSync(join(tmpdir(), 'authchart-pack-'))
-  run(npm, ['pack', '--pack-destination', destination, '--loglevel=error'], root)
-  const tarball = readdirSync(destination).find((name) => name.endsWith('.tgz'))
-  if (!tarball) throw new Error('npm pack wrote no tarball')
-  packed = join(destination, tarball)
-  return packed
-}
-
-/** Removes the packed tarball's directory (after the last suite of the file). */
-export function removePackedAuthchart(): void {
-  if (!packed) return
-  rmSync(dirname(packed), { recursive: true, force: true })
-  packed = undefined
-}
+export { browse, clientHeaders, CookieJar, freePort, packAuthchart, removePackedAuthchart } from '../support/fixture-app.js'
 
 /** A built fixture app in a temporary directory. */
 export interface BuiltApp {
@@ -56,15 +23,10 @@ export type NodeChoice = { installed: string } | undefined
 
 /** Copies `test/frameworks/sveltekit/<fixture>`, installs its lock file and the tarball, runs `vite build`. */
 export function buildFixture(fixture: string, tarball: string, nodeChoice?: NodeChoice): BuiltApp {
-  const dir = mkdtempSync(join(tmpdir(), `authchart-${fixture}-`))
-  const source = resolve(import.meta.dirname, fixture)
-  cpSync(source, dir, { recursive: true, filter: (path) => !/[/\\](node_modules|build|\.svelte-kit)$/.test(path) })
-  const remove = () => rmSync(dir, { recursive: true, force: true })
+  // The tarball is saved into the copy's package.json, as `npm install authchart` would: SvelteKit's build then
+  // compiles the package's Svelte components and bundles the binding with the app, exactly as for a user.
+  const { dir, remove } = installFixture(resolve(import.meta.dirname, fixture), tarball, /[/\\](node_modules|build|\.svelte-kit)$/)
   try {
-    run(npm, ['ci', ...npmFlags], dir)
-    // Saved into the copy's package.json, as `npm install authchart` would: SvelteKit's build then compiles the
-    // package's Svelte components and bundles the binding with the app, exactly as for a user.
-    run(npm, ['install', ...npmFlags, tarball], dir)
     const node = nodeChoice ? join(dir, nodeChoice.installed) : process.execPath
     run(node, [join(dir, 'node_modules/vite/bin/vite.js'), 'build'], dir, { ...process.env, NODE_ENV: 'production' })
     return { dir, node, remove }
@@ -80,20 +42,6 @@ export function typecheckFixture(app: BuiltApp): { status: number | null; output
   return { status: result.status, output: `${result.stdout}${result.stderr}` }
 }
 
-/** A loopback port that was free a moment ago (the app must know its own origin before it starts). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer()
-    server.unref()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolvePort(port))
-    })
-  })
-}
-
 /** A running `node build`. */
 export interface RunningApp {
   origin: string
@@ -107,78 +55,8 @@ export interface RunningApp {
 /** Starts `node build` of `app` on `port` with `env` (on the app's Node) and waits until it answers. */
 export async function startApp(app: BuiltApp, port: number, env: Record<string, string>): Promise<RunningApp> {
   const origin = `http://127.0.0.1:${port}`
-  const child: ChildProcess = spawn(app.node, ['build'], {
-    cwd: app.dir,
-    // ORIGIN is how adapter-node 5 (SvelteKit 2) learns the origin; adapter-node 6 (SvelteKit 3) dropped it and
-    // reads the scheme from a proxy header (the clients here send `x-forwarded-proto: http`, see `clientHeaders`).
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ORIGIN: origin, PROTOCOL_HEADER: 'x-forwarded-proto', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-  const exited = new Promise<void>((done) => child.once('exit', () => done()))
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`node build exited with ${child.exitCode}:\n${output}`)
-    try {
-      await fetch(`${origin}/favicon-probe`, { redirect: 'manual' })
-      break
-    } catch {
-      if (Date.now() > deadline) throw new Error(`node build did not answer on ${origin}:\n${output}`)
-      await new Promise((wait) => setTimeout(wait, 100))
-    }
-  }
-  return {
-    origin,
-    output: () => output,
-    version: run(app.node, ['--version'], app.dir).trim(),
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM')
-        await exited
-      }
-    },
-  }
-}
-
-/** What a TLS-terminating proxy in front of the app would add: the scheme the browser used. */
-export const clientHeaders: Readonly<Record<string, string>> = { 'x-forwarded-proto': 'http' }
-
-/** Cookies of one HTTP client, kept by hand across requests. */
-export class CookieJar {
-  readonly cookies = new Map<string, string>()
-
-  /** Applies the response's Set-Cookie lines; returns the names it set with a value. */
-  take(response: Response): string[] {
-    const set: string[] = []
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';')
-      const eq = pair.indexOf('=')
-      const name = pair.slice(0, eq).trim()
-      const value = pair.slice(eq + 1).trim()
-      const expired = /;\s*max-age=0/i.test(line) || /;\s*expires=thu, 01 jan 1970/i.test(line)
-      if (value === '' || expired) this.cookies.delete(name)
-      else {
-        this.cookies.set(name, value)
-        set.push(name)
-      }
-    }
-    return set
-  }
-
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
-  }
-}
-
-/** A request as a browser tab would send it (HTML accepted, cookies from `jar`); redirects are not followed. */
-export async function browse(url: string, jar: CookieJar, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
-  const headers: Record<string, string> = { accept: 'text/html', ...clientHeaders, ...init.headers }
-  if (jar.cookies.size > 0) headers.cookie = jar.header()
-  const body = init.form ? new URLSearchParams(init.form) : undefined
-  if (body) headers['content-type'] = 'application/x-www-form-urlencoded'
-  const response = await fetch(url, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, redirect: 'manual' })
-  jar.take(response)
-  return response
+  // ORIGIN is how adapter-node 5 (SvelteKit 2) learns the origin; adapter-node 6 (SvelteKit 3) dropped it and
+  // reads the scheme from a proxy header (the clients here send `x-forwarded-proto: http`, see `clientHeaders`).
+  const server = await startNodeServer(app.node, ['build'], app.dir, port, { HOST: '127.0.0.1', PORT: String(port), ORIGIN: origin, PROTOCOL_HEADER: 'x-forwarded-proto', ...env })
+  return { ...server, version: run(app.node, ['--version'], app.dir).trim() }
 }

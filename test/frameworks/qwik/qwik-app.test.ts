@@ -1,0 +1,368 @@
+/**
+ * authchart/qwik in a real Qwik City 1.x app (test/frameworks/qwik/fixture-qwik1): Authchart packed with `npm pack`
+ * and installed into a copy of the fixture, the app built by Vite (client build, then the Node server adapter's
+ * build) and served by `node server/entry.node-server.js`, driven over HTTP and in headless Chromium against a real
+ * OpenID Provider (`oidc-provider`) and, for database sessions, a real PostgreSQL.
+ *
+ * The fixture turns Qwik City's own `checkOrigin` off, so every cross-site refusal seen here is the binding's.
+ */
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { KyselyAdapter, migrate } from '../../../adapters/sql/index.js'
+import { messages } from '../../../src/frameworks/qwik/input.js'
+import { startOidcProvider, type RunningOidcProvider } from '../../support/oidc-provider.js'
+import { createScratchPostgresSchema, describeWithService, probePostgres, type ScratchPostgresSchema } from '../../support/services.js'
+import { browse, CookieJar, freePort, installFixture, packAuthchart, removePackedAuthchart, run, startNodeServer, type RunningServer } from '../support/fixture-app.js'
+
+vi.setConfig({ hookTimeout: 300_000, testTimeout: 60_000 })
+
+const chromiumPath = '/usr/bin/chromium'
+const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const withChromium = existsSync(chromiumPath) || process.env.CI === 'true'
+const secret = 'qwik-fixture-secret-0123456789abcdefgh'
+const sessionCookie = 'authjs.session-token'
+const aliceId = '5f0c1a2e-7d1b-4c5e-9a51-3e8d2b6f4a10'
+/** The actions' ids: Qwik City prefixes the `id` option given to globalActionQrl with `id_`. */
+const signInAction = 'id_authchart-signin'
+const signOutAction = 'id_authchart-signout'
+const crossSite = 'Cross-site sign-in and sign-out requests are refused'
+
+interface Built { dir: string; remove(): void }
+let built: Promise<Built> | undefined
+
+/** Installs and builds the fixture once for the file: client build, then the Node server build. */
+function build(): Promise<Built> {
+  built ??= (async () => {
+    const app = installFixture(resolve(import.meta.dirname, 'fixture-qwik1'), await packAuthchart(), /[/\\](node_modules|dist|server|tmp)$/)
+    try {
+      const vite = join(app.dir, 'node_modules/vite/bin/vite.js')
+      const env = { ...process.env, NODE_ENV: 'production' }
+      run(process.execPath, [vite, 'build'], app.dir, env)
+      run(process.execPath, [vite, 'build', '-c', 'adapters/node-server/vite.config.js'], app.dir, env)
+      return app
+    } catch (error) {
+      app.remove()
+      throw error
+    }
+  })()
+  return built
+}
+
+const ports: { jwt?: number; database?: number } = {}
+let op: RunningOidcProvider | undefined
+let browser: Browser | undefined
+const running: RunningServer[] = []
+
+async function provider(): Promise<RunningOidcProvider> {
+  if (op) return op
+  ports.jwt = await freePort()
+  ports.database = await freePort()
+  op = await startOidcProvider({
+    clients: [{
+      client_id: 'qwik-app',
+      client_secret: 'qwik-app-secret',
+      redirect_uris: [`http://127.0.0.1:${ports.jwt}/auth/callback/oidc`, `http://127.0.0.1:${ports.database}/auth/callback/oidc`],
+    }],
+  })
+  return op
+}
+
+async function serve(port: number, env: Record<string, string>): Promise<RunningServer> {
+  const app = await build()
+  const origin = `http://127.0.0.1:${port}`
+  const server = await startNodeServer(process.execPath, ['server/entry.node-server.js'], app.dir, port, {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    ORIGIN: origin,
+    NODE_ENV: 'production',
+    AUTH_SECRET: secret,
+    AUTH_OIDC_ISSUER: (await provider()).issuer,
+    AUTH_OIDC_ID: 'qwik-app',
+    AUTH_OIDC_SECRET: 'qwik-app-secret',
+    ...env,
+  })
+  running.push(server)
+  return server
+}
+
+async function context(): Promise<BrowserContext> {
+  browser ??= await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs })
+  return browser.newContext()
+}
+
+beforeAll(async () => {
+  await build()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  for (const server of running) await server.stop()
+  await op?.close()
+  const app = await built?.catch(() => undefined)
+  app?.remove()
+  await removePackedAuthchart()
+})
+
+/** Posts a form to one of the binding's actions on `page`, as a browser without JavaScript would. */
+function postAction(app: RunningServer, jar: CookieJar, page: string, action: string, form: Record<string, string>, origin = app.origin): Promise<Response> {
+  return browse(`${app.origin}${page}?qaction=${action}`, jar, { form, headers: { origin } })
+}
+
+function signInWithCredentials(app: RunningServer, jar: CookieJar, password = 'wonderland'): Promise<Response> {
+  return postAction(app, jar, '/signin/', signInAction, { providerId: 'credentials', username: 'alice', password, redirectTo: '/protected/' })
+}
+
+/** The action's result as the fixture's sign-in page prints it (`<pre id="result">`, HTML-escaped JSON). */
+async function printedResult(response: Response): Promise<unknown> {
+  const html = await response.text()
+  const match = /<pre id="result">([^<]*)<\/pre>/.exec(html)
+  if (!match?.[1]) throw new Error(`no action result on the page:\n${html.slice(0, 500)}`)
+  const json = match[1].replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&#39;', "'").replaceAll('&amp;', '&')
+  return JSON.parse(json)
+}
+
+/** Walks the OP's login form in the browser as `alice` and waits for the app to have taken the callback. */
+async function loginAtProvider(page: Page, app: RunningServer): Promise<void> {
+  const issuer = (await provider()).issuer
+  try {
+    await page.waitForURL((url) => url.origin === new URL(issuer).origin, { timeout: 15_000 })
+  } catch (error) {
+    const text = (await page.locator('body').textContent().catch(() => '')) ?? ''
+    throw new Error(`never reached the provider; at ${page.url()} showing ${JSON.stringify(text.slice(0, 300))}; app log:\n${app.output().slice(-2000)}`, { cause: error })
+  }
+  await page.locator('input[name="login"]').fill('alice')
+  await page.locator('input[name="login"]').press('Enter')
+  await page.waitForURL((url) => url.origin === app.origin && !url.pathname.startsWith('/auth/callback'))
+}
+
+describe('JWT sessions (production build, AUTH_TRUST_HOST=true)', () => {
+  let app: RunningServer
+  beforeAll(async () => {
+    await provider()
+    app = await serve(ports.jwt!, { AUTH_TRUST_HOST: 'true' })
+  })
+
+  it('the protected route sends a signed-out visitor to the sign-in page; useSession on the home page says nobody', async () => {
+    const response = await browse(`${app.origin}/protected/`, new CookieJar())
+    expect(response.status).toBe(303)
+    expect(response.headers.get('location')).toBe('/auth/signin?callbackUrl=%2Fprotected%2F')
+    expect(await (await browse(`${app.origin}/`, new CookieJar())).text()).toContain('<p id="status">Not signed in</p>')
+  })
+
+  it('credentials sign-in through useSignIn sets a JWT session; useSession and the protected route see the user', async () => {
+    const jar = new CookieJar()
+    const response = await signInWithCredentials(app, jar)
+    expect(response.status).toBe(303)
+    expect(response.headers.get('location')).toBe('/protected/')
+    // A JWT session: the cookie is an encrypted token (JWE compact form, five parts), HttpOnly as the core set it.
+    expect(jar.cookies.get(sessionCookie)?.split('.')).toHaveLength(5)
+    expect(response.headers.getSetCookie().find((line) => line.startsWith(`${sessionCookie}=`))).toMatch(/HttpOnly/i)
+    const page = await browse(`${app.origin}/protected/`, jar)
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('Protected page for Alice Credentials (alice@fixture.test)')
+    expect(await (await browse(`${app.origin}/`, jar)).text()).toContain('Signed in as Alice Credentials')
+  })
+
+  it('a wrong password signs nobody in and lands on the sign-in page with the error', async () => {
+    const jar = new CookieJar()
+    const response = await signInWithCredentials(app, jar, 'not-the-password')
+    expect(response.status).toBe(303)
+    const location = new URL(response.headers.get('location') ?? '', app.origin)
+    expect(location.pathname).toBe('/auth/signin')
+    expect(location.searchParams.get('error')).toBe('CredentialsSignin')
+    expect(jar.cookies.has(sessionCookie)).toBe(false)
+  })
+
+  it('useSignOut ends the session', async () => {
+    const jar = new CookieJar()
+    await signInWithCredentials(app, jar)
+    expect(jar.cookies.has(sessionCookie)).toBe(true)
+    const response = await postAction(app, jar, '/', signOutAction, { redirectTo: '/' })
+    expect(response.status).toBe(303)
+    expect(response.headers.get('location')).toBe('/')
+    expect(jar.cookies.has(sessionCookie)).toBe(false)
+    expect((await browse(`${app.origin}/protected/`, jar)).status).toBe(303)
+  })
+
+  it('missing or malformed providerId / redirectTo / options / authorizationParams come back as fieldErrors, with no session', async () => {
+    const cases: Array<[Record<string, string>, Record<string, string[]>]> = [
+      [{ redirectTo: '/protected/' }, { providerId: [messages.providerRequired] }],
+      [{ providerId: 'github' }, { providerId: [messages.providerUnknown] }],
+      [{ providerId: 'credentials', username: 'alice', password: 'wonderland', redirectTo: '//evil.test/' }, { redirectTo: [messages.redirectOffSite] }],
+      [{ providerId: 'credentials', username: 'alice', password: 'wonderland', 'options.redirectTo': 'https://evil.test/' }, { options: [messages.optionsRedirect] }],
+      [{ providerId: 'oidc', 'authorizationParams.nested.deep': 'x' }, { authorizationParams: [messages.authorizationParams] }],
+    ]
+    for (const [form, fieldErrors] of cases) {
+      const jar = new CookieJar()
+      const response = await postAction(app, jar, '/signin/', signInAction, form)
+      expect(response.status, JSON.stringify(form)).toBe(400)
+      expect(await printedResult(response), JSON.stringify(form)).toEqual({ failed: true, fieldErrors, formErrors: [] })
+      expect(jar.cookies.has(sessionCookie)).toBe(false)
+    }
+  })
+
+  it('a malformed redirectTo of useSignOut is a fieldError and the session stays', async () => {
+    const jar = new CookieJar()
+    await signInWithCredentials(app, jar)
+    const response = await postAction(app, jar, '/signin/', signOutAction, { redirectTo: 'https://evil.test/' })
+    expect(response.status).toBe(400)
+    expect(jar.cookies.has(sessionCookie)).toBe(true)
+    expect((await browse(`${app.origin}/protected/`, jar)).status).toBe(200)
+  })
+
+  it('refuses cross-site posts to the actions (403, formErrors) while the same post from the app origin succeeds', async () => {
+    const jar = new CookieJar()
+    const foreign = await postAction(app, jar, '/signin/', signInAction, { providerId: 'credentials', username: 'alice', password: 'wonderland' }, 'http://evil.test')
+    expect(foreign.status).toBe(403)
+    expect(await printedResult(foreign)).toEqual({ failed: true, fieldErrors: {}, formErrors: [crossSite] })
+    expect(jar.cookies.has(sessionCookie)).toBe(false)
+    // Without Origin only Fetch Metadata could vouch for the post; cross-site says it is not.
+    const bare = await fetch(`${app.origin}/signin/?qaction=${signInAction}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' }, body: 'providerId=credentials&username=alice&password=wonderland', redirect: 'manual' })
+    expect(bare.status).toBe(403)
+    expect(bare.headers.getSetCookie().join('\n')).not.toContain(sessionCookie)
+    // A signed-in visitor cannot be signed out by another site either.
+    await signInWithCredentials(app, jar)
+    const signOut = await postAction(app, jar, '/', signOutAction, {}, 'http://evil.test')
+    expect(signOut.status).toBe(403)
+    expect(jar.cookies.has(sessionCookie)).toBe(true)
+    expect((await browse(`${app.origin}/protected/`, jar)).status).toBe(200)
+  })
+
+  it('refuses a cross-site POST to /auth/signin/<provider> and /auth/callback/credentials even with a valid CSRF token; from the app origin the same succeeds', async () => {
+    async function withToken(): Promise<{ jar: CookieJar; csrfToken: string }> {
+      const jar = new CookieJar()
+      const body = (await (await browse(`${app.origin}/auth/csrf`, jar, { headers: { accept: 'application/json' } })).json()) as { csrfToken: string }
+      return { jar, csrfToken: body.csrfToken }
+    }
+    const issuer = new URL((await provider()).issuer).origin
+    for (const origin of ['http://evil.test', app.origin]) {
+      const { jar, csrfToken } = await withToken()
+      const response = await browse(`${app.origin}/auth/signin/oidc`, jar, { form: { csrfToken, callbackUrl: '/protected/' }, headers: { origin } })
+      if (origin === app.origin) {
+        expect(response.status).toBe(302)
+        expect(new URL(response.headers.get('location') ?? '').origin).toBe(issuer)
+      } else {
+        expect(response.status).toBe(403)
+        expect(response.headers.get('location')).toBeNull()
+      }
+    }
+    for (const origin of ['http://evil.test', app.origin]) {
+      const { jar, csrfToken } = await withToken()
+      const response = await browse(`${app.origin}/auth/callback/credentials`, jar, { form: { csrfToken, username: 'alice', password: 'wonderland', callbackUrl: '/protected/' }, headers: { origin } })
+      expect(jar.cookies.has(sessionCookie), origin).toBe(origin === app.origin)
+      expect(response.status, origin).toBe(origin === app.origin ? 302 : 403)
+    }
+    // From the app origin but without the double-submitted token, Auth()'s own CSRF check still refuses.
+    const bare = await browse(`${app.origin}/auth/callback/credentials`, new CookieJar(), { form: { username: 'alice', password: 'wonderland' }, headers: { origin: app.origin } })
+    expect(bare.headers.getSetCookie().join('\n')).not.toContain(sessionCookie)
+  })
+
+  it.runIf(withChromium)('in Chromium: OIDC sign-in through useSignIn (a <Form> on the home page), the protected page, useSignOut', async () => {
+    const ctx = await context()
+    try {
+      const page = await ctx.newPage()
+      await page.goto(`${app.origin}/`)
+      expect(await page.locator('#status').textContent()).toBe('Not signed in')
+      await page.getByRole('button', { name: 'Sign in with oidc' }).click()
+      await loginAtProvider(page, app)
+      expect(new URL(page.url()).pathname).toBe('/protected/')
+      expect(await page.locator('#user').textContent()).toBe('Protected page for Alice Liddell (alice@example.test)')
+      await page.goto(`${app.origin}/`)
+      expect(await page.locator('#status').textContent()).toBe('Signed in as Alice Liddell')
+      await page.getByRole('button', { name: 'Sign out' }).click()
+      await expect.poll(() => page.locator('#status').textContent(), { timeout: 15_000 }).toBe('Not signed in')
+      expect((await ctx.cookies()).some((cookie) => cookie.name === sessionCookie)).toBe(false)
+    } finally {
+      await ctx.close()
+    }
+  })
+
+  it.runIf(withChromium)('in Chromium: credentials through useSignIn submitted by Qwik City\'s client, and validation errors in action.value', async () => {
+    const ctx = await context()
+    try {
+      const page = await ctx.newPage()
+      await page.goto(`${app.origin}/signin/`)
+      await page.locator('#bad-provider').click()
+      await expect.poll(async () => JSON.parse((await page.locator('#result').textContent()) || 'null') as unknown, { timeout: 15_000 }).toEqual({
+        failed: true,
+        fieldErrors: { providerId: [messages.providerUnknown], redirectTo: [messages.redirectOffSite] },
+        formErrors: [],
+      })
+      await page.locator('input[name="username"]').fill('alice')
+      await page.locator('input[name="password"]').fill('wonderland')
+      await page.getByRole('button', { name: 'Sign in with credentials' }).click()
+      await page.waitForURL(`${app.origin}/protected/`)
+      await expect.poll(() => page.locator('#user').textContent()).toBe('Protected page for Alice Credentials (alice@fixture.test)')
+    } finally {
+      await ctx.close()
+    }
+  })
+})
+
+await describeWithService('postgres', probePostgres, () => {
+  describe('database sessions on PostgreSQL (KyselyAdapter, AUTH_URL set)', () => {
+    let app: RunningServer
+    let scratch: ScratchPostgresSchema
+    let db: pg.Pool
+
+    beforeAll(async () => {
+      scratch = await createScratchPostgresSchema()
+      const kysely = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 1 }) }) })
+      await migrate(kysely)
+      // Database sessions point at a user row: the credentials provider's user must exist.
+      await KyselyAdapter(kysely).createUser({ id: aliceId, name: 'Alice Credentials', email: 'alice@fixture.test', emailVerified: null })
+      await kysely.destroy()
+      db = new pg.Pool({ connectionString: scratch.url, max: 2 })
+      await provider()
+      const origin = `http://127.0.0.1:${ports.database!}`
+      app = await serve(ports.database!, { SESSION_STRATEGY: 'database', DATABASE_URL: scratch.url, AUTH_URL: origin, AUTH_TRUST_HOST: 'true' })
+    })
+    afterAll(async () => {
+      await app?.stop()
+      await db?.end()
+      await scratch?.drop()
+    })
+
+    async function sessionRow(token: string): Promise<{ userId: string } | undefined> {
+      const result = await db.query<{ userId: string }>('select "userId" from "Session" where "sessionToken" = $1', [token])
+      return result.rows[0]
+    }
+
+    it('credentials sign-in through useSignIn stores a session row; useSession reads it; useSignOut deletes it', async () => {
+      const jar = new CookieJar()
+      const response = await signInWithCredentials(app, jar)
+      expect(response.status).toBe(303)
+      const token = jar.cookies.get(sessionCookie) ?? ''
+      // A database session: the cookie holds an opaque token, not a JWE.
+      expect(token).toMatch(/^[^.]{16,}$/)
+      expect((await sessionRow(token))?.userId).toBe(aliceId)
+      expect(await (await browse(`${app.origin}/protected/`, jar)).text()).toContain('Protected page for Alice Credentials')
+      const out = await postAction(app, jar, '/', signOutAction, { redirectTo: '/' })
+      expect(out.status).toBe(303)
+      expect(await sessionRow(token)).toBeUndefined()
+      expect((await browse(`${app.origin}/protected/`, jar)).status).toBe(303)
+    })
+
+    it.runIf(withChromium)('in Chromium: OIDC sign-in creates the user, the account and a session row', async () => {
+      const ctx = await context()
+      try {
+        const page = await ctx.newPage()
+        await page.goto(`${app.origin}/`)
+        await page.getByRole('button', { name: 'Sign in with oidc' }).click()
+        await loginAtProvider(page, app)
+        expect(await page.locator('#user').textContent()).toBe('Protected page for Alice Liddell (alice@example.test)')
+        const token = (await ctx.cookies()).find((cookie) => cookie.name === sessionCookie)?.value ?? ''
+        const row = await sessionRow(token)
+        expect(row).toBeDefined()
+        const account = await db.query('select "provider" from "Account" where "userId" = $1', [row!.userId])
+        expect(account.rows).toEqual([{ provider: 'oidc' }])
+      } finally {
+        await ctx.close()
+      }
+    })
+  })
+})
