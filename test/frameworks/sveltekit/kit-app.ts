@@ -5,43 +5,12 @@
  * free loopback port. npm runs with `--prefer-offline`, so a warm npm cache needs no network.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
+import { npm, npmFlags, root, run } from '../support/fixture-app.js'
 
-const root = resolve(import.meta.dirname, '../../..')
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-const npmFlags = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error']
-
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
-  const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
-  if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd} (exit ${result.status}):\n${result.stdout}\n${result.stderr}`.slice(-6000))
-  }
-  return result.stdout
-}
-
-let packed: string | undefined
-
-/** `npm run build` then `npm pack`, once per test file; returns the tarball's path. */
-export function packAuthchart(): string {
-  if (packed) return packed
-  run(npm, ['run', 'build', '--silent'], root)
-  const destination = mkdtempSync(join(tmpdir(), 'authchart-pack-'))
-  run(npm, ['pack', '--pack-destination', destination, '--loglevel=error'], root)
-  const tarball = readdirSync(destination).find((name) => name.endsWith('.tgz'))
-  if (!tarball) throw new Error('npm pack wrote no tarball')
-  packed = join(destination, tarball)
-  return packed
-}
-
-/** Removes the packed tarball's directory (after the last suite of the file). */
-export function removePackedAuthchart(): void {
-  if (!packed) return
-  rmSync(dirname(packed), { recursive: true, force: true })
-  packed = undefined
-}
+export { browse, clientHeaders, CookieJar, freePort, packAuthchart, removePackedAuthchart } from '../support/fixture-app.js'
 
 /** A built fixture app in a temporary directory. */
 export interface BuiltApp {
@@ -78,20 +47,6 @@ export function buildFixture(fixture: string, tarball: string, nodeChoice?: Node
 export function typecheckFixture(app: BuiltApp): { status: number | null; output: string } {
   const result = spawnSync(join(root, 'node_modules/.bin/tsc'), ['-p', 'types-check'], { cwd: app.dir, encoding: 'utf8' })
   return { status: result.status, output: `${result.stdout}${result.stderr}` }
-}
-
-/** A loopback port that was free a moment ago (the app must know its own origin before it starts). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer()
-    server.unref()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolvePort(port))
-    })
-  })
 }
 
 /** A running `node build`. */
@@ -142,43 +97,3 @@ export async function startApp(app: BuiltApp, port: number, env: Record<string, 
   }
 }
 
-/** What a TLS-terminating proxy in front of the app would add: the scheme the browser used. */
-export const clientHeaders: Readonly<Record<string, string>> = { 'x-forwarded-proto': 'http' }
-
-/** Cookies of one HTTP client, kept by hand across requests. */
-export class CookieJar {
-  readonly cookies = new Map<string, string>()
-
-  /** Applies the response's Set-Cookie lines; returns the names it set with a value. */
-  take(response: Response): string[] {
-    const set: string[] = []
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';')
-      const eq = pair.indexOf('=')
-      const name = pair.slice(0, eq).trim()
-      const value = pair.slice(eq + 1).trim()
-      const expired = /;\s*max-age=0/i.test(line) || /;\s*expires=thu, 01 jan 1970/i.test(line)
-      if (value === '' || expired) this.cookies.delete(name)
-      else {
-        this.cookies.set(name, value)
-        set.push(name)
-      }
-    }
-    return set
-  }
-
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
-  }
-}
-
-/** A request as a browser tab would send it (HTML accepted, cookies from `jar`); redirects are not followed. */
-export async function browse(url: string, jar: CookieJar, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
-  const headers: Record<string, string> = { accept: 'text/html', ...clientHeaders, ...init.headers }
-  if (jar.cookies.size > 0) headers.cookie = jar.header()
-  const body = init.form ? new URLSearchParams(init.form) : undefined
-  if (body) headers['content-type'] = 'application/x-www-form-urlencoded'
-  const response = await fetch(url, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, redirect: 'manual' })
-  jar.take(response)
-  return response
-}

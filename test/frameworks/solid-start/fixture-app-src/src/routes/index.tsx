@@ -1,0 +1,22 @@
+import { createAsync, query } from '@solidjs/router'
+import { Show } from 'solid-js'
+import { signIn, signOut } from 'authchart/solid-start/client'
+import { authPrefix, signedInAs } from '../lib/server'
+
+const whoIsSignedIn = query(() => signedInAs(), 'signed-in-as')
+const prefix = query(() => authPrefix(), 'auth-prefix')
+
+export default function Home() {
+  const name = createAsync(() => whoIsSignedIn(), { deferStream: true })
+  const basePath = createAsync(() => prefix(), { deferStream: true })
+  return (
+    <main>
+      <p id="status">{name() ? `Signed in as ${name()}` : 'Not signed in'}</p>
+      <Show when={basePath()}>
+        <button onClick={() => signIn('oidc', { redirectTo: '/protected', basePath: basePath() })}>Sign in with oidc</button>
+        <button onClick={() => signOut({ redirectTo: '/', basePath: basePath() })}>Sign out</button>
+      </Show>
+      <a href="/client">client</a>
+    </main>
+  )
+}

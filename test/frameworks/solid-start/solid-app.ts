@@ -1,0 +1,95 @@
+/**
+ * Builds and serves a fixture SolidStart app the way a user's app is built and served: the fixture's own
+ * package.json and lock file (`npm ci`), the shared app source (`fixture-app-src/`) laid over it, Authchart
+ * installed from the packed tarball, the framework's build (`vinxi build` for 1.x, `vite build` for 2.x), then
+ * Nitro's node-server output (`node .output/server/index.mjs`) on a free loopback port.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { npm, npmFlags, run } from '../support/fixture-app.js'
+
+/** A built fixture app in a temporary directory. */
+export interface BuiltApp {
+  dir: string
+  /** The Node that built it and runs it. */
+  node: string
+  remove(): void
+}
+
+export interface FixtureOptions {
+  /** Directory name under test/frameworks/solid-start. */
+  fixture: string
+  /** The framework's build command, a script relative to the app's directory run on the app's Node. */
+  build: string[]
+  /** A Node the fixture installs (path relative to its directory); default the one running the tests. */
+  node?: string
+}
+
+const skipCopy = /[/\\](node_modules|\.output|\.vinxi)$/
+
+/** Copies the fixture and the app source to a temporary directory, installs, and builds. */
+export function buildFixture(options: FixtureOptions, tarball: string): BuiltApp {
+  const dir = mkdtempSync(join(tmpdir(), `authchart-${options.fixture}-`))
+  const remove = () => rmSync(dir, { recursive: true, force: true })
+  try {
+    cpSync(resolve(import.meta.dirname, options.fixture), dir, { recursive: true, filter: (path) => !skipCopy.test(path) })
+    cpSync(resolve(import.meta.dirname, 'fixture-app-src'), dir, { recursive: true, filter: (path) => !skipCopy.test(path) })
+    run(npm, ['ci', ...npmFlags], dir)
+    // Saved into the copy's package.json, as `npm install authchart` would.
+    run(npm, ['install', ...npmFlags, tarball], dir)
+    const node = options.node ? join(dir, options.node) : process.execPath
+    run(node, options.build.map((part, index) => (index === 0 ? join(dir, part) : part)), dir, { ...process.env, NODE_ENV: 'production' })
+    return { dir, node, remove }
+  } catch (error) {
+    remove()
+    throw error
+  }
+}
+
+/** A running server. */
+export interface RunningApp {
+  origin: string
+  /** What the server printed, for failure messages and the log checks. */
+  output(): string
+  /** `node --version` of the Node serving it. */
+  version: string
+  stop(): Promise<void>
+}
+
+/** Starts Nitro's node-server output of `app` on `port` with `env` (on the app's Node) and waits until it answers. */
+export async function startApp(app: BuiltApp, port: number, env: Record<string, string>): Promise<RunningApp> {
+  const origin = `http://127.0.0.1:${port}`
+  const child: ChildProcess = spawn(app.node, ['.output/server/index.mjs'], {
+    cwd: app.dir,
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<void>((done) => child.once('exit', () => done()))
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output}`)
+    try {
+      await fetch(`${origin}/favicon-probe`, { redirect: 'manual' })
+      break
+    } catch {
+      if (Date.now() > deadline) throw new Error(`the server did not answer on ${origin}:\n${output}`)
+      await new Promise((wait) => setTimeout(wait, 100))
+    }
+  }
+  return {
+    origin,
+    output: () => output,
+    version: run(app.node, ['--version'], app.dir).trim(),
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM')
+        await exited
+      }
+    },
+  }
+}
