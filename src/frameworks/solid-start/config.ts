@@ -46,7 +46,7 @@ export function prepareSolidConfig(config: unknown, env: Record<string, string |
   config.prefix = path
   config.basePath = path
   // The binding chose the base path itself: AUTH_URL's path does not override it (a differing one is warned about).
-  setEnvDefaults(env, config as AuthConfig, true)
+  setEnvDefaults(env, config, true)
   prepared.add(config)
   return path
 }

@@ -4,8 +4,8 @@
  * request that shows the route mounted somewhere other than the prefix is reported in the log, and every such
  * request is answered with a plain 500 naming both paths: the provider callbacks would otherwise reach no route.
  */
+import { InvalidConfig } from '../../errors.js'
 import { createLogger } from '../../logger.js'
-import type { AuthConfig } from '../../types.js'
 import { basePathOf, callAuth, isUnderBasePath } from '../web-handler.js'
 import type { SolidAuthConfig } from './config.js'
 import { mountMismatchMessage, mountPathOf } from './mount.js'
@@ -52,7 +52,7 @@ function plain(status: number, text: string): Response {
 }
 
 export function createHandlers(config: SolidAuthConfig): { GET: SolidAuthHandler; POST: SolidAuthHandler } {
-  const prefix = basePathOf(config as AuthConfig)
+  const prefix = basePathOf(config)
   let reported = false
 
   function mismatch(event: SolidAuthEvent, pathname: string): Response | undefined {
@@ -61,7 +61,7 @@ export function createHandlers(config: SolidAuthConfig): { GET: SolidAuthHandler
     const message = mountMismatchMessage(mounted, prefix)
     if (!reported) {
       reported = true
-      createLogger(config as AuthConfig).error(new Error(message))
+      createLogger(config).error(new InvalidConfig(message))
     }
     return plain(500, message)
   }
@@ -83,7 +83,7 @@ export function createHandlers(config: SolidAuthConfig): { GET: SolidAuthHandler
         return plain(403, 'Cross-site requests to the auth endpoints are refused')
       }
     }
-    return callAuth(request, config as AuthConfig)
+    return callAuth(request, config)
   }
 
   return { GET: (event) => handle(event, 'GET'), POST: (event) => handle(event, 'POST') }

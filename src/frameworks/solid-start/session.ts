@@ -5,7 +5,7 @@
  * browser's next call to `/session` (or the client) refreshes it.
  */
 import { FlowStoreUnavailable, InvalidConfig } from '../../errors.js'
-import type { AuthConfig, Session, User } from '../../types.js'
+import type { Session, User } from '../../types.js'
 import { callAuth } from '../web-handler.js'
 import { prepareSolidConfig, type SolidAuthConfig } from './config.js'
 
@@ -19,8 +19,8 @@ export async function getSession(request: Request, config: SolidAuthConfig): Pro
     const value = request.headers.get(name)
     if (value) headers.set(name, value)
   }
-  const response = await callAuth(new Request(`${new URL(request.url).origin}${prefix}/session`, { headers }), config as AuthConfig)
-  let data: unknown = null
+  const response = await callAuth(new Request(`${new URL(request.url).origin}${prefix}/session`, { headers }), config)
+  let data: unknown
   try {
     data = await response.json()
   } catch {
@@ -52,5 +52,7 @@ export interface RequireSessionOptions {
 export async function requireSession(request: Request, config: SolidAuthConfig, options: RequireSessionOptions = {}): Promise<SessionWithUser> {
   const session = await getSession(request, config)
   if (session?.user) return session as SessionWithUser
-  throw new Response(null, { status: 302, headers: { location: options.redirectTo ?? '/' } })
+  // SolidStart's router turns a thrown Response with a Location into a redirect; an Error would be an error page.
+  const redirect: unknown = new Response(null, { status: 302, headers: { location: options.redirectTo ?? '/' } })
+  throw redirect
 }

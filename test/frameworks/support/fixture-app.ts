@@ -17,7 +17,7 @@ export const npmFlags = ['--prefer-offline', '--no-audit', '--no-fund', '--logle
 export function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
   const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
   if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd} (exit ${result.status}):\n${result.stdout}\n${result.stderr}`.slice(-6000))
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd} (exit ${String(result.status)}):\n${result.stdout}\n${result.stderr}`.slice(-6000))
   }
   return result.stdout
 }

@@ -8,11 +8,13 @@ const prefix = query(() => authPrefix(), 'auth-prefix')
 
 export default function Home() {
   const name = createAsync(() => whoIsSignedIn(), { deferStream: true })
-  const basePath = createAsync(() => prefix(), { deferStream: true })
+  const prefixed = createAsync(() => prefix(), { deferStream: true })
+  // The client's default is /api/auth: pass the prefix only when the server uses another one.
+  const basePath = () => (prefixed() === '/api/auth' ? undefined : prefixed())
   return (
     <main>
       <p id="status">{name() ? `Signed in as ${name()}` : 'Not signed in'}</p>
-      <Show when={basePath()}>
+      <Show when={prefixed()}>
         <button onClick={() => signIn('oidc', { redirectTo: '/protected', basePath: basePath() })}>Sign in with oidc</button>
         <button onClick={() => signOut({ redirectTo: '/', basePath: basePath() })}>Sign out</button>
       </Show>
