@@ -1,5 +1,5 @@
 import { solidStart } from '@solidjs/start/config'
-import { nitroV2Plugin } from '@solidjs/vite-plugin-nitro-2'
+import { nitro } from 'nitro/vite'
 import { defineConfig } from 'vite'
 
-export default defineConfig({ plugins: [solidStart(), nitroV2Plugin({ preset: 'node-server' })] })
+export default defineConfig({ plugins: [solidStart(), nitro({ preset: 'node-server' })] })
