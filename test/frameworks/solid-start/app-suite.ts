@@ -212,12 +212,14 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
         await page.goto(`${server.origin}/`)
         expect(await page.locator('#status').textContent()).toBe('Signed in as Alice Liddell')
         const signOutPost = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === `${prefix}/signout`)
+        // signOut({ redirectTo: '/' }) on `/` loads the page again.
+        const reloaded = page.waitForResponse((response) => response.url() === `${server.origin}/` && response.request().resourceType() === 'document')
         await page.getByRole('button', { name: 'Sign out' }).click()
         // The client carried a CSRF token it fetched from the csrf endpoint.
         expect(new URLSearchParams((await signOutPost).postData() ?? '').get('csrfToken')).toMatch(/^[0-9a-f]{32,}$/)
+        await reloaded
         await expect.poll(async () => (await ctx.cookies()).some((cookie) => cookie.name === sessionCookie)).toBe(false)
-        await page.goto(`${server.origin}/`)
-        expect(await page.locator('#status').textContent()).toBe('Not signed in')
+        await expect.poll(() => page.locator('#status').textContent()).toBe('Not signed in')
       } finally {
         await ctx.close()
       }
