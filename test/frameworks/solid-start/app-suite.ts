@@ -14,7 +14,7 @@ import { KyselyAdapter, migrate } from '../../../adapters/sql/index.js'
 import { startOidcProvider, type RunningOidcProvider } from '../../support/oidc-provider.js'
 import { createScratchPostgresSchema, describeWithService, probePostgres, type ScratchPostgresSchema } from '../../support/services.js'
 import { browse, clientHeaders, CookieJar, freePort, packAuthchart } from '../support/fixture-app.js'
-import { buildFixture, startApp, type BuiltApp, type FixtureOptions, type RunningApp } from './solid-app.js'
+import { buildFixture, startApp, typecheckFixture, type BuiltApp, type FixtureOptions, type RunningApp } from './solid-app.js'
 
 const chromiumPath = '/usr/bin/chromium'
 const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
@@ -118,6 +118,12 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
     await op?.close()
     const done = await app().catch(() => undefined)
     done?.remove()
+  })
+
+  it('the published declarations fit this SolidStart major\'s own types (types-check/check.ts, with @ts-expect-error guards against `any`)', async () => {
+    const result = typecheckFixture(await app())
+    expect(result.output).toBe('')
+    expect(result.status).toBe(0)
   })
 
   describe('JWT sessions, default prefix /api/auth (AUTH_TRUST_HOST=true, no AUTH_URL)', () => {

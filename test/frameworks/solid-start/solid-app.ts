@@ -4,11 +4,11 @@
  * installed from the packed tarball, the framework's build (`vinxi build` for 1.x, `vite build` for 2.x), then
  * Nitro's node-server output (`node .output/server/index.mjs`) on a free loopback port.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { npm, npmFlags, run } from '../support/fixture-app.js'
+import { npm, npmFlags, root, run } from '../support/fixture-app.js'
 
 /** A built fixture app in a temporary directory. */
 export interface BuiltApp {
@@ -46,6 +46,12 @@ export function buildFixture(options: FixtureOptions, tarball: string): BuiltApp
     remove()
     throw error
   }
+}
+
+/** Compiles the app's `types-check/` project with this repository's TypeScript; returns the compiler's output. */
+export function typecheckFixture(app: BuiltApp): { status: number | null; output: string } {
+  const result = spawnSync(join(root, 'node_modules/.bin/tsc'), ['-p', 'types-check'], { cwd: app.dir, encoding: 'utf8' })
+  return { status: result.status, output: `${result.stdout}${result.stderr}` }
 }
 
 /** A running server. */
