@@ -24,6 +24,22 @@ const sessionCookie = 'authjs.session-token'
 /** The id of the user the fixture's credentials provider returns. */
 const aliceId = '5f0c1a2e-7d1b-4c5e-9a51-3e8d2b6f4a10'
 
+/**
+ * Builds start as soon as the test file asks for them, each at most once: the file starts both fixtures' installs
+ * and builds before the first suite runs, so they overlap (they spend most of their time waiting on npm).
+ */
+const builds = new Map<string, Promise<BuiltApp>>()
+export function startBuild(options: FixtureOptions): Promise<BuiltApp> {
+  let pending = builds.get(options.fixture)
+  if (!pending) {
+    pending = Promise.resolve().then(() => buildFixture(options, packAuthchart()))
+    // A build failure is reported by the suite that awaits it; this keeps an early start from being unhandled.
+    pending.catch(() => undefined)
+    builds.set(options.fixture, pending)
+  }
+  return pending
+}
+
 export interface SuiteOptions extends FixtureOptions {
   /** The Node major the app must be served by (checked, so a fixture cannot fall back to another Node unnoticed). */
   nodeMajor?: number
@@ -67,8 +83,7 @@ async function loginAtProvider(page: Page, op: RunningOidcProvider, app: Running
 export async function defineSolidStartSuite(options: SuiteOptions): Promise<void> {
   // Packing, installing and building the app happen once, in the first beforeAll.
   vi.setConfig({ hookTimeout: 400_000, testTimeout: 60_000 })
-  let built: Promise<BuiltApp> | undefined
-  const app = () => (built ??= Promise.resolve().then(() => buildFixture(options, packAuthchart())))
+  const app = () => startBuild(options)
   const ports: { jwt?: number; database?: number } = {}
   let op: RunningOidcProvider | undefined
   let browser: Browser | undefined

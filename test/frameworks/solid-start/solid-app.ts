@@ -29,18 +29,33 @@ export interface FixtureOptions {
 
 const skipCopy = /[/\\](node_modules|\.output|\.vinxi)$/
 
+/** `run`, without blocking the event loop: the two fixtures install and build side by side. */
+function runAsync(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-6000)))
+    child.stderr.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-6000)))
+    child.once('error', fail)
+    child.once('exit', (code) => {
+      if (code === 0) done()
+      else fail(new Error(`${command} ${args.join(' ')} failed in ${cwd} (exit ${String(code)}):\n${output}`))
+    })
+  })
+}
+
 /** Copies the fixture and the app source to a temporary directory, installs, and builds. */
-export function buildFixture(options: FixtureOptions, tarball: string): BuiltApp {
+export async function buildFixture(options: FixtureOptions, tarball: string): Promise<BuiltApp> {
   const dir = mkdtempSync(join(tmpdir(), `authchart-${options.fixture}-`))
   const remove = () => rmSync(dir, { recursive: true, force: true })
   try {
     cpSync(resolve(import.meta.dirname, options.fixture), dir, { recursive: true, filter: (path) => !skipCopy.test(path) })
     cpSync(resolve(import.meta.dirname, 'fixture-app-src'), dir, { recursive: true, filter: (path) => !skipCopy.test(path) })
-    run(npm, ['ci', ...npmFlags], dir)
+    await runAsync(npm, ['ci', ...npmFlags], dir)
     // Saved into the copy's package.json, as `npm install authchart` would.
-    run(npm, ['install', ...npmFlags, tarball], dir)
+    await runAsync(npm, ['install', ...npmFlags, tarball], dir)
     const node = options.node ? join(dir, options.node) : process.execPath
-    run(node, options.build.map((part, index) => (index === 0 ? join(dir, part) : part)), dir, { ...process.env, NODE_ENV: 'production' })
+    await runAsync(node, options.build.map((part, index) => (index === 0 ? join(dir, part) : part)), dir, { ...process.env, NODE_ENV: 'production' })
     return { dir, node, remove }
   } catch (error) {
     remove()

