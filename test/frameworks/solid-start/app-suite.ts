@@ -67,6 +67,11 @@ async function signOut(app: RunningApp, prefix: string, jar: CookieJar): Promise
   return browse(`${app.origin}${prefix}/signout`, jar, { form: { callbackUrl: `${app.origin}/`, csrfToken: token }, headers: { origin: app.origin } })
 }
 
+/** Waits until the page's handlers are attached (the fixture pages mark themselves once hydrated). */
+async function hydrated(page: Page): Promise<void> {
+  await page.locator('main[data-ready="yes"]').waitFor()
+}
+
 /** Walks the OP's login form in the browser as `alice` and waits for the app to have taken the callback. */
 async function loginAtProvider(page: Page, op: RunningOidcProvider, app: RunningApp, prefix: string): Promise<void> {
   try {
@@ -224,6 +229,7 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
         const page = await ctx.newPage()
         await page.goto(`${server.origin}/`)
         expect(await page.locator('#status').textContent()).toBe('Not signed in')
+        await hydrated(page)
         const callback = page.waitForRequest((request) => new URL(request.url()).pathname === `${prefix}/callback/oidc`)
         await page.getByRole('button', { name: 'Sign in with oidc' }).click()
         await loginAtProvider(page, await provider(), server, prefix)
@@ -232,6 +238,7 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
         expect(await page.locator('#user').textContent()).toBe('Protected page for Alice Liddell (alice@example.test)')
         await page.goto(`${server.origin}/`)
         expect(await page.locator('#status').textContent()).toBe('Signed in as Alice Liddell')
+        await hydrated(page)
         const signOutPost = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === `${prefix}/signout`)
         // signOut({ redirectTo: '/' }) on `/` loads the page again.
         const reloaded = page.waitForResponse((response) => response.url() === `${server.origin}/` && response.request().resourceType() === 'document')
@@ -251,6 +258,7 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
       try {
         const page = await ctx.newPage()
         await page.goto(`${server.origin}/client`)
+        await hydrated(page)
         await page.locator('#client-wrong').click()
         await expect.poll(() => page.locator('#result').textContent()).toBe('error=CredentialsSignin ok=false')
         expect((await ctx.cookies()).some((cookie) => cookie.name === sessionCookie)).toBe(false)
@@ -258,6 +266,7 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
         await page.waitForURL(`${server.origin}/protected`)
         await expect.poll(() => page.locator('#user').textContent()).toBe('Protected page for Alice Credentials (alice@fixture.test)')
         await page.goto(`${server.origin}/client`)
+        await hydrated(page)
         await page.locator('#client-signout').click()
         await page.waitForURL(`${server.origin}/`)
         await expect.poll(() => page.locator('#status').textContent()).toBe('Not signed in')
@@ -334,6 +343,7 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
         try {
           const page = await ctx.newPage()
           await page.goto(`${server.origin}/`)
+          await hydrated(page)
           const callback = page.waitForRequest((request) => new URL(request.url()).pathname === `${prefix}/callback/oidc`)
           await page.getByRole('button', { name: 'Sign in with oidc' }).click()
           await loginAtProvider(page, await provider(), server, prefix)

@@ -1,11 +1,14 @@
 import { createAsync, query } from '@solidjs/router'
-import { createSignal, Show } from 'solid-js'
+import { createSignal, onMount, Show } from 'solid-js'
 import { signIn, signOut } from 'authchart/solid-start/client'
 import { authPrefix } from '../lib/server'
 
 const prefix = query(() => authPrefix(), 'auth-prefix')
 
 export default function Client() {
+  // Set once the page is hydrated: the test clicks only then (a click before it has no handler).
+  const [ready, setReady] = createSignal(false)
+  onMount(() => setReady(true))
   const basePath = createAsync(() => prefix(), { deferStream: true })
   const [result, setResult] = createSignal('')
   async function wrong() {
@@ -13,7 +16,7 @@ export default function Client() {
     setResult(`error=${outcome.error} ok=${outcome.ok}`)
   }
   return (
-    <main>
+    <main data-ready={ready() ? 'yes' : 'no'}>
       <Show when={basePath()}>
         <button id="client-wrong" onClick={wrong}>Wrong password</button>
         <button id="client-signin" onClick={() => signIn('credentials', { username: 'alice', password: 'wonderland', redirectTo: '/protected', basePath: basePath() })}>Sign in</button>

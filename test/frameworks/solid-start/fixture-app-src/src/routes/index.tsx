@@ -1,5 +1,5 @@
 import { createAsync, query } from '@solidjs/router'
-import { Show } from 'solid-js'
+import { createSignal, onMount, Show } from 'solid-js'
 import { signIn, signOut } from 'authchart/solid-start/client'
 import { authPrefix, signedInAs } from '../lib/server'
 
@@ -7,12 +7,15 @@ const whoIsSignedIn = query(() => signedInAs(), 'signed-in-as')
 const prefix = query(() => authPrefix(), 'auth-prefix')
 
 export default function Home() {
+  // Set once the page is hydrated: the test clicks only then (a click before it has no handler).
+  const [ready, setReady] = createSignal(false)
+  onMount(() => setReady(true))
   const name = createAsync(() => whoIsSignedIn(), { deferStream: true })
   const prefixed = createAsync(() => prefix(), { deferStream: true })
   // The client's default is /api/auth: pass the prefix only when the server uses another one.
   const basePath = () => (prefixed() === '/api/auth' ? undefined : prefixed())
   return (
-    <main>
+    <main data-ready={ready() ? 'yes' : 'no'}>
       <p id="status">{name() ? `Signed in as ${name()}` : 'Not signed in'}</p>
       <Show when={prefixed()}>
         <button onClick={() => signIn('oidc', { redirectTo: '/protected', basePath: basePath() })}>Sign in with oidc</button>
