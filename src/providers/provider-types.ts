@@ -119,6 +119,21 @@ export interface EmailConfig extends CommonProviderOptions {
   generateVerificationToken?: () => Awaitable<string>
   normalizeIdentifier?: (identifier: string) => string
   secret?: string
+  /** HTTP-API vendors: the API key (default: the `AUTH_<ID>_KEY` environment variable, as in Auth.js). */
+  apiKey?: string
+  /** Authchart, HTTP-API vendors: the API's base URL (a regional endpoint, or a stand-in server in tests). */
+  apiUrl?: string
+  /** Loops: the transactional e-mail template that carries the link. */
+  transactionalId?: string
+  /** Mailgun: `US` (default) or `EU`. */
+  region?: 'US' | 'EU'
+  /** Authchart: limits on sign-in requests per address and per client (docs/email.md). */
+  rateLimit?: import('./email-request-limits.js').EmailRequestLimits
+  /**
+   * Authchart: consume the token on the GET of the link, as Auth.js does, instead of showing a one-click
+   * confirmation page. Mail security scanners that fetch links then burn the user's link before the user clicks it.
+   */
+  dangerousConsumeOnGet?: boolean
   options?: Partial<EmailConfig>
 }
 
