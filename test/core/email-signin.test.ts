@@ -214,3 +214,21 @@ describe('the message', () => {
     expect(signInHtml({ url: 'https://example.com/x', theme: { colorScheme: 'dark' } })).toContain('#111111')
   })
 })
+
+describe('the built-in pages', () => {
+  it('the sign-in page offers an e-mail form; posting it sends the link and lands on the verify-request page', async () => {
+    const { config } = emailConfig()
+    const jar = new CookieJar()
+    const page = await (await send(config, '/auth/signin', { jar })).text()
+    const form = /<form action="([^"]+\/signin\/email)" method="POST">(.*?)<\/form>/.exec(page)
+    expect(form).not.toBeNull()
+    expect(form?.[2]).toContain('name="email" type="email"')
+    const hidden = Object.fromEntries([...(form?.[2] ?? '').matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]))
+    const seen = smtp.messages.length
+    const response = await send(config, new URL(form?.[1] ?? '').pathname, { jar, form: { ...hidden, email: 'page@example.com' } })
+    expect(response.headers.get('location')).toBe(`${origin}/auth/verify-request?provider=email&type=email`)
+    expect((await smtp.next(seen)).envelopeTo).toEqual(['page@example.com'])
+    const verify = await send(config, '/auth/verify-request?provider=email&type=email', { jar })
+    expect(await verify.text()).toContain('Check your email')
+  })
+})

@@ -171,6 +171,23 @@ for (const backend of backends) {
         expect(user?.emailVerified).toBeInstanceOf(Date)
       })
 
+      it('a returning user signs in again as the same user, emailVerified kept', async () => {
+        let seen = smtp.messages.length
+        await requestLink(new HttpBrowser(site.origin), 'again@example.com')
+        const first = new HttpBrowser(site.origin)
+        await followAndConfirm(first, signInLinkOf(await smtp.next(seen)))
+        const created = await store.adapter.getUserByEmail!('again@example.com')
+        seen = smtp.messages.length
+        await requestLink(new HttpBrowser(site.origin), 'again@example.com')
+        const second = new HttpBrowser(site.origin)
+        const confirmed = await followAndConfirm(second, signInLinkOf(await smtp.next(seen)))
+        expect(confirmed.headers.get('location')).toBe(`${site.origin}/dashboard`)
+        expect((await second.session())?.user?.email).toBe('again@example.com')
+        const after = await store.adapter.getUserByEmail!('again@example.com')
+        expect(after?.id).toBe(created?.id)
+        expect(after?.emailVerified).toBeInstanceOf(Date)
+      })
+
       it('a link scanner fetching the link three times burns nothing; the person still signs in', async () => {
         const seen = smtp.messages.length
         await requestLink(new HttpBrowser(site.origin), 'scanned@example.com')

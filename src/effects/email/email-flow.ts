@@ -53,12 +53,6 @@ function flowUser(user: User | AdapterUser): FlowUser {
   return picked
 }
 
-/** An adapter method the config check guaranteed at start-up (src/core/config.ts); a thrown error if it vanished. */
-function requireMethod<F>(method: F | undefined, name: string): F {
-  if (!method) throw new TypeError(`the adapter has no ${name}`)
-  return method
-}
-
 /** Builds the handlers for one request of an e-mail sign-in. */
 export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHandlers {
   const { config } = env
@@ -169,7 +163,7 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
     async saveVerifiedUser({ identifier }) {
       const verifiedAt = new Date(env.now * 1000)
       try {
-        if (user && 'emailVerified' in user && typeof user.id === 'string' && await adapter.getUser(user.id)) {
+        if (user && typeof user.id === 'string' && await adapter.getUser(user.id)) {
           user = await adapter.updateUser({ id: user.id, emailVerified: verifiedAt })
           await emitAppEvent(env, 'updateUser', { user })
           return { type: 'USER_SAVED', user: flowUser(user), isNewUser: false }
