@@ -64,7 +64,7 @@ export type EmailEvent =
   | { type: 'USER_FOUND'; user: NonNullable<EmailContext['user']> }
   | { type: 'USER_NOT_FOUND' }
   | { type: 'USER_LOOKUP_FAILED' }
-  | { type: 'USER_SAVED'; user: NonNullable<EmailContext['user']>; isNewUser: boolean }
+  | { type: 'USER_SAVED'; isNewUser: boolean }
   | { type: 'USER_SAVE_FAILED' }
   | { type: 'SESSION_ISSUED' }
   | { type: 'SESSION_FAILED'; error: ErrorType }
@@ -190,7 +190,8 @@ export const emailMachine = setup({
       entry: { type: 'normalizeIdentifier', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
       on: {
         IDENTIFIER_NORMALISED: [
-          { guard: isSingleMailAddress, target: 'countingRequests', actions: assign(({ event }) => ({ identifier: event.identifier })) },
+          // The address is the user as far as the app's guards can know before the link is followed.
+          { guard: isSingleMailAddress, target: 'countingRequests', actions: assign(({ event }) => ({ identifier: event.identifier, user: { email: event.identifier } })) },
           { target: 'failed', actions: { type: 'fail', params: { error: 'EmailSignInError', check: 'email-address', reason: 'not one single address' } } },
         ],
         IDENTIFIER_REJECTED: { target: 'failed', actions: { type: 'fail', params: { error: 'EmailSignInError', check: 'email-address', reason: 'normalizeIdentifier refused the address' } } },
@@ -258,7 +259,7 @@ export const emailMachine = setup({
       on: {
         TOKEN_CONSUMED: [
           { guard: isVerificationTokenExpired, target: 'failed', actions: [assign(({ event }) => ({ tokenExpiresAt: event.expiresAt })), refusedToken('token expired')] },
-          { guard: isVerificationTokenForLinkAddress, target: 'findingUser', actions: assign(({ event }) => ({ identifier: event.identifier, tokenExpiresAt: event.expiresAt })) },
+          { guard: isVerificationTokenForLinkAddress, target: 'findingUser', actions: assign(({ event }) => ({ identifier: event.identifier, tokenExpiresAt: event.expiresAt, user: { email: event.identifier } })) },
           { target: 'failed', actions: refusedToken('token of another address') },
         ],
         TOKEN_NOT_FOUND: { target: 'failed', actions: refusedToken('token unknown or already used') },
@@ -294,7 +295,7 @@ export const emailMachine = setup({
       description: 'The address is now verified: the user is created, or its emailVerified set.',
       entry: { type: 'saveVerifiedUser', params: ({ context }) => ({ identifier: context.identifier ?? '' }) },
       on: {
-        USER_SAVED: { target: 'issuingSession', actions: assign(({ event }) => ({ user: event.user, isNewUser: event.isNewUser })) },
+        USER_SAVED: { target: 'issuingSession', actions: assign(({ event }) => ({ isNewUser: event.isNewUser })) },
         USER_SAVE_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'EmailCreateAccount' } } },
       },
     },

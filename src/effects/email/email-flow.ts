@@ -166,11 +166,11 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
         if (user && typeof user.id === 'string' && await adapter.getUser(user.id)) {
           user = await adapter.updateUser({ id: user.id, emailVerified: verifiedAt })
           await emitAppEvent(env, 'updateUser', { user })
-          return { type: 'USER_SAVED', user: flowUser(user), isNewUser: false }
+          return { type: 'USER_SAVED', isNewUser: false }
         }
         user = await adapter.createUser({ id: randomId(), email: identifier, emailVerified: verifiedAt })
         await emitAppEvent(env, 'createUser', { user })
-        return { type: 'USER_SAVED', user: flowUser(user), isNewUser: true }
+        return { type: 'USER_SAVED', isNewUser: true }
       } catch {
         // Logged by the adapter wrapper.
         return { type: 'USER_SAVE_FAILED' }
