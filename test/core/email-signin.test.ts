@@ -232,3 +232,21 @@ describe('the built-in pages', () => {
     expect(await verify.text()).toContain('Check your email')
   })
 })
+
+describe('database sessions', () => {
+  it('a confirmed link creates a session row for the new user', async () => {
+    const { config, store } = emailConfig({}, { session: { strategy: 'database' } })
+    const seen = smtp.messages.length
+    await requestLink(config, 'rows@example.com')
+    const link = signInLinkOf(await smtp.next(seen))
+    const jar = new CookieJar()
+    await send(config, `${link.pathname}${link.search}`, { jar })
+    const confirmed = await send(config, link.pathname, { jar, form: { token: link.searchParams.get('token') as string, email: 'rows@example.com', csrfToken: await csrfToken(config, jar) } })
+    expect(confirmed.status).toBe(302)
+    const user = [...store.users.values()].find((u) => u.email === 'rows@example.com')
+    expect(user?.emailVerified).toBeInstanceOf(Date)
+    expect([...store.sessions.values()].map((s) => s.userId)).toEqual([user?.id])
+    expect(jar.cookies.get('authjs.session-token')).toBe([...store.sessions.keys()][0])
+    expect(await session(config, jar)).toMatchObject({ user: { email: 'rows@example.com' } })
+  })
+})
