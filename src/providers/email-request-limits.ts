@@ -4,29 +4,9 @@
  * @module providers/email-request-limits
  */
 import { createHash } from 'node:crypto'
+import type { RequestCounter } from './provider-types.js'
 
-/** Counts hits per key in fixed windows. */
-export interface RequestCounter {
-  /** Records one hit on `key` and answers the hits in its current window, this one included. */
-  hit(key: string, windowSeconds: number, nowSeconds: number): Promise<number>
-}
-
-/** How e-mail sign-in requests are limited. */
-export interface EmailRequestLimits {
-  /** Requests one address may make in a window. Default 5. */
-  perAddress?: number
-  /** Requests one client may make in a window. Default 20 (only counted when the client is known). */
-  perClient?: number
-  /** The window, in seconds. Default 900 (15 minutes). */
-  windowSeconds?: number
-  /** Where hits are counted. Default: in this process's memory (one instance only; use Redis for several). */
-  store?: RequestCounter
-  /**
-   * Who the client is, from the request. Default: the first `X-Forwarded-For` hop when the config sets
-   * `trustHost: true` (a proxy in front sets it), else unknown, and then only the per-address limit applies.
-   */
-  clientKey?: (request: Request) => string | undefined
-}
+export type { EmailRequestLimits, RequestCounter } from './provider-types.js'
 
 export const defaultEmailRequestLimits = { perAddress: 5, perClient: 20, windowSeconds: 900 } as const
 
