@@ -3,11 +3,13 @@
  * @module machines
  */
 import { credentialsMachine } from './credentials.js'
+import { emailMachine } from './email.js'
 import type { MachineEntry } from './machine-entry.js'
 import { oauthMachine } from './oauth.js'
 import { sessionMachine } from './session.js'
 
 export { credentialsMachine } from './credentials.js'
+export { emailMachine } from './email.js'
 export { sessionMachine } from './session.js'
 export { oauthMachine } from './oauth.js'
 export type { MachineEntry } from './machine-entry.js'
@@ -28,6 +30,13 @@ export const credentialsEntry: MachineEntry<typeof credentialsMachine> = {
   extensionPoints: ['allowSignIn'],
 }
 
+export const emailEntry: MachineEntry<typeof emailMachine> = {
+  id: 'email',
+  version: 1,
+  machine: emailMachine,
+  extensionPoints: ['allowSignIn', 'allowUserCreation'],
+}
+
 export const sessionEntry: MachineEntry<typeof sessionMachine> = {
   id: 'session',
   version: 2,
@@ -38,6 +47,7 @@ export const sessionEntry: MachineEntry<typeof sessionMachine> = {
 /** Every built-in machine by id. */
 export const machineRegistry: Record<string, MachineEntry> = {
   credentials: credentialsEntry,
+  email: emailEntry,
   oauth: oauthEntry,
   session: sessionEntry,
 }

@@ -64,6 +64,11 @@ export function setEnvDefaults(envObject: unknown, config: AuthConfig, suppressB
 
   config.providers = config.providers.map((entry) => {
     const provider = (typeof entry === 'function' ? (entry as () => ProviderConfig)() : entry) as ProviderConfig
+    // E-mail vendors read their API key from AUTH_<ID>_KEY, as in Auth.js.
+    if (provider.type === 'email') {
+      provider.apiKey ??= env[`${providerEnvPrefix(provider.id)}_KEY`]
+      return provider
+    }
     if (provider.type !== 'oauth' && provider.type !== 'oidc') return provider
     const prefix = providerEnvPrefix(provider.id)
     provider.clientId ??= env[`${prefix}_ID`]

@@ -49,3 +49,47 @@ export function isAccountOfAnotherSignedInUser({ event }: { event: object }): bo
 export function isDangerousEmailLinkingAllowed({ context }: { context: object }): boolean {
   return 'dangerousEmailLinking' in context && context.dangerousEmailLinking === true
 }
+
+/** Longest address accepted (RFC 5321 §4.5.3.1: 64 octets of local part, 255 of domain, and the `@`). */
+const maxAddressLength = 320
+
+/**
+ * Exactly one plain address: one `@`, no quotes, commas, semicolons, angle brackets, brackets or whitespace. Given
+ * `a,b@x.test`, a mailer splits the list and delivers to `b@x.test` while the token is stored for the whole string;
+ * a quoted local part hides a second `@`. A provider's own `normalizeIdentifier` replaces this rule (`customRule`).
+ */
+export function isSingleMailAddress({ event }: { event: object }): boolean {
+  const identifier = 'identifier' in event ? event.identifier : undefined
+  if (typeof identifier !== 'string' || identifier.length === 0 || identifier.length > maxAddressLength) return false
+  if ('customRule' in event && event.customRule === true) return true
+  const at = identifier.indexOf('@')
+  if (at <= 0 || at !== identifier.lastIndexOf('@') || at === identifier.length - 1) return false
+  if (/[\s",;:<>()[\]\\]/.test(identifier)) return false
+  const domain = identifier.slice(at + 1)
+  return !domain.startsWith('.') && !domain.endsWith('.') && !domain.includes('..')
+}
+
+/** A consumed verification token past its expiry (`expiresAt`, epoch seconds) at the request's `now`. */
+export function isVerificationTokenExpired({ context, event }: { context: object; event: object }): boolean {
+  const expiresAt = 'expiresAt' in event ? event.expiresAt : undefined
+  const now = 'now' in context ? context.now : undefined
+  return typeof expiresAt !== 'number' || typeof now !== 'number' || expiresAt <= now
+}
+
+/** A link that names an address (`email=`) must carry a token stored for that address, not another one's. */
+export function isVerificationTokenForLinkAddress({ context, event }: { context: object; event: object }): boolean {
+  const stored = 'identifier' in event ? event.identifier : undefined
+  const linked = 'linkIdentifier' in context ? context.linkIdentifier : undefined
+  if (typeof stored !== 'string') return false
+  return linked === undefined || (typeof linked === 'string' && constantTimeEqual(linked, stored))
+}
+
+/** Requests for one address and from one client within the window stay within the configured limits. */
+export function isWithinRequestLimits({ context, event }: { context: object; event: object }): boolean {
+  const address = 'addressRequests' in event ? event.addressRequests : undefined
+  const client = 'clientRequests' in event ? event.clientRequests : undefined
+  const addressLimit = 'addressLimit' in context ? context.addressLimit : undefined
+  const clientLimit = 'clientLimit' in context ? context.clientLimit : undefined
+  return typeof address === 'number' && typeof client === 'number' && typeof addressLimit === 'number' && typeof clientLimit === 'number'
+    && address <= addressLimit && client <= clientLimit
+}

@@ -100,6 +100,29 @@ export interface CredentialsConfig<C extends Record<string, CredentialInput> = R
   options?: Partial<CredentialsConfig<C>>
 }
 
+/** Counts hits per key in fixed windows. */
+export interface RequestCounter {
+  /** Records one hit on `key` and answers the hits in its current window, this one included. */
+  hit(key: string, windowSeconds: number, nowSeconds: number): Promise<number>
+}
+
+/** How e-mail sign-in requests are limited. */
+export interface EmailRequestLimits {
+  /** Requests one address may make in a window. Default 5. */
+  perAddress?: number
+  /** Requests one client may make in a window. Default 20 (only counted when the client is known). */
+  perClient?: number
+  /** The window, in seconds. Default 900 (15 minutes). */
+  windowSeconds?: number
+  /** Where hits are counted. Default: in this process's memory (one instance only; use Redis for several). */
+  store?: RequestCounter
+  /**
+   * Who the client is, from the request. Default: the first `X-Forwarded-For` hop when the config sets
+   * `trustHost: true` (a proxy in front sets it), else unknown, and then only the per-address limit applies.
+   */
+  clientKey?: (request: Request) => string | undefined
+}
+
 /** An e-mail (magic link) provider. */
 export interface EmailConfig extends CommonProviderOptions {
   type: 'email'
@@ -119,6 +142,21 @@ export interface EmailConfig extends CommonProviderOptions {
   generateVerificationToken?: () => Awaitable<string>
   normalizeIdentifier?: (identifier: string) => string
   secret?: string
+  /** HTTP-API vendors: the API key (default: the `AUTH_<ID>_KEY` environment variable, as in Auth.js). */
+  apiKey?: string
+  /** Authchart, HTTP-API vendors: the API's base URL (a regional endpoint, or a stand-in server in tests). */
+  apiUrl?: string
+  /** Loops: the transactional e-mail template that carries the link. */
+  transactionalId?: string
+  /** Mailgun: `US` (default) or `EU`. */
+  region?: 'US' | 'EU'
+  /** Authchart: limits on sign-in requests per address and per client (docs/email.md). */
+  rateLimit?: EmailRequestLimits
+  /**
+   * Authchart: consume the token on the GET of the link, as Auth.js does, instead of showing a one-click
+   * confirmation page. Mail security scanners that fetch links then burn the user's link before the user clicks it.
+   */
+  dangerousConsumeOnGet?: boolean
   options?: Partial<EmailConfig>
 }
 

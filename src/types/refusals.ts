@@ -11,6 +11,8 @@ export const refusalChecks = [
   'host',
   'csrf',
   'callback-url',
+  'email-address',
+  'rate-limit',
   'redirect-proxy-origin',
   'redirect-proxy-target',
   'callback-parameters',
@@ -25,6 +27,7 @@ export const refusalChecks = [
   'nonce',
   'id-token',
   'session-token',
+  'verification-token',
 ] as const
 
 /** A stable name for one kind of refusal. */

@@ -17,8 +17,11 @@ export const authjsVendorIds = [
   'wordpress', 'workos', 'yandex', 'zitadel', 'zoho', 'zoom',
 ] as const
 
-/** Modules under src/providers that are not vendors: the generic providers and the shared building blocks. */
+/** Modules under src/providers that are not OAuth vendors: the generic providers, the shared building blocks, the e-mail providers. */
 export const nonVendorProviderModules = [
   'bearer-request', 'credentials', 'issuer-oidc', 'loopback-host', 'merge-oauth-options', 'normalize-oauth',
   'oauth', 'oauth-endpoint', 'oidc', 'profile-defaults',
+  // E-mail providers and their building blocks (docs/email.md): not OAuth vendors.
+  'email', 'email-message', 'email-request-limits', 'email-vendor-request', 'nodemailer',
+  'resend', 'sendgrid', 'postmark', 'mailgun', 'forwardemail', 'loops',
 ] as const

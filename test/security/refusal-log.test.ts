@@ -8,7 +8,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { ExpressAuth } from '../../src/frameworks/express.js'
 import { RedisFlowStore } from '../../src/flow/stores/redis.js'
 import { encode } from '../../src/jwt.js'
+import Email from '../../src/providers/email.js'
 import OIDC from '../../src/providers/oidc.js'
+import { MemoryAdapter } from '../../adapters/memory.js'
 import { refusalChecks, type RefusalCheck } from '../../src/types/refusals.js'
 import type { AuthConfig } from '../../src/types/index.js'
 import { http, startApp } from '../frameworks/express-http.js'
@@ -84,7 +86,31 @@ function remember(...values: Array<string | null | undefined>) {
   for (const value of values) if (value) secrets.add(value)
 }
 
+/** An e-mail sign-in config on the memory adapter, whose links are remembered as secrets instead of being mailed. */
+function emailConfig(): AuthConfig {
+  return {
+    secret, trustHost: true, adapter: MemoryAdapter(),
+    providers: [Email({ rateLimit: { perAddress: 1 }, sendVerificationRequest: ({ token, url }) => { remember(token, url) } })],
+  }
+}
+
+async function requestEmailLink(cfg: AuthConfig, email: string): Promise<void> {
+  const jar = new CookieJar()
+  await send(cfg, '/auth/signin/email', { jar, form: { email, csrfToken: await csrfToken(cfg, jar) } })
+}
+
 const drivers: Record<RefusalCheck, () => Promise<void>> = {
+  'email-address': async () => { await requestEmailLink(emailConfig(), 'victim@example.test,attacker@evil.test') },
+  'rate-limit': async () => {
+    const cfg = emailConfig()
+    await requestEmailLink(cfg, 'flooded@example.test')
+    await requestEmailLink(cfg, 'flooded@example.test')
+  },
+  'verification-token': async () => {
+    const cfg = emailConfig()
+    const jar = new CookieJar()
+    await send(cfg, '/auth/callback/email', { jar, form: { token: 'f'.repeat(64), email: 'someone@example.test', csrfToken: await csrfToken(cfg, jar) } })
+  },
   method: async () => { await send(config(), '/auth/session', { method: 'DELETE' }) },
   'body-size': async () => { await send(config(), '/auth/callback/credentials', { form: { username: 'a'.repeat(70_000) } }) },
   host: async () => {

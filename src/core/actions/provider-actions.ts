@@ -9,6 +9,7 @@ import { errorFromType, errorRedirect } from '../error-response.js'
 import type { MergedProvider } from '../provider-setup.js'
 import type { ServedKind } from '../served-providers.js'
 import { credentialsCallbackAction } from './credentials-callback.js'
+import { emailCallbackAction, emailSignInAction } from './email.js'
 import { oauthCallbackAction, oauthSignInAction } from './oauth.js'
 
 type ProviderHandler = (ctx: RequestContext, provider: MergedProvider) => Promise<ResponseInternal>
@@ -26,6 +27,12 @@ const flowOf: Readonly<Record<ServedKind, ProviderFlow>> = {
     callback: async (ctx, provider) => (ctx.req.method === 'POST' && provider.kind === 'credentials'
       ? credentialsCallbackAction(ctx, provider)
       : errorRedirect(ctx, errorFromType('InvalidProvider'))),
+  },
+  email: {
+    signIn: async (ctx, provider) => (provider.kind === 'email' && ctx.req.method === 'POST'
+      ? emailSignInAction(ctx, provider)
+      : errorRedirect(ctx, errorFromType('InvalidProvider'))),
+    callback: async (ctx, provider) => (provider.kind === 'email' ? emailCallbackAction(ctx, provider) : errorRedirect(ctx, errorFromType('InvalidProvider'))),
   },
   oauth: {
     signIn: async (ctx, provider) => (provider.kind === 'oauth' && ctx.req.method === 'POST'

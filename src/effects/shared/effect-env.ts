@@ -3,7 +3,7 @@
  * base URL, and a place to leave their results for the HTTP layer. No cookies, headers or responses: effects know
  * no HTTP.
  */
-import type { CallbacksOptions, EventCallbacks, Session, SessionOptions } from '../../types/index.js'
+import type { CallbacksOptions, EventCallbacks, Session, SessionOptions, Theme } from '../../types/index.js'
 import type { JWT } from '../../types/jwt.js'
 import type { LoggerInstance } from '../../types/logger.js'
 import type { SessionTokenConfig } from '../../session/session-token.js'
@@ -33,6 +33,8 @@ export interface EffectConfig extends SessionTokenConfig {
   logger: LoggerInstance
   /** Milliseconds an OAuth provider request may take. */
   providerTimeout: number
+  /** Styling of the built-in pages and messages (the e-mail message follows it). */
+  theme: Theme
 }
 
 export interface EffectEnv {

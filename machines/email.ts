@@ -1,0 +1,327 @@
+/**
+ * The e-mail link sign-in flow. Its two halves are separate requests, perhaps on separate devices, so the machine is
+ * run once per request and never persisted: between the halves the flow's state is the hashed verification token in
+ * the adapter, which is consumed exactly once.
+ *
+ * - Request: the form is posted → the address is normalised and checked → the request limits are counted → the
+ *   `signIn` callback (with `email.verificationRequest`) → a token is stored → the message is sent → verify-request.
+ * - Link: a GET shows a one-click confirmation page and consumes nothing (mail scanners fetch links before people
+ *   do); the page's POST consumes the token → the user is found → `signIn` → the user is saved with
+ *   `emailVerified` → the session. `consumeOnGet` restores Auth.js's behaviour of consuming on the GET itself.
+ */
+import { assign, setup } from 'xstate'
+import type { ErrorType } from '../src/errors.js'
+import type { RefusalCheck } from '../src/types/refusals.js'
+import { isCsrfVerified, isSingleMailAddress, isVerificationTokenExpired, isVerificationTokenForLinkAddress, isWithinRequestLimits } from '../src/security/flow-guards.js'
+import { command, type CommandContract, type CommandsOf } from './contract.js'
+
+export interface EmailContext {
+  providerId?: string
+  callbackUrl?: string
+  /** The address as normalised (request), or as the stored token names it (link). */
+  identifier?: string
+  /** The address the followed link carries (`email=`), when it carries one. */
+  linkIdentifier?: string
+  /** Requests for this address and from this client within the limit window, this one included. */
+  addressRequests?: number
+  clientRequests?: number
+  addressLimit?: number
+  clientLimit?: number
+  /** When the consumed token expired (epoch seconds). */
+  tokenExpiresAt?: number
+  user?: { id?: string; name?: string | null; email?: string | null; image?: string | null }
+  isNewUser?: boolean
+  error?: ErrorType
+  /** The check that refused the request; logged once by the runtime. */
+  refusal?: RefusalCheck
+  refusalReason?: string
+  /** Where the browser goes next, as the redirect callback decided. */
+  redirectTo?: string
+  now: number
+}
+
+export type EmailEvent =
+  | { type: 'SIGNIN_REQUESTED'; providerId: string; callbackUrl: string; csrfVerified: boolean; now: number; addressLimit: number; clientLimit: number }
+  | { type: 'LINK_FOLLOWED'; providerId: string; callbackUrl: string; linkIdentifier?: string; hasToken: boolean; consumeOnGet: boolean; now: number }
+  | { type: 'LINK_CONFIRMED'; providerId: string; callbackUrl: string; linkIdentifier?: string; hasToken: boolean; csrfVerified: boolean; now: number }
+  | { type: 'REDIRECT_RESOLVED'; url: string }
+  | { type: 'REDIRECT_FAILED' }
+  | { type: 'IDENTIFIER_NORMALISED'; identifier: string; customRule: boolean }
+  | { type: 'IDENTIFIER_REJECTED' }
+  | { type: 'REQUESTS_COUNTED'; addressRequests: number; clientRequests: number }
+  | { type: 'REQUEST_COUNT_FAILED' }
+  | { type: 'SIGNIN_ALLOWED' }
+  | { type: 'SIGNIN_DENIED' }
+  | { type: 'SIGNIN_REDIRECTED'; url: string }
+  | { type: 'SIGNIN_FAILED' }
+  | { type: 'TOKEN_STORED' }
+  | { type: 'TOKEN_STORE_FAILED' }
+  | { type: 'MAIL_SENT' }
+  | { type: 'MAIL_FAILED' }
+  | { type: 'TOKEN_CONSUMED'; identifier: string; expiresAt: number }
+  | { type: 'TOKEN_NOT_FOUND' }
+  | { type: 'TOKEN_LOOKUP_FAILED' }
+  | { type: 'USER_FOUND'; user: NonNullable<EmailContext['user']> }
+  | { type: 'USER_NOT_FOUND' }
+  | { type: 'USER_LOOKUP_FAILED' }
+  | { type: 'USER_SAVED'; isNewUser: boolean }
+  | { type: 'USER_SAVE_FAILED' }
+  | { type: 'SESSION_ISSUED' }
+  | { type: 'SESSION_FAILED'; error: ErrorType }
+  | { type: 'SIGNIN_ANNOUNCED' }
+
+type FlowUser = NonNullable<EmailContext['user']>
+
+/** The commands, declared once: their params type the handlers (src/effects/email.ts). */
+const commands = {
+  runRedirectCallback: command<{ url: string }>(),
+  normalizeIdentifier: command<{ providerId: string }>(),
+  countSignInRequest: command<{ identifier: string }>(),
+  runSignInCallback: command<{ providerId: string; identifier: string; verificationRequest: boolean }>(),
+  storeVerificationToken: command<{ providerId: string; identifier: string }>(),
+  sendVerificationRequest: command<{ providerId: string; identifier: string }>(),
+  consumeVerificationToken: command<{ providerId: string }>(),
+  findUser: command<{ identifier: string }>(),
+  saveVerifiedUser: command<{ identifier: string }>(),
+  issueSession: command<{ providerId: string; user: FlowUser }>(),
+  emitSignInEvent: command<{ providerId: string; user: FlowUser }>(),
+}
+
+export type EmailCommand = CommandsOf<typeof commands>
+
+/** What each command's handler may answer. */
+export const emailContract = {
+  runRedirectCallback: ['REDIRECT_RESOLVED', 'REDIRECT_FAILED'],
+  normalizeIdentifier: ['IDENTIFIER_NORMALISED', 'IDENTIFIER_REJECTED'],
+  countSignInRequest: ['REQUESTS_COUNTED', 'REQUEST_COUNT_FAILED'],
+  runSignInCallback: ['SIGNIN_ALLOWED', 'SIGNIN_DENIED', 'SIGNIN_REDIRECTED', 'SIGNIN_FAILED'],
+  storeVerificationToken: ['TOKEN_STORED', 'TOKEN_STORE_FAILED'],
+  sendVerificationRequest: ['MAIL_SENT', 'MAIL_FAILED'],
+  consumeVerificationToken: ['TOKEN_CONSUMED', 'TOKEN_NOT_FOUND', 'TOKEN_LOOKUP_FAILED'],
+  findUser: ['USER_FOUND', 'USER_NOT_FOUND', 'USER_LOOKUP_FAILED'],
+  saveVerifiedUser: ['USER_SAVED', 'USER_SAVE_FAILED'],
+  issueSession: ['SESSION_ISSUED', 'SESSION_FAILED'],
+  emitSignInEvent: ['SIGNIN_ANNOUNCED'],
+} as const satisfies CommandContract<EmailCommand, EmailEvent>
+
+const refusedToken = (reason: string) => ({ type: 'fail' as const, params: { error: 'Verification' as const, check: 'verification-token' as const, reason } })
+
+export const emailMachine = setup({
+  types: {
+    context: {} as EmailContext,
+    events: {} as EmailEvent,
+    // Machines emit nothing; declared so parameterised assigns type-check.
+    emitted: {} as { type: 'authchart.none' },
+  },
+  // Security checks are not listed here: they are inline guards (src/security/flow-guards.ts) that provide() cannot replace.
+  guards: {
+    /** Extension point: the app's last word before a link is sent, and again before the session is issued. */
+    allowSignIn: () => true,
+    /** Extension point: whether a first e-mail sign-in may create the user. */
+    allowUserCreation: () => true,
+    /** The app asked for Auth.js's consume-on-GET (the link works in one click, and scanners can burn it). */
+    consumesOnGet: ({ event }) => event.type === 'LINK_FOLLOWED' && event.consumeOnGet,
+    /** The link carries a token at all (a hand-typed or truncated link does not). */
+    linkHasToken: ({ event }) => (event.type === 'LINK_FOLLOWED' || event.type === 'LINK_CONFIRMED') && event.hasToken,
+  },
+  actions: {
+    // Commands: run by the flow runtime with the handlers in src/effects/email.ts.
+    ...commands,
+    /** What a followed or confirmed link carries (never its token). */
+    rememberLink: assign(({ event }) => (event.type === 'LINK_FOLLOWED' || event.type === 'LINK_CONFIRMED'
+      ? { providerId: event.providerId, callbackUrl: event.callbackUrl, linkIdentifier: event.linkIdentifier, now: event.now }
+      : {})),
+    // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
+    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck; reason?: string }) => (params.check
+      ? { error: params.error, refusal: params.check, ...(params.reason ? { refusalReason: params.reason } : {}) }
+      : { error: params.error })),
+  },
+}).createMachine({
+  id: 'email',
+  context: { now: 0 },
+  initial: 'idle',
+  states: {
+    idle: {
+      description: 'Waiting for the sign-in form, a followed link, or a confirmed link.',
+      on: {
+        SIGNIN_REQUESTED: [
+          { guard: isCsrfVerified, target: 'resolvingCallbackUrl',
+            actions: assign(({ event }) => ({ providerId: event.providerId, callbackUrl: event.callbackUrl, now: event.now, addressLimit: event.addressLimit, clientLimit: event.clientLimit })) },
+          { target: 'failed', actions: [assign(({ event }) => ({ providerId: event.providerId, now: event.now })), { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } }] },
+        ],
+        LINK_FOLLOWED: [
+          { guard: { type: 'linkHasToken' }, target: 'choosingConfirmation', actions: 'rememberLink' },
+          { target: 'failed', actions: ['rememberLink', refusedToken('link without a token')] },
+        ],
+        LINK_CONFIRMED: [
+          { guard: isCsrfVerified, target: 'checkingLinkToken', actions: 'rememberLink' },
+          { target: 'failed', actions: ['rememberLink', { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } }] },
+        ],
+      },
+    },
+    choosingConfirmation: {
+      description: 'A followed link is shown a confirmation page, unless the app restored consume-on-GET.',
+      always: [
+        { guard: 'consumesOnGet', target: 'resolvingLinkCallbackUrl' },
+        { target: 'awaitingConfirmation' },
+      ],
+    },
+    awaitingConfirmation: {
+      type: 'final',
+      description: 'The one-click confirmation page is shown; no token was consumed (a mail scanner stops here).',
+    },
+    checkingLinkToken: {
+      description: 'A confirmation must carry the token from the link.',
+      always: [
+        { guard: 'linkHasToken', target: 'resolvingLinkCallbackUrl' },
+        { target: 'failed', actions: refusedToken('confirmation without a token') },
+      ],
+    },
+    resolvingCallbackUrl: {
+      description: 'The redirect callback decides where the user lands after following the link.',
+      entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
+      on: {
+        REDIRECT_RESOLVED: { target: 'normalisingIdentifier', actions: assign(({ event }) => ({ callbackUrl: event.url })) },
+        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } } },
+      },
+    },
+    normalisingIdentifier: {
+      description: "The address is normalised (trimmed, lower-cased; or the provider's normalizeIdentifier) and must be one single address.",
+      entry: { type: 'normalizeIdentifier', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
+      on: {
+        IDENTIFIER_NORMALISED: [
+          // The address is the user as far as the app's guards can know before the link is followed.
+          { guard: isSingleMailAddress, target: 'countingRequests', actions: assign(({ event }) => ({ identifier: event.identifier, user: { email: event.identifier } })) },
+          { target: 'failed', actions: { type: 'fail', params: { error: 'EmailSignInError', check: 'email-address', reason: 'not one single address' } } },
+        ],
+        IDENTIFIER_REJECTED: { target: 'failed', actions: { type: 'fail', params: { error: 'EmailSignInError', check: 'email-address', reason: 'normalizeIdentifier refused the address' } } },
+      },
+    },
+    countingRequests: {
+      description: 'Requests for this address and from this client are counted within the limit window.',
+      entry: { type: 'countSignInRequest', params: ({ context }) => ({ identifier: context.identifier ?? '' }) },
+      on: {
+        REQUESTS_COUNTED: [
+          { guard: isWithinRequestLimits, target: 'checkingSignInRequest',
+            actions: assign(({ event }) => ({ addressRequests: event.addressRequests, clientRequests: event.clientRequests })) },
+          // Not an error: the browser must not be able to tell this apart from a sent link. Logged as a refusal.
+          { target: 'throttled', actions: assign(({ event }) => ({ addressRequests: event.addressRequests, clientRequests: event.clientRequests,
+            refusal: 'rate-limit' as const, refusalReason: 'too many sign-in requests in the window' })) },
+        ],
+        REQUEST_COUNT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'EmailSignInError' } } },
+      },
+    },
+    checkingSignInRequest: {
+      description: 'The signIn callback (email.verificationRequest: true) may allow, deny, or send the user elsewhere.',
+      entry: { type: 'runSignInCallback', params: ({ context }) => ({ providerId: context.providerId ?? '', identifier: context.identifier ?? '', verificationRequest: true }) },
+      on: {
+        SIGNIN_ALLOWED: [
+          { guard: { type: 'allowSignIn' }, target: 'storingToken' },
+          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        ],
+        SIGNIN_DENIED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        SIGNIN_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        SIGNIN_REDIRECTED: { target: 'resolvingSignInRedirect', actions: assign(({ event }) => ({ redirectTo: event.url })) },
+      },
+    },
+    storingToken: {
+      description: 'A fresh token is created; its hash (with the secret) is stored with its expiry.',
+      entry: { type: 'storeVerificationToken', params: ({ context }) => ({ providerId: context.providerId ?? '', identifier: context.identifier ?? '' }) },
+      on: {
+        TOKEN_STORED: { target: 'sendingMail' },
+        TOKEN_STORE_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'EmailSignInError' } } },
+      },
+    },
+    sendingMail: {
+      description: "The provider's sendVerificationRequest delivers the link.",
+      entry: { type: 'sendVerificationRequest', params: ({ context }) => ({ providerId: context.providerId ?? '', identifier: context.identifier ?? '' }) },
+      on: {
+        MAIL_SENT: { target: 'verificationSent' },
+        MAIL_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'EmailSignInError' } } },
+      },
+    },
+    verificationSent: { type: 'final', description: 'The link is on its way; the browser is shown the verify-request page.' },
+    throttled: {
+      type: 'final',
+      description: 'Over a request limit: no mail, and the browser sees the same verify-request page (no oracle).',
+    },
+    resolvingLinkCallbackUrl: {
+      description: 'The redirect callback decides where the user lands after signing in.',
+      entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
+      on: {
+        REDIRECT_RESOLVED: { target: 'consumingToken', actions: assign(({ event }) => ({ callbackUrl: event.url })) },
+        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } } },
+      },
+    },
+    consumingToken: {
+      description: 'The stored token is looked up by its hash and deleted in one step: it works once.',
+      entry: { type: 'consumeVerificationToken', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
+      on: {
+        TOKEN_CONSUMED: [
+          { guard: isVerificationTokenExpired, target: 'failed', actions: [assign(({ event }) => ({ tokenExpiresAt: event.expiresAt })), refusedToken('token expired')] },
+          { guard: isVerificationTokenForLinkAddress, target: 'findingUser', actions: assign(({ event }) => ({ identifier: event.identifier, tokenExpiresAt: event.expiresAt, user: { email: event.identifier } })) },
+          { target: 'failed', actions: refusedToken('token of another address') },
+        ],
+        TOKEN_NOT_FOUND: { target: 'failed', actions: refusedToken('token unknown or already used') },
+        TOKEN_LOOKUP_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'Verification' } } },
+      },
+    },
+    findingUser: {
+      description: 'The user with this address, if there is one.',
+      entry: { type: 'findUser', params: ({ context }) => ({ identifier: context.identifier ?? '' }) },
+      on: {
+        USER_FOUND: { target: 'checkingSignIn', actions: assign(({ event }) => ({ user: event.user, isNewUser: false })) },
+        USER_NOT_FOUND: [
+          { guard: { type: 'allowUserCreation' }, target: 'checkingSignIn', actions: assign(({ context }) => ({ user: { email: context.identifier }, isNewUser: true })) },
+          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        ],
+        USER_LOOKUP_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'Verification' } } },
+      },
+    },
+    checkingSignIn: {
+      description: 'The signIn callback (no verificationRequest now) may allow, deny, or send the user elsewhere.',
+      entry: { type: 'runSignInCallback', params: ({ context }) => ({ providerId: context.providerId ?? '', identifier: context.identifier ?? '', verificationRequest: false }) },
+      on: {
+        SIGNIN_ALLOWED: [
+          { guard: { type: 'allowSignIn' }, target: 'savingUser' },
+          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        ],
+        SIGNIN_DENIED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        SIGNIN_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        SIGNIN_REDIRECTED: { target: 'resolvingSignInRedirect', actions: assign(({ event }) => ({ redirectTo: event.url })) },
+      },
+    },
+    savingUser: {
+      description: 'The address is now verified: the user is created, or its emailVerified set.',
+      entry: { type: 'saveVerifiedUser', params: ({ context }) => ({ identifier: context.identifier ?? '' }) },
+      on: {
+        USER_SAVED: { target: 'issuingSession', actions: assign(({ event }) => ({ isNewUser: event.isNewUser })) },
+        USER_SAVE_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'EmailCreateAccount' } } },
+      },
+    },
+    resolvingSignInRedirect: {
+      description: 'A URL returned by the signIn callback still passes the redirect callback.',
+      entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.redirectTo ?? '' }) },
+      on: {
+        REDIRECT_RESOLVED: { target: 'redirected', actions: assign(({ event }) => ({ redirectTo: event.url })) },
+        REDIRECT_FAILED: { target: 'failed', actions: [assign({ redirectTo: undefined }), { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } }] },
+      },
+    },
+    issuingSession: {
+      description: 'The jwt callback shapes the token and the session cookie is written (or the database session created).',
+      entry: { type: 'issueSession', params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }) },
+      on: {
+        SESSION_ISSUED: { target: 'announcingSignIn', actions: assign(({ context }) => ({ redirectTo: context.callbackUrl })) },
+        SESSION_FAILED: { target: 'failed', actions: assign(({ event }) => ({ error: event.error })) },
+      },
+    },
+    announcingSignIn: {
+      description: 'The signIn event tells the app a user signed in.',
+      entry: { type: 'emitSignInEvent', params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }) },
+      on: { SIGNIN_ANNOUNCED: { target: 'signedIn' } },
+    },
+    signedIn: { type: 'final', description: 'Session issued; the browser goes to the callback URL.' },
+    redirected: { type: 'final', description: 'The signIn callback sent the user to another page; no link sent or no session.' },
+    failed: { type: 'final', description: 'Refused; context.error names why.' },
+  },
+})

@@ -1,0 +1,104 @@
+/**
+ * POST /signin/:provider and GET|POST /callback/:provider for e-mail providers: one run of the e-mail machine per
+ * request. The request half ends on the verify-request page; the link half shows the confirmation page (GET) or
+ * consumes the token and signs in (POST, or GET with `dangerousConsumeOnGet`).
+ */
+import type { ErrorType } from '../../errors.js'
+import { emailFlowEffects } from '../../effects/email/email-flow.js'
+import { renderEmailConfirmPage } from '../../pages/email-confirm-page.js'
+import { defaultEmailRequestLimits, MemoryRequestCounter, type RequestCounter } from '../../providers/email-request-limits.js'
+import type { EmailConfig } from '../../types/providers.js'
+import type { ResponseInternal } from '../../types/index.js'
+import { requestedCallbackUrl } from '../callback-url.js'
+import { actionUrl, pageUrl, type RequestContext } from '../context.js'
+import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
+import { errorFromType, errorRedirect } from '../error-response.js'
+import { sessionIssuerFor } from '../session-issuer.js'
+import { ensureCsrfToken } from './read-only.js'
+
+/** One memory counter per provider config object, when the app configured no store. */
+const memoryCounters = new WeakMap<EmailConfig, RequestCounter>()
+
+function counterFor(provider: EmailConfig): RequestCounter {
+  const configured = provider.rateLimit?.store
+  if (configured) return configured
+  let counter = memoryCounters.get(provider)
+  if (!counter) memoryCounters.set(provider, (counter = new MemoryRequestCounter()))
+  return counter
+}
+
+function clientKeyOf(ctx: RequestContext, provider: EmailConfig): string | undefined {
+  const custom = provider.rateLimit?.clientKey
+  if (custom) return custom(ctx.req.request)?.slice(0, 200) || undefined
+  // Only a proxy the app trusts sets this header; otherwise the client is unknown and only the address is limited.
+  if (ctx.config.source.trustHost !== true) return undefined
+  return ctx.req.request.headers.get('x-forwarded-for')?.split(',')[0]?.trim().slice(0, 200) || undefined
+}
+
+function flowInput(ctx: RequestContext, provider: EmailConfig, extra: { postedIdentifier?: unknown; linkToken?: string; linkIdentifier?: string }) {
+  return {
+    provider,
+    adapter: ctx.config.adapter!,
+    secret: provider.secret ?? (ctx.config.secrets[0]),
+    callbackBase: actionUrl(ctx, 'callback', provider.id),
+    counter: counterFor(provider),
+    windowSeconds: provider.rateLimit?.windowSeconds ?? defaultEmailRequestLimits.windowSeconds,
+    clientKey: clientKeyOf(ctx, provider),
+    issueSession: sessionIssuerFor(ctx.config),
+    ...extra,
+  }
+}
+
+function verifyRequestRedirect(ctx: RequestContext, provider: EmailConfig): ResponseInternal {
+  return { redirect: pageUrl(ctx, 'verifyRequest', { provider: provider.id, type: 'email' }), cookies: ctx.setCookies }
+}
+
+/** POST /signin/:provider: check the address, store a token, send the link, show verify-request. */
+export async function emailSignInAction(ctx: RequestContext, provider: EmailConfig): Promise<ResponseInternal> {
+  const env = effectEnv(ctx)
+  const event = {
+    type: 'SIGNIN_REQUESTED', providerId: provider.id, callbackUrl: requestedCallbackUrl(ctx) ?? '', csrfVerified: ctx.csrfVerified, now: ctx.now,
+    addressLimit: provider.rateLimit?.perAddress ?? defaultEmailRequestLimits.perAddress,
+    clientLimit: provider.rateLimit?.perClient ?? defaultEmailRequestLimits.perClient,
+  }
+  const handlers = emailFlowEffects(env, flowInput(ctx, provider, { postedIdentifier: ctx.req.body?.email }))
+  const result = await runMachine(ctx, ctx.config.machines.email, event, handlers)
+  const context = result.context as { error?: ErrorType; redirectTo?: string }
+  // Over the limit looks exactly like a sent link: the page tells no one which addresses exist or were asked for.
+  if (result.value === 'verificationSent' || result.value === 'throttled') return verifyRequestRedirect(ctx, provider)
+  if (result.value === 'redirected') return { redirect: context.redirectTo as string, cookies: ctx.setCookies }
+  return errorRedirect(ctx, errorFromType(context.error ?? 'EmailSignInError'))
+}
+
+function linkValue(ctx: RequestContext, name: string): string | undefined {
+  const value = ctx.req.method === 'POST' ? ctx.req.body?.[name] : ctx.req.query.get(name)
+  return typeof value === 'string' && value !== '' && value.length <= 1024 ? value : undefined
+}
+
+/** GET|POST /callback/:provider: the confirmation page, or the token consumed and the session issued. */
+export async function emailCallbackAction(ctx: RequestContext, provider: EmailConfig): Promise<ResponseInternal> {
+  const env = effectEnv(ctx)
+  const linkToken = linkValue(ctx, 'token')
+  const linkIdentifier = linkValue(ctx, 'email')
+  const callbackUrl = requestedCallbackUrl(ctx) ?? ''
+  const base = { providerId: provider.id, callbackUrl, linkIdentifier, hasToken: linkToken !== undefined, now: ctx.now }
+  const event = ctx.req.method === 'POST'
+    ? { type: 'LINK_CONFIRMED', ...base, csrfVerified: ctx.csrfVerified }
+    : { type: 'LINK_FOLLOWED', ...base, consumeOnGet: provider.dangerousConsumeOnGet === true }
+  const handlers = emailFlowEffects(env, flowInput(ctx, provider, { linkToken, linkIdentifier }))
+  const result = await runMachine(ctx, ctx.config.machines.email, event, handlers)
+  const context = result.context as { error?: ErrorType; redirectTo?: string }
+  if (result.value === 'awaitingConfirmation') {
+    const body = renderEmailConfirmPage({
+      actionUrl: actionUrl(ctx, 'callback', provider.id), csrfToken: ensureCsrfToken(ctx), token: linkToken as string,
+      email: linkIdentifier, callbackUrl: callbackUrl || undefined, theme: ctx.config.theme,
+    })
+    // The page carries the token: never cached, never sent on as a Referer.
+    return { status: 200, body, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }, cookies: ctx.setCookies }
+  }
+  if (result.value === 'signedIn' || result.value === 'redirected') {
+    applySessionOutcome(ctx, env.outcome)
+    return { redirect: context.redirectTo as string, cookies: ctx.setCookies }
+  }
+  return errorRedirect(ctx, errorFromType(context.error ?? 'Verification'))
+}

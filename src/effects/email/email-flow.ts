@@ -1,0 +1,192 @@
+/**
+ * Handlers of the e-mail machine's commands. They do the I/O (adapter, mailer, counters, app callbacks) and report
+ * facts; the machine decides. The token exists in the clear only here, between being created and being mailed, and
+ * when it comes back in a link: it never enters the machine's context, a log line or a command's params.
+ */
+import type { WrappedAdapter } from '../../types/adapters.js'
+import type { AdapterUser } from '../../types/adapters.js'
+import { EmailSignInError, Verification } from '../../errors.js'
+import type { EmailCommand, emailContract, EmailEvent } from '../../../machines/email.js'
+import type { HandlersFor } from '../../../machines/contract.js'
+import { counterKey, type RequestCounter } from '../../providers/email-request-limits.js'
+import type { EmailConfig } from '../../types/providers.js'
+import { randomId } from '../../security/random.js'
+import type { Account, User } from '../../types/index.js'
+import { emitAppEvent } from '../shared/app-events.js'
+import type { EffectEnv } from '../shared/effect-env.js'
+import type { SessionIssuer } from '../session/issue-jwt-session.js'
+import { runRedirectCallback } from '../shared/redirect-callback.js'
+import { runSignInCallback } from '../shared/sign-in-callback.js'
+import { normalizeEmailAddress } from './normalize-identifier.js'
+import { hashVerificationToken, newVerificationToken } from './verification-token.js'
+
+/** The e-mail machine's handlers, as its contract types them. */
+export type EmailHandlers = HandlersFor<EmailCommand, EmailEvent, typeof emailContract>
+
+export interface EmailFlowInput {
+  provider: EmailConfig
+  adapter: WrappedAdapter
+  /** The provider's `secret`, else the first configured secret. */
+  secret: string
+  /** The posted address (request half). */
+  postedIdentifier?: unknown
+  /** The token and address the followed link carries (link half). */
+  linkToken?: string
+  linkIdentifier?: string
+  /** `<origin><basePath>/callback/<providerId>`: the link's base. */
+  callbackBase: string
+  counter: RequestCounter
+  windowSeconds: number
+  /** Who the client is, when known. */
+  clientKey?: string
+  issueSession: SessionIssuer
+}
+
+type FlowUser = { id?: string; name?: string | null; email?: string | null; image?: string | null }
+
+function flowUser(user: User | AdapterUser): FlowUser {
+  const picked: FlowUser = {}
+  if (typeof user.id === 'string') picked.id = user.id
+  if (typeof user.name === 'string') picked.name = user.name.slice(0, 256)
+  if (typeof user.email === 'string') picked.email = user.email.slice(0, 320)
+  if (typeof user.image === 'string') picked.image = user.image.slice(0, 1024)
+  return picked
+}
+
+/** Builds the handlers for one request of an e-mail sign-in. */
+export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHandlers {
+  const { config } = env
+  const { provider, adapter } = input
+  let token: string | undefined
+  let expires: Date | undefined
+  let callbackUrl = ''
+  /** The user as the adapter has it, or the one that will be created. */
+  let user: User | AdapterUser | undefined
+
+  const account = (identifier: string, userId: string | undefined): Account => ({ providerAccountId: identifier, userId, type: 'email', provider: provider.id })
+
+  return {
+    async runRedirectCallback(params) {
+      const result = await runRedirectCallback(env, params)
+      if (result.type === 'REDIRECT_RESOLVED') callbackUrl = result.url
+      return result
+    },
+
+    async normalizeIdentifier() {
+      const posted = input.postedIdentifier
+      if (typeof posted !== 'string' || posted === '' || posted.length > 1024) return { type: 'IDENTIFIER_REJECTED' }
+      if (!provider.normalizeIdentifier) return { type: 'IDENTIFIER_NORMALISED', identifier: normalizeEmailAddress(posted), customRule: false }
+      try {
+        const identifier = provider.normalizeIdentifier(posted)
+        return typeof identifier === 'string' ? { type: 'IDENTIFIER_NORMALISED', identifier, customRule: true } : { type: 'IDENTIFIER_REJECTED' }
+      } catch (err) {
+        config.logger.error(new EmailSignInError('normalizeIdentifier threw', { err: err instanceof Error ? err : undefined, provider: provider.id }))
+        return { type: 'IDENTIFIER_REJECTED' }
+      }
+    },
+
+    async countSignInRequest({ identifier }) {
+      try {
+        const addressRequests = await input.counter.hit(counterKey('address', identifier), input.windowSeconds, env.now)
+        const clientRequests = input.clientKey ? await input.counter.hit(counterKey('client', input.clientKey), input.windowSeconds, env.now) : 0
+        return { type: 'REQUESTS_COUNTED', addressRequests, clientRequests }
+      } catch (err) {
+        config.logger.error(new EmailSignInError('the request counter failed', { err: err instanceof Error ? err : undefined, provider: provider.id }))
+        return { type: 'REQUEST_COUNT_FAILED' }
+      }
+    },
+
+    async runSignInCallback({ identifier, verificationRequest }) {
+      if (verificationRequest) {
+        const known = await adapter.getUserByEmail(identifier).catch(() => null)
+        user = known ?? { id: randomId(), email: identifier, emailVerified: null }
+        return runSignInCallback(env, { user, account: account(identifier, user.id), email: { verificationRequest: true } }, provider.id)
+      }
+      const current = user ?? { id: randomId(), email: identifier, emailVerified: null }
+      return runSignInCallback(env, { user: current, account: account(identifier, current.id) }, provider.id)
+    },
+
+    async storeVerificationToken({ identifier }) {
+      try {
+        token = provider.generateVerificationToken ? await provider.generateVerificationToken() : newVerificationToken()
+        if (typeof token !== 'string' || token === '') throw new TypeError('generateVerificationToken returned no token')
+        expires = new Date((env.now + (provider.maxAge ?? 24 * 60 * 60)) * 1000)
+        await adapter.createVerificationToken({ identifier, token: hashVerificationToken(token, input.secret), expires })
+        return { type: 'TOKEN_STORED' }
+      } catch (err) {
+        config.logger.error(new EmailSignInError('the verification token could not be stored', { err: err instanceof Error ? err : undefined, provider: provider.id }))
+        return { type: 'TOKEN_STORE_FAILED' }
+      }
+    },
+
+    async sendVerificationRequest({ identifier }) {
+      const url = `${input.callbackBase}?${new URLSearchParams({ callbackUrl: callbackUrl || env.baseUrl, token: token as string, email: identifier })}`
+      try {
+        await provider.sendVerificationRequest({
+          identifier, url, expires: expires as Date, provider, token: token as string, theme: config.theme, request: env.request,
+        })
+        return { type: 'MAIL_SENT' }
+      } catch (err) {
+        // The cause is logged (SMTP refusal, vendor status); the link and token are not.
+        config.logger.error(new EmailSignInError('the sign-in message could not be sent', { err: err instanceof Error ? err : undefined, provider: provider.id }))
+        return { type: 'MAIL_FAILED' }
+      }
+    },
+
+    async consumeVerificationToken() {
+      const presented = input.linkToken
+      if (!presented) return { type: 'TOKEN_NOT_FOUND' }
+      try {
+        // Adapters match address and hash together, so another address's token is neither found nor deleted; the
+        // machine compares the addresses again for adapters that match on the hash alone.
+        const found = await adapter.useVerificationToken({ identifier: input.linkIdentifier ?? '', token: hashVerificationToken(presented, input.secret) })
+        if (!found) return { type: 'TOKEN_NOT_FOUND' }
+        return { type: 'TOKEN_CONSUMED', identifier: found.identifier, expiresAt: Math.floor(new Date(found.expires).getTime() / 1000) }
+      } catch (err) {
+        config.logger.error(new Verification('the verification token could not be read', { err: err instanceof Error ? err : undefined, provider: provider.id }))
+        return { type: 'TOKEN_LOOKUP_FAILED' }
+      }
+    },
+
+    async findUser({ identifier }) {
+      try {
+        const found = await adapter.getUserByEmail(identifier)
+        if (!found) return { type: 'USER_NOT_FOUND' }
+        user = found
+        return { type: 'USER_FOUND', user: flowUser(found) }
+      } catch {
+        // Logged by the adapter wrapper.
+        return { type: 'USER_LOOKUP_FAILED' }
+      }
+    },
+
+    async saveVerifiedUser({ identifier }) {
+      const verifiedAt = new Date(env.now * 1000)
+      try {
+        if (user && typeof user.id === 'string' && await adapter.getUser(user.id)) {
+          user = await adapter.updateUser({ id: user.id, emailVerified: verifiedAt })
+          await emitAppEvent(env, 'updateUser', { user })
+          return { type: 'USER_SAVED', isNewUser: false }
+        }
+        user = await adapter.createUser({ id: randomId(), email: identifier, emailVerified: verifiedAt })
+        await emitAppEvent(env, 'createUser', { user })
+        return { type: 'USER_SAVED', isNewUser: true }
+      } catch {
+        // Logged by the adapter wrapper.
+        return { type: 'USER_SAVE_FAILED' }
+      }
+    },
+
+    issueSession: ({ user: picked }) => {
+      const subject = user ?? picked
+      const identifier = subject.email ?? ''
+      return input.issueSession(env, { user: subject, account: account(identifier, subject.id ?? undefined), isNewUser: undefined })
+    },
+
+    async emitSignInEvent() {
+      const subject = user as User
+      await emitAppEvent(env, 'signIn', { user: subject, account: account(subject.email ?? '', subject.id ?? undefined) })
+      return { type: 'SIGNIN_ANNOUNCED' }
+    },
+  }
+}

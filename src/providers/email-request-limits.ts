@@ -1,0 +1,62 @@
+/**
+ * Counters for the e-mail sign-in request limits: how many sign-in requests one address (or one client) made in
+ * the current window. The machine compares the counts with the limits (machines/email.ts, `countingRequests`).
+ * @module providers/email-request-limits
+ */
+import { createHash } from 'node:crypto'
+import type { RequestCounter } from '../types/providers.js'
+
+export type { EmailRequestLimits, RequestCounter } from '../types/providers.js'
+
+export const defaultEmailRequestLimits = { perAddress: 5, perClient: 20, windowSeconds: 900 } as const
+
+/** Stored keys never carry an address or IP in the clear. */
+export function counterKey(kind: 'address' | 'client', value: string): string {
+  return `${kind}:${createHash('sha256').update(value).digest('base64url').slice(0, 32)}`
+}
+
+/** Largest number of keys the memory counter holds before it drops the expired ones (and then the oldest). */
+const maxMemoryKeys = 100_000
+
+/** A counter in this process's memory. */
+export class MemoryRequestCounter implements RequestCounter {
+  readonly #windows = new Map<string, { count: number; endsAt: number }>()
+
+  async hit(key: string, windowSeconds: number, nowSeconds: number): Promise<number> {
+    const current = this.#windows.get(key)
+    if (current && current.endsAt > nowSeconds) {
+      current.count += 1
+      return current.count
+    }
+    if (this.#windows.size >= maxMemoryKeys) this.#prune(nowSeconds)
+    this.#windows.set(key, { count: 1, endsAt: nowSeconds + windowSeconds })
+    return 1
+  }
+
+  #prune(nowSeconds: number): void {
+    for (const [key, window] of this.#windows) if (window.endsAt <= nowSeconds) this.#windows.delete(key)
+    // Still full: forget the oldest windows (Map keeps insertion order), never grow without bound.
+    for (const key of this.#windows.keys()) {
+      if (this.#windows.size < maxMemoryKeys) break
+      this.#windows.delete(key)
+    }
+  }
+}
+
+/** The part of an ioredis client the Redis counter uses. */
+export interface RedisCounterClient {
+  eval(script: string, keys: number, ...args: (string | number)[]): Promise<unknown>
+}
+
+// INCR and the window's expiry in one step, so a key never outlives its window without a TTL.
+const incrementScript = "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return n"
+
+/** A counter in Redis, shared by every instance of the app. */
+export class RedisRequestCounter implements RequestCounter {
+  constructor(private readonly client: RedisCounterClient, private readonly prefix = 'authchart:email-limit:') {}
+
+  async hit(key: string, windowSeconds: number): Promise<number> {
+    const count = await this.client.eval(incrementScript, 1, `${this.prefix}${key}`, Math.max(1, Math.ceil(windowSeconds)))
+    return Number(count)
+  }
+}
