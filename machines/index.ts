@@ -6,10 +6,12 @@ import { credentialsMachine } from './credentials.js'
 import type { MachineEntry } from './machine-entry.js'
 import { oauthMachine } from './oauth.js'
 import { sessionMachine } from './session.js'
+import { webAuthnMachine } from './webauthn.js'
 
 export { credentialsMachine } from './credentials.js'
 export { sessionMachine } from './session.js'
 export { oauthMachine } from './oauth.js'
+export { webAuthnMachine } from './webauthn.js'
 export type { MachineEntry } from './machine-entry.js'
 export type { CommandContract, CommandsOf, HandlersFor } from './contract.js'
 export { machineConventions } from './machine-entry.js'
@@ -35,9 +37,17 @@ export const sessionEntry: MachineEntry<typeof sessionMachine> = {
   extensionPoints: [],
 }
 
+export const webAuthnEntry: MachineEntry<typeof webAuthnMachine> = {
+  id: 'webauthn',
+  version: 1,
+  machine: webAuthnMachine,
+  extensionPoints: ['allowSignIn'],
+}
+
 /** Every built-in machine by id. */
 export const machineRegistry: Record<string, MachineEntry> = {
   credentials: credentialsEntry,
   oauth: oauthEntry,
   session: sessionEntry,
+  webauthn: webAuthnEntry,
 }

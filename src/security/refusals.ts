@@ -24,6 +24,11 @@ export const refusalChecks = [
   'pkce',
   'nonce',
   'id-token',
+  'webauthn-registration',
+  'webauthn-challenge',
+  'webauthn-verification',
+  'webauthn-credential',
+  'webauthn-counter',
   'session-token',
 ] as const
 

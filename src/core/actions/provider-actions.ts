@@ -9,6 +9,7 @@ import { errorFromType, errorRedirect } from '../error-response.js'
 import type { MergedProvider } from '../provider-setup.js'
 import { credentialsCallbackAction } from './credentials-callback.js'
 import { oauthCallbackAction, oauthSignInAction } from './oauth.js'
+import { webAuthnCallbackAction } from './webauthn.js'
 
 type ProviderHandler = (ctx: RequestContext, provider: MergedProvider) => Promise<ResponseInternal>
 
@@ -30,6 +31,11 @@ const flows: Readonly<Partial<Record<MergedProvider['kind'], ProviderFlow>>> = {
       ? oauthSignInAction(ctx, provider)
       : errorRedirect(ctx, errorFromType('InvalidProvider'))),
     callback: async (ctx, provider) => (provider.kind === 'oauth' ? oauthCallbackAction(ctx, provider) : errorRedirect(ctx, errorFromType('InvalidProvider'))),
+  },
+  webauthn: {
+    // Passkeys start in the browser (GET /webauthn-options); a sign-in request just shows the page.
+    signIn: async (ctx) => ({ redirect: pageUrl(ctx, 'signIn'), cookies: ctx.setCookies }),
+    callback: async (ctx, provider) => (provider.kind === 'webauthn' ? webAuthnCallbackAction(ctx, provider) : errorRedirect(ctx, errorFromType('InvalidProvider'))),
   },
 }
 
