@@ -16,6 +16,9 @@ import { CookieJar, csrfToken, origin, send, testCredentials } from '../support/
 import { startHostileOp, type HostileOp } from '../support/hostile-op.js'
 import { startOidcProvider, type RunningOidcProvider } from '../support/oidc-provider.js'
 import { describeWithService, probeRedis, redisUrl, scratchName } from '../support/services.js'
+import { MemoryAdapter } from '../../adapters/memory.js'
+import Passkey from '../../src/providers/passkey.js'
+import { SoftAuthenticator, type CeremonyOverrides } from '../support/soft-authenticator.js'
 
 const secret = 'refusal-log-test-secret-of-at-least-32-chars'
 
@@ -82,6 +85,23 @@ async function realCallback(authorization: URL) {
 const secrets = new Set<string>([secret, 'app-secret', 'client-secret-of-at-least-32-bytes!!'])
 function remember(...values: Array<string | null | undefined>) {
   for (const value of values) if (value) secrets.add(value)
+}
+
+/** A passkey deployment on the memory adapter, with a software authenticator that has registered one passkey. */
+async function passkeySite() {
+  const cfg: AuthConfig = { secret, trustHost: true, adapter: MemoryAdapter(), session: { strategy: 'jwt' }, experimental: { enableWebAuthn: true }, providers: [Passkey()] }
+  const authenticator = new SoftAuthenticator(origin)
+  const post = async (jar: CookieJar, action: string, data: unknown) => {
+    await send(cfg, '/auth/callback/passkey', { jar, form: { action, data: JSON.stringify(data), csrfToken: await csrfToken(cfg, jar) } })
+  }
+  const optionsFor = async (jar: CookieJar, query = '') => ((await (await send(cfg, `/auth/webauthn-options/passkey${query}`, { jar })).json()) as { options: { challenge: string; rp: { id?: string }; user: { id: string } } }).options
+  const jar = new CookieJar()
+  await post(jar, 'register', authenticator.create(await optionsFor(jar, '?email=ada@example.com')))
+  const signIn = async (overrides: CeremonyOverrides = {}) => {
+    const next = new CookieJar()
+    await post(next, 'authenticate', authenticator.get(await optionsFor(next), overrides))
+  }
+  return { cfg, authenticator, post, optionsFor, signIn }
 }
 
 const drivers: Record<RefusalCheck, () => Promise<void>> = {
@@ -196,6 +216,26 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
     remember(params.get('code'))
     await send(cfg, `/auth/callback/hostile?${params}`, { jar })
     hostile.behave({})
+  },
+  'webauthn-registration': async () => {
+    const site = await passkeySite()
+    await send(site.cfg, '/auth/webauthn-options/passkey?email=ada@example.com&action=register')
+  },
+  'webauthn-challenge': async () => {
+    const site = await passkeySite()
+    await site.post(new CookieJar(), 'authenticate', { id: 'AAAA', response: {} })
+  },
+  'webauthn-verification': async () => { await (await passkeySite()).signIn({ tamperSignature: true }) },
+  'webauthn-credential': async () => {
+    const site = await passkeySite()
+    const jar = new CookieJar()
+    const data = site.authenticator.get(await site.optionsFor(jar))
+    await site.post(jar, 'authenticate', { ...data, id: 'AAAAAAAAAAAAAAAAAAAAAA' })
+  },
+  'webauthn-counter': async () => {
+    const site = await passkeySite()
+    await site.signIn({ counter: 9 })
+    await site.signIn({ counter: 2 })
   },
   'session-token': async () => {
     const jar = new CookieJar()
