@@ -259,7 +259,7 @@ await describeWithService('redis', probeRedis, () => {
       const lines = await consoleWarnings(drivers[check])
       const refusals = lines.filter((line) => line.includes('[refused:'))
       expect(refusals).toHaveLength(1)
-      const line = refusals[0] as string
+      const line = refusals[0]
       expect(line.startsWith(`[authchart][warn][refused:${check}]`)).toBe(true)
       if (flowChecks.has(check) && check !== 'csrf') expect(line).toMatch(/flowId=\S+/)
       for (const value of secrets) expect(line).not.toContain(value)
