@@ -55,9 +55,10 @@ async function pageWithAuthenticator(): Promise<{ page: Page; credentials: () =>
 
 async function sessionOf(page: Page, base: string): Promise<{ user?: { email?: string } } | null> {
   try {
-    return await page.evaluate(async (url) => (await fetch(url)).json(), `${base}/auth/session`)
+    const body: unknown = await page.evaluate(async (url) => (await fetch(url)).text(), `${base}/auth/session`)
+    return JSON.parse(String(body)) as { user?: { email?: string } } | null
   } catch (error) {
-    throw new Error(`session fetch from ${page.url()} failed: ${String(error)}`)
+    throw new Error(`session fetch from ${page.url()} failed`, { cause: error })
   }
 }
 

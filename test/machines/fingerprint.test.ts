@@ -22,6 +22,7 @@ const pinned: Record<string, { version: number; fingerprint: string }> = {
   credentials: { version: 1, fingerprint: 's78cSB707XT1' },
   oauth: { version: 2, fingerprint: 'g6P5N8xK2CGk' },
   session: { version: 2, fingerprint: 'Pauh8Qxb7ae-' },
+  webauthn: { version: 1, fingerprint: 'oeva_rglp4MM' },
 }
 
 describe('machine versions', () => {
