@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The browser half of passkeys, for an app's own sign-in page: asks Authchart for options, lets the browser talk to
  * the authenticator, posts the answer back and returns where to go next. The built-in sign-in page inlines this very
