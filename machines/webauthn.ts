@@ -50,7 +50,7 @@ export interface WebAuthnContext {
 }
 
 export type WebAuthnEvent =
-  | { type: 'OPTIONS_REQUESTED'; flowId: string; providerId: string; requested?: WebAuthnAction; signedInUserId?: string; challenge: string; now: number; expiresAt: number }
+  | { type: 'OPTIONS_REQUESTED'; flowId?: string; providerId: string; requested?: WebAuthnAction; signedInUserId?: string; challenge: string; now: number; expiresAt: number }
   | { type: 'USER_INFO_FOUND'; user: WebAuthnFlowUser; exists: boolean }
   | { type: 'USER_INFO_NONE' }
   | { type: 'USER_INFO_FAILED' }
