@@ -121,8 +121,14 @@ function isSignedIn({ context }: Args): boolean {
   return typeof context.signedInUserId === 'string'
 }
 
-function asked(action: WebAuthnAction) {
-  return ({ context }: Args): boolean => context.requested === action
+/** The browser asked for authentication (`action=authenticate`). */
+function askedToAuthenticate({ context }: Args): boolean {
+  return context.requested === 'authenticate'
+}
+
+/** The browser asked for registration (`action=register`). */
+function askedToRegister({ context }: Args): boolean {
+  return context.requested === 'register'
 }
 
 /** The options request named a user that is already stored. */
@@ -175,7 +181,7 @@ export const webAuthnMachine = setup({
       entry: { type: 'lookUpUser', params: ({ context }) => ({ providerId: context.providerId ?? '', signedInUserId: context.signedInUserId }) },
       on: {
         USER_INFO_FOUND: [
-          { guard: asked('authenticate'), target: 'buildingAuthenticationOptions', actions: assign(({ event }) => ({ action: 'authenticate' as const, subject: event.user })) },
+          { guard: askedToAuthenticate, target: 'buildingAuthenticationOptions', actions: assign(({ event }) => ({ action: 'authenticate' as const, subject: event.user })) },
           // Signed in: the passkey goes to that user. Signed out: only a user not yet stored may register, so nobody
           // can attach a passkey to someone else's account by typing their e-mail.
           { guard: isSignedIn, target: 'buildingRegistrationOptions', actions: assign(({ event }) => ({ action: 'register' as const, subject: event.user })) },
@@ -183,7 +189,7 @@ export const webAuthnMachine = setup({
           { target: 'buildingRegistrationOptions', actions: assign(({ event }) => ({ action: 'register' as const, subject: event.user })) },
         ],
         USER_INFO_NONE: [
-          { guard: asked('register'), target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-registration' } } },
+          { guard: askedToRegister, target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-registration' } } },
           { target: 'buildingAuthenticationOptions', actions: assign({ action: 'authenticate' as const }) },
         ],
         USER_INFO_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AdapterError' } } },
@@ -192,7 +198,7 @@ export const webAuthnMachine = setup({
     checkingRegistrationRequest: {
       description: 'A stored user, signed out: an explicit request to register is refused; otherwise they sign in.',
       always: [
-        { guard: asked('register'), target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-registration' } } },
+        { guard: askedToRegister, target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-registration' } } },
         { target: 'buildingAuthenticationOptions' },
       ],
     },

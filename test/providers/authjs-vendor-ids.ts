@@ -20,5 +20,5 @@ export const authjsVendorIds = [
 /** Modules under src/providers that are not vendors: the generic providers and the shared building blocks. */
 export const nonVendorProviderModules = [
   'bearer-request', 'credentials', 'issuer-oidc', 'loopback-host', 'merge-oauth-options', 'normalize-oauth',
-  'oauth', 'oauth-endpoint', 'oidc', 'profile-defaults', 'provider-types',
+  'oauth', 'oauth-endpoint', 'oidc', 'passkey', 'profile-defaults', 'provider-types', 'webauthn',
 ] as const
