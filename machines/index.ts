@@ -7,11 +7,13 @@ import { emailMachine } from './email.js'
 import type { MachineEntry } from './machine-entry.js'
 import { oauthMachine } from './oauth.js'
 import { sessionMachine } from './session.js'
+import { webAuthnMachine } from './webauthn.js'
 
 export { credentialsMachine } from './credentials.js'
 export { emailMachine } from './email.js'
 export { sessionMachine } from './session.js'
 export { oauthMachine } from './oauth.js'
+export { webAuthnMachine } from './webauthn.js'
 export type { MachineEntry } from './machine-entry.js'
 export type { CommandContract, CommandsOf, HandlersFor } from './contract.js'
 export { machineConventions } from './machine-entry.js'
@@ -44,10 +46,18 @@ export const sessionEntry: MachineEntry<typeof sessionMachine> = {
   extensionPoints: [],
 }
 
+export const webAuthnEntry: MachineEntry<typeof webAuthnMachine> = {
+  id: 'webauthn',
+  version: 1,
+  machine: webAuthnMachine,
+  extensionPoints: ['allowSignIn'],
+}
+
 /** Every built-in machine by id. */
 export const machineRegistry: Record<string, MachineEntry> = {
   credentials: credentialsEntry,
   email: emailEntry,
   oauth: oauthEntry,
   session: sessionEntry,
+  webauthn: webAuthnEntry,
 }

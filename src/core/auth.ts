@@ -2,7 +2,7 @@
  * `Auth(request, config)`: Request → parsed request → action → internal response → Response. Every failure ends as
  * the documented error page or JSON; the server log gets the whole error, the client only its type.
  */
-import { AdapterError, AuthError, errorPresentation, ExperimentalFeatureNotEnabled, FlowStoreUnavailable, UnknownAction, UntrustedHost } from '../errors.js'
+import { AdapterError, AuthError, errorPresentation, FlowStoreUnavailable, UnknownAction, UntrustedHost } from '../errors.js'
 import { createLogger, logRefusal } from '../logger.js'
 import { renderPage } from '../pages/html.js'
 import { renderErrorPage } from '../pages/simple-pages.js'
@@ -11,6 +11,7 @@ import type { AuthAction, AuthConfig, ResponseInternal } from '../types/index.js
 import { callbackAction, signInAction } from './actions/provider-actions.js'
 import { csrfAction, errorPageAction, providersAction, signInPageAction, signOutPageAction, verifyRequestPageAction } from './actions/read-only.js'
 import { sessionAction, signOutAction } from './actions/session.js'
+import { webAuthnOptionsAction } from './actions/webauthn.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
 import { createContext, type RequestContext } from './context.js'
 import { configurationErrorBody, errorRedirect } from './error-response.js'
@@ -40,15 +41,6 @@ const postRoutes: Partial<Record<AuthAction, Handler>> = {
 
 /** Actions whose answer is JSON: their errors are JSON too. Every other action answers with pages and redirects. */
 const jsonActions: ReadonlySet<AuthAction> = new Set(['providers', 'csrf', 'session', 'webauthn-options'])
-
-/** WebAuthn is experimental and not built in this release: the action says so instead of pretending. */
-function webAuthnOptionsAction(ctx: RequestContext): ResponseInternal {
-  const error = ctx.config.webAuthnEnabled
-    ? new ExperimentalFeatureNotEnabled('WebAuthn options are not available in this release')
-    : new ExperimentalFeatureNotEnabled('WebAuthn is experimental: set experimental.enableWebAuthn to true')
-  ctx.config.logger.error(error)
-  return json(400, { error: 'ExperimentalFeatureNotEnabled' })
-}
 
 function json(status: number, body: Record<string, unknown>): ResponseInternal {
   return { status, body, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } }

@@ -5,7 +5,7 @@
 import { machineRegistry } from '../../machines/index.js'
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import { adapterMethodsNeededBy, requireAdapterMethods, wrapAdapter, type WrappedAdapter } from './adapter-calls.js'
-import { InvalidConfig, MissingAdapter, MissingSecret, UnsupportedStrategy, ExperimentalFeatureNotEnabled } from '../errors.js'
+import { DuplicateConditionalUI, ExperimentalFeatureNotEnabled, InvalidConfig, MissingAdapter, MissingSecret, MissingWebAuthnAutocomplete, UnsupportedStrategy } from '../errors.js'
 import { configureMachines } from '../flow/extend-machines.js'
 import { CookieFlowStore } from '../flow/stores/cookie.js'
 import type { ConfigurableFlowStore, FlowStore } from '../types/flow-store.js'
@@ -139,6 +139,20 @@ function build(config: AuthConfig): ResolvedConfig {
     throw new ExperimentalFeatureNotEnabled('WebAuthn is experimental: set experimental.enableWebAuthn to true')
   }
   if (webAuthnEnabled) logger.warn('experimental-webauthn')
+  // Passkeys are stored credentials: without the authenticator methods the first registration would fail, so say it now.
+  if (providers.some((p) => p.kind === 'webauthn')) {
+    requireAdapterMethods(adapter, [...adapterMethodsNeededBy.webAuthn, ...adapterMethodsNeededBy.userResolution], 'a WebAuthn provider')
+  }
+  const conditional = providers.filter((p) => p.kind === 'webauthn' && p.enableConditionalUI)
+  // The browser offers one autofill list: two providers would fight over it.
+  if (conditional.length > 1) throw new DuplicateConditionalUI('only one WebAuthn provider may set enableConditionalUI')
+  for (const p of conditional) {
+    if (p.kind !== 'webauthn') continue
+    const fields = Object.values(p.formFields ?? {})
+    if (!fields.some((f) => typeof f.autocomplete === 'string' && f.autocomplete.split(/\s+/).includes('webauthn'))) {
+      throw new MissingWebAuthnAutocomplete(`provider "${p.id}" enables conditional UI, so one of its formFields needs "webauthn" in its autocomplete`)
+    }
+  }
   if (config.debug) logger.warn('debug-enabled')
   if (secrets.some((s) => s.length < 32)) logger.warn('secret-too-short')
   const origin = resolveOrigin(config)

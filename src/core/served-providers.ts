@@ -5,7 +5,7 @@
  */
 import type { MergedProvider } from './provider-setup.js'
 
-export const servedKinds = ['credentials', 'oauth', 'email'] as const satisfies readonly MergedProvider['kind'][]
+export const servedKinds = ['credentials', 'oauth', 'email', 'webauthn'] as const satisfies readonly MergedProvider['kind'][]
 
 export type ServedKind = (typeof servedKinds)[number]
 

@@ -7,7 +7,7 @@ import { readSessionToken } from '../session/session-token.js'
 import type { RequestContext } from './context.js'
 
 /** The user of the session this browser already has (for linking a further provider), or null. */
-async function signedInUserId(ctx: RequestContext): Promise<string | null> {
+export async function signedInUserId(ctx: RequestContext): Promise<string | null> {
   const raw = readChunkedCookie(ctx.cookies.sessionToken.name, ctx.req.cookies)
   if (!raw || !ctx.config.adapter) return null
   if (ctx.config.session.strategy === 'database') {

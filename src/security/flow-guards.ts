@@ -93,3 +93,21 @@ export function isWithinRequestLimits({ context, event }: { context: object; eve
   return typeof address === 'number' && typeof client === 'number' && typeof addressLimit === 'number' && typeof clientLimit === 'number'
     && address <= addressLimit && client <= clientLimit
 }
+
+/**
+ * WebAuthn §6.1.1: a signature counter that did not move past the stored one (when either is non-zero) means two
+ * copies of one credential exist, so a possible cloned authenticator. Authenticators that keep no counter report 0.
+ */
+export function isAuthenticatorCounterRegressed({ context, event }: { context: object; event: object }): boolean {
+  const stored = 'storedCounter' in context ? context.storedCounter : undefined
+  const presented = 'newCounter' in event ? event.newCounter : undefined
+  if (typeof stored !== 'number' || typeof presented !== 'number') return true
+  return (stored > 0 || presented > 0) && presented <= stored
+}
+
+/** A WebAuthn response must answer the ceremony the options began (registration or authentication), not the other. */
+export function isResponseForFlowAction({ context, event }: { context: object; event: object }): boolean {
+  const decided = 'action' in context ? context.action : undefined
+  const answered = 'action' in event ? event.action : undefined
+  return typeof decided === 'string' && decided === answered
+}

@@ -1,6 +1,7 @@
 /** Provider configuration types, shaped as Auth.js documents them. */
 import type { Account, Awaitable, Profile, ProviderType, TokenSet, User } from './models.js'
 import type { customFetch, FetchFunction } from './symbols.js'
+import type { Adapter } from './adapters.js'
 
 export type { ProviderType } from './models.js'
 
@@ -160,9 +161,52 @@ export interface EmailConfig extends CommonProviderOptions {
   options?: Partial<EmailConfig>
 }
 
-/** A WebAuthn (passkey) provider; experimental. */
+/** The relying party a passkey belongs to: its display name, its id (a registrable domain) and the origins it answers on. */
+export interface RelyingParty {
+  name: string
+  id: string
+  origin: string | string[]
+}
+
+/** A form field the sign-in page shows above the passkey button (usually `email`). */
+export interface WebAuthnFormField {
+  label?: string
+  required?: boolean
+  autocomplete?: string
+  [attribute: string]: unknown
+}
+
+/** Who is asking for passkey options: a known user (authenticate with their passkeys) or a new one (register). */
+export interface WebAuthnUserInfo {
+  user: { id?: string; email: string; name?: string | null; image?: string | null }
+  exists: boolean
+}
+
+/** A WebAuthn (passkey) provider; experimental. Option names follow Auth.js (including its `relayingParty` spelling). */
 export interface WebAuthnConfig extends CommonProviderOptions {
   type: 'webauthn'
+  /** Fixed relying party; any field left out is derived from the request's origin (`ctx.origin`). */
+  relayingParty?: Partial<RelyingParty>
+  /** Derives the relying party per request; wins over `relayingParty`. */
+  getRelayingParty?: (options: { origin: string; provider: WebAuthnConfig }, request: Request) => RelyingParty
+  /** Merged into the options the browser gets for `navigator.credentials.create()`. */
+  registrationOptions?: Record<string, unknown>
+  /** Merged into the options the browser gets for `navigator.credentials.get()`. */
+  authenticationOptions?: Record<string, unknown>
+  /** Extra settings for verifying a registration response (for example `requireUserVerification`). */
+  verifyRegistrationOptions?: { requireUserVerification?: boolean; supportedAlgorithmIDs?: number[] }
+  /** Extra settings for verifying an authentication response. */
+  verifyAuthenticationOptions?: { requireUserVerification?: boolean }
+  /** Whether the sign-in page offers passkeys in the browser's autofill (conditional mediation). */
+  enableConditionalUI?: boolean
+  /** The fields the sign-in page asks for; the first one with `webauthn` in its autocomplete carries autofill. */
+  formFields?: Record<string, WebAuthnFormField>
+  /**
+   * Finds who the options request is about from its query (`email` by default): a stored user, a new user, or
+   * `null` when the request names nobody (then only discoverable credentials can answer).
+   */
+  getUserInfo?: (options: { adapter: Adapter; provider: WebAuthnConfig }, request: Request) => Awaitable<WebAuthnUserInfo | null>
+  options?: Partial<WebAuthnConfig>
   [key: string]: unknown
 }
 

@@ -26,6 +26,11 @@ export const refusalChecks = [
   'pkce',
   'nonce',
   'id-token',
+  'webauthn-registration',
+  'webauthn-challenge',
+  'webauthn-verification',
+  'webauthn-credential',
+  'webauthn-counter',
   'session-token',
   'verification-token',
 ] as const

@@ -8,9 +8,11 @@ import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { credentialsContract } from '../../machines/credentials.js'
+import { emailContract } from '../../machines/email.js'
 import { machineRegistry } from '../../machines/index.js'
 import { oauthContract } from '../../machines/oauth.js'
 import { sessionContract } from '../../machines/session.js'
+import { webAuthnContract } from '../../machines/webauthn.js'
 import { contractProblems } from './contract-check.js'
 import { orphanContract, orphanMachine } from './fixtures/orphan-machine.js'
 
@@ -19,6 +21,8 @@ const contracts: Record<string, { contract: Readonly<Record<string, readonly str
   credentials: { contract: credentialsContract, requests: ['CREDENTIALS_SUBMITTED'] },
   oauth: { contract: oauthContract, requests: ['SIGNIN_STARTED', 'CALLBACK_RECEIVED'] },
   session: { contract: sessionContract, requests: ['SESSION_REQUESTED', 'SESSION_UPDATE_REQUESTED', 'SIGNOUT_REQUESTED'] },
+  email: { contract: emailContract, requests: ['SIGNIN_REQUESTED', 'LINK_FOLLOWED', 'LINK_CONFIRMED'] },
+  webauthn: { contract: webAuthnContract, requests: ['OPTIONS_REQUESTED', 'RESPONSE_RECEIVED'] },
 }
 
 function sourcesUnder(dir: string): string[] {

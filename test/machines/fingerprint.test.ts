@@ -23,6 +23,7 @@ const pinned: Record<string, { version: number; fingerprint: string }> = {
   email: { version: 1, fingerprint: '7fR_1dmK_hGh' },
   oauth: { version: 2, fingerprint: 'g6P5N8xK2CGk' },
   session: { version: 2, fingerprint: 'Pauh8Qxb7ae-' },
+  webauthn: { version: 1, fingerprint: 'oeva_rglp4MM' },
 }
 
 describe('machine versions', () => {

@@ -20,7 +20,7 @@ export const authjsVendorIds = [
 /** Modules under src/providers that are not OAuth vendors: the generic providers, the shared building blocks, the e-mail providers. */
 export const nonVendorProviderModules = [
   'bearer-request', 'credentials', 'issuer-oidc', 'loopback-host', 'merge-oauth-options', 'normalize-oauth',
-  'oauth', 'oauth-endpoint', 'oidc', 'profile-defaults',
+  'oauth', 'oauth-endpoint', 'oidc', 'passkey', 'profile-defaults', 'webauthn',
   // E-mail providers and their building blocks (docs/email.md): not OAuth vendors.
   'email', 'email-message', 'email-request-limits', 'email-vendor-request', 'nodemailer',
   'resend', 'sendgrid', 'postmark', 'mailgun', 'forwardemail', 'loops',

@@ -18,6 +18,8 @@ import { CookieJar, csrfToken, origin, send, testCredentials } from '../support/
 import { startHostileOp, type HostileOp } from '../support/hostile-op.js'
 import { startOidcProvider, type RunningOidcProvider } from '../support/oidc-provider.js'
 import { describeWithService, probeRedis, redisUrl, scratchName } from '../support/services.js'
+import Passkey from '../../src/providers/passkey.js'
+import { SoftAuthenticator, type CeremonyOverrides } from '../support/soft-authenticator.js'
 
 const secret = 'refusal-log-test-secret-of-at-least-32-chars'
 
@@ -97,6 +99,23 @@ function emailConfig(): AuthConfig {
 async function requestEmailLink(cfg: AuthConfig, email: string): Promise<void> {
   const jar = new CookieJar()
   await send(cfg, '/auth/signin/email', { jar, form: { email, csrfToken: await csrfToken(cfg, jar) } })
+}
+
+/** A passkey deployment on the memory adapter, with a software authenticator that has registered one passkey. */
+async function passkeySite() {
+  const cfg: AuthConfig = { secret, trustHost: true, adapter: MemoryAdapter(), session: { strategy: 'jwt' }, experimental: { enableWebAuthn: true }, providers: [Passkey()] }
+  const authenticator = new SoftAuthenticator(origin)
+  const post = async (jar: CookieJar, action: string, data: unknown) => {
+    await send(cfg, '/auth/callback/passkey', { jar, form: { action, data: JSON.stringify(data), csrfToken: await csrfToken(cfg, jar) } })
+  }
+  const optionsFor = async (jar: CookieJar, query = '') => ((await (await send(cfg, `/auth/webauthn-options/passkey${query}`, { jar })).json()) as { options: { challenge: string; rp: { id?: string }; user: { id: string } } }).options
+  const jar = new CookieJar()
+  await post(jar, 'register', authenticator.create(await optionsFor(jar, '?email=ada@example.com')))
+  const signIn = async (overrides: CeremonyOverrides = {}) => {
+    const next = new CookieJar()
+    await post(next, 'authenticate', authenticator.get(await optionsFor(next), overrides))
+  }
+  return { cfg, authenticator, post, optionsFor, signIn }
 }
 
 const drivers: Record<RefusalCheck, () => Promise<void>> = {
@@ -223,6 +242,26 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
     await send(cfg, `/auth/callback/hostile?${params}`, { jar })
     hostile.behave({})
   },
+  'webauthn-registration': async () => {
+    const site = await passkeySite()
+    await send(site.cfg, '/auth/webauthn-options/passkey?email=ada@example.com&action=register')
+  },
+  'webauthn-challenge': async () => {
+    const site = await passkeySite()
+    await site.post(new CookieJar(), 'authenticate', { id: 'AAAA', response: {} })
+  },
+  'webauthn-verification': async () => { await (await passkeySite()).signIn({ tamperSignature: true }) },
+  'webauthn-credential': async () => {
+    const site = await passkeySite()
+    const jar = new CookieJar()
+    const data = site.authenticator.get(await site.optionsFor(jar))
+    await site.post(jar, 'authenticate', { ...data, id: 'AAAAAAAAAAAAAAAAAAAAAA' })
+  },
+  'webauthn-counter': async () => {
+    const site = await passkeySite()
+    await site.signIn({ counter: 9 })
+    await site.signIn({ counter: 2 })
+  },
   'session-token': async () => {
     const jar = new CookieJar()
     const token = await encode({ token: { sub: 'u-ada' }, secret, salt: 'authjs.session-token', maxAge: 10 * 365 * 86400 })
@@ -245,7 +284,7 @@ await describeWithService('redis', probeRedis, () => {
       const lines = await consoleWarnings(drivers[check])
       const refusals = lines.filter((line) => line.includes('[refused:'))
       expect(refusals).toHaveLength(1)
-      const line = refusals[0] as string
+      const line = refusals[0]
       expect(line.startsWith(`[authchart][warn][refused:${check}]`)).toBe(true)
       if (flowChecks.has(check) && check !== 'csrf') expect(line).toMatch(/flowId=\S+/)
       for (const value of secrets) expect(line).not.toContain(value)

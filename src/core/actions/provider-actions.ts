@@ -11,6 +11,7 @@ import type { ServedKind } from '../served-providers.js'
 import { credentialsCallbackAction } from './credentials-callback.js'
 import { emailCallbackAction, emailSignInAction } from './email.js'
 import { oauthCallbackAction, oauthSignInAction } from './oauth.js'
+import { webAuthnCallbackAction } from './webauthn.js'
 
 type ProviderHandler = (ctx: RequestContext, provider: MergedProvider) => Promise<ResponseInternal>
 
@@ -39,6 +40,11 @@ const flowOf: Readonly<Record<ServedKind, ProviderFlow>> = {
       ? oauthSignInAction(ctx, provider)
       : errorRedirect(ctx, errorFromType('InvalidProvider'))),
     callback: async (ctx, provider) => (provider.kind === 'oauth' ? oauthCallbackAction(ctx, provider) : errorRedirect(ctx, errorFromType('InvalidProvider'))),
+  },
+  webauthn: {
+    // Passkeys start in the browser (GET /webauthn-options); a sign-in request just shows the page.
+    signIn: async (ctx) => ({ redirect: pageUrl(ctx, 'signIn'), cookies: ctx.setCookies }),
+    callback: async (ctx, provider) => (provider.kind === 'webauthn' ? webAuthnCallbackAction(ctx, provider) : errorRedirect(ctx, errorFromType('InvalidProvider'))),
   },
 }
 

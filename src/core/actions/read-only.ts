@@ -52,10 +52,11 @@ export function signInPageAction(ctx: RequestContext): ResponseInternal {
   if (ctx.config.pages.signIn) {
     return { redirect: pageUrl(ctx, 'signIn', { callbackUrl, ...(error ? { error } : {}) }), cookies: ctx.setCookies }
   }
-  const providers = ctx.config.providers.filter((p) => p.type !== 'webauthn').map((p) => ({
+  const providers = ctx.config.providers.map((p) => ({
     id: p.id, name: p.name, type: p.type,
     signinUrl: actionUrl(ctx, 'signin', p.id), callbackUrl: actionUrl(ctx, 'callback', p.id),
     credentials: p.kind === 'credentials' ? p.credentials : undefined,
+    passkey: p.kind === 'webauthn' ? { basePath: `${ctx.origin}${ctx.config.basePath}`, formFields: p.formFields ?? {}, conditional: p.enableConditionalUI === true } : undefined,
   }))
   const body = renderSignInPage({ providers, csrfToken: ctx.config.csrfEnabled ? ensureCsrfToken(ctx) : '', callbackUrl, error, theme: ctx.config.theme })
   return { status: 200, body, headers: htmlHeaders, cookies: ctx.setCookies }

@@ -1,0 +1,346 @@
+/**
+ * The WebAuthn (passkey) flow, over two requests. GET /webauthn-options/:provider decides between registering a new
+ * passkey and signing in with one, builds the options for the browser and waits, persisted in the flow store, with
+ * the challenge in its context. POST /callback/:provider resumes it: the challenge is claimed once, the response is
+ * verified (origin, RP id, challenge, signature; the counter is a guard here), then the `signIn` callback, the stored
+ * user, account and authenticator (registration) or the new counter (authentication), and the session.
+ */
+import { assign, not, setup } from 'xstate'
+import type { ErrorType } from '../src/errors.js'
+import type { RefusalCheck } from '../src/types/refusals.js'
+import { isCallbackForFlowProvider, isCsrfVerified, isFlowExpired, isAuthenticatorCounterRegressed, isResponseForFlowAction } from '../src/security/flow-guards.js'
+import { command, type CommandContract, type CommandsOf } from './contract.js'
+
+export type WebAuthnAction = 'register' | 'authenticate'
+
+/** The user a passkey is registered for, or the one found by the options request. */
+export interface WebAuthnFlowUser {
+  id?: string
+  email?: string | null
+  name?: string | null
+  image?: string | null
+}
+
+export interface WebAuthnContext {
+  flowId?: string
+  providerId?: string
+  /** What the browser asked for (`action` query), if anything. */
+  requested?: WebAuthnAction
+  /** The id of the user signed in when the options were asked for: such a user can only add a passkey. */
+  signedInUserId?: string
+  /** What the flow decided, and what the response must be. */
+  action?: WebAuthnAction
+  /** base64url challenge the browser signs; single-use. */
+  challenge?: string
+  /** Epoch seconds after which the challenge is refused. */
+  expiresAt?: number
+  /** Who the options request was about (e-mail, name; id when the user is stored). */
+  subject?: WebAuthnFlowUser
+  callbackUrl?: string
+  /** The counter stored for the credential presented (authentication). */
+  storedCounter?: number
+  /** The user signing in (id, name, e-mail, image only). */
+  user?: WebAuthnFlowUser
+  isNewUser?: boolean
+  error?: ErrorType
+  refusal?: RefusalCheck
+  refusalReason?: string
+  redirectTo?: string
+  now?: number
+}
+
+export type WebAuthnEvent =
+  | { type: 'OPTIONS_REQUESTED'; flowId?: string; providerId: string; requested?: WebAuthnAction; signedInUserId?: string; challenge: string; now: number; expiresAt: number }
+  | { type: 'USER_INFO_FOUND'; user: WebAuthnFlowUser; exists: boolean }
+  | { type: 'USER_INFO_NONE' }
+  | { type: 'USER_INFO_FAILED' }
+  | { type: 'OPTIONS_BUILT' }
+  | { type: 'OPTIONS_FAILED' }
+  | { type: 'RESPONSE_RECEIVED'; providerId: string; action?: string; callbackUrl: string; csrfVerified: boolean; now: number }
+  | { type: 'REDIRECT_RESOLVED'; url: string }
+  | { type: 'REDIRECT_FAILED' }
+  | { type: 'CHALLENGE_CLAIMED' }
+  | { type: 'CHALLENGE_SPENT' }
+  | { type: 'REGISTRATION_VERIFIED' }
+  | { type: 'CREDENTIAL_TAKEN' }
+  | { type: 'CREDENTIAL_FOUND'; storedCounter: number; user: WebAuthnFlowUser }
+  | { type: 'CREDENTIAL_UNKNOWN' }
+  | { type: 'ASSERTION_VERIFIED'; newCounter: number }
+  | { type: 'VERIFICATION_FAILED'; reason: string }
+  | { type: 'COUNTER_UPDATED' }
+  | { type: 'REGISTRATION_SAVED'; user: WebAuthnFlowUser; isNewUser: boolean }
+  | { type: 'SAVE_FAILED' }
+  | { type: 'SIGNIN_ALLOWED' }
+  | { type: 'SIGNIN_DENIED' }
+  | { type: 'SIGNIN_REDIRECTED'; url: string }
+  | { type: 'SIGNIN_FAILED' }
+  | { type: 'SESSION_ISSUED' }
+  | { type: 'SESSION_FAILED'; error: ErrorType }
+  | { type: 'SIGNIN_ANNOUNCED' }
+
+/** The commands, declared once: their params type the handlers (src/effects/webauthn.ts). */
+const commands = {
+  lookUpUser: command<{ providerId: string; signedInUserId?: string }>(),
+  buildRegistrationOptions: command<{ providerId: string; challenge: string; user: WebAuthnFlowUser }>(),
+  buildAuthenticationOptions: command<{ providerId: string; challenge: string; userId?: string }>(),
+  runRedirectCallback: command<{ url: string }>(),
+  claimChallenge: command<{ challenge: string; expiresAt: number }>(),
+  verifyRegistration: command<{ providerId: string; challenge: string }>(),
+  findCredential: command<{ providerId: string }>(),
+  verifyAuthentication: command<{ providerId: string; challenge: string }>(),
+  updateCounter: command<{ newCounter: number }>(),
+  runSignInCallback: command<{ providerId: string; action: WebAuthnAction; user: WebAuthnFlowUser }>(),
+  saveRegistration: command<{ providerId: string; user: WebAuthnFlowUser; signedInUserId?: string }>(),
+  issueSession: command<{ providerId: string }>(),
+  emitSignInEvent: command<{ providerId: string; isNewUser: boolean }>(),
+}
+
+export type WebAuthnCommand = CommandsOf<typeof commands>
+
+/** What each command's handler may answer. */
+export const webAuthnContract = {
+  lookUpUser: ['USER_INFO_FOUND', 'USER_INFO_NONE', 'USER_INFO_FAILED'],
+  buildRegistrationOptions: ['OPTIONS_BUILT', 'OPTIONS_FAILED'],
+  buildAuthenticationOptions: ['OPTIONS_BUILT', 'OPTIONS_FAILED'],
+  runRedirectCallback: ['REDIRECT_RESOLVED', 'REDIRECT_FAILED'],
+  claimChallenge: ['CHALLENGE_CLAIMED', 'CHALLENGE_SPENT'],
+  verifyRegistration: ['REGISTRATION_VERIFIED', 'CREDENTIAL_TAKEN', 'VERIFICATION_FAILED'],
+  findCredential: ['CREDENTIAL_FOUND', 'CREDENTIAL_UNKNOWN'],
+  verifyAuthentication: ['ASSERTION_VERIFIED', 'VERIFICATION_FAILED'],
+  updateCounter: ['COUNTER_UPDATED'],
+  runSignInCallback: ['SIGNIN_ALLOWED', 'SIGNIN_DENIED', 'SIGNIN_REDIRECTED', 'SIGNIN_FAILED'],
+  saveRegistration: ['REGISTRATION_SAVED', 'SAVE_FAILED'],
+  issueSession: ['SESSION_ISSUED', 'SESSION_FAILED'],
+  emitSignInEvent: ['SIGNIN_ANNOUNCED'],
+} as const satisfies CommandContract<WebAuthnCommand, WebAuthnEvent>
+
+type Args = { context: WebAuthnContext; event: WebAuthnEvent }
+
+/** A signed-in user can only add a passkey to their own account. */
+function isSignedIn({ context }: Args): boolean {
+  return typeof context.signedInUserId === 'string'
+}
+
+/** The browser asked for authentication (`action=authenticate`). */
+function askedToAuthenticate({ context }: Args): boolean {
+  return context.requested === 'authenticate'
+}
+
+/** The browser asked for registration (`action=register`). */
+function askedToRegister({ context }: Args): boolean {
+  return context.requested === 'register'
+}
+
+/** The options request named a user that is already stored. */
+function namesStoredUser({ event }: Args): boolean {
+  return event.type === 'USER_INFO_FOUND' && event.exists
+}
+
+function isRegistering({ context }: Args): boolean {
+  return context.action === 'register'
+}
+
+const verificationFailed = ['noteVerificationFailure', { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-verification' } }] as const
+
+export const webAuthnMachine = setup({
+  types: {
+    context: {} as WebAuthnContext,
+    events: {} as WebAuthnEvent,
+    emitted: {} as { type: 'authchart.none' },
+  },
+  // Security checks are not listed here: they are inline guards (src/security/flow-guards.ts) that provide() cannot replace.
+  guards: {
+    /** Extension point: the app's last word before the passkey is stored or the session issued. */
+    allowSignIn: () => true,
+  },
+  actions: {
+    ...commands,
+    /** Keeps why verification failed (the library's message), for the refusal log line. */
+    noteVerificationFailure: assign(({ event }) => (event.type === 'VERIFICATION_FAILED' ? { refusalReason: event.reason } : {})),
+    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) => (params.check ? { error: params.error, refusal: params.check } : { error: params.error })),
+  },
+}).createMachine({
+  id: 'webauthn',
+  context: {},
+  initial: 'idle',
+  states: {
+    idle: {
+      description: 'Waiting for the browser to ask for passkey options.',
+      on: {
+        OPTIONS_REQUESTED: {
+          target: 'lookingUpUser',
+          actions: assign(({ event }) => ({
+            flowId: event.flowId, providerId: event.providerId, requested: event.requested, signedInUserId: event.signedInUserId,
+            challenge: event.challenge, now: event.now, expiresAt: event.expiresAt,
+          })),
+        },
+      },
+    },
+    lookingUpUser: {
+      description: 'Who the request is about: the signed-in user, the user the form names (getUserInfo), or nobody.',
+      entry: { type: 'lookUpUser', params: ({ context }) => ({ providerId: context.providerId ?? '', signedInUserId: context.signedInUserId }) },
+      on: {
+        USER_INFO_FOUND: [
+          { guard: askedToAuthenticate, target: 'buildingAuthenticationOptions', actions: assign(({ event }) => ({ action: 'authenticate' as const, subject: event.user })) },
+          // Signed in: the passkey goes to that user. Signed out: only a user not yet stored may register, so nobody
+          // can attach a passkey to someone else's account by typing their e-mail.
+          { guard: isSignedIn, target: 'buildingRegistrationOptions', actions: assign(({ event }) => ({ action: 'register' as const, subject: event.user })) },
+          { guard: namesStoredUser, target: 'checkingRegistrationRequest', actions: assign(({ event }) => ({ action: 'authenticate' as const, subject: event.user })) },
+          { target: 'buildingRegistrationOptions', actions: assign(({ event }) => ({ action: 'register' as const, subject: event.user })) },
+        ],
+        USER_INFO_NONE: [
+          { guard: askedToRegister, target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-registration' } } },
+          { target: 'buildingAuthenticationOptions', actions: assign({ action: 'authenticate' as const }) },
+        ],
+        USER_INFO_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AdapterError' } } },
+      },
+    },
+    checkingRegistrationRequest: {
+      description: 'A stored user, signed out: an explicit request to register is refused; otherwise they sign in.',
+      always: [
+        { guard: askedToRegister, target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-registration' } } },
+        { target: 'buildingAuthenticationOptions' },
+      ],
+    },
+    buildingRegistrationOptions: {
+      description: 'Creation options for navigator.credentials.create(): relying party, user, challenge, passkeys already held excluded.',
+      entry: { type: 'buildRegistrationOptions', params: ({ context }) => ({ providerId: context.providerId ?? '', challenge: context.challenge ?? '', user: context.subject ?? {} }) },
+      on: {
+        OPTIONS_BUILT: { target: 'awaitingResponse' },
+        OPTIONS_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError' } } },
+      },
+    },
+    buildingAuthenticationOptions: {
+      description: "Request options for navigator.credentials.get(): challenge, RP id, the named user's passkeys or discoverable ones.",
+      entry: { type: 'buildAuthenticationOptions', params: ({ context }) => ({ providerId: context.providerId ?? '', challenge: context.challenge ?? '', userId: context.subject?.id }) },
+      on: {
+        OPTIONS_BUILT: { target: 'awaitingResponse' },
+        OPTIONS_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError' } } },
+      },
+    },
+    awaitingResponse: {
+      description: 'The browser talks to the authenticator; the flow waits, persisted, with the challenge.',
+      tags: ['awaitingBrowser'],
+      on: {
+        RESPONSE_RECEIVED: [
+          { guard: isFlowExpired, target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-challenge' } } },
+          { guard: not(isCsrfVerified), target: 'failed', actions: { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } } },
+          { guard: not(isCallbackForFlowProvider), target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'provider-mismatch' } } },
+          { guard: not(isResponseForFlowAction), target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-verification' } } },
+          { target: 'resolvingCallbackUrl', actions: assign(({ event }) => ({ now: event.now, callbackUrl: event.callbackUrl })) },
+        ],
+      },
+    },
+    resolvingCallbackUrl: {
+      description: 'The redirect callback decides where the user lands after signing in.',
+      entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
+      on: {
+        REDIRECT_RESOLVED: { target: 'claimingChallenge', actions: assign(({ event }) => ({ callbackUrl: event.url })) },
+        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } } },
+      },
+    },
+    claimingChallenge: {
+      description: 'The challenge is spent before anything is verified: a second answer to it is a replay.',
+      entry: { type: 'claimChallenge', params: ({ context }) => ({ challenge: context.challenge ?? '', expiresAt: context.expiresAt ?? 0 }) },
+      on: {
+        CHALLENGE_CLAIMED: [
+          { guard: isRegistering, target: 'verifyingRegistration' },
+          { target: 'findingCredential' },
+        ],
+        CHALLENGE_SPENT: { target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-challenge' } } },
+      },
+    },
+    verifyingRegistration: {
+      description: 'Attestation checked: origin, RP id, challenge, user presence and verification, public key.',
+      entry: { type: 'verifyRegistration', params: ({ context }) => ({ providerId: context.providerId ?? '', challenge: context.challenge ?? '' }) },
+      on: {
+        REGISTRATION_VERIFIED: { target: 'checkingRegistrationSignIn', actions: assign(({ context }) => ({ user: context.subject, challenge: undefined })) },
+        CREDENTIAL_TAKEN: { target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-credential' } } },
+        VERIFICATION_FAILED: { target: 'failed', actions: verificationFailed },
+      },
+    },
+    findingCredential: {
+      description: 'The stored authenticator behind the credential id the browser presented, and its user.',
+      entry: { type: 'findCredential', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
+      on: {
+        CREDENTIAL_FOUND: { target: 'verifyingAssertion', actions: assign(({ event }) => ({ storedCounter: event.storedCounter, user: event.user })) },
+        CREDENTIAL_UNKNOWN: { target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-credential' } } },
+      },
+    },
+    verifyingAssertion: {
+      description: 'Assertion checked against the stored public key: origin, RP id, challenge, signature; then the counter.',
+      entry: { type: 'verifyAuthentication', params: ({ context }) => ({ providerId: context.providerId ?? '', challenge: context.challenge ?? '' }) },
+      on: {
+        ASSERTION_VERIFIED: [
+          // A counter that did not move forward means two copies of one key: a possible cloned authenticator.
+          { guard: isAuthenticatorCounterRegressed, target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-counter' } } },
+          { target: 'updatingCounter', actions: assign({ challenge: undefined }) },
+        ],
+        VERIFICATION_FAILED: { target: 'failed', actions: verificationFailed },
+      },
+    },
+    updatingCounter: {
+      description: 'The new signature counter is stored.',
+      entry: { type: 'updateCounter', params: ({ event }) => ({ newCounter: event.type === 'ASSERTION_VERIFIED' ? event.newCounter : 0 }) },
+      on: { COUNTER_UPDATED: { target: 'checkingAuthenticationSignIn' } },
+    },
+    checkingRegistrationSignIn: {
+      description: 'The signIn callback may refuse a new passkey before anything is stored.',
+      entry: { type: 'runSignInCallback', params: ({ context }) => ({ providerId: context.providerId ?? '', action: 'register' as const, user: context.user ?? {} }) },
+      on: {
+        SIGNIN_ALLOWED: [
+          { guard: { type: 'allowSignIn' }, target: 'savingRegistration' },
+          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        ],
+        SIGNIN_DENIED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        SIGNIN_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        SIGNIN_REDIRECTED: { target: 'resolvingSignInRedirect', actions: assign(({ event }) => ({ redirectTo: event.url })) },
+      },
+    },
+    savingRegistration: {
+      description: 'User (unless signed in), account of type "webauthn" and authenticator are stored.',
+      entry: { type: 'saveRegistration', params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {}, signedInUserId: context.signedInUserId }) },
+      on: {
+        REGISTRATION_SAVED: { target: 'issuingSession', actions: assign(({ event }) => ({ user: event.user, isNewUser: event.isNewUser })) },
+        SAVE_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AdapterError' } } },
+      },
+    },
+    checkingAuthenticationSignIn: {
+      description: 'The signIn callback may allow, deny, or send the user elsewhere.',
+      entry: { type: 'runSignInCallback', params: ({ context }) => ({ providerId: context.providerId ?? '', action: 'authenticate' as const, user: context.user ?? {} }) },
+      on: {
+        SIGNIN_ALLOWED: [
+          { guard: { type: 'allowSignIn' }, target: 'issuingSession' },
+          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        ],
+        SIGNIN_DENIED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        SIGNIN_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
+        SIGNIN_REDIRECTED: { target: 'resolvingSignInRedirect', actions: assign(({ event }) => ({ redirectTo: event.url })) },
+      },
+    },
+    resolvingSignInRedirect: {
+      description: 'A URL returned by the signIn callback still passes the redirect callback.',
+      entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.redirectTo ?? '' }) },
+      on: {
+        REDIRECT_RESOLVED: { target: 'redirected', actions: assign(({ event }) => ({ redirectTo: event.url })) },
+        REDIRECT_FAILED: { target: 'failed', actions: [assign({ redirectTo: undefined }), { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } }] },
+      },
+    },
+    issuingSession: {
+      description: 'The jwt callback shapes the token and the session cookie is written (or the database session created).',
+      entry: { type: 'issueSession', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
+      on: {
+        SESSION_ISSUED: { target: 'announcingSignIn', actions: assign(({ context }) => ({ redirectTo: context.callbackUrl })) },
+        SESSION_FAILED: { target: 'failed', actions: assign(({ event }) => ({ error: event.error })) },
+      },
+    },
+    announcingSignIn: {
+      description: 'The signIn event (and createUser for a new user) tells the app.',
+      entry: { type: 'emitSignInEvent', params: ({ context }) => ({ providerId: context.providerId ?? '', isNewUser: context.isNewUser === true }) },
+      on: { SIGNIN_ANNOUNCED: { target: 'signedIn' } },
+    },
+    signedIn: { type: 'final', description: 'Session issued; the browser goes to the callback URL.' },
+    redirected: { type: 'final', description: 'The signIn callback sent the user to another page; no session.' },
+    failed: { type: 'final', description: 'Refused; context.error names why, context.refusal the check.' },
+  },
+})

@@ -1,0 +1,272 @@
+/**
+ * Handlers of the WebAuthn machine's commands: the adapter's users and authenticators, `@simplewebauthn/server` for
+ * building options and verifying responses, the app's callbacks. They report facts; the machine decides (the
+ * counter check, for one, is a guard there, so the library is given a counter of 0 and never refuses on it).
+ * Authenticators are stored as Auth.js stores them: credential id and public key as standard base64, transports
+ * comma-separated, the account's `providerAccountId` equal to the credential id.
+ */
+import type { WebAuthnCommand, webAuthnContract, WebAuthnEvent, WebAuthnFlowUser } from '../../../machines/webauthn.js'
+import type * as WebAuthnServer from '@simplewebauthn/server'
+import type { HandlersFor } from '../../../machines/contract.js'
+import type { Adapter, WrappedAdapter } from '../../types/adapters.js'
+import type { AdapterAuthenticator, AdapterUser } from '../../types/adapters.js'
+import { WebAuthnVerificationError } from '../../errors.js'
+import type { RelyingParty, WebAuthnConfig, WebAuthnUserInfo } from '../../types/providers.js'
+import { randomId } from '../../security/random.js'
+import type { Account, User } from '../../types/index.js'
+import { emitAppEvent } from '../shared/app-events.js'
+import type { EffectEnv } from '../shared/effect-env.js'
+import type { SessionIssuer } from '../session/issue-jwt-session.js'
+import { runRedirectCallback } from '../shared/redirect-callback.js'
+import { runSignInCallback } from '../shared/sign-in-callback.js'
+import type { SpentChallenges } from '../webauthn-challenges.js'
+import { credentialIdToBase64, fromBase64, toBase64, transportsFromString, transportsToString } from '../webauthn-encoding.js'
+
+export type WebAuthnHandlers = HandlersFor<WebAuthnCommand, WebAuthnEvent, typeof webAuthnContract>
+
+/** What one request's WebAuthn effects need besides the effect environment. */
+export interface WebAuthnEffectInput {
+  provider: WebAuthnConfig
+  adapter: WrappedAdapter
+  /** The app's own adapter, as `getUserInfo` receives it (Auth.js passes the unwrapped one). */
+  appAdapter: Adapter | undefined
+  relyingParty: RelyingParty
+  /** The options request's query (form fields such as `email`). */
+  query: URLSearchParams
+  issueSession: SessionIssuer
+  spent: SpentChallenges
+  /** Where the options built for the browser are left for the HTTP layer. */
+  sink: { options?: Record<string, unknown> }
+}
+
+type Library = typeof WebAuthnServer
+
+/** The optional peer dependency, loaded on first use so apps without passkeys never need it. */
+async function library(): Promise<Library> {
+  return import('@simplewebauthn/server')
+}
+
+function flowUser(user: { id?: string; email?: string | null; name?: string | null; image?: string | null }): WebAuthnFlowUser {
+  const out: WebAuthnFlowUser = {}
+  if (typeof user.id === 'string' && user.id !== '') out.id = user.id
+  if (typeof user.email === 'string') out.email = user.email.slice(0, 256)
+  if (typeof user.name === 'string') out.name = user.name.slice(0, 256)
+  if (typeof user.image === 'string') out.image = user.image.slice(0, 1024)
+  return out
+}
+
+/** The default `getUserInfo`: the `email` field of the form names a stored user, a new one, or nobody. */
+async function defaultUserInfo(adapter: WrappedAdapter, query: URLSearchParams): Promise<WebAuthnUserInfo | null> {
+  const email = query.get('email')?.trim().toLowerCase()
+  if (!email) return null
+  if (email.length > 320 || !/^[^\s@]+@[^\s@]+$/.test(email)) return null
+  const stored = await adapter.getUserByEmail(email)
+  return stored ? { user: { id: stored.id, email: stored.email, name: stored.name ?? null }, exists: true } : { user: { email }, exists: false }
+}
+
+/** The browser's JSON-encoded PublicKeyCredential from the callback body's `data` field, if it looks like one. */
+function postedCredential(env: EffectEnv): { id: string; response: Record<string, unknown> } & Record<string, unknown> | undefined {
+  const data = env.body?.data
+  if (typeof data !== 'string' || data.length > 64 * 1024) return undefined
+  try {
+    const parsed: unknown = JSON.parse(data)
+    if (typeof parsed !== 'object' || parsed === null) return undefined
+    const record = parsed as Record<string, unknown>
+    if (typeof record.id !== 'string' || typeof record.response !== 'object' || record.response === null) return undefined
+    return record as { id: string; response: Record<string, unknown> } & Record<string, unknown>
+  } catch {
+    return undefined
+  }
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : 'verification threw'
+}
+
+/** Builds the handlers for one WebAuthn request (options or callback). */
+export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): WebAuthnHandlers {
+  const { provider, adapter, relyingParty, sink } = input
+  const log = env.config.logger
+  let registration: { credentialID: string; publicKey: string; counter: number; backedUp: boolean; deviceType: string; transports?: string } | undefined
+  let stored: AdapterAuthenticator | undefined
+  let user: User | undefined
+  let account: Account | null = null
+
+  return {
+    async lookUpUser({ signedInUserId }) {
+      try {
+        if (signedInUserId) {
+          const found = await adapter.getUser(signedInUserId)
+          return found ? { type: 'USER_INFO_FOUND', user: flowUser(found), exists: true } : { type: 'USER_INFO_FAILED' }
+        }
+        const appAdapter = input.appAdapter
+        const info = provider.getUserInfo && appAdapter
+          ? await provider.getUserInfo({ adapter: appAdapter, provider }, env.request)
+          : await defaultUserInfo(adapter, input.query)
+        if (!info || typeof info !== 'object' || !info.user) return { type: 'USER_INFO_NONE' }
+        return { type: 'USER_INFO_FOUND', user: flowUser(info.user), exists: info.exists === true }
+      } catch (error) {
+        log.error(new WebAuthnVerificationError('looking up the user for WebAuthn options failed', { err: error instanceof Error ? error : undefined, provider: provider.id }))
+        return { type: 'USER_INFO_FAILED' }
+      }
+    },
+
+    async buildRegistrationOptions({ challenge, user: subject }) {
+      try {
+        const { generateRegistrationOptions } = await library()
+        const held = subject.id ? await adapter.listAuthenticatorsByUserId(subject.id) : []
+        sink.options = { ...(await generateRegistrationOptions({
+          ...provider.registrationOptions,
+          rpName: relyingParty.name,
+          rpID: relyingParty.id,
+          userName: subject.email ?? subject.name ?? 'user',
+          userDisplayName: subject.name ?? undefined,
+          // A random handle: the stored authenticator, not this value, links a credential to its user.
+          userID: new Uint8Array(Buffer.from(randomId().replace(/-/g, ''), 'hex')),
+          challenge: new Uint8Array(Buffer.from(challenge, 'base64url')),
+          excludeCredentials: held.map((a) => ({ id: Buffer.from(a.credentialID, 'base64').toString('base64url'), transports: transportsFromString(a.transports) })),
+        })) }
+        return { type: 'OPTIONS_BUILT' }
+      } catch (error) {
+        log.error(new WebAuthnVerificationError('building WebAuthn registration options failed', { err: error instanceof Error ? error : undefined, provider: provider.id }))
+        return { type: 'OPTIONS_FAILED' }
+      }
+    },
+
+    async buildAuthenticationOptions({ challenge, userId }) {
+      try {
+        const { generateAuthenticationOptions } = await library()
+        const held = userId ? await adapter.listAuthenticatorsByUserId(userId) : []
+        sink.options = { ...(await generateAuthenticationOptions({
+          ...provider.authenticationOptions,
+          rpID: relyingParty.id,
+          challenge: new Uint8Array(Buffer.from(challenge, 'base64url')),
+          // Empty: any discoverable credential of this relying party may answer.
+          allowCredentials: held.map((a) => ({ id: Buffer.from(a.credentialID, 'base64').toString('base64url'), transports: transportsFromString(a.transports) })),
+        })) }
+        return { type: 'OPTIONS_BUILT' }
+      } catch (error) {
+        log.error(new WebAuthnVerificationError('building WebAuthn authentication options failed', { err: error instanceof Error ? error : undefined, provider: provider.id }))
+        return { type: 'OPTIONS_FAILED' }
+      }
+    },
+
+    runRedirectCallback: (params) => runRedirectCallback(env, params),
+
+    claimChallenge({ challenge, expiresAt }) {
+      return input.spent.claim(challenge, expiresAt, env.now) ? { type: 'CHALLENGE_CLAIMED' } : { type: 'CHALLENGE_SPENT' }
+    },
+
+    async verifyRegistration({ challenge }) {
+      const response = postedCredential(env)
+      if (!response) return { type: 'VERIFICATION_FAILED', reason: 'the body carries no registration response' }
+      let info
+      try {
+        const { verifyRegistrationResponse } = await library()
+        const verified = await verifyRegistrationResponse({
+          ...provider.verifyRegistrationOptions,
+          response: response as unknown as Parameters<Library['verifyRegistrationResponse']>[0]['response'],
+          expectedChallenge: challenge,
+          expectedOrigin: relyingParty.origin,
+          expectedRPID: relyingParty.id,
+        })
+        if (!verified.verified) return { type: 'VERIFICATION_FAILED', reason: 'registration response not verified' }
+        info = verified.registrationInfo
+      } catch (error) {
+        return { type: 'VERIFICATION_FAILED', reason: reason(error) }
+      }
+      const credentialID = credentialIdToBase64(info.credential.id)
+      if (await adapter.getAuthenticator(credentialID)) return { type: 'CREDENTIAL_TAKEN' }
+      registration = {
+        credentialID,
+        publicKey: toBase64(info.credential.publicKey),
+        counter: info.credential.counter,
+        backedUp: info.credentialBackedUp,
+        deviceType: info.credentialDeviceType,
+        transports: transportsToString(info.credential.transports ?? (Array.isArray(response.response.transports) ? response.response.transports.filter((t): t is string => typeof t === 'string') : undefined)),
+      }
+      return { type: 'REGISTRATION_VERIFIED' }
+    },
+
+    async findCredential() {
+      const response = postedCredential(env)
+      if (!response) return { type: 'CREDENTIAL_UNKNOWN' }
+      // Auth.js stores standard base64; the browser sends base64url. Both spell the same bytes.
+      const found = await adapter.getAuthenticator(credentialIdToBase64(response.id))
+      const owner = found ? await adapter.getUser(found.userId) : null
+      if (!found || !owner) return { type: 'CREDENTIAL_UNKNOWN' }
+      stored = found
+      user = owner
+      account = { type: 'webauthn', provider: provider.id, providerAccountId: found.providerAccountId, userId: owner.id }
+      return { type: 'CREDENTIAL_FOUND', storedCounter: Number(found.counter) || 0, user: flowUser(owner) }
+    },
+
+    async verifyAuthentication({ challenge }) {
+      const response = postedCredential(env)
+      if (!response || !stored) return { type: 'VERIFICATION_FAILED', reason: 'the body carries no authentication response' }
+      try {
+        const { verifyAuthenticationResponse } = await library()
+        const verified = await verifyAuthenticationResponse({
+          ...provider.verifyAuthenticationOptions,
+          response: response as unknown as Parameters<Library['verifyAuthenticationResponse']>[0]['response'],
+          expectedChallenge: challenge,
+          expectedOrigin: relyingParty.origin,
+          expectedRPID: relyingParty.id,
+          // 0: the machine compares counters itself (isAuthenticatorCounterRegressed).
+          credential: { id: response.id, publicKey: fromBase64(stored.credentialPublicKey), counter: 0, transports: transportsFromString(stored.transports) },
+        })
+        if (!verified.verified) return { type: 'VERIFICATION_FAILED', reason: 'authentication response not verified' }
+        return { type: 'ASSERTION_VERIFIED', newCounter: verified.authenticationInfo.newCounter }
+      } catch (error) {
+        return { type: 'VERIFICATION_FAILED', reason: reason(error) }
+      }
+    },
+
+    async updateCounter({ newCounter }) {
+      await adapter.updateAuthenticatorCounter((stored as AdapterAuthenticator).credentialID, newCounter)
+      return { type: 'COUNTER_UPDATED' }
+    },
+
+    async runSignInCallback({ action, user: subject }) {
+      if (action === 'register') {
+        user = { ...(subject.id ? { id: subject.id } : {}), email: subject.email ?? null, name: subject.name ?? null }
+        account = { type: 'webauthn', provider: provider.id, providerAccountId: registration?.credentialID ?? '' }
+      }
+      return runSignInCallback(env, { user: user as User, account }, provider.id)
+    },
+
+    async saveRegistration({ user: subject, signedInUserId }) {
+      const fresh = registration
+      if (!fresh) return { type: 'SAVE_FAILED' }
+      let owner: AdapterUser | null
+      let isNewUser = false
+      if (signedInUserId) {
+        owner = await adapter.getUser(signedInUserId)
+      } else {
+        // Checked again here: the e-mail may have been taken since the options were built.
+        if (subject.email && await adapter.getUserByEmail(subject.email)) return { type: 'SAVE_FAILED' }
+        owner = await adapter.createUser({ id: randomId(), email: subject.email ?? '', name: subject.name ?? null, emailVerified: null })
+        isNewUser = true
+      }
+      if (!owner) return { type: 'SAVE_FAILED' }
+      const linked = { type: 'webauthn' as const, provider: provider.id, providerAccountId: fresh.credentialID, userId: owner.id }
+      await adapter.linkAccount(linked)
+      await adapter.createAuthenticator({
+        credentialID: fresh.credentialID, userId: owner.id, providerAccountId: fresh.credentialID, counter: fresh.counter,
+        credentialBackedUp: fresh.backedUp, credentialPublicKey: fresh.publicKey, credentialDeviceType: fresh.deviceType,
+        transports: fresh.transports ?? null,
+      })
+      user = owner
+      account = linked
+      return { type: 'REGISTRATION_SAVED', user: flowUser(owner), isNewUser }
+    },
+
+    issueSession: () => input.issueSession(env, { user: user as User, account }),
+
+    async emitSignInEvent({ isNewUser }) {
+      if (isNewUser) await emitAppEvent(env, 'createUser', { user: user as User })
+      await emitAppEvent(env, 'signIn', { user: user as User, account, isNewUser })
+      return { type: 'SIGNIN_ANNOUNCED' }
+    },
+  }
+}

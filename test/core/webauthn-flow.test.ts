@@ -1,0 +1,322 @@
+/**
+ * The WebAuthn machine through `Auth()` with the memory adapter and a software authenticator
+ * (test/support/soft-authenticator.ts): registration, sign-in, the configuration errors, and every refusal with its
+ * log line. The honest path in a real browser is test/e2e/passkeys-browser.test.ts.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { MemoryAdapter, createMemoryStore } from '../../adapters/memory.js'
+import Passkey from '../../src/providers/passkey.js'
+import WebAuthn from '../../src/providers/webauthn.js'
+import type { AuthConfig } from '../../src/types/index.js'
+import { CookieJar, csrfToken, origin, recordingLogger, send, session } from '../support/auth-harness.js'
+import { SoftAuthenticator, type CeremonyOverrides } from '../support/soft-authenticator.js'
+
+const secret = 'webauthn-flow-test-secret-of-32-chars-at-least'
+
+function setup(overrides: Partial<AuthConfig> = {}) {
+  const store = createMemoryStore()
+  const adapter = MemoryAdapter(store)
+  const logger = recordingLogger()
+  const config: AuthConfig = {
+    secret, trustHost: true, adapter, logger: logger.logger, session: { strategy: 'jwt' },
+    experimental: { enableWebAuthn: true },
+    providers: [Passkey()],
+    ...overrides,
+  }
+  return { config, adapter, store, logger, authenticator: new SoftAuthenticator(origin) }
+}
+
+type Setup = ReturnType<typeof setup>
+
+async function options(s: Setup, jar: CookieJar, query = '', provider = 'passkey') {
+  const response = await send(s.config, `/auth/webauthn-options/${provider}${query}`, { jar })
+  return { status: response.status, body: (await response.json()) as { action?: string; options?: Record<string, unknown> & { challenge: string; allowCredentials?: unknown[] }; error?: string } }
+}
+
+async function answer(s: Setup, jar: CookieJar, action: string, data: unknown, extra: Record<string, string> = {}, provider = 'passkey') {
+  const form: Record<string, string> = { action, data: JSON.stringify(data), csrfToken: await csrfToken(s.config, jar), callbackUrl: `${origin}/welcome`, ...extra }
+  return send(s.config, `/auth/callback/${provider}`, { jar, form })
+}
+
+async function register(s: Setup, email = 'ada@example.com', overrides: CeremonyOverrides = {}) {
+  const jar = new CookieJar()
+  const { body } = await options(s, jar, `?email=${encodeURIComponent(email)}`)
+  expect(body.action).toBe('register')
+  const response = await answer(s, jar, 'register', s.authenticator.create(body.options as never, overrides))
+  return { jar, response }
+}
+
+async function authenticate(s: Setup, overrides: CeremonyOverrides = {}, jar = new CookieJar()) {
+  const { body } = await options(s, jar)
+  expect(body.action).toBe('authenticate')
+  const response = await answer(s, jar, 'authenticate', s.authenticator.get(body.options as never, overrides))
+  return { jar, response, challenge: body.options?.challenge }
+}
+
+function refusals(s: Setup): string[] {
+  return s.logger.refusals.map((r) => r.code)
+}
+
+afterEach(() => { vi.useRealTimers() })
+
+describe('WebAuthn configuration', () => {
+  it('refuses a WebAuthn provider without experimental.enableWebAuthn at start-up', async () => {
+    const s = setup({ experimental: {} })
+    const response = await send(s.config, '/auth/providers')
+    expect(response.status).toBe(500)
+    expect(s.logger.errors.map((e) => e.name)).toContain('ExperimentalFeatureNotEnabled')
+  })
+
+  it('refuses an adapter without the authenticator methods at start-up, naming them', async () => {
+    const { createAuthenticator: _c, getAuthenticator: _g, ...partial } = MemoryAdapter()
+    const s = setup({ adapter: partial })
+    expect((await send(s.config, '/auth/providers')).status).toBe(500)
+    expect(s.logger.errors.map((e) => e.message).join('\n')).toMatch(/getAuthenticator, createAuthenticator/)
+  })
+
+  it('refuses a WebAuthn provider without an adapter', async () => {
+    const s = setup({ adapter: undefined })
+    expect((await send(s.config, '/auth/providers')).status).toBe(500)
+    expect(s.logger.errors.map((e) => e.name)).toContain('MissingAdapter')
+  })
+
+  it('warns once that WebAuthn is experimental, however many requests', async () => {
+    const s = setup()
+    await send(s.config, '/auth/providers')
+    await send(s.config, '/auth/providers')
+    expect(s.logger.warnings.filter((w) => w === 'experimental-webauthn')).toHaveLength(1)
+  })
+
+  it('refuses two providers with conditional UI, and conditional UI without a webauthn autocomplete field', async () => {
+    const two = setup({ providers: [Passkey(), WebAuthn()] })
+    expect((await send(two.config, '/auth/providers')).status).toBe(500)
+    expect(two.logger.errors.map((e) => e.name)).toContain('DuplicateConditionalUI')
+    const bare = setup({ providers: [Passkey({ formFields: { email: { label: 'Email', autocomplete: 'email' } } })] })
+    expect((await send(bare.config, '/auth/providers')).status).toBe(500)
+    expect(bare.logger.errors.map((e) => e.name)).toContain('MissingWebAuthnAutocomplete')
+  })
+
+  it('takes the relying party from a per-request function', async () => {
+    const s = setup({ providers: [Passkey({ getRelayingParty: () => ({ id: 'example.com', name: 'Example', origin: 'https://example.com' }) })] })
+    const { body } = await options(s, new CookieJar(), '?email=new@example.com')
+    expect(body.options).toMatchObject({ rp: { id: 'example.com', name: 'Example' } })
+  })
+})
+
+describe('WebAuthn options', () => {
+  it('answers register for an unknown e-mail, with the overrides of the passkey provider', async () => {
+    const s = setup()
+    const jar = new CookieJar()
+    const { status, body } = await options(s, jar, '?email=new@example.com')
+    expect(status).toBe(200)
+    expect(body.action).toBe('register')
+    expect(body.options).toMatchObject({ rp: { id: 'localhost' }, user: { name: 'new@example.com' }, authenticatorSelection: { residentKey: 'required', userVerification: 'required' } })
+    expect(body.options?.challenge).toMatch(/^[\w-]{43}$/)
+    expect(jar.cookies.get('authchart.flow')).toBeTruthy()
+  })
+
+  it('answers authenticate with discoverable credentials when nobody is named', async () => {
+    const s = setup()
+    const { body } = await options(s, new CookieJar())
+    expect(body.action).toBe('authenticate')
+    expect(body.options).toMatchObject({ rpId: 'localhost', userVerification: 'required' })
+    expect(body.options?.allowCredentials ?? []).toEqual([])
+  })
+
+  it("answers authenticate, listing the user's passkeys, for a stored e-mail", async () => {
+    const s = setup()
+    await register(s)
+    const { body } = await options(s, new CookieJar(), '?email=ada@example.com')
+    expect(body.action).toBe('authenticate')
+    expect(body.options?.allowCredentials).toHaveLength(1)
+  })
+
+  it('refuses to register a passkey for a stored e-mail while signed out', async () => {
+    const s = setup()
+    await register(s)
+    const { status, body } = await options(s, new CookieJar(), '?email=ada@example.com&action=register')
+    expect(status).toBe(400)
+    expect(body.error).toBe('WebAuthnVerificationError')
+    expect(refusals(s)).toEqual(['refused:webauthn-registration'])
+  })
+
+  it('refuses an unknown action value', async () => {
+    const s = setup()
+    expect((await options(s, new CookieJar(), '?action=delete')).status).toBe(400)
+  })
+})
+
+describe('WebAuthn registration and sign-in', () => {
+  it('registers a new user with a passkey, then signs them in with it', async () => {
+    const s = setup()
+    const { jar, response } = await register(s)
+    expect(response.headers.get('location')).toBe(`${origin}/welcome`)
+    expect(await session(s.config, jar)).toMatchObject({ user: { email: 'ada@example.com' } })
+    const user = await s.adapter.getUserByEmail('ada@example.com')
+    const [stored] = await s.adapter.listAuthenticatorsByUserId(user!.id)
+    expect(stored).toMatchObject({ userId: user!.id, counter: 0, transports: 'internal' })
+    // Auth.js's format: standard base64, and the account's providerAccountId is the credential id.
+    expect(stored.credentialID).toBe(s.authenticator.credentials[0].id.toString('base64'))
+    expect(await s.adapter.getAccount(stored.credentialID, 'passkey')).toMatchObject({ type: 'webauthn', userId: user!.id })
+
+    const signedIn = await authenticate(s)
+    expect(signedIn.response.headers.get('location')).toBe(`${origin}/welcome`)
+    expect(await session(s.config, signedIn.jar)).toMatchObject({ user: { email: 'ada@example.com' } })
+    expect((await s.adapter.getAuthenticator(stored.credentialID))?.counter).toBe(1)
+    expect(refusals(s)).toEqual([])
+  })
+
+  it('lets a signed-in user add a second passkey to their own account', async () => {
+    const s = setup()
+    const { jar } = await register(s)
+    const { body } = await options(s, jar)
+    expect(body.action).toBe('register')
+    const response = await answer(s, jar, 'register', s.authenticator.create(body.options as never))
+    expect(response.headers.get('location')).toBe(`${origin}/welcome`)
+    const user = await s.adapter.getUserByEmail('ada@example.com')
+    expect(await s.adapter.listAuthenticatorsByUserId(user!.id)).toHaveLength(2)
+  })
+
+  it('signs in with an authenticator row written in Auth.js format', async () => {
+    const s = setup()
+    // Make a credential the browser would hold, then store it the way Auth.js does, bypassing Authchart's registration.
+    const scratch = setup()
+    await register(scratch, 'grace@example.com')
+    const credential = scratch.authenticator.credentials[0]
+    s.authenticator.credentials.push(credential)
+    const user = await s.adapter.createUser({ id: 'authjs-user', email: 'grace@example.com', emailVerified: null })
+    const credentialID = credential.id.toString('base64')
+    await s.adapter.linkAccount({ userId: user.id, type: 'webauthn', provider: 'passkey', providerAccountId: credentialID })
+    await s.adapter.createAuthenticator({
+      credentialID, userId: user.id, providerAccountId: credentialID, counter: 0, credentialBackedUp: false,
+      credentialPublicKey: credential.publicKeyCose.toString('base64'), credentialDeviceType: 'singleDevice', transports: 'internal,hybrid',
+    })
+    const { jar, response } = await authenticate(s)
+    expect(response.headers.get('location')).toBe(`${origin}/welcome`)
+    expect(await session(s.config, jar)).toMatchObject({ user: { email: 'grace@example.com' } })
+  })
+})
+
+describe('WebAuthn refusals', () => {
+  it('refuses a replayed response (the same flow cookie and answer twice)', async () => {
+    const s = setup()
+    await register(s)
+    const jar = new CookieJar()
+    const { body } = await options(s, jar)
+    const flow = jar.cookies.get('authchart.flow') as string
+    const data = s.authenticator.get(body.options as never)
+    expect((await answer(s, jar, 'authenticate', data)).headers.get('location')).toBe(`${origin}/welcome`)
+    const replay = new CookieJar()
+    replay.cookies.set('authchart.flow', flow)
+    const again = await answer(s, replay, 'authenticate', data)
+    expect(again.headers.get('location')).toContain('/auth/signin?error=Signin')
+    expect(again.headers.get('set-cookie') ?? '').not.toMatch(/authjs\.session-token=[^;]/)
+    expect(refusals(s)).toEqual(['refused:webauthn-challenge'])
+  })
+
+  it('refuses a response without its challenge (no flow cookie)', async () => {
+    const s = setup()
+    await register(s)
+    const response = await answer(s, new CookieJar(), 'authenticate', { id: 'x', response: {} })
+    expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
+    expect(refusals(s)).toEqual(['refused:webauthn-challenge'])
+  })
+
+  it('refuses a challenge answered after its five minutes', async () => {
+    const s = setup()
+    await register(s)
+    const jar = new CookieJar()
+    const { body } = await options(s, jar)
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Date.now() + 6 * 60 * 1000)
+    const response = await answer(s, jar, 'authenticate', s.authenticator.get(body.options as never))
+    expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
+    expect(refusals(s)).toEqual(['refused:webauthn-challenge'])
+  })
+
+  it.each([
+    ['another origin', { origin: 'https://evil.example' }],
+    ['another RP id', { rpId: 'evil.example' }],
+    ['a tampered signature', { tamperSignature: true }],
+    ['another challenge', { challenge: Buffer.alloc(32, 7).toString('base64url') }],
+  ] as const)('refuses an assertion for %s', async (_, overrides) => {
+    const s = setup()
+    await register(s)
+    const { jar, response } = await authenticate(s, overrides)
+    expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
+    expect(await session(s.config, jar)).toBeNull()
+    expect(refusals(s)).toEqual(['refused:webauthn-verification'])
+    expect(s.logger.refusals.find((r) => r.code === 'refused:webauthn-verification')?.detail.reason).toBeTruthy()
+  })
+
+  it('refuses a registration for another origin and stores nothing', async () => {
+    const s = setup()
+    const { jar, response } = await register(s, 'eve@example.com', { origin: 'https://evil.example' })
+    expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
+    expect(await session(s.config, jar)).toBeNull()
+    expect(await s.adapter.getUserByEmail('eve@example.com')).toBeNull()
+    expect(refusals(s)).toEqual(['refused:webauthn-verification'])
+  })
+
+  it('refuses a counter that went backwards as a possible cloned authenticator', async () => {
+    const s = setup()
+    await register(s)
+    await authenticate(s, { counter: 5 })
+    const { jar, response } = await authenticate(s, { counter: 3 })
+    expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
+    expect(await session(s.config, jar)).toBeNull()
+    expect(refusals(s)).toEqual(['refused:webauthn-counter'])
+    const user = await s.adapter.getUserByEmail('ada@example.com')
+    expect((await s.adapter.listAuthenticatorsByUserId(user!.id))[0]?.counter).toBe(5)
+  })
+
+  it('refuses an unknown credential', async () => {
+    const s = setup()
+    await register(s)
+    const jar = new CookieJar()
+    const { body } = await options(s, jar)
+    const data = s.authenticator.get(body.options as never)
+    const response = await answer(s, jar, 'authenticate', { ...data, id: 'AAAAAAAAAAAAAAAAAAAAAA', rawId: 'AAAAAAAAAAAAAAAAAAAAAA' })
+    expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
+    expect(refusals(s)).toEqual(['refused:webauthn-credential'])
+  })
+
+  it('refuses a response posted without the CSRF token', async () => {
+    const s = setup()
+    await register(s)
+    const jar = new CookieJar()
+    const { body } = await options(s, jar)
+    const response = await send(s.config, '/auth/callback/passkey', { jar, form: { action: 'authenticate', data: JSON.stringify(s.authenticator.get(body.options as never)) } })
+    expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
+    expect(await session(s.config, jar)).toBeNull()
+    expect(refusals(s)).toEqual(['refused:csrf'])
+  })
+
+  it('refuses a registration answer to authentication options', async () => {
+    const s = setup()
+    const jar = new CookieJar()
+    const { body } = await options(s, jar)
+    const response = await answer(s, jar, 'register', s.authenticator.create({ challenge: body.options!.challenge, rp: { id: 'localhost' }, user: { id: 'x' } }))
+    expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
+    expect(refusals(s)).toEqual(['refused:webauthn-verification'])
+  })
+
+  it('refuses a response for another WebAuthn provider than the one that issued the challenge', async () => {
+    const s = setup({ providers: [Passkey(), WebAuthn({ enableConditionalUI: false })] })
+    await register(s)
+    const jar = new CookieJar()
+    const { body } = await options(s, jar)
+    const response = await answer(s, jar, 'authenticate', s.authenticator.get(body.options as never), {}, 'webauthn')
+    expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
+    expect(refusals(s)).toEqual(['refused:provider-mismatch'])
+  })
+
+  it('answers garbage in the body with the error page, not a crash', async () => {
+    const s = setup()
+    const jar = new CookieJar()
+    await options(s, jar, '?email=new@example.com')
+    const response = await send(s.config, '/auth/callback/passkey', { jar, form: { action: 'register', data: '{not json', csrfToken: await csrfToken(s.config, jar) } })
+    expect(response.status).toBe(302)
+    expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
+  })
+})
