@@ -59,7 +59,10 @@ export default defineConfig(
         { prefer: 'type-imports', fixStyle: 'separate-type-imports' },
       ],
       // Qwik City ends a handler by throwing what `event.redirect()` returns (not an Error), its documented idiom.
-      '@typescript-eslint/only-throw-error': ['error', { allow: [{ from: 'package', package: '@builder.io/qwik-city', name: 'RedirectMessage' }] }],
+      '@typescript-eslint/only-throw-error': [
+        'error',
+        { allow: [{ from: 'package', package: '@builder.io/qwik-city', name: 'RedirectMessage' }] },
+      ],
       '@typescript-eslint/prefer-promise-reject-errors': 'error',
       '@typescript-eslint/return-await': ['error', 'in-try-catch'],
       eqeqeq: ['error', 'always', { null: 'ignore' }],

@@ -4,6 +4,11 @@
  * @module adapters
  */
 export type {
-  Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken,
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
 } from '../src/types/adapters.js'
 export { isDate } from '../src/types/adapters.js'

@@ -9,7 +9,12 @@
  * @module adapters/memory
  */
 import type {
-  Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken,
+  Adapter,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
 } from '../src/types/adapters.js'
 import { storeFailure } from './store-failure.js'
 
@@ -31,8 +36,12 @@ export interface MemoryStore {
 /** An empty store. */
 export function createMemoryStore(): MemoryStore {
   return {
-    users: new Map(), userIdsByEmail: new Map(), accounts: new Map(), sessions: new Map(),
-    verificationTokens: new Map(), authenticators: new Map(),
+    users: new Map(),
+    userIdsByEmail: new Map(),
+    accounts: new Map(),
+    sessions: new Map(),
+    verificationTokens: new Map(),
+    authenticators: new Map(),
   }
 }
 
@@ -59,7 +68,8 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Require
     async createUser(user) {
       const record = withoutUndefined({ ...user, id: user.id || crypto.randomUUID() })
       if (users.has(record.id)) throw storeFailure('createUser', 'duplicate', 'a user with this id')
-      if (record.email && userIdsByEmail.has(record.email)) throw storeFailure('createUser', 'duplicate', 'a user with this email')
+      if (record.email && userIdsByEmail.has(record.email))
+        throw storeFailure('createUser', 'duplicate', 'a user with this email')
       users.set(record.id, structuredClone(record))
       if (record.email) userIdsByEmail.set(record.email, record.id)
       return structuredClone(record)
@@ -78,7 +88,8 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Require
       if (!existing) throw storeFailure('updateUser', 'not-found', 'a user with this id')
       const updated: AdapterUser = { ...existing, ...withoutUndefined(patch) }
       if (updated.email !== existing.email) {
-        if (updated.email && userIdsByEmail.has(updated.email)) throw storeFailure('updateUser', 'duplicate', 'a user with this email')
+        if (updated.email && userIdsByEmail.has(updated.email))
+          throw storeFailure('updateUser', 'duplicate', 'a user with this email')
         if (existing.email) userIdsByEmail.delete(existing.email)
         if (updated.email) userIdsByEmail.set(updated.email, updated.id)
       }
@@ -113,7 +124,8 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Require
       return account ? structuredClone(account) : null
     },
     async createSession(session) {
-      if (sessions.has(session.sessionToken)) throw storeFailure('createSession', 'duplicate', 'a session with this token')
+      if (sessions.has(session.sessionToken))
+        throw storeFailure('createSession', 'duplicate', 'a session with this token')
       const record = withoutUndefined(session)
       sessions.set(record.sessionToken, structuredClone(record))
       return structuredClone(record)
@@ -167,7 +179,8 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Require
     },
     async updateAuthenticatorCounter(credentialID, newCounter) {
       const existing = authenticators.get(credentialID)
-      if (!existing) throw storeFailure('updateAuthenticatorCounter', 'not-found', 'an authenticator with this credential id')
+      if (!existing)
+        throw storeFailure('updateAuthenticatorCounter', 'not-found', 'an authenticator with this credential id')
       existing.counter = newCounter
       return structuredClone(existing)
     },

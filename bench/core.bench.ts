@@ -11,30 +11,46 @@ import { measure, printComparison } from './measure.js'
 const origin = 'http://localhost:3000'
 const secret = 'bench-secret-bench-secret-bench-secret-42'
 const user = { id: 'u-1', name: 'Bench User', email: 'bench@example.com' }
-const authorize = async (c: Partial<Record<string, unknown>>) => (c.username === 'bench' && c.password === 'pw' ? user : null)
+const authorize = async (c: Partial<Record<string, unknown>>) =>
+  c.username === 'bench' && c.password === 'pw' ? user : null
 
 type Handler = (request: Request) => Promise<Response>
 
 function setCookies(response: Response): string {
-  return response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+  return response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ')
 }
 
 async function signInCookies(handler: Handler): Promise<{ session: string; csrf: string; csrfToken: string }> {
   const csrfResponse = await handler(new Request(`${origin}/auth/csrf`))
   const csrf = setCookies(csrfResponse)
   const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string }
-  const response = await handler(new Request(`${origin}/auth/callback/credentials`, {
-    method: 'POST', headers: { cookie: csrf, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: 'bench', password: 'pw', csrfToken }).toString(),
-  }))
+  const response = await handler(
+    new Request(`${origin}/auth/callback/credentials`, {
+      method: 'POST',
+      headers: { cookie: csrf, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: 'bench', password: 'pw', csrfToken }).toString(),
+    }),
+  )
   return { session: setCookies(response), csrf, csrfToken }
 }
 
 /** Runs the core benchmark and returns the ratios (Authchart / @auth/core) per case. */
 export async function runCoreBench(options: { quick?: boolean } = {}): Promise<Record<string, number>> {
   // One config object per library, built once, as an app would.
-  const ours = { providers: [Credentials({ credentials: { username: {}, password: {} }, authorize })], secret, trustHost: true }
-  const theirs = { providers: [AuthJsCredentials({ credentials: { username: {}, password: {} }, authorize })], secret, trustHost: true, basePath: '/auth' }
+  const ours = {
+    providers: [Credentials({ credentials: { username: {}, password: {} }, authorize })],
+    secret,
+    trustHost: true,
+  }
+  const theirs = {
+    providers: [AuthJsCredentials({ credentials: { username: {}, password: {} }, authorize })],
+    secret,
+    trustHost: true,
+    basePath: '/auth',
+  }
   const oursHandler: Handler = (r) => Auth(r, ours)
   const theirsHandler: Handler = (r) => AuthJs(r, theirs)
   const oursCookies = await signInCookies(oursHandler)
@@ -43,17 +59,32 @@ export async function runCoreBench(options: { quick?: boolean } = {}): Promise<R
   const rounds = options.quick ? 3 : 7
 
   const cases: Array<[string, (h: Handler, c: typeof oursCookies) => Promise<unknown>]> = [
-    ['GET /session (valid JWT)', async (h, c) => (await h(new Request(`${origin}/auth/session`, { headers: { cookie: c.session } }))).text()],
+    [
+      'GET /session (valid JWT)',
+      async (h, c) => (await h(new Request(`${origin}/auth/session`, { headers: { cookie: c.session } }))).text(),
+    ],
     ['GET /csrf', async (h) => (await h(new Request(`${origin}/auth/csrf`))).text()],
     ['GET /providers', async (h) => (await h(new Request(`${origin}/auth/providers`))).text()],
-    ['POST /callback/credentials', async (h, c) => (await h(new Request(`${origin}/auth/callback/credentials`, {
-      method: 'POST', headers: { cookie: c.csrf, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: 'bench', password: 'pw', csrfToken: c.csrfToken }).toString(),
-    }))).text()],
+    [
+      'POST /callback/credentials',
+      async (h, c) =>
+        (
+          await h(
+            new Request(`${origin}/auth/callback/credentials`, {
+              method: 'POST',
+              headers: { cookie: c.csrf, 'content-type': 'application/x-www-form-urlencoded' },
+              body: new URLSearchParams({ username: 'bench', password: 'pw', csrfToken: c.csrfToken }).toString(),
+            }),
+          )
+        ).text(),
+    ],
   ]
   const rows = []
   for (const [label, run] of cases) {
-    const theirsResult = await measure(`@auth/core ${label}`, () => run(theirsHandler, theirsCookies), { opsPerRound, rounds })
+    const theirsResult = await measure(`@auth/core ${label}`, () => run(theirsHandler, theirsCookies), {
+      opsPerRound,
+      rounds,
+    })
     const oursResult = await measure(`authchart ${label}`, () => run(oursHandler, oursCookies), { opsPerRound, rounds })
     rows.push({ label, ours: oursResult, theirs: theirsResult })
   }

@@ -70,7 +70,9 @@ async function openRedis(): Promise<BenchStore> {
   const client = new Redis(redisUrl(), { maxRetriesPerRequest: 1 })
   // The command's own error only says the retries ran out; the 'error' event before it says why.
   let lastError: Error | undefined
-  client.on('error', (err: Error) => { lastError = err })
+  client.on('error', (err: Error) => {
+    lastError = err
+  })
   try {
     await client.ping()
   } catch (err) {
@@ -88,9 +90,17 @@ async function openRedis(): Promise<BenchStore> {
 }
 
 /** A user and a live session made through the adapter; the cookie header that names the session. */
-async function seedSession(adapter: Required<Adapter>): Promise<{ cookie: string; sessionToken: string; email: string }> {
+async function seedSession(
+  adapter: Required<Adapter>,
+): Promise<{ cookie: string; sessionToken: string; email: string }> {
   const email = `${crypto.randomUUID()}@example.com`
-  const user = await adapter.createUser({ id: crypto.randomUUID(), email, emailVerified: null, name: 'Bench User', image: null })
+  const user = await adapter.createUser({
+    id: crypto.randomUUID(),
+    email,
+    emailVerified: null,
+    name: 'Bench User',
+    image: null,
+  })
   const sessionToken = crypto.randomUUID()
   await adapter.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + maxAge * 1000) })
   return { cookie: `${cookieName}=${sessionToken}`, sessionToken, email }
@@ -107,22 +117,29 @@ function handlers(adapter: Adapter, updateAge: number): { ours: Handler; theirs:
   return { ours: (r) => Auth(r, ours), theirs: (r) => AuthJs(r, theirs) }
 }
 
-const sessionCheck = (handler: Handler, cookie: string) => handler(new Request(`${origin}/auth/session`, { headers: { cookie } }))
+const sessionCheck = (handler: Handler, cookie: string) =>
+  handler(new Request(`${origin}/auth/session`, { headers: { cookie } }))
 
 /**
  * Fails unless both libraries answer the user, and unless both leave the row's expiry alone (updateAge > 0) or both
  * move it (updateAge 0): the numbers compare equal store work or nothing.
  */
-async function checkSameWork(adapter: Required<Adapter>, run: { ours: Handler; theirs: Handler }, seeded: Awaited<ReturnType<typeof seedSession>>, updateAge: number) {
+async function checkSameWork(
+  adapter: Required<Adapter>,
+  run: { ours: Handler; theirs: Handler },
+  seeded: Awaited<ReturnType<typeof seedSession>>,
+  updateAge: number,
+) {
   for (const [name, handler] of Object.entries(run)) {
     const before = (await adapter.getSessionAndUser(seeded.sessionToken))?.session.expires.getTime()
     // Past the second the row was last written in, so that a due write is visible at second resolution.
     await new Promise((resolve) => setTimeout(resolve, 1100))
-    const body = await (await sessionCheck(handler, seeded.cookie)).json() as { user?: { email?: string } } | null
+    const body = (await (await sessionCheck(handler, seeded.cookie)).json()) as { user?: { email?: string } } | null
     if (body?.user?.email !== seeded.email) throw new Error(`${name}: the session check did not answer the user`)
     const after = (await adapter.getSessionAndUser(seeded.sessionToken))?.session.expires.getTime()
     const wrote = before !== after
-    if (wrote !== (updateAge === 0)) throw new Error(`${name}: expected ${updateAge === 0 ? 'a' : 'no'} session write with updateAge ${updateAge}`)
+    if (wrote !== (updateAge === 0))
+      throw new Error(`${name}: expected ${updateAge === 0 ? 'a' : 'no'} session write with updateAge ${updateAge}`)
   }
 }
 
@@ -141,15 +158,26 @@ function untilNextSecond(): Promise<void> {
  * server on a shared machine: outside load only ever slows a run down, so the fastest of alternating runs is the
  * fairest figure for both.
  */
-async function measureAlternately(label: string, run: { ours: Handler; theirs: Handler }, cookie: string, options: { opsPerRound: number; rounds: number; pairs: number }) {
+async function measureAlternately(
+  label: string,
+  run: { ours: Handler; theirs: Handler },
+  cookie: string,
+  options: { opsPerRound: number; rounds: number; pairs: number },
+) {
   const faster = (a: Measured | undefined, b: Measured) => (a && a.opsPerSecond >= b.opsPerSecond ? a : b)
   let theirs: Measured | undefined
   let ours: Measured | undefined
   for (let i = 0; i < options.pairs; i++) {
     await untilNextSecond()
-    theirs = faster(theirs, await measure(`@auth/core ${label}`, async () => (await sessionCheck(run.theirs, cookie)).text(), options))
+    theirs = faster(
+      theirs,
+      await measure(`@auth/core ${label}`, async () => (await sessionCheck(run.theirs, cookie)).text(), options),
+    )
     await untilNextSecond()
-    ours = faster(ours, await measure(`authchart ${label}`, async () => (await sessionCheck(run.ours, cookie)).text(), options))
+    ours = faster(
+      ours,
+      await measure(`authchart ${label}`, async () => (await sessionCheck(run.ours, cookie)).text(), options),
+    )
   }
   if (!theirs || !ours) throw new Error('pairs must be at least 1')
   return { theirs, ours }
@@ -166,7 +194,9 @@ export async function runDatabaseSessionBench(options: { quick?: boolean } = {})
     try {
       store = await open()
     } catch (err) {
-      console.warn(`skipped ${open === openPostgres ? 'PostgreSQL' : 'Redis'}: ${err instanceof Error ? err.message : String(err)}`)
+      console.warn(
+        `skipped ${open === openPostgres ? 'PostgreSQL' : 'Redis'}: ${err instanceof Error ? err.message : String(err)}`,
+      )
       continue
     }
     try {
@@ -175,13 +205,16 @@ export async function runDatabaseSessionBench(options: { quick?: boolean } = {})
         const run = handlers(store.adapter, updateAge)
         await checkSameWork(store.adapter, run, seeded, updateAge)
         const label = `GET /session, ${store.label}, updateAge ${updateAge} (${updateAge === 0 ? 'read + write' : 'read'})`
-        rows.push({ label, ...await measureAlternately(label, run, seeded.cookie, { opsPerRound, rounds, pairs }) })
+        rows.push({ label, ...(await measureAlternately(label, run, seeded.cookie, { opsPerRound, rounds, pairs })) })
       }
     } finally {
       await store.close()
     }
   }
-  return printComparison(`Database session check (same adapter instance for both; in-process, sequential; best of ${pairs} alternating runs, each the median of ${rounds} rounds)`, rows)
+  return printComparison(
+    `Database session check (same adapter instance for both; in-process, sequential; best of ${pairs} alternating runs, each the median of ${rounds} rounds)`,
+    rows,
+  )
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

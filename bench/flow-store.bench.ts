@@ -16,8 +16,17 @@ import { measure } from './measure.js'
 function oauthRecord(): FlowRecord {
   const now = Math.floor(Date.now() / 1000)
   return {
-    v: 1, m: 'oauth', s: 'authorizing',
-    c: { providerId: 'github', state: randomToken(), nonce: randomToken(), pkceVerifier: randomToken(), callbackUrl: '/dashboard/settings?tab=profile', startedAt: now },
+    v: 1,
+    m: 'oauth',
+    s: 'authorizing',
+    c: {
+      providerId: 'github',
+      state: randomToken(),
+      nonce: randomToken(),
+      pkceVerifier: randomToken(),
+      callbackUrl: '/dashboard/settings?tab=profile',
+      startedAt: now,
+    },
     x: now + 900,
   }
 }
@@ -33,9 +42,11 @@ async function flowStep(store: FlowStore, record: FlowRecord): Promise<void> {
 async function concurrentRate(store: FlowStore, record: FlowRecord, inFlight: number, total: number): Promise<number> {
   let next = 0
   const start = process.hrtime.bigint()
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next++ < total) await flowStep(store, record)
-  }))
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next++ < total) await flowStep(store, record)
+    }),
+  )
   return total / (Number(process.hrtime.bigint() - start) / 1e9)
 }
 
@@ -72,12 +83,14 @@ export async function runFlowStoreBench(options: { quick?: boolean } = {}): Prom
     const before = await usedMemory(client)
     const batch = 1000
     for (let i = 0; i < flows; i += batch) {
-      await Promise.all(Array.from({ length: Math.min(batch, flows - i) }, () => redisPipelined.save(oauthRecord(), null)))
+      await Promise.all(
+        Array.from({ length: Math.min(batch, flows - i) }, () => redisPipelined.save(oauthRecord(), null)),
+      )
     }
     const keys = await client.dbsize()
     if (keys !== flows) throw new Error(`expected ${flows} flows in Redis, found ${keys}`)
     const bytes = (await usedMemory(client)) - before
-    const megabytesPer100k = (bytes / flows) * 100_000 / (1024 * 1024)
+    const megabytesPer100k = ((bytes / flows) * 100_000) / (1024 * 1024)
 
     const results: Record<string, number> = {
       redisStepsPerSecond: redisSequential.opsPerSecond,
@@ -94,11 +107,17 @@ export async function runFlowStoreBench(options: { quick?: boolean } = {}): Prom
     console.log('\n## Flow stores (one step = save + load + consume; private redis-server on loopback)')
     console.log('| store | steps/s, sequential | µs/step | steps/s, 32 in flight |')
     console.log('|---|---:|---:|---:|')
-    console.log(`| redis | ${fmt(redisSequential.opsPerSecond)} | ${redisSequential.microsPerOp.toFixed(1)} | ${fmt(redisConcurrent)} (auto-pipelining) |`)
-    console.log(`| cookie | ${fmt(cookieSequential.opsPerSecond)} | ${cookieSequential.microsPerOp.toFixed(1)} | ${fmt(cookieConcurrent)} |`)
-    console.log(`\nRedis memory for ${fmt(flows)} in-flight flows: ${fmt(bytes)} bytes, ${results.redisBytesPerFlow!.toFixed(0)} bytes/flow, ` +
-      `${megabytesPer100k.toFixed(1)} MB per 100,000 flows (target ≤ 64 MB: ${megabytesPer100k <= 64 ? 'met' : 'MISSED'}); ` +
-      `record ${results.recordJsonBytes} bytes of JSON, cookie ref ${results.cookieRefBytes} characters`)
+    console.log(
+      `| redis | ${fmt(redisSequential.opsPerSecond)} | ${redisSequential.microsPerOp.toFixed(1)} | ${fmt(redisConcurrent)} (auto-pipelining) |`,
+    )
+    console.log(
+      `| cookie | ${fmt(cookieSequential.opsPerSecond)} | ${cookieSequential.microsPerOp.toFixed(1)} | ${fmt(cookieConcurrent)} |`,
+    )
+    console.log(
+      `\nRedis memory for ${fmt(flows)} in-flight flows: ${fmt(bytes)} bytes, ${results.redisBytesPerFlow!.toFixed(0)} bytes/flow, ` +
+        `${megabytesPer100k.toFixed(1)} MB per 100,000 flows (target ≤ 64 MB: ${megabytesPer100k <= 64 ? 'met' : 'MISSED'}); ` +
+        `record ${results.recordJsonBytes} bytes of JSON, cookie ref ${results.cookieRefBytes} characters`,
+    )
     return results
   } finally {
     client.disconnect()

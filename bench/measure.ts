@@ -7,7 +7,11 @@ export interface Measured {
 }
 
 /** Runs `fn` sequentially in rounds and reports the median round's throughput. */
-export async function measure(name: string, fn: () => Promise<unknown>, options: { rounds?: number; opsPerRound?: number; warmup?: number } = {}): Promise<Measured> {
+export async function measure(
+  name: string,
+  fn: () => Promise<unknown>,
+  options: { rounds?: number; opsPerRound?: number; warmup?: number } = {},
+): Promise<Measured> {
   const rounds = options.rounds ?? 7
   const opsPerRound = options.opsPerRound ?? 1000
   for (let i = 0; i < (options.warmup ?? Math.min(500, opsPerRound)); i++) await fn()
@@ -24,7 +28,10 @@ export async function measure(name: string, fn: () => Promise<unknown>, options:
 }
 
 /** Prints a table of pairs (ours vs theirs) with the ratio, and returns the ratios by case. */
-export function printComparison(title: string, rows: Array<{ label: string; ours: Measured; theirs: Measured }>): Record<string, number> {
+export function printComparison(
+  title: string,
+  rows: Array<{ label: string; ours: Measured; theirs: Measured }>,
+): Record<string, number> {
   console.log(`\n## ${title}`)
   console.log('| case | Authchart ops/s | @auth/core ops/s | ratio |')
   console.log('|---|---:|---:|---:|')
@@ -32,7 +39,9 @@ export function printComparison(title: string, rows: Array<{ label: string; ours
   for (const { label, ours, theirs } of rows) {
     const ratio = ours.opsPerSecond / theirs.opsPerSecond
     ratios[label] = ratio
-    console.log(`| ${label} | ${Math.round(ours.opsPerSecond).toLocaleString('en')} (${ours.microsPerOp.toFixed(1)} µs) | ${Math.round(theirs.opsPerSecond).toLocaleString('en')} (${theirs.microsPerOp.toFixed(1)} µs) | ${ratio.toFixed(1)}× |`)
+    console.log(
+      `| ${label} | ${Math.round(ours.opsPerSecond).toLocaleString('en')} (${ours.microsPerOp.toFixed(1)} µs) | ${Math.round(theirs.opsPerSecond).toLocaleString('en')} (${theirs.microsPerOp.toFixed(1)} µs) | ${ratio.toFixed(1)}× |`,
+    )
   }
   return ratios
 }

@@ -27,17 +27,31 @@ class Jar {
       else this.cookies.set(name, pair.slice(eq + 1))
     }
   }
-  header() { return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') }
+  header() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ')
+  }
 }
 
 /** Runs the OIDC benchmark; returns the ratios. */
 export async function runOidcBench(options: { quick?: boolean } = {}): Promise<Record<string, number>> {
-  const op = await startOidcProvider({ clients: [{ client_id: 'bench', client_secret: 'bench-secret', redirect_uris: [`${origin}/auth/callback/idp`] }] })
+  const op = await startOidcProvider({
+    clients: [{ client_id: 'bench', client_secret: 'bench-secret', redirect_uris: [`${origin}/auth/callback/idp`] }],
+  })
   try {
-    const provider = { id: 'idp', name: 'IdP', issuer: op.issuer, clientId: 'bench', clientSecret: 'bench-secret', checks: ['pkce', 'state', 'nonce'] as Array<'pkce' | 'state' | 'nonce'> }
+    const provider = {
+      id: 'idp',
+      name: 'IdP',
+      issuer: op.issuer,
+      clientId: 'bench',
+      clientSecret: 'bench-secret',
+      checks: ['pkce', 'state', 'nonce'] as Array<'pkce' | 'state' | 'nonce'>,
+    }
     const ours = { secret, trustHost: true, providers: [OIDC(provider)] }
     const theirs = { secret, trustHost: true, basePath: '/auth', providers: [{ ...provider, type: 'oidc' as const }] }
-    const handlers: Array<[string, Handler]> = [['authchart', (r) => Auth(r, ours)], ['@auth/core', (r) => AuthJs(r, theirs)]]
+    const handlers: Array<[string, Handler]> = [
+      ['authchart', (r) => Auth(r, ours)],
+      ['@auth/core', (r) => AuthJs(r, theirs)],
+    ]
     const iterations = options.quick ? 20 : 150
     const results: Record<string, { rp: Measured; total: Measured; cookieHeader: number }> = {}
     for (const [name, handler] of handlers) {
@@ -51,17 +65,22 @@ export async function runOidcBench(options: { quick?: boolean } = {}): Promise<R
         jar.take(csrf)
         const { csrfToken } = (await csrf.json()) as { csrfToken: string }
         let t = process.hrtime.bigint()
-        const signin = await handler(new Request(`${origin}/auth/signin/idp`, {
-          method: 'POST', headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ csrfToken, callbackUrl: '/done' }).toString(),
-        }))
+        const signin = await handler(
+          new Request(`${origin}/auth/signin/idp`, {
+            method: 'POST',
+            headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({ csrfToken, callbackUrl: '/done' }).toString(),
+          }),
+        )
         let rp = process.hrtime.bigint() - t
         jar.take(signin)
         const result = await op.signInAs(signin.headers.get('location') as string, 'alice')
         if (result.mode !== 'query') throw new Error('expected a query response')
         const cookie = jar.header()
         t = process.hrtime.bigint()
-        const callback = await handler(new Request(result.callbackUrl.href.replace(/^http:\/\/[^/]+/, origin), { headers: { cookie } }))
+        const callback = await handler(
+          new Request(result.callbackUrl.href.replace(/^http:\/\/[^/]+/, origin), { headers: { cookie } }),
+        )
         rp += process.hrtime.bigint() - t
         if (callback.status !== 302 || !callback.headers.getSetCookie().some((c) => c.includes('session-token'))) {
           throw new Error(`${name}: sign-in did not complete (${callback.status} ${callback.headers.get('location')})`)
@@ -76,7 +95,11 @@ export async function runOidcBench(options: { quick?: boolean } = {}): Promise<R
         const micros = Number(nanos) / 1000 / iterations
         return { name: label, microsPerOp: micros, opsPerSecond: 1e6 / micros }
       }
-      results[name] = { rp: toMeasured(rpNanos, `${name} rp`), total: toMeasured(totalNanos, `${name} total`), cookieHeader }
+      results[name] = {
+        rp: toMeasured(rpNanos, `${name} rp`),
+        total: toMeasured(totalNanos, `${name} total`),
+        cookieHeader,
+      }
     }
     const a = results.authchart!
     const b = results['@auth/core']!
@@ -84,7 +107,9 @@ export async function runOidcBench(options: { quick?: boolean } = {}): Promise<R
       { label: 'sign-ins/s, app server share (inside Auth())', ours: a.rp, theirs: b.rp },
       { label: 'sign-ins/s, whole round trip incl. provider pages', ours: a.total, theirs: b.total },
     ])
-    console.log(`\nCookie header on the callback request: Authchart ${a.cookieHeader} bytes, @auth/core ${b.cookieHeader} bytes`)
+    console.log(
+      `\nCookie header on the callback request: Authchart ${a.cookieHeader} bytes, @auth/core ${b.cookieHeader} bytes`,
+    )
     return ratios
   } finally {
     await op.close()

@@ -24,7 +24,8 @@ import { startRedisCluster } from '../test/support/redis-cluster.js'
 
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
-const countArg = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback)
+const countArg = (name: string, fallback: number) =>
+  args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback
 const flows = countArg('--flows', quick ? 10_000 : 100_000)
 const users = countArg('--users', quick ? 2_000 : 20_000)
 const inFlight = 64
@@ -36,7 +37,9 @@ const dataPrefix = 'authchart:'
 
 /** `used_memory` summed over the primaries: what the data costs once (each replica holds the same again). */
 async function primariesMemory(client: Cluster): Promise<number> {
-  const figures = await Promise.all(client.nodes('master').map(async (node) => Number(/used_memory:(\d+)/.exec(await node.info('memory'))?.[1])))
+  const figures = await Promise.all(
+    client.nodes('master').map(async (node) => Number(/used_memory:(\d+)/.exec(await node.info('memory'))?.[1])),
+  )
   if (figures.some((n) => !Number.isFinite(n))) throw new Error('INFO memory has no used_memory')
   return figures.reduce((a, b) => a + b, 0)
 }
@@ -48,9 +51,11 @@ async function keyCount(client: Cluster): Promise<number> {
 /** Runs `task(i)` for i in [0, total) with `inFlight` at a time. */
 async function inParallel(total: number, task: (i: number) => Promise<void>): Promise<void> {
   let next = 0
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < total) await task(next++)
-  }))
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < total) await task(next++)
+    }),
+  )
 }
 
 function cookiesOf(response: Response): Map<string, string> {
@@ -70,30 +75,51 @@ function likeIt(value: string): string {
 }
 
 const cluster = await startRedisCluster()
-const op = await startOidcProvider({ clients: [{ client_id: 'bench', client_secret: 'bench-secret', redirect_uris: [`${origin}/auth/callback/idp`] }] })
+const op = await startOidcProvider({
+  clients: [{ client_id: 'bench', client_secret: 'bench-secret', redirect_uris: [`${origin}/auth/callback/idp`] }],
+})
 const client = cluster.client({ enableAutoPipelining: true })
 try {
   const adapter = RedisAdapter(client, { prefix: dataPrefix })
   const config = {
-    secret, trustHost: true, adapter,
+    secret,
+    trustHost: true,
+    adapter,
     flowStore: RedisFlowStore(client, { prefix: flowPrefix }),
-    providers: [OIDC({ id: 'idp', name: 'IdP', issuer: op.issuer, clientId: 'bench', clientSecret: 'bench-secret', checks: ['pkce', 'state', 'nonce'] })],
+    providers: [
+      OIDC({
+        id: 'idp',
+        name: 'IdP',
+        issuer: op.issuer,
+        clientId: 'bench',
+        clientSecret: 'bench-secret',
+        checks: ['pkce', 'state', 'nonce'],
+      }),
+    ],
   }
   const csrf = await Auth(new Request(`${origin}/auth/csrf`), config)
   const csrfCookies = cookiesOf(csrf)
-  const { csrfToken } = await csrf.json() as { csrfToken: string }
-  const beginSignIn = () => Auth(new Request(`${origin}/auth/signin/idp`, {
-    method: 'POST', headers: { cookie: header(csrfCookies), 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrfToken, callbackUrl: '/dashboard' }).toString(),
-  }), config)
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+  const beginSignIn = () =>
+    Auth(
+      new Request(`${origin}/auth/signin/idp`, {
+        method: 'POST',
+        headers: { cookie: header(csrfCookies), 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrfToken, callbackUrl: '/dashboard' }).toString(),
+      }),
+      config,
+    )
 
   // One complete sign-in: the records a real user, account and session take.
   const signin = await beginSignIn()
   const result = await op.signInAs(signin.headers.get('location') as string, 'alice')
   if (result.mode !== 'query') throw new Error('expected a query response')
-  const callback = await Auth(new Request(result.callbackUrl.href.replace(/^http:\/\/[^/]+/, origin), {
-    headers: { cookie: header(new Map([...csrfCookies, ...cookiesOf(signin)])) },
-  }), config)
+  const callback = await Auth(
+    new Request(result.callbackUrl.href.replace(/^http:\/\/[^/]+/, origin), {
+      headers: { cookie: header(new Map([...csrfCookies, ...cookiesOf(signin)])) },
+    }),
+    config,
+  )
   const sessionToken = cookiesOf(callback).get('authjs.session-token')
   if (callback.status !== 302 || !sessionToken) throw new Error(`the sign-in did not complete (${callback.status})`)
   const keys = redisKeys(dataPrefix)
@@ -101,7 +127,7 @@ try {
   if (!stored) throw new Error('the session was not stored')
   const { session, user } = stored
   const accountKey = (await client.smembers(keys.userAccounts(user.id)))[0] as string
-  const account = JSON.parse(await client.get(accountKey) as string) as AdapterAccount
+  const account = JSON.parse((await client.get(accountKey)) as string) as AdapterAccount
 
   // In-flight flows, begun for real.
   const flowsBefore = await primariesMemory(client)
@@ -112,10 +138,12 @@ try {
     if (response.status !== 302) throw new Error(`a sign-in answered ${response.status}`)
   })
   const flowSeconds = (Date.now() - started) / 1000
-  const flowKeys = await keyCount(client) - keysBefore
+  const flowKeys = (await keyCount(client)) - keysBefore
   if (flowKeys !== flows) throw new Error(`expected ${flows} flows in Redis, found ${flowKeys} new keys`)
-  const perFlow = (await primariesMemory(client) - flowsBefore) / flows
-  const sampleFlow = await client.get(`${flowPrefix}{${/authchart\.flow=([^;]+)/.exec((await beginSignIn()).headers.getSetCookie().join(';'))?.[1]}}`)
+  const perFlow = ((await primariesMemory(client)) - flowsBefore) / flows
+  const sampleFlow = await client.get(
+    `${flowPrefix}{${/authchart\.flow=([^;]+)/.exec((await beginSignIn()).headers.getSetCookie().join(';'))?.[1]}}`,
+  )
 
   // Users with their account, then one session each: copies of the real records with fresh values.
   const usersBefore = await primariesMemory(client)
@@ -123,28 +151,44 @@ try {
   await inParallel(users, async () => {
     const id = randomUUID()
     ids.push(id)
-    await adapter.createUser({ ...user, id, email: `${likeIt(user.email.split('@')[0] as string)}@${user.email.split('@')[1]}` })
+    await adapter.createUser({
+      ...user,
+      id,
+      email: `${likeIt(user.email.split('@')[0] as string)}@${user.email.split('@')[1]}`,
+    })
     await adapter.linkAccount({
-      ...account, userId: id, providerAccountId: likeIt(account.providerAccountId),
+      ...account,
+      userId: id,
+      providerAccountId: likeIt(account.providerAccountId),
       ...(typeof account.access_token === 'string' ? { access_token: likeIt(account.access_token) } : {}),
       ...(typeof account.id_token === 'string' ? { id_token: likeIt(account.id_token) } : {}),
     })
   })
-  const perUser = (await primariesMemory(client) - usersBefore) / users
+  const perUser = ((await primariesMemory(client)) - usersBefore) / users
   const sessionsBefore = await primariesMemory(client)
   await inParallel(users, async (i) => {
     await adapter.createSession({ ...session, sessionToken: randomUUID(), userId: ids[i] as string })
   })
-  const perSession = (await primariesMemory(client) - sessionsBefore) / users
+  const perSession = ((await primariesMemory(client)) - sessionsBefore) / users
 
   const fmt = (n: number) => Math.round(n).toLocaleString('en')
-  console.log(`\n## Redis memory on a Redis Cluster (3 primaries + 3 replicas, redis-server ${(await client.nodes('master')[0]?.info('server'))?.match(/redis_version:(\S+)/)?.[1]})`)
+  console.log(
+    `\n## Redis memory on a Redis Cluster (3 primaries + 3 replicas, redis-server ${(await client.nodes('master')[0]?.info('server'))?.match(/redis_version:(\S+)/)?.[1]})`,
+  )
   console.log('| record | count | bytes each (primaries) | per 100,000 (MB, primaries) | JSON value bytes |')
   console.log('|---|---:|---:|---:|---:|')
-  console.log(`| in-flight sign-in flow (OIDC, pkce+state+nonce) | ${fmt(flows)} | ${fmt(perFlow)} | ${(perFlow * 1e5 / 1048576).toFixed(1)} | ${sampleFlow?.length ?? '?'} |`)
-  console.log(`| user with one OIDC account (row, e-mail index, account, account list) | ${fmt(users)} | ${fmt(perUser)} | ${(perUser * 1e5 / 1048576).toFixed(1)} | ${JSON.stringify(user).length} + ${JSON.stringify(account).length} |`)
-  console.log(`| database session (record and its entry in the user's session list) | ${fmt(users)} | ${fmt(perSession)} | ${(perSession * 1e5 / 1048576).toFixed(1)} | ${JSON.stringify(session).length} |`)
-  console.log(`\nReplicas hold the same again. ${fmt(flows)} sign-ins begun in ${flowSeconds.toFixed(1)} s (${fmt(flows / flowSeconds)}/s, ${inFlight} at a time, one process).`)
+  console.log(
+    `| in-flight sign-in flow (OIDC, pkce+state+nonce) | ${fmt(flows)} | ${fmt(perFlow)} | ${((perFlow * 1e5) / 1048576).toFixed(1)} | ${sampleFlow?.length ?? '?'} |`,
+  )
+  console.log(
+    `| user with one OIDC account (row, e-mail index, account, account list) | ${fmt(users)} | ${fmt(perUser)} | ${((perUser * 1e5) / 1048576).toFixed(1)} | ${JSON.stringify(user).length} + ${JSON.stringify(account).length} |`,
+  )
+  console.log(
+    `| database session (record and its entry in the user's session list) | ${fmt(users)} | ${fmt(perSession)} | ${((perSession * 1e5) / 1048576).toFixed(1)} | ${JSON.stringify(session).length} |`,
+  )
+  console.log(
+    `\nReplicas hold the same again. ${fmt(flows)} sign-ins begun in ${flowSeconds.toFixed(1)} s (${fmt(flows / flowSeconds)}/s, ${inFlight} at a time, one process).`,
+  )
 } finally {
   client.disconnect()
   await Promise.allSettled([op.close(), cluster.stop()])

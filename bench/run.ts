@@ -35,7 +35,11 @@ if (only) {
 } else {
   let failed = 0
   for (const name of Object.keys(suites)) {
-    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--only', name, ...(quick ? ['--quick'] : [])], { stdio: 'inherit' })
+    const child = spawnSync(
+      process.execPath,
+      [...process.execArgv, fileURLToPath(import.meta.url), '--only', name, ...(quick ? ['--quick'] : [])],
+      { stdio: 'inherit' },
+    )
     if (child.status !== 0) failed++
   }
   process.exitCode = failed === 0 ? 0 : 1

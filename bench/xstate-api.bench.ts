@@ -18,7 +18,13 @@ const results: Record<string, CredentialsEvent> = {
   emitSignInEvent: { type: 'SIGNIN_ANNOUNCED' },
 }
 const effects: EffectHandlers = Object.fromEntries(Object.entries(results).map(([k, v]) => [k, async () => ({ ...v })]))
-const start: CredentialsEvent = { type: 'CREDENTIALS_SUBMITTED', providerId: 'credentials', callbackUrl: '/', csrfVerified: true, now: 1 }
+const start: CredentialsEvent = {
+  type: 'CREDENTIALS_SUBMITTED',
+  providerId: 'credentials',
+  callbackUrl: '/',
+  csrfVerified: true,
+  now: 1,
+}
 
 const initial = initialTransition(credentialsMachine)[0]
 
@@ -40,7 +46,9 @@ async function withCompiledRuntime(): Promise<unknown> {
 // The collector is shared, which is only safe here because the benchmark runs one flow at a time: a server would
 // need a provide() per request (another ~50 µs) or its own routing of commands to requests.
 const pending: string[] = []
-const collect = (type: string) => () => { pending.push(type) }
+const collect = (type: string) => () => {
+  pending.push(type)
+}
 const actorMachine = credentialsMachine.provide({
   actions: Object.fromEntries(Object.keys(results).map((type) => [type, collect(type)])),
 })
@@ -66,6 +74,8 @@ export async function runXStateApiBench(options: { quick?: boolean } = {}): Prom
   const actor = await measure('actor', withActor, { opsPerRound })
   const compiled = await measure('compiled runtime', withCompiledRuntime, { opsPerRound })
   console.log('\n## Executing a machine per request: a whole credentials flow (5 commands), instant effects')
-  console.log(`| execution | µs per flow |\n|---|---:|\n| xstate pure transition() | ${pure.microsPerOp.toFixed(1)} |\n| xstate actor per request | ${actor.microsPerOp.toFixed(1)} |\n| compiled table (runFlow) | ${compiled.microsPerOp.toFixed(1)} |`)
+  console.log(
+    `| execution | µs per flow |\n|---|---:|\n| xstate pure transition() | ${pure.microsPerOp.toFixed(1)} |\n| xstate actor per request | ${actor.microsPerOp.toFixed(1)} |\n| compiled table (runFlow) | ${compiled.microsPerOp.toFixed(1)} |`,
+  )
   return { pureMicros: pure.microsPerOp, actorMicros: actor.microsPerOp, compiledMicros: compiled.microsPerOp }
 }

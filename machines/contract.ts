@@ -13,7 +13,9 @@ export function command<Params extends object>(): (_: unknown, params: Params) =
 
 /** The command union of a machine, from its `command<Params>()` declarations. */
 export type CommandsOf<Declared> = {
-  [K in keyof Declared & string]: Declared[K] extends (_: unknown, params: infer P) => void ? { type: K; params: P } : never
+  [K in keyof Declared & string]: Declared[K] extends (_: unknown, params: infer P) => void
+    ? { type: K; params: P }
+    : never
 }[keyof Declared & string]
 
 /** Per command type, the result event types its handler may answer with. */
@@ -29,5 +31,7 @@ export type HandlersFor<
   Event extends { type: string },
   Contract extends CommandContract<Command, Event>,
 > = {
-  [K in Command['type']]: (params: Extract<Command, { type: K }>['params']) => Awaitable<Extract<Event, { type: Contract[K][number] }>>
+  [K in Command['type']]: (
+    params: Extract<Command, { type: K }>['params'],
+  ) => Awaitable<Extract<Event, { type: Contract[K][number] }>>
 }

@@ -76,7 +76,9 @@ export const credentialsMachine = setup({
     // Commands: run by the flow runtime with the handlers in src/effects/credentials/credentials-flow.ts.
     ...commands,
     // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
-    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) => (params.check ? { error: params.error, refusal: params.check } : { error: params.error })),
+    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) =>
+      params.check ? { error: params.error, refusal: params.check } : { error: params.error },
+    ),
   },
 }).createMachine({
   id: 'credentials',
@@ -87,9 +89,22 @@ export const credentialsMachine = setup({
       description: 'Waiting for the sign-in form to be posted.',
       on: {
         CREDENTIALS_SUBMITTED: [
-          { guard: isCsrfVerified, target: 'resolvingCallbackUrl',
-            actions: assign(({ event }) => ({ providerId: event.providerId, callbackUrl: event.callbackUrl, now: event.now })) },
-          { target: 'failed', actions: [assign(({ event }) => ({ providerId: event.providerId, now: event.now })), { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } }] },
+          {
+            guard: isCsrfVerified,
+            target: 'resolvingCallbackUrl',
+            actions: assign(({ event }) => ({
+              providerId: event.providerId,
+              callbackUrl: event.callbackUrl,
+              now: event.now,
+            })),
+          },
+          {
+            target: 'failed',
+            actions: [
+              assign(({ event }) => ({ providerId: event.providerId, now: event.now })),
+              { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } },
+            ],
+          },
         ],
       },
     },
@@ -98,7 +113,10 @@ export const credentialsMachine = setup({
       entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
       on: {
         REDIRECT_RESOLVED: { target: 'authorizing', actions: assign(({ event }) => ({ callbackUrl: event.url })) },
-        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } } },
+        REDIRECT_FAILED: {
+          target: 'failed',
+          actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
+        },
       },
     },
     authorizing: {
@@ -106,13 +124,22 @@ export const credentialsMachine = setup({
       entry: { type: 'authorize', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
       on: {
         AUTHORIZED: { target: 'checkingSignIn', actions: assign(({ event }) => ({ user: event.user })) },
-        AUTHORIZE_REJECTED: { target: 'failed', actions: [assign(({ event }) => ({ errorCode: event.code })), { type: 'fail', params: { error: 'CredentialsSignin' } }] },
+        AUTHORIZE_REJECTED: {
+          target: 'failed',
+          actions: [
+            assign(({ event }) => ({ errorCode: event.code })),
+            { type: 'fail', params: { error: 'CredentialsSignin' } },
+          ],
+        },
         AUTHORIZE_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'CallbackRouteError' } } },
       },
     },
     checkingSignIn: {
       description: 'The signIn callback may allow, deny, or send the user elsewhere.',
-      entry: { type: 'runSignInCallback', params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }) },
+      entry: {
+        type: 'runSignInCallback',
+        params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }),
+      },
       on: {
         SIGNIN_ALLOWED: [
           { guard: { type: 'allowSignIn' }, target: 'issuingSession' },
@@ -120,7 +147,10 @@ export const credentialsMachine = setup({
         ],
         SIGNIN_DENIED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
         SIGNIN_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        SIGNIN_REDIRECTED: { target: 'resolvingSignInRedirect', actions: assign(({ event }) => ({ redirectTo: event.url })) },
+        SIGNIN_REDIRECTED: {
+          target: 'resolvingSignInRedirect',
+          actions: assign(({ event }) => ({ redirectTo: event.url })),
+        },
       },
     },
     resolvingSignInRedirect: {
@@ -128,20 +158,36 @@ export const credentialsMachine = setup({
       entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.redirectTo ?? '' }) },
       on: {
         REDIRECT_RESOLVED: { target: 'redirected', actions: assign(({ event }) => ({ redirectTo: event.url })) },
-        REDIRECT_FAILED: { target: 'failed', actions: [assign({ redirectTo: undefined }), { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } }] },
+        REDIRECT_FAILED: {
+          target: 'failed',
+          actions: [
+            assign({ redirectTo: undefined }),
+            { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
+          ],
+        },
       },
     },
     issuingSession: {
-      description: 'The jwt callback shapes the token and the session cookie is written (or the database session created).',
-      entry: { type: 'issueSession', params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }) },
+      description:
+        'The jwt callback shapes the token and the session cookie is written (or the database session created).',
+      entry: {
+        type: 'issueSession',
+        params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }),
+      },
       on: {
-        SESSION_ISSUED: { target: 'announcingSignIn', actions: assign(({ context }) => ({ redirectTo: context.callbackUrl })) },
+        SESSION_ISSUED: {
+          target: 'announcingSignIn',
+          actions: assign(({ context }) => ({ redirectTo: context.callbackUrl })),
+        },
         SESSION_FAILED: { target: 'failed', actions: assign(({ event }) => ({ error: event.error })) },
       },
     },
     announcingSignIn: {
       description: 'The signIn event tells the app a user signed in.',
-      entry: { type: 'emitSignInEvent', params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }) },
+      entry: {
+        type: 'emitSignInEvent',
+        params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }),
+      },
       on: { SIGNIN_ANNOUNCED: { target: 'signedIn' } },
     },
     signedIn: { type: 'final', description: 'Session issued; the browser goes to the callback URL.' },

@@ -12,7 +12,13 @@
 import { assign, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
 import type { RefusalCheck } from '../src/types/refusals.js'
-import { isCsrfVerified, isSingleMailAddress, isVerificationTokenExpired, isVerificationTokenForLinkAddress, isWithinRequestLimits } from '../src/security/flow-guards.js'
+import {
+  isCsrfVerified,
+  isSingleMailAddress,
+  isVerificationTokenExpired,
+  isVerificationTokenForLinkAddress,
+  isWithinRequestLimits,
+} from '../src/security/flow-guards.js'
 import { command, type CommandContract, type CommandsOf } from './contract.js'
 
 export interface EmailContext {
@@ -41,9 +47,33 @@ export interface EmailContext {
 }
 
 export type EmailEvent =
-  | { type: 'SIGNIN_REQUESTED'; providerId: string; callbackUrl: string; csrfVerified: boolean; now: number; addressLimit: number; clientLimit: number }
-  | { type: 'LINK_FOLLOWED'; providerId: string; callbackUrl: string; linkIdentifier?: string; hasToken: boolean; consumeOnGet: boolean; now: number }
-  | { type: 'LINK_CONFIRMED'; providerId: string; callbackUrl: string; linkIdentifier?: string; hasToken: boolean; csrfVerified: boolean; now: number }
+  | {
+      type: 'SIGNIN_REQUESTED'
+      providerId: string
+      callbackUrl: string
+      csrfVerified: boolean
+      now: number
+      addressLimit: number
+      clientLimit: number
+    }
+  | {
+      type: 'LINK_FOLLOWED'
+      providerId: string
+      callbackUrl: string
+      linkIdentifier?: string
+      hasToken: boolean
+      consumeOnGet: boolean
+      now: number
+    }
+  | {
+      type: 'LINK_CONFIRMED'
+      providerId: string
+      callbackUrl: string
+      linkIdentifier?: string
+      hasToken: boolean
+      csrfVerified: boolean
+      now: number
+    }
   | { type: 'REDIRECT_RESOLVED'; url: string }
   | { type: 'REDIRECT_FAILED' }
   | { type: 'IDENTIFIER_NORMALISED'; identifier: string; customRule: boolean }
@@ -104,7 +134,10 @@ export const emailContract = {
   emitSignInEvent: ['SIGNIN_ANNOUNCED'],
 } as const satisfies CommandContract<EmailCommand, EmailEvent>
 
-const refusedToken = (reason: string) => ({ type: 'fail' as const, params: { error: 'Verification' as const, check: 'verification-token' as const, reason } })
+const refusedToken = (reason: string) => ({
+  type: 'fail' as const,
+  params: { error: 'Verification' as const, check: 'verification-token' as const, reason },
+})
 
 export const emailMachine = setup({
   types: {
@@ -128,13 +161,22 @@ export const emailMachine = setup({
     // Commands: run by the flow runtime with the handlers in src/effects/email.ts.
     ...commands,
     /** What a followed or confirmed link carries (never its token). */
-    rememberLink: assign(({ event }) => (event.type === 'LINK_FOLLOWED' || event.type === 'LINK_CONFIRMED'
-      ? { providerId: event.providerId, callbackUrl: event.callbackUrl, linkIdentifier: event.linkIdentifier, now: event.now }
-      : {})),
+    rememberLink: assign(({ event }) =>
+      event.type === 'LINK_FOLLOWED' || event.type === 'LINK_CONFIRMED'
+        ? {
+            providerId: event.providerId,
+            callbackUrl: event.callbackUrl,
+            linkIdentifier: event.linkIdentifier,
+            now: event.now,
+          }
+        : {},
+    ),
     // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
-    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck; reason?: string }) => (params.check
-      ? { error: params.error, refusal: params.check, ...(params.reason ? { refusalReason: params.reason } : {}) }
-      : { error: params.error })),
+    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck; reason?: string }) =>
+      params.check
+        ? { error: params.error, refusal: params.check, ...(params.reason ? { refusalReason: params.reason } : {}) }
+        : { error: params.error },
+    ),
   },
 }).createMachine({
   id: 'email',
@@ -145,9 +187,24 @@ export const emailMachine = setup({
       description: 'Waiting for the sign-in form, a followed link, or a confirmed link.',
       on: {
         SIGNIN_REQUESTED: [
-          { guard: isCsrfVerified, target: 'resolvingCallbackUrl',
-            actions: assign(({ event }) => ({ providerId: event.providerId, callbackUrl: event.callbackUrl, now: event.now, addressLimit: event.addressLimit, clientLimit: event.clientLimit })) },
-          { target: 'failed', actions: [assign(({ event }) => ({ providerId: event.providerId, now: event.now })), { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } }] },
+          {
+            guard: isCsrfVerified,
+            target: 'resolvingCallbackUrl',
+            actions: assign(({ event }) => ({
+              providerId: event.providerId,
+              callbackUrl: event.callbackUrl,
+              now: event.now,
+              addressLimit: event.addressLimit,
+              clientLimit: event.clientLimit,
+            })),
+          },
+          {
+            target: 'failed',
+            actions: [
+              assign(({ event }) => ({ providerId: event.providerId, now: event.now })),
+              { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } },
+            ],
+          },
         ],
         LINK_FOLLOWED: [
           { guard: { type: 'linkHasToken' }, target: 'choosingConfirmation', actions: 'rememberLink' },
@@ -155,16 +212,16 @@ export const emailMachine = setup({
         ],
         LINK_CONFIRMED: [
           { guard: isCsrfVerified, target: 'checkingLinkToken', actions: 'rememberLink' },
-          { target: 'failed', actions: ['rememberLink', { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } }] },
+          {
+            target: 'failed',
+            actions: ['rememberLink', { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } }],
+          },
         ],
       },
     },
     choosingConfirmation: {
       description: 'A followed link is shown a confirmation page, unless the app restored consume-on-GET.',
-      always: [
-        { guard: 'consumesOnGet', target: 'resolvingLinkCallbackUrl' },
-        { target: 'awaitingConfirmation' },
-      ],
+      always: [{ guard: 'consumesOnGet', target: 'resolvingLinkCallbackUrl' }, { target: 'awaitingConfirmation' }],
     },
     awaitingConfirmation: {
       type: 'final',
@@ -181,20 +238,47 @@ export const emailMachine = setup({
       description: 'The redirect callback decides where the user lands after following the link.',
       entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
       on: {
-        REDIRECT_RESOLVED: { target: 'normalisingIdentifier', actions: assign(({ event }) => ({ callbackUrl: event.url })) },
-        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } } },
+        REDIRECT_RESOLVED: {
+          target: 'normalisingIdentifier',
+          actions: assign(({ event }) => ({ callbackUrl: event.url })),
+        },
+        REDIRECT_FAILED: {
+          target: 'failed',
+          actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
+        },
       },
     },
     normalisingIdentifier: {
-      description: "The address is normalised (trimmed, lower-cased; or the provider's normalizeIdentifier) and must be one single address.",
+      description:
+        "The address is normalised (trimmed, lower-cased; or the provider's normalizeIdentifier) and must be one single address.",
       entry: { type: 'normalizeIdentifier', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
       on: {
         IDENTIFIER_NORMALISED: [
           // The address is the user as far as the app's guards can know before the link is followed.
-          { guard: isSingleMailAddress, target: 'countingRequests', actions: assign(({ event }) => ({ identifier: event.identifier, user: { email: event.identifier } })) },
-          { target: 'failed', actions: { type: 'fail', params: { error: 'EmailSignInError', check: 'email-address', reason: 'not one single address' } } },
+          {
+            guard: isSingleMailAddress,
+            target: 'countingRequests',
+            actions: assign(({ event }) => ({ identifier: event.identifier, user: { email: event.identifier } })),
+          },
+          {
+            target: 'failed',
+            actions: {
+              type: 'fail',
+              params: { error: 'EmailSignInError', check: 'email-address', reason: 'not one single address' },
+            },
+          },
         ],
-        IDENTIFIER_REJECTED: { target: 'failed', actions: { type: 'fail', params: { error: 'EmailSignInError', check: 'email-address', reason: 'normalizeIdentifier refused the address' } } },
+        IDENTIFIER_REJECTED: {
+          target: 'failed',
+          actions: {
+            type: 'fail',
+            params: {
+              error: 'EmailSignInError',
+              check: 'email-address',
+              reason: 'normalizeIdentifier refused the address',
+            },
+          },
+        },
       },
     },
     countingRequests: {
@@ -202,18 +286,38 @@ export const emailMachine = setup({
       entry: { type: 'countSignInRequest', params: ({ context }) => ({ identifier: context.identifier ?? '' }) },
       on: {
         REQUESTS_COUNTED: [
-          { guard: isWithinRequestLimits, target: 'checkingSignInRequest',
-            actions: assign(({ event }) => ({ addressRequests: event.addressRequests, clientRequests: event.clientRequests })) },
+          {
+            guard: isWithinRequestLimits,
+            target: 'checkingSignInRequest',
+            actions: assign(({ event }) => ({
+              addressRequests: event.addressRequests,
+              clientRequests: event.clientRequests,
+            })),
+          },
           // Not an error: the browser must not be able to tell this apart from a sent link. Logged as a refusal.
-          { target: 'throttled', actions: assign(({ event }) => ({ addressRequests: event.addressRequests, clientRequests: event.clientRequests,
-            refusal: 'rate-limit' as const, refusalReason: 'too many sign-in requests in the window' })) },
+          {
+            target: 'throttled',
+            actions: assign(({ event }) => ({
+              addressRequests: event.addressRequests,
+              clientRequests: event.clientRequests,
+              refusal: 'rate-limit' as const,
+              refusalReason: 'too many sign-in requests in the window',
+            })),
+          },
         ],
         REQUEST_COUNT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'EmailSignInError' } } },
       },
     },
     checkingSignInRequest: {
       description: 'The signIn callback (email.verificationRequest: true) may allow, deny, or send the user elsewhere.',
-      entry: { type: 'runSignInCallback', params: ({ context }) => ({ providerId: context.providerId ?? '', identifier: context.identifier ?? '', verificationRequest: true }) },
+      entry: {
+        type: 'runSignInCallback',
+        params: ({ context }) => ({
+          providerId: context.providerId ?? '',
+          identifier: context.identifier ?? '',
+          verificationRequest: true,
+        }),
+      },
       on: {
         SIGNIN_ALLOWED: [
           { guard: { type: 'allowSignIn' }, target: 'storingToken' },
@@ -221,12 +325,18 @@ export const emailMachine = setup({
         ],
         SIGNIN_DENIED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
         SIGNIN_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        SIGNIN_REDIRECTED: { target: 'resolvingSignInRedirect', actions: assign(({ event }) => ({ redirectTo: event.url })) },
+        SIGNIN_REDIRECTED: {
+          target: 'resolvingSignInRedirect',
+          actions: assign(({ event }) => ({ redirectTo: event.url })),
+        },
       },
     },
     storingToken: {
       description: 'A fresh token is created; its hash (with the secret) is stored with its expiry.',
-      entry: { type: 'storeVerificationToken', params: ({ context }) => ({ providerId: context.providerId ?? '', identifier: context.identifier ?? '' }) },
+      entry: {
+        type: 'storeVerificationToken',
+        params: ({ context }) => ({ providerId: context.providerId ?? '', identifier: context.identifier ?? '' }),
+      },
       on: {
         TOKEN_STORED: { target: 'sendingMail' },
         TOKEN_STORE_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'EmailSignInError' } } },
@@ -234,13 +344,19 @@ export const emailMachine = setup({
     },
     sendingMail: {
       description: "The provider's sendVerificationRequest delivers the link.",
-      entry: { type: 'sendVerificationRequest', params: ({ context }) => ({ providerId: context.providerId ?? '', identifier: context.identifier ?? '' }) },
+      entry: {
+        type: 'sendVerificationRequest',
+        params: ({ context }) => ({ providerId: context.providerId ?? '', identifier: context.identifier ?? '' }),
+      },
       on: {
         MAIL_SENT: { target: 'verificationSent' },
         MAIL_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'EmailSignInError' } } },
       },
     },
-    verificationSent: { type: 'final', description: 'The link is on its way; the browser is shown the verify-request page.' },
+    verificationSent: {
+      type: 'final',
+      description: 'The link is on its way; the browser is shown the verify-request page.',
+    },
     throttled: {
       type: 'final',
       description: 'Over a request limit: no mail, and the browser sees the same verify-request page (no oracle).',
@@ -250,7 +366,10 @@ export const emailMachine = setup({
       entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
       on: {
         REDIRECT_RESOLVED: { target: 'consumingToken', actions: assign(({ event }) => ({ callbackUrl: event.url })) },
-        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } } },
+        REDIRECT_FAILED: {
+          target: 'failed',
+          actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
+        },
       },
     },
     consumingToken: {
@@ -258,8 +377,20 @@ export const emailMachine = setup({
       entry: { type: 'consumeVerificationToken', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
       on: {
         TOKEN_CONSUMED: [
-          { guard: isVerificationTokenExpired, target: 'failed', actions: [assign(({ event }) => ({ tokenExpiresAt: event.expiresAt })), refusedToken('token expired')] },
-          { guard: isVerificationTokenForLinkAddress, target: 'findingUser', actions: assign(({ event }) => ({ identifier: event.identifier, tokenExpiresAt: event.expiresAt, user: { email: event.identifier } })) },
+          {
+            guard: isVerificationTokenExpired,
+            target: 'failed',
+            actions: [assign(({ event }) => ({ tokenExpiresAt: event.expiresAt })), refusedToken('token expired')],
+          },
+          {
+            guard: isVerificationTokenForLinkAddress,
+            target: 'findingUser',
+            actions: assign(({ event }) => ({
+              identifier: event.identifier,
+              tokenExpiresAt: event.expiresAt,
+              user: { email: event.identifier },
+            })),
+          },
           { target: 'failed', actions: refusedToken('token of another address') },
         ],
         TOKEN_NOT_FOUND: { target: 'failed', actions: refusedToken('token unknown or already used') },
@@ -270,9 +401,16 @@ export const emailMachine = setup({
       description: 'The user with this address, if there is one.',
       entry: { type: 'findUser', params: ({ context }) => ({ identifier: context.identifier ?? '' }) },
       on: {
-        USER_FOUND: { target: 'checkingSignIn', actions: assign(({ event }) => ({ user: event.user, isNewUser: false })) },
+        USER_FOUND: {
+          target: 'checkingSignIn',
+          actions: assign(({ event }) => ({ user: event.user, isNewUser: false })),
+        },
         USER_NOT_FOUND: [
-          { guard: { type: 'allowUserCreation' }, target: 'checkingSignIn', actions: assign(({ context }) => ({ user: { email: context.identifier }, isNewUser: true })) },
+          {
+            guard: { type: 'allowUserCreation' },
+            target: 'checkingSignIn',
+            actions: assign(({ context }) => ({ user: { email: context.identifier }, isNewUser: true })),
+          },
           { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
         ],
         USER_LOOKUP_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'Verification' } } },
@@ -280,7 +418,14 @@ export const emailMachine = setup({
     },
     checkingSignIn: {
       description: 'The signIn callback (no verificationRequest now) may allow, deny, or send the user elsewhere.',
-      entry: { type: 'runSignInCallback', params: ({ context }) => ({ providerId: context.providerId ?? '', identifier: context.identifier ?? '', verificationRequest: false }) },
+      entry: {
+        type: 'runSignInCallback',
+        params: ({ context }) => ({
+          providerId: context.providerId ?? '',
+          identifier: context.identifier ?? '',
+          verificationRequest: false,
+        }),
+      },
       on: {
         SIGNIN_ALLOWED: [
           { guard: { type: 'allowSignIn' }, target: 'savingUser' },
@@ -288,7 +433,10 @@ export const emailMachine = setup({
         ],
         SIGNIN_DENIED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
         SIGNIN_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        SIGNIN_REDIRECTED: { target: 'resolvingSignInRedirect', actions: assign(({ event }) => ({ redirectTo: event.url })) },
+        SIGNIN_REDIRECTED: {
+          target: 'resolvingSignInRedirect',
+          actions: assign(({ event }) => ({ redirectTo: event.url })),
+        },
       },
     },
     savingUser: {
@@ -304,24 +452,43 @@ export const emailMachine = setup({
       entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.redirectTo ?? '' }) },
       on: {
         REDIRECT_RESOLVED: { target: 'redirected', actions: assign(({ event }) => ({ redirectTo: event.url })) },
-        REDIRECT_FAILED: { target: 'failed', actions: [assign({ redirectTo: undefined }), { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } }] },
+        REDIRECT_FAILED: {
+          target: 'failed',
+          actions: [
+            assign({ redirectTo: undefined }),
+            { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
+          ],
+        },
       },
     },
     issuingSession: {
-      description: 'The jwt callback shapes the token and the session cookie is written (or the database session created).',
-      entry: { type: 'issueSession', params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }) },
+      description:
+        'The jwt callback shapes the token and the session cookie is written (or the database session created).',
+      entry: {
+        type: 'issueSession',
+        params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }),
+      },
       on: {
-        SESSION_ISSUED: { target: 'announcingSignIn', actions: assign(({ context }) => ({ redirectTo: context.callbackUrl })) },
+        SESSION_ISSUED: {
+          target: 'announcingSignIn',
+          actions: assign(({ context }) => ({ redirectTo: context.callbackUrl })),
+        },
         SESSION_FAILED: { target: 'failed', actions: assign(({ event }) => ({ error: event.error })) },
       },
     },
     announcingSignIn: {
       description: 'The signIn event tells the app a user signed in.',
-      entry: { type: 'emitSignInEvent', params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }) },
+      entry: {
+        type: 'emitSignInEvent',
+        params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }),
+      },
       on: { SIGNIN_ANNOUNCED: { target: 'signedIn' } },
     },
     signedIn: { type: 'final', description: 'Session issued; the browser goes to the callback URL.' },
-    redirected: { type: 'final', description: 'The signIn callback sent the user to another page; no link sent or no session.' },
+    redirected: {
+      type: 'final',
+      description: 'The signIn callback sent the user to another page; no link sent or no session.',
+    },
     failed: { type: 'final', description: 'Refused; context.error names why.' },
   },
 })

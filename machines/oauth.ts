@@ -6,7 +6,14 @@
 import { assign, not, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
 import type { RefusalCheck } from '../src/types/refusals.js'
-import { hasMatchingState, isAccountOfAnotherSignedInUser, isCallbackForFlowProvider, isCsrfVerified, isDangerousEmailLinkingAllowed, isFlowExpired } from '../src/security/flow-guards.js'
+import {
+  hasMatchingState,
+  isAccountOfAnotherSignedInUser,
+  isCallbackForFlowProvider,
+  isCsrfVerified,
+  isDangerousEmailLinkingAllowed,
+  isFlowExpired,
+} from '../src/security/flow-guards.js'
 import { command, type CommandContract, type CommandsOf } from './contract.js'
 
 type FlowUser = { id?: string; name?: string | null; email?: string | null; image?: string | null }
@@ -39,7 +46,18 @@ export interface OAuthContext {
 }
 
 export type OAuthEvent =
-  | { type: 'SIGNIN_STARTED'; flowId?: string; providerId: string; callbackUrl: string; csrfVerified: boolean; now: number; expiresAt: number; state?: string; nonce?: string; codeVerifier?: string }
+  | {
+      type: 'SIGNIN_STARTED'
+      flowId?: string
+      providerId: string
+      callbackUrl: string
+      csrfVerified: boolean
+      now: number
+      expiresAt: number
+      state?: string
+      nonce?: string
+      codeVerifier?: string
+    }
   | { type: 'REDIRECT_RESOLVED'; url: string }
   | { type: 'REDIRECT_FAILED' }
   | { type: 'AUTHORIZATION_URL_BUILT' }
@@ -94,8 +112,15 @@ export const oauthContract = {
   runRedirectCallback: ['REDIRECT_RESOLVED', 'REDIRECT_FAILED'],
   buildAuthorizationUrl: ['AUTHORIZATION_URL_BUILT', 'AUTHORIZATION_URL_FAILED'],
   handleCallback: [
-    'CALLBACK_VALIDATED', 'PROVIDER_DENIED', 'AUTHORIZATION_RESPONSE_REJECTED', 'PKCE_FAILED', 'TOKEN_REQUEST_FAILED',
-    'ID_TOKEN_REJECTED', 'NONCE_MISMATCHED', 'USERINFO_FAILED', 'PROFILE_REJECTED',
+    'CALLBACK_VALIDATED',
+    'PROVIDER_DENIED',
+    'AUTHORIZATION_RESPONSE_REJECTED',
+    'PKCE_FAILED',
+    'TOKEN_REQUEST_FAILED',
+    'ID_TOKEN_REJECTED',
+    'NONCE_MISMATCHED',
+    'USERINFO_FAILED',
+    'PROFILE_REJECTED',
   ],
   runSignInCallback: ['SIGNIN_ALLOWED', 'SIGNIN_DENIED', 'SIGNIN_REDIRECTED', 'SIGNIN_FAILED'],
   resolveUser: ['ACCOUNT_FOUND', 'SIGNED_IN_USER_FOUND', 'EMAIL_MATCHED', 'USER_NOT_FOUND'],
@@ -125,8 +150,12 @@ export const oauthMachine = setup({
     ...commands,
     // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
     /** Keeps the check a command's result named (issuer, PKCE, nonce, ID token), for the refusal log. */
-    noteRefusal: assign(({ event }) => ('check' in event && event.check ? { refusal: event.check, refusalReason: event.reason } : {})),
-    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) => (params.check ? { error: params.error, refusal: params.check } : { error: params.error })),
+    noteRefusal: assign(({ event }) =>
+      'check' in event && event.check ? { refusal: event.check, refusalReason: event.reason } : {},
+    ),
+    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) =>
+      params.check ? { error: params.error, refusal: params.check } : { error: params.error },
+    ),
   },
 }).createMachine({
   id: 'oauth',
@@ -138,13 +167,25 @@ export const oauthMachine = setup({
       on: {
         SIGNIN_STARTED: [
           {
-            guard: isCsrfVerified, target: 'resolvingCallbackUrl',
+            guard: isCsrfVerified,
+            target: 'resolvingCallbackUrl',
             actions: assign(({ event }) => ({
-              flowId: event.flowId, providerId: event.providerId, callbackUrl: event.callbackUrl, expiresAt: event.expiresAt,
-              state: event.state, nonce: event.nonce, codeVerifier: event.codeVerifier,
+              flowId: event.flowId,
+              providerId: event.providerId,
+              callbackUrl: event.callbackUrl,
+              expiresAt: event.expiresAt,
+              state: event.state,
+              nonce: event.nonce,
+              codeVerifier: event.codeVerifier,
             })),
           },
-          { target: 'failed', actions: [assign(({ event }) => ({ providerId: event.providerId })), { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } }] },
+          {
+            target: 'failed',
+            actions: [
+              assign(({ event }) => ({ providerId: event.providerId })),
+              { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } },
+            ],
+          },
         ],
       },
     },
@@ -152,16 +193,33 @@ export const oauthMachine = setup({
       description: 'The redirect callback decides where the user lands after signing in.',
       entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
       on: {
-        REDIRECT_RESOLVED: { target: 'buildingAuthorizationUrl', actions: assign(({ event }) => ({ callbackUrl: event.url })) },
-        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } } },
+        REDIRECT_RESOLVED: {
+          target: 'buildingAuthorizationUrl',
+          actions: assign(({ event }) => ({ callbackUrl: event.url })),
+        },
+        REDIRECT_FAILED: {
+          target: 'failed',
+          actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
+        },
       },
     },
     buildingAuthorizationUrl: {
       description: 'Discovery if needed, then the authorization URL with the PKCE challenge, state and nonce.',
-      entry: { type: 'buildAuthorizationUrl', params: ({ context }) => ({ providerId: context.providerId ?? '', state: context.state, nonce: context.nonce, codeVerifier: context.codeVerifier }) },
+      entry: {
+        type: 'buildAuthorizationUrl',
+        params: ({ context }) => ({
+          providerId: context.providerId ?? '',
+          state: context.state,
+          nonce: context.nonce,
+          codeVerifier: context.codeVerifier,
+        }),
+      },
       on: {
         AUTHORIZATION_URL_BUILT: { target: 'awaitingCallback' },
-        AUTHORIZATION_URL_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'OAuthSignInError' } } },
+        AUTHORIZATION_URL_FAILED: {
+          target: 'failed',
+          actions: { type: 'fail', params: { error: 'OAuthSignInError' } },
+        },
       },
     },
     awaitingCallback: {
@@ -169,9 +227,20 @@ export const oauthMachine = setup({
       tags: ['awaitingBrowser'],
       on: {
         CALLBACK_RECEIVED: [
-          { guard: isFlowExpired, target: 'failed', actions: { type: 'fail', params: { error: 'FlowRejected', check: 'flow-expired' } } },
-          { guard: isCallbackForFlowProvider, target: 'checkingState', actions: assign(({ event }) => ({ now: event.now, dangerousEmailLinking: event.dangerousEmailLinking })) },
-          { target: 'failed', actions: { type: 'fail', params: { error: 'OAuthCallbackError', check: 'provider-mismatch' } } },
+          {
+            guard: isFlowExpired,
+            target: 'failed',
+            actions: { type: 'fail', params: { error: 'FlowRejected', check: 'flow-expired' } },
+          },
+          {
+            guard: isCallbackForFlowProvider,
+            target: 'checkingState',
+            actions: assign(({ event }) => ({ now: event.now, dangerousEmailLinking: event.dangerousEmailLinking })),
+          },
+          {
+            target: 'failed',
+            actions: { type: 'fail', params: { error: 'OAuthCallbackError', check: 'provider-mismatch' } },
+          },
         ],
       },
     },
@@ -183,10 +252,27 @@ export const oauthMachine = setup({
       ],
     },
     exchangingCode: {
-      description: 'Authorization response checked (iss, error), code exchanged with the PKCE verifier, ID token and userinfo validated, profile mapped.',
-      entry: { type: 'handleCallback', params: ({ context }) => ({ providerId: context.providerId ?? '', state: context.state, nonce: context.nonce, codeVerifier: context.codeVerifier }) },
+      description:
+        'Authorization response checked (iss, error), code exchanged with the PKCE verifier, ID token and userinfo validated, profile mapped.',
+      entry: {
+        type: 'handleCallback',
+        params: ({ context }) => ({
+          providerId: context.providerId ?? '',
+          state: context.state,
+          nonce: context.nonce,
+          codeVerifier: context.codeVerifier,
+        }),
+      },
       on: {
-        CALLBACK_VALIDATED: { target: 'checkingSignIn', actions: assign(({ event }) => ({ user: event.user, state: undefined, nonce: undefined, codeVerifier: undefined })) },
+        CALLBACK_VALIDATED: {
+          target: 'checkingSignIn',
+          actions: assign(({ event }) => ({
+            user: event.user,
+            state: undefined,
+            nonce: undefined,
+            codeVerifier: undefined,
+          })),
+        },
         PROVIDER_DENIED: { target: 'failed', actions: callbackError },
         AUTHORIZATION_RESPONSE_REJECTED: { target: 'failed', actions: ['noteRefusal', callbackError] },
         PKCE_FAILED: { target: 'failed', actions: ['noteRefusal', callbackError] },
@@ -207,7 +293,10 @@ export const oauthMachine = setup({
         ],
         SIGNIN_DENIED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
         SIGNIN_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        SIGNIN_REDIRECTED: { target: 'resolvingSignInRedirect', actions: assign(({ event }) => ({ redirectTo: event.url })) },
+        SIGNIN_REDIRECTED: {
+          target: 'resolvingSignInRedirect',
+          actions: assign(({ event }) => ({ redirectTo: event.url })),
+        },
       },
     },
     resolvingSignInRedirect: {
@@ -215,16 +304,27 @@ export const oauthMachine = setup({
       entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.redirectTo ?? '' }) },
       on: {
         REDIRECT_RESOLVED: { target: 'redirected', actions: assign(({ event }) => ({ redirectTo: event.url })) },
-        REDIRECT_FAILED: { target: 'failed', actions: [assign({ redirectTo: undefined }), { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } }] },
+        REDIRECT_FAILED: {
+          target: 'failed',
+          actions: [
+            assign({ redirectTo: undefined }),
+            { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
+          ],
+        },
       },
     },
     resolvingUser: {
-      description: 'Who is this? An existing account, a new user, a link to the signed-in user, or an e-mail taken by another account.',
+      description:
+        'Who is this? An existing account, a new user, a link to the signed-in user, or an e-mail taken by another account.',
       entry: { type: 'resolveUser', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
       on: {
         // The linking rules, as edges: a known account signs its owner in, unless someone else is signed in here.
         ACCOUNT_FOUND: [
-          { guard: isAccountOfAnotherSignedInUser, target: 'failed', actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked' } } },
+          {
+            guard: isAccountOfAnotherSignedInUser,
+            target: 'failed',
+            actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked' } },
+          },
           { target: 'issuingSession' },
         ],
         // Someone is signed in and the provider account is new: it is linked to them.
@@ -234,7 +334,11 @@ export const oauthMachine = setup({
         ],
         // The e-mail belongs to an existing user: linked only when the provider allows dangerous e-mail linking.
         EMAIL_MATCHED: [
-          { guard: not(isDangerousEmailLinkingAllowed), target: 'failed', actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked' } } },
+          {
+            guard: not(isDangerousEmailLinkingAllowed),
+            target: 'failed',
+            actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked' } },
+          },
           { guard: { type: 'allowAccountLinking' }, target: 'linkingAccount' },
           { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
         ],
@@ -257,23 +361,39 @@ export const oauthMachine = setup({
       entry: { type: 'linkAccount', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
       on: {
         ACCOUNT_LINKED: { target: 'issuingSession' },
-        ACCOUNT_LINK_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked' } } },
+        ACCOUNT_LINK_FAILED: {
+          target: 'failed',
+          actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked' } },
+        },
       },
     },
     issuingSession: {
-      description: 'The jwt callback shapes the token and the session cookie is written (or the database session created).',
-      entry: { type: 'issueSession', params: ({ context }) => ({ providerId: context.providerId ?? '', isNewUser: context.isNewUser === true }) },
+      description:
+        'The jwt callback shapes the token and the session cookie is written (or the database session created).',
+      entry: {
+        type: 'issueSession',
+        params: ({ context }) => ({ providerId: context.providerId ?? '', isNewUser: context.isNewUser === true }),
+      },
       on: {
-        SESSION_ISSUED: { target: 'announcingSignIn', actions: assign(({ context }) => ({ redirectTo: context.callbackUrl })) },
+        SESSION_ISSUED: {
+          target: 'announcingSignIn',
+          actions: assign(({ context }) => ({ redirectTo: context.callbackUrl })),
+        },
         SESSION_FAILED: { target: 'failed', actions: assign(({ event }) => ({ error: event.error })) },
       },
     },
     announcingSignIn: {
       description: 'The signIn event tells the app a user signed in.',
-      entry: { type: 'emitSignInEvent', params: ({ context }) => ({ providerId: context.providerId ?? '', isNewUser: context.isNewUser === true }) },
+      entry: {
+        type: 'emitSignInEvent',
+        params: ({ context }) => ({ providerId: context.providerId ?? '', isNewUser: context.isNewUser === true }),
+      },
       on: { SIGNIN_ANNOUNCED: { target: 'signedIn' } },
     },
-    signedIn: { type: 'final', description: 'Session issued; the browser goes to the callback URL (or the new-user page).' },
+    signedIn: {
+      type: 'final',
+      description: 'Session issued; the browser goes to the callback URL (or the new-user page).',
+    },
     redirected: { type: 'final', description: 'The signIn callback sent the user to another page; no session.' },
     failed: { type: 'final', description: 'Sign-in refused; context.error names why.' },
   },

@@ -87,13 +87,16 @@ export const sessionMachine = setup({
      * the app asked for an update, or when `updateAge` seconds have passed since it was last issued.
      */
     isReissueDue: ({ context, event }) =>
-      (event.type === 'SESSION_REFRESHED' && event.changed) || context.now - (context.issuedAt ?? 0) >= (context.updateAge ?? 0),
+      (event.type === 'SESSION_REFRESHED' && event.changed) ||
+      context.now - (context.issuedAt ?? 0) >= (context.updateAge ?? 0),
   },
   actions: {
     // Commands: run by the flow runtime with the handlers in src/effects/.
     ...commands,
     // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
-    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) => (params.check ? { error: params.error, refusal: params.check } : { error: params.error })),
+    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) =>
+      params.check ? { error: params.error, refusal: params.check } : { error: params.error },
+    ),
   },
 }).createMachine({
   id: 'session',
@@ -103,15 +106,41 @@ export const sessionMachine = setup({
     idle: {
       description: 'A request about the session arrived.',
       on: {
-        SESSION_REQUESTED: { target: 'loading', actions: assign(({ event }) => ({ intent: 'read' as const, now: event.now, updateAge: event.updateAge })) },
+        SESSION_REQUESTED: {
+          target: 'loading',
+          actions: assign(({ event }) => ({ intent: 'read' as const, now: event.now, updateAge: event.updateAge })),
+        },
         SESSION_UPDATE_REQUESTED: [
-          { guard: isCsrfVerified, target: 'loading', actions: assign(({ event }) => ({ intent: 'update' as const, now: event.now, updateAge: event.updateAge })) },
-          { target: 'failed', actions: [assign(({ event }) => ({ now: event.now })), { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } }] },
+          {
+            guard: isCsrfVerified,
+            target: 'loading',
+            actions: assign(({ event }) => ({ intent: 'update' as const, now: event.now, updateAge: event.updateAge })),
+          },
+          {
+            target: 'failed',
+            actions: [
+              assign(({ event }) => ({ now: event.now })),
+              { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } },
+            ],
+          },
         ],
         SIGNOUT_REQUESTED: [
-          { guard: isCsrfVerified, target: 'resolvingSignOutRedirect',
-            actions: assign(({ event }) => ({ intent: 'signOut' as const, callbackUrl: event.callbackUrl, now: event.now })) },
-          { target: 'failed', actions: [assign(({ event }) => ({ now: event.now })), { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } }] },
+          {
+            guard: isCsrfVerified,
+            target: 'resolvingSignOutRedirect',
+            actions: assign(({ event }) => ({
+              intent: 'signOut' as const,
+              callbackUrl: event.callbackUrl,
+              now: event.now,
+            })),
+          },
+          {
+            target: 'failed',
+            actions: [
+              assign(({ event }) => ({ now: event.now })),
+              { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } },
+            ],
+          },
         ],
       },
     },
@@ -128,18 +157,19 @@ export const sessionMachine = setup({
       },
     },
     removingExpired: {
-      description: 'An expired session is removed where it is stored (clean-up of inactive sessions) and its cookie cleared.',
+      description:
+        'An expired session is removed where it is stored (clean-up of inactive sessions) and its cookie cleared.',
       entry: { type: 'clearSession', params: { removeStored: true } },
       on: { SESSION_CLEARED: { target: 'anonymous' } },
     },
     refreshing: {
       description: 'The jwt callback runs (trigger "update" on an update).',
-      entry: { type: 'refreshSession', params: ({ context }) => ({ trigger: context.intent === 'update' ? 'update' as const : 'none' as const }) },
+      entry: {
+        type: 'refreshSession',
+        params: ({ context }) => ({ trigger: context.intent === 'update' ? ('update' as const) : ('none' as const) }),
+      },
       on: {
-        SESSION_REFRESHED: [
-          { guard: 'isReissueDue', target: 'reissuing' },
-          { target: 'resolving' },
-        ],
+        SESSION_REFRESHED: [{ guard: 'isReissueDue', target: 'reissuing' }, { target: 'resolving' }],
         SESSION_REVOKED: { target: 'clearing' },
         SESSION_REFRESH_FAILED: { target: 'failed', actions: assign(({ event }) => ({ error: event.error })) },
       },
@@ -154,7 +184,10 @@ export const sessionMachine = setup({
     },
     resolving: {
       description: 'The session callback shapes what the client sees.',
-      entry: { type: 'runSessionCallback', params: ({ context }) => ({ trigger: context.intent === 'update' ? 'update' as const : 'none' as const }) },
+      entry: {
+        type: 'runSessionCallback',
+        params: ({ context }) => ({ trigger: context.intent === 'update' ? ('update' as const) : ('none' as const) }),
+      },
       on: {
         SESSION_RESOLVED: { target: 'announcing' },
         SESSION_CALLBACK_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'JWTSessionError' } } },
@@ -175,7 +208,10 @@ export const sessionMachine = setup({
       entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
       on: {
         REDIRECT_RESOLVED: { target: 'signingOut', actions: assign(({ event }) => ({ redirectTo: event.url })) },
-        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } } },
+        REDIRECT_FAILED: {
+          target: 'failed',
+          actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
+        },
       },
     },
     signingOut: {

@@ -8,7 +8,13 @@
 import { assign, not, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
 import type { RefusalCheck } from '../src/types/refusals.js'
-import { isCallbackForFlowProvider, isCsrfVerified, isFlowExpired, isAuthenticatorCounterRegressed, isResponseForFlowAction } from '../src/security/flow-guards.js'
+import {
+  isCallbackForFlowProvider,
+  isCsrfVerified,
+  isFlowExpired,
+  isAuthenticatorCounterRegressed,
+  isResponseForFlowAction,
+} from '../src/security/flow-guards.js'
 import { command, type CommandContract, type CommandsOf } from './contract.js'
 
 export type WebAuthnAction = 'register' | 'authenticate'
@@ -50,13 +56,29 @@ export interface WebAuthnContext {
 }
 
 export type WebAuthnEvent =
-  | { type: 'OPTIONS_REQUESTED'; flowId?: string; providerId: string; requested?: WebAuthnAction; signedInUserId?: string; challenge: string; now: number; expiresAt: number }
+  | {
+      type: 'OPTIONS_REQUESTED'
+      flowId?: string
+      providerId: string
+      requested?: WebAuthnAction
+      signedInUserId?: string
+      challenge: string
+      now: number
+      expiresAt: number
+    }
   | { type: 'USER_INFO_FOUND'; user: WebAuthnFlowUser; exists: boolean }
   | { type: 'USER_INFO_NONE' }
   | { type: 'USER_INFO_FAILED' }
   | { type: 'OPTIONS_BUILT' }
   | { type: 'OPTIONS_FAILED' }
-  | { type: 'RESPONSE_RECEIVED'; providerId: string; action?: string; callbackUrl: string; csrfVerified: boolean; now: number }
+  | {
+      type: 'RESPONSE_RECEIVED'
+      providerId: string
+      action?: string
+      callbackUrl: string
+      csrfVerified: boolean
+      now: number
+    }
   | { type: 'REDIRECT_RESOLVED'; url: string }
   | { type: 'REDIRECT_FAILED' }
   | { type: 'CHALLENGE_CLAIMED' }
@@ -140,7 +162,10 @@ function isRegistering({ context }: Args): boolean {
   return context.action === 'register'
 }
 
-const verificationFailed = ['noteVerificationFailure', { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-verification' } }] as const
+const verificationFailed = [
+  'noteVerificationFailure',
+  { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-verification' } },
+] as const
 
 export const webAuthnMachine = setup({
   types: {
@@ -156,8 +181,12 @@ export const webAuthnMachine = setup({
   actions: {
     ...commands,
     /** Keeps why verification failed (the library's message), for the refusal log line. */
-    noteVerificationFailure: assign(({ event }) => (event.type === 'VERIFICATION_FAILED' ? { refusalReason: event.reason } : {})),
-    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) => (params.check ? { error: params.error, refusal: params.check } : { error: params.error })),
+    noteVerificationFailure: assign(({ event }) =>
+      event.type === 'VERIFICATION_FAILED' ? { refusalReason: event.reason } : {},
+    ),
+    fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) =>
+      params.check ? { error: params.error, refusal: params.check } : { error: params.error },
+    ),
   },
 }).createMachine({
   id: 'webauthn',
@@ -170,26 +199,53 @@ export const webAuthnMachine = setup({
         OPTIONS_REQUESTED: {
           target: 'lookingUpUser',
           actions: assign(({ event }) => ({
-            flowId: event.flowId, providerId: event.providerId, requested: event.requested, signedInUserId: event.signedInUserId,
-            challenge: event.challenge, now: event.now, expiresAt: event.expiresAt,
+            flowId: event.flowId,
+            providerId: event.providerId,
+            requested: event.requested,
+            signedInUserId: event.signedInUserId,
+            challenge: event.challenge,
+            now: event.now,
+            expiresAt: event.expiresAt,
           })),
         },
       },
     },
     lookingUpUser: {
       description: 'Who the request is about: the signed-in user, the user the form names (getUserInfo), or nobody.',
-      entry: { type: 'lookUpUser', params: ({ context }) => ({ providerId: context.providerId ?? '', signedInUserId: context.signedInUserId }) },
+      entry: {
+        type: 'lookUpUser',
+        params: ({ context }) => ({ providerId: context.providerId ?? '', signedInUserId: context.signedInUserId }),
+      },
       on: {
         USER_INFO_FOUND: [
-          { guard: askedToAuthenticate, target: 'buildingAuthenticationOptions', actions: assign(({ event }) => ({ action: 'authenticate' as const, subject: event.user })) },
+          {
+            guard: askedToAuthenticate,
+            target: 'buildingAuthenticationOptions',
+            actions: assign(({ event }) => ({ action: 'authenticate' as const, subject: event.user })),
+          },
           // Signed in: the passkey goes to that user. Signed out: only a user not yet stored may register, so nobody
           // can attach a passkey to someone else's account by typing their e-mail.
-          { guard: isSignedIn, target: 'buildingRegistrationOptions', actions: assign(({ event }) => ({ action: 'register' as const, subject: event.user })) },
-          { guard: namesStoredUser, target: 'checkingRegistrationRequest', actions: assign(({ event }) => ({ action: 'authenticate' as const, subject: event.user })) },
-          { target: 'buildingRegistrationOptions', actions: assign(({ event }) => ({ action: 'register' as const, subject: event.user })) },
+          {
+            guard: isSignedIn,
+            target: 'buildingRegistrationOptions',
+            actions: assign(({ event }) => ({ action: 'register' as const, subject: event.user })),
+          },
+          {
+            guard: namesStoredUser,
+            target: 'checkingRegistrationRequest',
+            actions: assign(({ event }) => ({ action: 'authenticate' as const, subject: event.user })),
+          },
+          {
+            target: 'buildingRegistrationOptions',
+            actions: assign(({ event }) => ({ action: 'register' as const, subject: event.user })),
+          },
         ],
         USER_INFO_NONE: [
-          { guard: askedToRegister, target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-registration' } } },
+          {
+            guard: askedToRegister,
+            target: 'failed',
+            actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-registration' } },
+          },
           { target: 'buildingAuthenticationOptions', actions: assign({ action: 'authenticate' as const }) },
         ],
         USER_INFO_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AdapterError' } } },
@@ -198,21 +254,41 @@ export const webAuthnMachine = setup({
     checkingRegistrationRequest: {
       description: 'A stored user, signed out: an explicit request to register is refused; otherwise they sign in.',
       always: [
-        { guard: askedToRegister, target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-registration' } } },
+        {
+          guard: askedToRegister,
+          target: 'failed',
+          actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-registration' } },
+        },
         { target: 'buildingAuthenticationOptions' },
       ],
     },
     buildingRegistrationOptions: {
-      description: 'Creation options for navigator.credentials.create(): relying party, user, challenge, passkeys already held excluded.',
-      entry: { type: 'buildRegistrationOptions', params: ({ context }) => ({ providerId: context.providerId ?? '', challenge: context.challenge ?? '', user: context.subject ?? {} }) },
+      description:
+        'Creation options for navigator.credentials.create(): relying party, user, challenge, passkeys already held excluded.',
+      entry: {
+        type: 'buildRegistrationOptions',
+        params: ({ context }) => ({
+          providerId: context.providerId ?? '',
+          challenge: context.challenge ?? '',
+          user: context.subject ?? {},
+        }),
+      },
       on: {
         OPTIONS_BUILT: { target: 'awaitingResponse' },
         OPTIONS_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError' } } },
       },
     },
     buildingAuthenticationOptions: {
-      description: "Request options for navigator.credentials.get(): challenge, RP id, the named user's passkeys or discoverable ones.",
-      entry: { type: 'buildAuthenticationOptions', params: ({ context }) => ({ providerId: context.providerId ?? '', challenge: context.challenge ?? '', userId: context.subject?.id }) },
+      description:
+        "Request options for navigator.credentials.get(): challenge, RP id, the named user's passkeys or discoverable ones.",
+      entry: {
+        type: 'buildAuthenticationOptions',
+        params: ({ context }) => ({
+          providerId: context.providerId ?? '',
+          challenge: context.challenge ?? '',
+          userId: context.subject?.id,
+        }),
+      },
       on: {
         OPTIONS_BUILT: { target: 'awaitingResponse' },
         OPTIONS_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError' } } },
@@ -223,11 +299,30 @@ export const webAuthnMachine = setup({
       tags: ['awaitingBrowser'],
       on: {
         RESPONSE_RECEIVED: [
-          { guard: isFlowExpired, target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-challenge' } } },
-          { guard: not(isCsrfVerified), target: 'failed', actions: { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } } },
-          { guard: not(isCallbackForFlowProvider), target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'provider-mismatch' } } },
-          { guard: not(isResponseForFlowAction), target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-verification' } } },
-          { target: 'resolvingCallbackUrl', actions: assign(({ event }) => ({ now: event.now, callbackUrl: event.callbackUrl })) },
+          {
+            guard: isFlowExpired,
+            target: 'failed',
+            actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-challenge' } },
+          },
+          {
+            guard: not(isCsrfVerified),
+            target: 'failed',
+            actions: { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } },
+          },
+          {
+            guard: not(isCallbackForFlowProvider),
+            target: 'failed',
+            actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'provider-mismatch' } },
+          },
+          {
+            guard: not(isResponseForFlowAction),
+            target: 'failed',
+            actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-verification' } },
+          },
+          {
+            target: 'resolvingCallbackUrl',
+            actions: assign(({ event }) => ({ now: event.now, callbackUrl: event.callbackUrl })),
+          },
         ],
       },
     },
@@ -235,27 +330,45 @@ export const webAuthnMachine = setup({
       description: 'The redirect callback decides where the user lands after signing in.',
       entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
       on: {
-        REDIRECT_RESOLVED: { target: 'claimingChallenge', actions: assign(({ event }) => ({ callbackUrl: event.url })) },
-        REDIRECT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } } },
+        REDIRECT_RESOLVED: {
+          target: 'claimingChallenge',
+          actions: assign(({ event }) => ({ callbackUrl: event.url })),
+        },
+        REDIRECT_FAILED: {
+          target: 'failed',
+          actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
+        },
       },
     },
     claimingChallenge: {
       description: 'The challenge is spent before anything is verified: a second answer to it is a replay.',
-      entry: { type: 'claimChallenge', params: ({ context }) => ({ challenge: context.challenge ?? '', expiresAt: context.expiresAt ?? 0 }) },
+      entry: {
+        type: 'claimChallenge',
+        params: ({ context }) => ({ challenge: context.challenge ?? '', expiresAt: context.expiresAt ?? 0 }),
+      },
       on: {
-        CHALLENGE_CLAIMED: [
-          { guard: isRegistering, target: 'verifyingRegistration' },
-          { target: 'findingCredential' },
-        ],
-        CHALLENGE_SPENT: { target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-challenge' } } },
+        CHALLENGE_CLAIMED: [{ guard: isRegistering, target: 'verifyingRegistration' }, { target: 'findingCredential' }],
+        CHALLENGE_SPENT: {
+          target: 'failed',
+          actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-challenge' } },
+        },
       },
     },
     verifyingRegistration: {
       description: 'Attestation checked: origin, RP id, challenge, user presence and verification, public key.',
-      entry: { type: 'verifyRegistration', params: ({ context }) => ({ providerId: context.providerId ?? '', challenge: context.challenge ?? '' }) },
+      entry: {
+        type: 'verifyRegistration',
+        params: ({ context }) => ({ providerId: context.providerId ?? '', challenge: context.challenge ?? '' }),
+      },
       on: {
-        REGISTRATION_VERIFIED: { target: 'checkingRegistrationSignIn', actions: assign(({ context }) => ({ user: context.subject, challenge: undefined })) },
-        CREDENTIAL_TAKEN: { target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-credential' } } },
+        REGISTRATION_VERIFIED: {
+          target: 'checkingRegistrationSignIn',
+          actions: assign(({ context }) => ({ user: context.subject, challenge: undefined })),
+        },
+        CREDENTIAL_TAKEN: {
+          target: 'failed',
+          actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-credential' } },
+        },
         VERIFICATION_FAILED: { target: 'failed', actions: verificationFailed },
       },
     },
@@ -263,17 +376,31 @@ export const webAuthnMachine = setup({
       description: 'The stored authenticator behind the credential id the browser presented, and its user.',
       entry: { type: 'findCredential', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
       on: {
-        CREDENTIAL_FOUND: { target: 'verifyingAssertion', actions: assign(({ event }) => ({ storedCounter: event.storedCounter, user: event.user })) },
-        CREDENTIAL_UNKNOWN: { target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-credential' } } },
+        CREDENTIAL_FOUND: {
+          target: 'verifyingAssertion',
+          actions: assign(({ event }) => ({ storedCounter: event.storedCounter, user: event.user })),
+        },
+        CREDENTIAL_UNKNOWN: {
+          target: 'failed',
+          actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-credential' } },
+        },
       },
     },
     verifyingAssertion: {
-      description: 'Assertion checked against the stored public key: origin, RP id, challenge, signature; then the counter.',
-      entry: { type: 'verifyAuthentication', params: ({ context }) => ({ providerId: context.providerId ?? '', challenge: context.challenge ?? '' }) },
+      description:
+        'Assertion checked against the stored public key: origin, RP id, challenge, signature; then the counter.',
+      entry: {
+        type: 'verifyAuthentication',
+        params: ({ context }) => ({ providerId: context.providerId ?? '', challenge: context.challenge ?? '' }),
+      },
       on: {
         ASSERTION_VERIFIED: [
           // A counter that did not move forward means two copies of one key: a possible cloned authenticator.
-          { guard: isAuthenticatorCounterRegressed, target: 'failed', actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-counter' } } },
+          {
+            guard: isAuthenticatorCounterRegressed,
+            target: 'failed',
+            actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-counter' } },
+          },
           { target: 'updatingCounter', actions: assign({ challenge: undefined }) },
         ],
         VERIFICATION_FAILED: { target: 'failed', actions: verificationFailed },
@@ -281,12 +408,22 @@ export const webAuthnMachine = setup({
     },
     updatingCounter: {
       description: 'The new signature counter is stored.',
-      entry: { type: 'updateCounter', params: ({ event }) => ({ newCounter: event.type === 'ASSERTION_VERIFIED' ? event.newCounter : 0 }) },
+      entry: {
+        type: 'updateCounter',
+        params: ({ event }) => ({ newCounter: event.type === 'ASSERTION_VERIFIED' ? event.newCounter : 0 }),
+      },
       on: { COUNTER_UPDATED: { target: 'checkingAuthenticationSignIn' } },
     },
     checkingRegistrationSignIn: {
       description: 'The signIn callback may refuse a new passkey before anything is stored.',
-      entry: { type: 'runSignInCallback', params: ({ context }) => ({ providerId: context.providerId ?? '', action: 'register' as const, user: context.user ?? {} }) },
+      entry: {
+        type: 'runSignInCallback',
+        params: ({ context }) => ({
+          providerId: context.providerId ?? '',
+          action: 'register' as const,
+          user: context.user ?? {},
+        }),
+      },
       on: {
         SIGNIN_ALLOWED: [
           { guard: { type: 'allowSignIn' }, target: 'savingRegistration' },
@@ -294,20 +431,40 @@ export const webAuthnMachine = setup({
         ],
         SIGNIN_DENIED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
         SIGNIN_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        SIGNIN_REDIRECTED: { target: 'resolvingSignInRedirect', actions: assign(({ event }) => ({ redirectTo: event.url })) },
+        SIGNIN_REDIRECTED: {
+          target: 'resolvingSignInRedirect',
+          actions: assign(({ event }) => ({ redirectTo: event.url })),
+        },
       },
     },
     savingRegistration: {
       description: 'User (unless signed in), account of type "webauthn" and authenticator are stored.',
-      entry: { type: 'saveRegistration', params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {}, signedInUserId: context.signedInUserId }) },
+      entry: {
+        type: 'saveRegistration',
+        params: ({ context }) => ({
+          providerId: context.providerId ?? '',
+          user: context.user ?? {},
+          signedInUserId: context.signedInUserId,
+        }),
+      },
       on: {
-        REGISTRATION_SAVED: { target: 'issuingSession', actions: assign(({ event }) => ({ user: event.user, isNewUser: event.isNewUser })) },
+        REGISTRATION_SAVED: {
+          target: 'issuingSession',
+          actions: assign(({ event }) => ({ user: event.user, isNewUser: event.isNewUser })),
+        },
         SAVE_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AdapterError' } } },
       },
     },
     checkingAuthenticationSignIn: {
       description: 'The signIn callback may allow, deny, or send the user elsewhere.',
-      entry: { type: 'runSignInCallback', params: ({ context }) => ({ providerId: context.providerId ?? '', action: 'authenticate' as const, user: context.user ?? {} }) },
+      entry: {
+        type: 'runSignInCallback',
+        params: ({ context }) => ({
+          providerId: context.providerId ?? '',
+          action: 'authenticate' as const,
+          user: context.user ?? {},
+        }),
+      },
       on: {
         SIGNIN_ALLOWED: [
           { guard: { type: 'allowSignIn' }, target: 'issuingSession' },
@@ -315,7 +472,10 @@ export const webAuthnMachine = setup({
         ],
         SIGNIN_DENIED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
         SIGNIN_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        SIGNIN_REDIRECTED: { target: 'resolvingSignInRedirect', actions: assign(({ event }) => ({ redirectTo: event.url })) },
+        SIGNIN_REDIRECTED: {
+          target: 'resolvingSignInRedirect',
+          actions: assign(({ event }) => ({ redirectTo: event.url })),
+        },
       },
     },
     resolvingSignInRedirect: {
@@ -323,20 +483,33 @@ export const webAuthnMachine = setup({
       entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.redirectTo ?? '' }) },
       on: {
         REDIRECT_RESOLVED: { target: 'redirected', actions: assign(({ event }) => ({ redirectTo: event.url })) },
-        REDIRECT_FAILED: { target: 'failed', actions: [assign({ redirectTo: undefined }), { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } }] },
+        REDIRECT_FAILED: {
+          target: 'failed',
+          actions: [
+            assign({ redirectTo: undefined }),
+            { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
+          ],
+        },
       },
     },
     issuingSession: {
-      description: 'The jwt callback shapes the token and the session cookie is written (or the database session created).',
+      description:
+        'The jwt callback shapes the token and the session cookie is written (or the database session created).',
       entry: { type: 'issueSession', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
       on: {
-        SESSION_ISSUED: { target: 'announcingSignIn', actions: assign(({ context }) => ({ redirectTo: context.callbackUrl })) },
+        SESSION_ISSUED: {
+          target: 'announcingSignIn',
+          actions: assign(({ context }) => ({ redirectTo: context.callbackUrl })),
+        },
         SESSION_FAILED: { target: 'failed', actions: assign(({ event }) => ({ error: event.error })) },
       },
     },
     announcingSignIn: {
       description: 'The signIn event (and createUser for a new user) tells the app.',
-      entry: { type: 'emitSignInEvent', params: ({ context }) => ({ providerId: context.providerId ?? '', isNewUser: context.isNewUser === true }) },
+      entry: {
+        type: 'emitSignInEvent',
+        params: ({ context }) => ({ providerId: context.providerId ?? '', isNewUser: context.isNewUser === true }),
+      },
       on: { SIGNIN_ANNOUNCED: { target: 'signedIn' } },
     },
     signedIn: { type: 'final', description: 'Session issued; the browser goes to the callback URL.' },

@@ -6,19 +6,59 @@
 
 /** Names of the error classes, as Auth.js spells them. */
 export type ErrorType =
-  | 'AccessDenied' | 'AdapterError' | 'CallbackRouteError' | 'ErrorPageLoop' | 'EventError' | 'InvalidCallbackUrl'
-  | 'CredentialsSignin' | 'InvalidEndpoints' | 'InvalidCheck' | 'JWTSessionError' | 'MissingAdapter'
-  | 'MissingAdapterMethods' | 'MissingAuthorize' | 'MissingSecret' | 'OAuthAccountNotLinked' | 'OAuthCallbackError'
-  | 'OAuthProfileParseError' | 'SessionTokenError' | 'OAuthSignInError' | 'EmailSignInError' | 'SignOutError'
-  | 'UnknownAction' | 'UnsupportedStrategy' | 'InvalidProvider' | 'UntrustedHost' | 'Verification' | 'MissingCSRF'
-  | 'AccountNotLinked' | 'DuplicateConditionalUI' | 'MissingWebAuthnAutocomplete' | 'WebAuthnVerificationError'
-  | 'ExperimentalFeatureNotEnabled' | 'FlowRejected' | 'FlowStoreUnavailable' | 'OAuthCreateAccount'
-  | 'EmailCreateAccount' | 'InvalidRequest' | 'InvalidConfig' | 'InvalidCookieOption' | 'InvalidFlowExtension'
+  | 'AccessDenied'
+  | 'AdapterError'
+  | 'CallbackRouteError'
+  | 'ErrorPageLoop'
+  | 'EventError'
+  | 'InvalidCallbackUrl'
+  | 'CredentialsSignin'
+  | 'InvalidEndpoints'
+  | 'InvalidCheck'
+  | 'JWTSessionError'
+  | 'MissingAdapter'
+  | 'MissingAdapterMethods'
+  | 'MissingAuthorize'
+  | 'MissingSecret'
+  | 'OAuthAccountNotLinked'
+  | 'OAuthCallbackError'
+  | 'OAuthProfileParseError'
+  | 'SessionTokenError'
+  | 'OAuthSignInError'
+  | 'EmailSignInError'
+  | 'SignOutError'
+  | 'UnknownAction'
+  | 'UnsupportedStrategy'
+  | 'InvalidProvider'
+  | 'UntrustedHost'
+  | 'Verification'
+  | 'MissingCSRF'
+  | 'AccountNotLinked'
+  | 'DuplicateConditionalUI'
+  | 'MissingWebAuthnAutocomplete'
+  | 'WebAuthnVerificationError'
+  | 'ExperimentalFeatureNotEnabled'
+  | 'FlowRejected'
+  | 'FlowStoreUnavailable'
+  | 'OAuthCreateAccount'
+  | 'EmailCreateAccount'
+  | 'InvalidRequest'
+  | 'InvalidConfig'
+  | 'InvalidCookieOption'
+  | 'InvalidFlowExtension'
 
 /** Values of the `error` query parameter on the sign-in page. */
 export type SignInPageErrorParam =
-  | 'Signin' | 'OAuthSignin' | 'OAuthCallbackError' | 'OAuthCreateAccount' | 'EmailCreateAccount' | 'Callback'
-  | 'OAuthAccountNotLinked' | 'EmailSignin' | 'CredentialsSignin' | 'SessionRequired'
+  | 'Signin'
+  | 'OAuthSignin'
+  | 'OAuthCallbackError'
+  | 'OAuthCreateAccount'
+  | 'EmailCreateAccount'
+  | 'Callback'
+  | 'OAuthAccountNotLinked'
+  | 'EmailSignin'
+  | 'CredentialsSignin'
+  | 'SessionRequired'
 
 /** Values of the `error` query parameter on the error page. */
 export type ErrorPageParam = 'Configuration' | 'AccessDenied' | 'Verification'
@@ -38,7 +78,8 @@ export class AuthError extends Error {
     if (message instanceof Error) {
       super(undefined, { cause: { err: message, ...(message.cause as object | undefined) } })
     } else if (typeof message === 'string') {
-      if (errorOptions instanceof Error) errorOptions = { err: errorOptions, ...(errorOptions.cause as object | undefined) }
+      if (errorOptions instanceof Error)
+        errorOptions = { err: errorOptions, ...(errorOptions.cause as object | undefined) }
       super(message, errorOptions ? { cause: errorOptions } : undefined)
     } else {
       super(undefined, message ? { cause: message } : undefined)
@@ -52,14 +93,28 @@ export class AuthError extends Error {
 }
 
 /** An error shown on the sign-in page rather than the error page. */
-export class SignInError extends AuthError { static override kind = 'signIn' as const }
+export class SignInError extends AuthError {
+  static override kind = 'signIn' as const
+}
 
-export class AdapterError extends AuthError { static override type: ErrorType = 'AdapterError' }
-export class AccessDenied extends AuthError { static override type: ErrorType = 'AccessDenied' }
-export class CallbackRouteError extends AuthError { static override type: ErrorType = 'CallbackRouteError' }
-export class ErrorPageLoop extends AuthError { static override type: ErrorType = 'ErrorPageLoop' }
-export class EventError extends AuthError { static override type: ErrorType = 'EventError' }
-export class InvalidCallbackUrl extends AuthError { static override type: ErrorType = 'InvalidCallbackUrl' }
+export class AdapterError extends AuthError {
+  static override type: ErrorType = 'AdapterError'
+}
+export class AccessDenied extends AuthError {
+  static override type: ErrorType = 'AccessDenied'
+}
+export class CallbackRouteError extends AuthError {
+  static override type: ErrorType = 'CallbackRouteError'
+}
+export class ErrorPageLoop extends AuthError {
+  static override type: ErrorType = 'ErrorPageLoop'
+}
+export class EventError extends AuthError {
+  static override type: ErrorType = 'EventError'
+}
+export class InvalidCallbackUrl extends AuthError {
+  static override type: ErrorType = 'InvalidCallbackUrl'
+}
 
 /** Thrown from a credentials provider's `authorize` to reject the sign-in; `code` is shown in the URL. */
 export class CredentialsSignin extends SignInError {
@@ -68,45 +123,111 @@ export class CredentialsSignin extends SignInError {
   code = 'credentials'
 }
 
-export class InvalidEndpoints extends AuthError { static override type: ErrorType = 'InvalidEndpoints' }
-export class InvalidCheck extends AuthError { static override type: ErrorType = 'InvalidCheck' }
-export class JWTSessionError extends AuthError { static override type: ErrorType = 'JWTSessionError' }
-export class MissingAdapter extends AuthError { static override type: ErrorType = 'MissingAdapter' }
-export class MissingAdapterMethods extends AuthError { static override type: ErrorType = 'MissingAdapterMethods' }
-export class MissingAuthorize extends AuthError { static override type: ErrorType = 'MissingAuthorize' }
-export class MissingSecret extends AuthError { static override type: ErrorType = 'MissingSecret' }
-export class OAuthAccountNotLinked extends SignInError { static override type: ErrorType = 'OAuthAccountNotLinked' }
-export class OAuthCallbackError extends SignInError { static override type: ErrorType = 'OAuthCallbackError' }
-export class OAuthProfileParseError extends AuthError { static override type: ErrorType = 'OAuthProfileParseError' }
-export class SessionTokenError extends AuthError { static override type: ErrorType = 'SessionTokenError' }
-export class OAuthSignInError extends SignInError { static override type: ErrorType = 'OAuthSignInError' }
-export class OAuthCreateAccount extends SignInError { static override type: ErrorType = 'OAuthCreateAccount' }
-export class EmailSignInError extends SignInError { static override type: ErrorType = 'EmailSignInError' }
-export class EmailCreateAccount extends SignInError { static override type: ErrorType = 'EmailCreateAccount' }
-export class SignOutError extends AuthError { static override type: ErrorType = 'SignOutError' }
-export class UnknownAction extends AuthError { static override type: ErrorType = 'UnknownAction' }
-export class UnsupportedStrategy extends AuthError { static override type: ErrorType = 'UnsupportedStrategy' }
-export class InvalidProvider extends AuthError { static override type: ErrorType = 'InvalidProvider' }
-export class UntrustedHost extends AuthError { static override type: ErrorType = 'UntrustedHost' }
-export class Verification extends AuthError { static override type: ErrorType = 'Verification' }
-export class MissingCSRF extends SignInError { static override type: ErrorType = 'MissingCSRF' }
-export class AccountNotLinked extends SignInError { static override type: ErrorType = 'AccountNotLinked' }
-export class DuplicateConditionalUI extends AuthError { static override type: ErrorType = 'DuplicateConditionalUI' }
-export class MissingWebAuthnAutocomplete extends AuthError { static override type: ErrorType = 'MissingWebAuthnAutocomplete' }
-export class WebAuthnVerificationError extends AuthError { static override type: ErrorType = 'WebAuthnVerificationError' }
-export class ExperimentalFeatureNotEnabled extends AuthError { static override type: ErrorType = 'ExperimentalFeatureNotEnabled' }
+export class InvalidEndpoints extends AuthError {
+  static override type: ErrorType = 'InvalidEndpoints'
+}
+export class InvalidCheck extends AuthError {
+  static override type: ErrorType = 'InvalidCheck'
+}
+export class JWTSessionError extends AuthError {
+  static override type: ErrorType = 'JWTSessionError'
+}
+export class MissingAdapter extends AuthError {
+  static override type: ErrorType = 'MissingAdapter'
+}
+export class MissingAdapterMethods extends AuthError {
+  static override type: ErrorType = 'MissingAdapterMethods'
+}
+export class MissingAuthorize extends AuthError {
+  static override type: ErrorType = 'MissingAuthorize'
+}
+export class MissingSecret extends AuthError {
+  static override type: ErrorType = 'MissingSecret'
+}
+export class OAuthAccountNotLinked extends SignInError {
+  static override type: ErrorType = 'OAuthAccountNotLinked'
+}
+export class OAuthCallbackError extends SignInError {
+  static override type: ErrorType = 'OAuthCallbackError'
+}
+export class OAuthProfileParseError extends AuthError {
+  static override type: ErrorType = 'OAuthProfileParseError'
+}
+export class SessionTokenError extends AuthError {
+  static override type: ErrorType = 'SessionTokenError'
+}
+export class OAuthSignInError extends SignInError {
+  static override type: ErrorType = 'OAuthSignInError'
+}
+export class OAuthCreateAccount extends SignInError {
+  static override type: ErrorType = 'OAuthCreateAccount'
+}
+export class EmailSignInError extends SignInError {
+  static override type: ErrorType = 'EmailSignInError'
+}
+export class EmailCreateAccount extends SignInError {
+  static override type: ErrorType = 'EmailCreateAccount'
+}
+export class SignOutError extends AuthError {
+  static override type: ErrorType = 'SignOutError'
+}
+export class UnknownAction extends AuthError {
+  static override type: ErrorType = 'UnknownAction'
+}
+export class UnsupportedStrategy extends AuthError {
+  static override type: ErrorType = 'UnsupportedStrategy'
+}
+export class InvalidProvider extends AuthError {
+  static override type: ErrorType = 'InvalidProvider'
+}
+export class UntrustedHost extends AuthError {
+  static override type: ErrorType = 'UntrustedHost'
+}
+export class Verification extends AuthError {
+  static override type: ErrorType = 'Verification'
+}
+export class MissingCSRF extends SignInError {
+  static override type: ErrorType = 'MissingCSRF'
+}
+export class AccountNotLinked extends SignInError {
+  static override type: ErrorType = 'AccountNotLinked'
+}
+export class DuplicateConditionalUI extends AuthError {
+  static override type: ErrorType = 'DuplicateConditionalUI'
+}
+export class MissingWebAuthnAutocomplete extends AuthError {
+  static override type: ErrorType = 'MissingWebAuthnAutocomplete'
+}
+export class WebAuthnVerificationError extends AuthError {
+  static override type: ErrorType = 'WebAuthnVerificationError'
+}
+export class ExperimentalFeatureNotEnabled extends AuthError {
+  static override type: ErrorType = 'ExperimentalFeatureNotEnabled'
+}
 /** Authchart: a malformed request (body, query, header) that no action can use. */
-export class InvalidRequest extends AuthError { static override type: ErrorType = 'InvalidRequest' }
+export class InvalidRequest extends AuthError {
+  static override type: ErrorType = 'InvalidRequest'
+}
 /** Authchart: an option has a value Authchart cannot work with; the message names the option. */
-export class InvalidConfig extends AuthError { static override type: ErrorType = 'InvalidConfig' }
+export class InvalidConfig extends AuthError {
+  static override type: ErrorType = 'InvalidConfig'
+}
 /** Authchart: the stored flow is unknown, expired, tampered, replayed or from an older machine version. */
-export class FlowRejected extends SignInError { static override type: ErrorType = 'FlowRejected' }
+export class FlowRejected extends SignInError {
+  static override type: ErrorType = 'FlowRejected'
+}
 /** Authchart: the flow store (e.g. Redis) could not be reached in time. */
-export class FlowStoreUnavailable extends AuthError { static override type: ErrorType = 'FlowStoreUnavailable' }
+export class FlowStoreUnavailable extends AuthError {
+  static override type: ErrorType = 'FlowStoreUnavailable'
+}
 /** Authchart: a cookie name, value or attribute that cannot be written into a valid `Set-Cookie` header (RFC 6265). */
-export class InvalidCookieOption extends AuthError { static override type: ErrorType = 'InvalidCookieOption' }
+export class InvalidCookieOption extends AuthError {
+  static override type: ErrorType = 'InvalidCookieOption'
+}
 /** Authchart: `config.flows` names a machine or a guard that is not a documented extension point, or gives a non-function. */
-export class InvalidFlowExtension extends AuthError { static override type: ErrorType = 'InvalidFlowExtension' }
+export class InvalidFlowExtension extends AuthError {
+  static override type: ErrorType = 'InvalidFlowExtension'
+}
 
 /** Where an error is shown: the page, the spec's `error` query value, and the status of a JSON answer. */
 export interface ErrorPresentation {
@@ -172,7 +293,9 @@ export function errorPresentation(error: unknown): ErrorPresentation {
 }
 
 /** The page and the `error` query value an error is shown with (the table above). */
-export function errorPageValue(error: unknown): { page: 'signIn'; value: SignInPageErrorParam } | { page: 'error'; value: ErrorPageParam } {
+export function errorPageValue(
+  error: unknown,
+): { page: 'signIn'; value: SignInPageErrorParam } | { page: 'error'; value: ErrorPageParam } {
   const { page, value } = errorPresentation(error)
   return page === 'signIn' ? { page, value: value as SignInPageErrorParam } : { page, value: value as ErrorPageParam }
 }

@@ -55,13 +55,16 @@ function epochSeconds(): number {
 }
 
 function secretList(secret: unknown): string[] {
-  const list = (Array.isArray(secret) ? secret : [secret]).filter((s): s is string => typeof s === 'string' && s.length > 0)
+  const list = (Array.isArray(secret) ? secret : [secret]).filter(
+    (s): s is string => typeof s === 'string' && s.length > 0,
+  )
   if (list.length === 0) throw new MissingSecret('a secret is required to encode or decode a session token')
   return list
 }
 
 function requireSalt(salt: unknown): string {
-  if (typeof salt !== 'string') throw new JWTSessionError('a salt (the session cookie name) is required to derive the token key')
+  if (typeof salt !== 'string')
+    throw new JWTSessionError('a salt (the session cookie name) is required to derive the token key')
   return salt
 }
 
@@ -76,7 +79,9 @@ function keyThumbprint(key: Uint8Array): string {
   const known = thumbprints.get(key)
   if (known) return known
   const jwk = `{"k":"${Buffer.from(key).toString('base64url')}","kty":"oct"}`
-  const thumbprint = createHash(`sha${key.length * 8}`).update(jwk).digest('base64url')
+  const thumbprint = createHash(`sha${key.length * 8}`)
+    .update(jwk)
+    .digest('base64url')
   thumbprints.set(key, thumbprint)
   return thumbprint
 }
@@ -93,7 +98,8 @@ export function encodeSync<Payload = JWT>(params: JWTEncodeParams<Payload> & Tok
   const [secret] = secretList(params.secret)
   const salt = requireSalt(params.salt)
   const maxAge = params.maxAge ?? defaultMaxAgeSeconds
-  if (typeof maxAge !== 'number' || !Number.isFinite(maxAge)) throw new JWTSessionError('jwt maxAge must be a finite number of seconds')
+  if (typeof maxAge !== 'number' || !Number.isFinite(maxAge))
+    throw new JWTSessionError('jwt maxAge must be a finite number of seconds')
   const now = params.now ?? epochSeconds()
   const claims = Object.assign({}, params.token ?? {}, { iat: now, exp: now + maxAge, jti: randomUUID() })
   const key = deriveSessionTokenKey(secret, salt, sessionTokenEnc)
@@ -168,7 +174,8 @@ export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): P
 export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null> {
   if (typeof params.token !== 'string' || params.token === '') return null
   const claims = decodeSync<Payload>(params)
-  if (claims === null) throw new JWTSessionError('no matching decryption secret, or the token is malformed, tampered with or expired')
+  if (claims === null)
+    throw new JWTSessionError('no matching decryption secret, or the token is malformed, tampered with or expired')
   return claims
 }
 
@@ -211,7 +218,9 @@ function isSecureByDefault(req: GetTokenParams['req']): boolean {
  * @example
  * const token = await getToken({ req, secret: process.env.AUTH_SECRET })
  */
-export function getToken<R extends boolean = false>(params: GetTokenParams<R>): Promise<R extends true ? string : JWT | null>
+export function getToken<R extends boolean = false>(
+  params: GetTokenParams<R>,
+): Promise<R extends true ? string : JWT | null>
 export async function getToken(params: GetTokenParams<boolean>): Promise<string | JWT | null> {
   const { req } = params
   if (!req || typeof req !== 'object' || !req.headers) throw new InvalidRequest('getToken requires `req` with headers')
@@ -232,7 +241,9 @@ export async function getToken(params: GetTokenParams<boolean>): Promise<string 
     return claims && typeof claims.exp === 'number' ? claims : null
   } catch (error) {
     // A custom decoder may throw on a bad token; for getToken that is the same as no session.
-    params.logger?.debug('getToken: the session token did not decode', { error: error instanceof Error ? error.message : String(error) })
+    params.logger?.debug('getToken: the session token did not decode', {
+      error: error instanceof Error ? error.message : String(error),
+    })
     return null
   }
 }

@@ -11,7 +11,10 @@ const noop = () => {}
 /** `key=value` pairs, values quoted when they hold spaces, so a log line stays one greppable line. */
 function formatDetail(detail: RefusalDetail): string {
   return Object.entries(detail)
-    .map(([key, value]) => `${key}=${typeof value === 'string' && /[\s"=]/.test(value) ? JSON.stringify(value) : String(value)}`)
+    .map(
+      ([key, value]) =>
+        `${key}=${typeof value === 'string' && /[\s"=]/.test(value) ? JSON.stringify(value) : String(value)}`,
+    )
     .join(' ')
 }
 
@@ -45,7 +48,11 @@ export function createLogger(config: { logger?: Partial<LoggerInstance>; debug?:
   const pick = <K extends keyof LoggerInstance>(key: K): LoggerInstance[K] => {
     const fn = (custom[key] ?? consoleLogger[key]) as (...args: unknown[]) => void
     return ((...args: unknown[]) => {
-      try { fn(...args) } catch { /* a broken logger must not become a broken request */ }
+      try {
+        fn(...args)
+      } catch {
+        /* a broken logger must not become a broken request */
+      }
     }) as LoggerInstance[K]
   }
   return {

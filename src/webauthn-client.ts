@@ -45,41 +45,87 @@ export async function passkeySignIn(options: PasskeySignInOptions): Promise<stri
   const base = (options.basePath ?? '/auth').replace(/\/+$/, '')
   const query = new URLSearchParams(options.fields ?? {})
   if (options.action) query.set('action', options.action)
-  const answer = await fetch(`${base}/webauthn-options/${encodeURIComponent(options.provider)}?${query}`, { credentials: 'same-origin' })
+  const answer = await fetch(`${base}/webauthn-options/${encodeURIComponent(options.provider)}?${query}`, {
+    credentials: 'same-origin',
+  })
   const body = (await answer.json()) as { action?: string; options?: Record<string, unknown>; error?: string }
   if (!answer.ok || !body.options) throw new Error(`passkey options refused: ${body.error ?? answer.status}`)
   type Descriptor = { id: string; type: string; transports?: string[] }
-  const listed = (list: unknown): PublicKeyCredentialDescriptor[] | undefined => (Array.isArray(list)
-    ? (list as Descriptor[]).map((d) => ({ ...d, id: bytes(d.id) }) as PublicKeyCredentialDescriptor)
-    : undefined)
+  const listed = (list: unknown): PublicKeyCredentialDescriptor[] | undefined =>
+    Array.isArray(list)
+      ? (list as Descriptor[]).map((d) => ({ ...d, id: bytes(d.id) }) as PublicKeyCredentialDescriptor)
+      : undefined
   let data: Record<string, unknown>
   if (body.action === 'register') {
-    const o = body.options as { challenge: string; user: { id: string }; excludeCredentials?: unknown } & Record<string, unknown>
-    const publicKey = { ...o, challenge: bytes(o.challenge), user: { ...o.user, id: bytes(o.user.id) }, excludeCredentials: listed(o.excludeCredentials) } as unknown as PublicKeyCredentialCreationOptions
-    const credential = (await navigator.credentials.create({ publicKey, signal: options.signal })) as PublicKeyCredential | null
+    const o = body.options as { challenge: string; user: { id: string }; excludeCredentials?: unknown } & Record<
+      string,
+      unknown
+    >
+    const publicKey = {
+      ...o,
+      challenge: bytes(o.challenge),
+      user: { ...o.user, id: bytes(o.user.id) },
+      excludeCredentials: listed(o.excludeCredentials),
+    } as unknown as PublicKeyCredentialCreationOptions
+    const credential = (await navigator.credentials.create({
+      publicKey,
+      signal: options.signal,
+    })) as PublicKeyCredential | null
     if (!credential) throw new Error('no passkey was created')
     const response = credential.response as AuthenticatorAttestationResponse
     data = {
-      id: credential.id, rawId: text(credential.rawId), type: credential.type, authenticatorAttachment: credential.authenticatorAttachment ?? undefined,
+      id: credential.id,
+      rawId: text(credential.rawId),
+      type: credential.type,
+      authenticatorAttachment: credential.authenticatorAttachment ?? undefined,
       clientExtensionResults: credential.getClientExtensionResults(),
-      response: { clientDataJSON: text(response.clientDataJSON), attestationObject: text(response.attestationObject), transports: response.getTransports?.() ?? [] },
+      response: {
+        clientDataJSON: text(response.clientDataJSON),
+        attestationObject: text(response.attestationObject),
+        transports: response.getTransports?.() ?? [],
+      },
     }
   } else {
     const o = body.options as { challenge: string; allowCredentials?: unknown } & Record<string, unknown>
-    const publicKey = { ...o, challenge: bytes(o.challenge), allowCredentials: listed(o.allowCredentials) } as unknown as PublicKeyCredentialRequestOptions
-    const credential = (await navigator.credentials.get({ publicKey, mediation: options.mediation, signal: options.signal })) as PublicKeyCredential | null
+    const publicKey = {
+      ...o,
+      challenge: bytes(o.challenge),
+      allowCredentials: listed(o.allowCredentials),
+    } as unknown as PublicKeyCredentialRequestOptions
+    const credential = (await navigator.credentials.get({
+      publicKey,
+      mediation: options.mediation,
+      signal: options.signal,
+    })) as PublicKeyCredential | null
     if (!credential) throw new Error('no passkey was chosen')
     const response = credential.response as AuthenticatorAssertionResponse
     data = {
-      id: credential.id, rawId: text(credential.rawId), type: credential.type, authenticatorAttachment: credential.authenticatorAttachment ?? undefined,
+      id: credential.id,
+      rawId: text(credential.rawId),
+      type: credential.type,
+      authenticatorAttachment: credential.authenticatorAttachment ?? undefined,
       clientExtensionResults: credential.getClientExtensionResults(),
-      response: { clientDataJSON: text(response.clientDataJSON), authenticatorData: text(response.authenticatorData), signature: text(response.signature), userHandle: text(response.userHandle) },
+      response: {
+        clientDataJSON: text(response.clientDataJSON),
+        authenticatorData: text(response.authenticatorData),
+        signature: text(response.signature),
+        userHandle: text(response.userHandle),
+      },
     }
   }
-  const csrfToken = options.csrfToken ?? ((await (await fetch(`${base}/csrf`, { credentials: 'same-origin' })).json()) as { csrfToken: string }).csrfToken
-  const form = new URLSearchParams({ action: body.action ?? 'authenticate', data: JSON.stringify(data), csrfToken, callbackUrl: options.callbackUrl ?? location.href })
+  const csrfToken =
+    options.csrfToken ??
+    ((await (await fetch(`${base}/csrf`, { credentials: 'same-origin' })).json()) as { csrfToken: string }).csrfToken
+  const form = new URLSearchParams({
+    action: body.action ?? 'authenticate',
+    data: JSON.stringify(data),
+    csrfToken,
+    callbackUrl: options.callbackUrl ?? location.href,
+  })
   const done = await fetch(`${base}/callback/${encodeURIComponent(options.provider)}`, {
-    method: 'POST', credentials: 'same-origin', body: form,
+    method: 'POST',
+    credentials: 'same-origin',
+    body: form,
     headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-auth-return-redirect': '1' },
   })
   return ((await done.json()) as { url: string }).url

@@ -46,8 +46,18 @@ describe('the Auth.js wire format (checked against the real @auth/core with jose
   })
 
   it('sets iat from the injected clock, exp from maxAge, and a fresh jti each time', () => {
-    const a = decodeSync({ token: encodeSync({ token: { jti: 'mine', iat: 1 }, secret, salt: 's', maxAge: 60, now: 1000 }), secret, salt: 's', now: 1000 })
-    const b = decodeSync({ token: encodeSync({ token: {}, secret, salt: 's', maxAge: 60, now: 1000 }), secret, salt: 's', now: 1000 })
+    const a = decodeSync({
+      token: encodeSync({ token: { jti: 'mine', iat: 1 }, secret, salt: 's', maxAge: 60, now: 1000 }),
+      secret,
+      salt: 's',
+      now: 1000,
+    })
+    const b = decodeSync({
+      token: encodeSync({ token: {}, secret, salt: 's', maxAge: 60, now: 1000 }),
+      secret,
+      salt: 's',
+      now: 1000,
+    })
     expect(a).toMatchObject({ iat: 1000, exp: 1060 })
     expect(a?.jti).toMatch(uuidPattern)
     expect(a?.jti).not.toBe(b?.jti)
@@ -82,7 +92,9 @@ describe('interoperability with @auth/core/jwt', () => {
 
   it('rejects expired tokens from either library', async () => {
     const salt = 'authjs.session-token'
-    await expect(decode({ token: await authjsEncode({ token: claims, secret, salt, maxAge: -60 }), secret, salt })).rejects.toBeInstanceOf(JWTSessionError)
+    await expect(
+      decode({ token: await authjsEncode({ token: claims, secret, salt, maxAge: -60 }), secret, salt }),
+    ).rejects.toBeInstanceOf(JWTSessionError)
     const ours = await encode({ token: claims, secret, salt, maxAge: -60 })
     await expect(decode({ token: ours, secret, salt })).rejects.toBeInstanceOf(JWTSessionError)
     await expect(authjsDecode({ token: ours, secret, salt })).rejects.toThrow(/exp/)
@@ -90,17 +102,25 @@ describe('interoperability with @auth/core/jwt', () => {
 
   it('rejects tampered tokens from either library', async () => {
     const salt = 'authjs.session-token'
-    await expect(decode({ token: tamper(await authjsEncode({ token: claims, secret, salt })), secret, salt })).rejects.toBeInstanceOf(JWTSessionError)
+    await expect(
+      decode({ token: tamper(await authjsEncode({ token: claims, secret, salt })), secret, salt }),
+    ).rejects.toBeInstanceOf(JWTSessionError)
     const ours = tamper(await encode({ token: claims, secret, salt }))
     await expect(decode({ token: ours, secret, salt })).rejects.toBeInstanceOf(JWTSessionError)
     await expect(authjsDecode({ token: ours, secret, salt })).rejects.toThrow()
   })
 
   it('rejects a token from another secret, or from another cookie name', async () => {
-    const token = await authjsEncode({ token: claims, secret: 'someone-elses-secret-000000000000', salt: 'authjs.session-token' })
+    const token = await authjsEncode({
+      token: claims,
+      secret: 'someone-elses-secret-000000000000',
+      salt: 'authjs.session-token',
+    })
     await expect(decode({ token, secret, salt: 'authjs.session-token' })).rejects.toBeInstanceOf(JWTSessionError)
     const ours = await encode({ token: claims, secret, salt: 'authjs.session-token' })
-    await expect(decode({ token: ours, secret, salt: '__Secure-authjs.session-token' })).rejects.toBeInstanceOf(JWTSessionError)
+    await expect(decode({ token: ours, secret, salt: '__Secure-authjs.session-token' })).rejects.toBeInstanceOf(
+      JWTSessionError,
+    )
   })
 })
 
@@ -121,20 +141,27 @@ describe('decodeSync', () => {
 
   it('rejects time claims that are not numbers', async () => {
     // encode overwrites iat and exp, so these tokens are written directly with jose.
-    for (const bad of [{ exp: 'never' }, { nbf: '0' }, { iat: 'yesterday' }, { exp: null }] as Array<Record<string, unknown>>) {
-      const token = await new EncryptJWT(bad).setProtectedHeader({ alg: 'dir', enc: 'A256CBC-HS512' }).encrypt(authjsKey(secret, salt))
+    for (const bad of [{ exp: 'never' }, { nbf: '0' }, { iat: 'yesterday' }, { exp: null }] as Array<
+      Record<string, unknown>
+    >) {
+      const token = await new EncryptJWT(bad)
+        .setProtectedHeader({ alg: 'dir', enc: 'A256CBC-HS512' })
+        .encrypt(authjsKey(secret, salt))
       expect(decodeSync({ token, secret, salt })).toBeNull()
     }
   })
 
   it('tries every secret when the token has no kid', async () => {
-    const token = await new EncryptJWT({ sub: 'x' }).setProtectedHeader({ alg: 'dir', enc: 'A256CBC-HS512' }).setExpirationTime('1h')
+    const token = await new EncryptJWT({ sub: 'x' })
+      .setProtectedHeader({ alg: 'dir', enc: 'A256CBC-HS512' })
+      .setExpirationTime('1h')
       .encrypt(authjsKey(oldSecret, salt))
     expect(decodeSync({ token, secret: [secret, oldSecret], salt })).toMatchObject({ sub: 'x' })
   })
 
   it('rejects a kid that names none of our keys, even if a key would open it', async () => {
-    const token = await new EncryptJWT({ sub: 'x' }).setProtectedHeader({ alg: 'dir', enc: 'A256CBC-HS512', kid: 'unknown' })
+    const token = await new EncryptJWT({ sub: 'x' })
+      .setProtectedHeader({ alg: 'dir', enc: 'A256CBC-HS512', kid: 'unknown' })
       .encrypt(authjsKey(secret, salt))
     expect(decodeSync({ token, secret, salt })).toBeNull()
   })
@@ -142,7 +169,10 @@ describe('decodeSync', () => {
   it('reads A256GCM tokens, as Auth.js does', async () => {
     const key = authjsKey(secret, salt, 32)
     const kid = await calculateJwkThumbprint({ kty: 'oct', k: base64url.encode(key) }, 'sha256')
-    const token = await new EncryptJWT({ sub: 'gcm' }).setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid }).setExpirationTime('1h').encrypt(key)
+    const token = await new EncryptJWT({ sub: 'gcm' })
+      .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid })
+      .setExpirationTime('1h')
+      .encrypt(key)
     expect(decodeSync({ token, secret, salt })).toMatchObject({ sub: 'gcm' })
     expect(await authjsDecode({ token, secret, salt })).toMatchObject({ sub: 'gcm' })
   })
@@ -150,7 +180,9 @@ describe('decodeSync', () => {
   it('returns null for absent, malformed or non-object tokens without throwing', async () => {
     const key = authjsKey(secret, salt)
     // A valid token whose header is swapped for `{}` (no alg): refused before any key is tried.
-    const headerless = (await new EncryptJWT({}).setProtectedHeader({ alg: 'dir', enc: 'A256CBC-HS512' }).encrypt(key)).replace(/^[^.]+/, 'e30')
+    const headerless = (
+      await new EncryptJWT({}).setProtectedHeader({ alg: 'dir', enc: 'A256CBC-HS512' }).encrypt(key)
+    ).replace(/^[^.]+/, 'e30')
     for (const token of [undefined, '', 'garbage', 'a.b.c.d.e', '....', headerless]) {
       expect(decodeSync({ token, secret, salt })).toBeNull()
     }
@@ -186,8 +218,10 @@ describe('getToken', () => {
     }
   })
 
-  const cookieHeader = (name: string, value: string) => chunkCookie(name, value, { path: '/' }, new Map())
-    .map((record) => serializeCookie(record).split(';')[0]).join('; ')
+  const cookieHeader = (name: string, value: string) =>
+    chunkCookie(name, value, { path: '/' }, new Map())
+      .map((record) => serializeCookie(record).split(';')[0])
+      .join('; ')
 
   it('reads the session cookie of a Request, and @auth/core reads the same request alike', async () => {
     const token = await encode({ token: claims, secret, salt: 'authjs.session-token' })
@@ -208,7 +242,7 @@ describe('getToken', () => {
     expect(await getToken({ req: { headers }, secret, secureCookie: false })).toBeNull()
   })
 
-  it('reassembles a chunked cookie, including one chunked by @auth/core\'s sizes', async () => {
+  it("reassembles a chunked cookie, including one chunked by @auth/core's sizes", async () => {
     const big = { ...claims, blob: 'x'.repeat(9000) }
     const token = await authjsEncode({ token: big, secret, salt: 'authjs.session-token' })
     const cookie = cookieHeader('authjs.session-token', token)
@@ -219,14 +253,22 @@ describe('getToken', () => {
 
   it('accepts plain-record headers in any case, Headers objects, and array values', async () => {
     const token = await encode({ token: claims, secret, salt: 'authjs.session-token' })
-    expect(await getToken({ req: { headers: { Cookie: `authjs.session-token=${token}` } }, secret })).toMatchObject(claims)
-    expect(await getToken({ req: { headers: new Headers({ cookie: `authjs.session-token=${token}` }) }, secret })).toMatchObject(claims)
-    expect(await getToken({ req: { headers: { cookie: ['a=1', `authjs.session-token=${token}`] } }, secret })).toMatchObject(claims)
+    expect(await getToken({ req: { headers: { Cookie: `authjs.session-token=${token}` } }, secret })).toMatchObject(
+      claims,
+    )
+    expect(
+      await getToken({ req: { headers: new Headers({ cookie: `authjs.session-token=${token}` }) }, secret }),
+    ).toMatchObject(claims)
+    expect(
+      await getToken({ req: { headers: { cookie: ['a=1', `authjs.session-token=${token}`] } }, secret }),
+    ).toMatchObject(claims)
   })
 
   it('falls back to an Authorization: Bearer header, URL-decoded', async () => {
     const token = await encode({ token: claims, secret, salt: 'authjs.session-token' })
-    expect(await getToken({ req: { headers: { authorization: `Bearer ${encodeURIComponent(token)}` } }, secret })).toMatchObject(claims)
+    expect(
+      await getToken({ req: { headers: { authorization: `Bearer ${encodeURIComponent(token)}` } }, secret }),
+    ).toMatchObject(claims)
     expect(await getToken({ req: { headers: { authorization: `bearer ${token}` } }, secret })).toMatchObject(claims)
     expect(await getToken({ req: { headers: { authorization: 'Bearer %E0%A4%A' } }, secret })).toBeNull()
     expect(await getToken({ req: { headers: { authorization: `Basic ${token}` } }, secret })).toBeNull()
@@ -240,7 +282,9 @@ describe('getToken', () => {
 
   it('returns null when there is no token, and requires a secret only once there is one', async () => {
     expect(await getToken({ req: { headers: {} } })).toBeNull()
-    await expect(getToken({ req: { headers: { cookie: 'authjs.session-token=abc' } } })).rejects.toBeInstanceOf(MissingSecret)
+    await expect(getToken({ req: { headers: { cookie: 'authjs.session-token=abc' } } })).rejects.toBeInstanceOf(
+      MissingSecret,
+    )
     process.env.AUTH_SECRET = secret
     const token = await encode({ token: claims, secret, salt: 'authjs.session-token' })
     expect(await getToken({ req: { headers: { cookie: `authjs.session-token=${token}` } } })).toMatchObject(claims)
@@ -252,12 +296,30 @@ describe('getToken', () => {
     expect(await getToken({ req, secret, cookieName: 'my-session', salt: 'custom-salt' })).toMatchObject(claims)
     expect(await getToken({ req, secret, cookieName: 'my-session' })).toBeNull()
     const seen: string[] = []
-    const decoded = await getToken({ req, secret, cookieName: 'my-session', decode: ({ token: t }) => { seen.push(t ?? ''); return { sub: 'custom' } } })
+    const decoded = await getToken({
+      req,
+      secret,
+      cookieName: 'my-session',
+      decode: ({ token: t }) => {
+        seen.push(t ?? '')
+        return { sub: 'custom' }
+      },
+    })
     expect(decoded).toEqual({ sub: 'custom' })
     expect(seen).toEqual([token])
     const debug: unknown[] = []
     const logger = { debug: (...args: unknown[]) => void debug.push(args), warn: () => {}, error: () => {} }
-    expect(await getToken({ req, secret, cookieName: 'my-session', logger, decode: () => { throw new Error('bad') } })).toBeNull()
+    expect(
+      await getToken({
+        req,
+        secret,
+        cookieName: 'my-session',
+        logger,
+        decode: () => {
+          throw new Error('bad')
+        },
+      }),
+    ).toBeNull()
     expect(debug).toHaveLength(1)
   })
 

@@ -25,7 +25,7 @@ export function toFlowsMarkdown(graphs: readonly FlowGraph[]): string {
     'definitions. Arrows read `EVENT [guard] / actions`; the first arrow whose guard passes is taken, and an arrow with',
     'no guard after guarded ones is the "otherwise" branch (plain `assign`s are left off the arrows). A state\'s',
     '`entry /` line is the command the flow runtime runs on entering it (a callback, an adapter call, a provider',
-    'request); the command\'s result comes back as the next event. States tagged `awaitingBrowser` wait for the next',
+    "request); the command's result comes back as the next event. States tagged `awaitingBrowser` wait for the next",
     'request. Outcomes are final states; a failed flow keeps its error type in `context.error`.',
     '',
     'For an interactive view, run `npx authchart diagram --format html` and open `diagrams/flow-inspector.html`.',
@@ -33,7 +33,10 @@ export function toFlowsMarkdown(graphs: readonly FlowGraph[]): string {
   ]
   for (const graph of graphs) {
     parts.push(`## ${graph.machineId}`, '')
-    parts.push(`Version ${graph.version ?? 'n/a'}: ${graph.states.length} states, ${graph.transitions.length} transitions. ${extensionSummary(graph)}`, '')
+    parts.push(
+      `Version ${graph.version ?? 'n/a'}: ${graph.states.length} states, ${graph.transitions.length} transitions. ${extensionSummary(graph)}`,
+      '',
+    )
     parts.push('```mermaid', toMermaid(graph).trimEnd(), '```', '')
   }
   return parts.join('\n')

@@ -75,7 +75,12 @@ for (const section of document.querySelectorAll('section.machine')) {
 }
 `
 
-const originClass: Record<GuardOrigin, string> = { inline: '', named: '', extension: 'origin-extension', app: 'origin-app' }
+const originClass: Record<GuardOrigin, string> = {
+  inline: '',
+  named: '',
+  extension: 'origin-extension',
+  app: 'origin-app',
+}
 
 function code(text: string): string {
   return `<code>${escapeXml(text)}</code>`
@@ -86,13 +91,22 @@ function guardCell(graph: FlowGraph, transitionIndex: number): string {
   if (!t.guard) return t.order > 0 ? '<em>otherwise</em>' : ''
   const notes = t.guard.refs
     .filter((r) => r.origin === 'app' || r.origin === 'extension')
-    .map((r) => `<span class="${originClass[r.origin]}">${escapeXml(r.name)}: ${r.origin === 'app' ? "app's guard" : 'extension point (default)'}</span>`)
+    .map(
+      (r) =>
+        `<span class="${originClass[r.origin]}">${escapeXml(r.name)}: ${r.origin === 'app' ? "app's guard" : 'extension point (default)'}</span>`,
+    )
   return [code(t.guard.text), ...notes].join('<br>')
 }
 
 function machineSection(graph: FlowGraph): string {
-  const stateRows = graph.states.map((s) => `<tr data-state="${escapeXml(s.path)}"><td>${code(s.path)}</td><td>${escapeXml(s.type)}${s.tags.map((t) => `<br>${code(t)}`).join('')}</td><td>${[...s.entry.map((a) => `entry ${code(a.text)}`), ...s.invoke.map((i) => `invoke ${code(i)}`), ...s.exit.map((a) => `exit ${code(a.text)}`)].join('<br>')}</td><td>${escapeXml(s.description ?? '')}</td></tr>`)
-  const transitionRows = graph.transitions.map((t, i) => `<tr data-state="${escapeXml(t.source)}"><td>${code(t.source)}</td><td>${code(t.event)}</td><td>${guardCell(graph, i)}</td><td>${t.targets.map(code).join(', ') || '<em>stays</em>'}</td><td>${t.actions.map((a) => code(a.text)).join(', ')}</td></tr>`)
+  const stateRows = graph.states.map(
+    (s) =>
+      `<tr data-state="${escapeXml(s.path)}"><td>${code(s.path)}</td><td>${escapeXml(s.type)}${s.tags.map((t) => `<br>${code(t)}`).join('')}</td><td>${[...s.entry.map((a) => `entry ${code(a.text)}`), ...s.invoke.map((i) => `invoke ${code(i)}`), ...s.exit.map((a) => `exit ${code(a.text)}`)].join('<br>')}</td><td>${escapeXml(s.description ?? '')}</td></tr>`,
+  )
+  const transitionRows = graph.transitions.map(
+    (t, i) =>
+      `<tr data-state="${escapeXml(t.source)}"><td>${code(t.source)}</td><td>${code(t.event)}</td><td>${guardCell(graph, i)}</td><td>${t.targets.map(code).join(', ') || '<em>stays</em>'}</td><td>${t.actions.map((a) => code(a.text)).join(', ')}</td></tr>`,
+  )
   const extensionPoints = graph.extensionPoints.length > 0 ? graph.extensionPoints.map(code).join(', ') : 'none'
   return `<section class="machine" id="machine-${escapeXml(graph.machineId)}" data-machine="${escapeXml(graph.machineId)}" data-state-count="${graph.states.length}" data-transition-count="${graph.transitions.length}">
 <h2>${escapeXml(graph.machineId)}</h2>

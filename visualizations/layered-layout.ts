@@ -5,10 +5,26 @@
  * right; top to bottom is the same layout transposed.
  */
 
-export interface LayoutInputNode { id: string; width: number; height: number }
-export interface LayoutInputEdge { id: string; source: string; target: string; labelWidth: number; labelHeight: number }
+export interface LayoutInputNode {
+  id: string
+  width: number
+  height: number
+}
+export interface LayoutInputEdge {
+  id: string
+  source: string
+  target: string
+  labelWidth: number
+  labelHeight: number
+}
 
-export interface PlacedNode { id: string; x: number; y: number; width: number; height: number }
+export interface PlacedNode {
+  id: string
+  x: number
+  y: number
+  width: number
+  height: number
+}
 export interface PlacedEdge {
   id: string
   source: string
@@ -19,9 +35,20 @@ export interface PlacedEdge {
   labelX: number
   labelY: number
 }
-export interface Layout { width: number; height: number; nodes: PlacedNode[]; edges: PlacedEdge[] }
+export interface Layout {
+  width: number
+  height: number
+  nodes: PlacedNode[]
+  edges: PlacedEdge[]
+}
 
-interface Item { id: string; width: number; height: number; layer: number; y: number }
+interface Item {
+  id: string
+  width: number
+  height: number
+  layer: number
+  y: number
+}
 
 const columnGap = 28
 const rowGap = 14
@@ -29,7 +56,11 @@ const margin = 16
 const loopHeight = 34
 
 /** Layers by longest path after turning back-edges around; `first` and its successors come first. */
-function assignLayers(ids: string[], edges: LayoutInputEdge[], first: string): { layer: Map<string, number>; reversed: Set<string> } {
+function assignLayers(
+  ids: string[],
+  edges: LayoutInputEdge[],
+  first: string,
+): { layer: Map<string, number>; reversed: Set<string> } {
   const out = new Map<string, string[]>(ids.map((id) => [id, []]))
   for (const e of edges) if (e.source !== e.target) out.get(e.source)?.push(e.target)
   const reversed = new Set<string>()
@@ -54,7 +85,10 @@ function assignLayers(ids: string[], edges: LayoutInputEdge[], first: string): {
       if (e.source === e.target) continue
       const [from, to] = reversed.has(e.id) ? [e.target, e.source] : [e.source, e.target]
       const want = (layer.get(from) ?? 0) + 2
-      if ((layer.get(to) ?? 0) < want) { layer.set(to, want); changed = true }
+      if ((layer.get(to) ?? 0) < want) {
+        layer.set(to, want)
+        changed = true
+      }
     }
     if (!changed) break
   }
@@ -88,7 +122,10 @@ function orderLayers(layers: Item[][], links: Array<[Item, Item]>): void {
 function placeRows(layers: Item[][], links: Array<[Item, Item]>): void {
   for (const column of layers) {
     let y = 0
-    for (const item of column) { item.y = y; y += item.height + rowGap }
+    for (const item of column) {
+      item.y = y
+      y += item.height + rowGap
+    }
   }
   const neighbours = new Map<Item, Item[]>()
   for (const [a, b] of links) {
@@ -104,7 +141,11 @@ function placeRows(layers: Item[][], links: Array<[Item, Item]>): void {
       })
       const down: number[] = []
       let floor = -Infinity
-      column.forEach((item, i) => { const top = Math.max(wanted[i]! - item.height / 2, floor); down.push(top); floor = top + item.height + rowGap })
+      column.forEach((item, i) => {
+        const top = Math.max(wanted[i]! - item.height / 2, floor)
+        down.push(top)
+        floor = top + item.height + rowGap
+      })
       const up: number[] = new Array<number>(column.length)
       let ceiling = Infinity
       for (let i = column.length - 1; i >= 0; i--) {
@@ -114,7 +155,9 @@ function placeRows(layers: Item[][], links: Array<[Item, Item]>): void {
         ceiling = top - rowGap
       }
       // The two sweeps each respect the order; their mean keeps it and splits the difference.
-      column.forEach((item, i) => { item.y = (down[i]! + up[i]!) / 2 })
+      column.forEach((item, i) => {
+        item.y = (down[i]! + up[i]!) / 2
+      })
       for (let i = 1; i < column.length; i++) {
         const prev = column[i - 1]!
         column[i]!.y = Math.max(column[i]!.y, prev.y + prev.height + rowGap)
@@ -134,7 +177,10 @@ function curve(points: Point[], screen: (p: Point) => Point): string {
     const [x0, y0] = points[i - 1]!
     const [x1, y1] = points[i]!
     const mid = (x0 + x1) / 2
-    d += y0 === y1 ? ` L${fmt(screen([x1, y1]))}` : ` C${fmt(screen([mid, y0]))} ${fmt(screen([mid, y1]))} ${fmt(screen([x1, y1]))}`
+    d +=
+      y0 === y1
+        ? ` L${fmt(screen([x1, y1]))}`
+        : ` C${fmt(screen([mid, y0]))} ${fmt(screen([mid, y1]))} ${fmt(screen([x1, y1]))}`
   }
   return d
 }
@@ -143,7 +189,12 @@ function curve(points: Point[], screen: (p: Point) => Point): string {
  * Spreads the arrows that meet one side of a box along that side, ordered by where they come from, so that they
  * do not all converge on its middle.
  */
-function spreadPorts(edges: LayoutInputEdge[], routes: Map<string, Point[]>, reversed: Set<string>, byId: Map<string, PlacedNode>): void {
+function spreadPorts(
+  edges: LayoutInputEdge[],
+  routes: Map<string, Point[]>,
+  reversed: Set<string>,
+  byId: Map<string, PlacedNode>,
+): void {
   const sides = new Map<string, { node: PlacedNode; ends: Array<{ point: Point; from: Point }> }>()
   const add = (node: PlacedNode, side: string, point: Point, from: Point): void => {
     const key = `${side}\u0000${node.id}`
@@ -160,7 +211,9 @@ function spreadPorts(edges: LayoutInputEdge[], routes: Map<string, Point[]>, rev
   }
   for (const { node, ends } of sides.values()) {
     ends.sort((a, b) => a.from[1] - b.from[1])
-    ends.forEach((end, i) => { end.point[1] = node.y + node.height * (0.15 + (0.7 * (i + 1)) / (ends.length + 1)) })
+    ends.forEach((end, i) => {
+      end.point[1] = node.y + node.height * (0.15 + (0.7 * (i + 1)) / (ends.length + 1))
+    })
   }
 }
 
@@ -169,13 +222,24 @@ function spreadPorts(edges: LayoutInputEdge[], routes: Map<string, Point[]>, rev
  * @param first the node to put in the first layer (the initial state)
  * @param direction `LR` (layers are columns) or `TB` (layers are rows)
  */
-export function layoutGraph(inputNodes: LayoutInputNode[], inputEdges: LayoutInputEdge[], first: string, direction: 'LR' | 'TB' = 'LR'): Layout {
+export function layoutGraph(
+  inputNodes: LayoutInputNode[],
+  inputEdges: LayoutInputEdge[],
+  first: string,
+  direction: 'LR' | 'TB' = 'LR',
+): Layout {
   const tb = direction === 'TB'
   // Top to bottom is computed left to right on transposed sizes, then transposed back.
   const nodes = tb ? inputNodes.map((n) => ({ ...n, width: n.height, height: n.width })) : inputNodes
-  const edges = tb ? inputEdges.map((e) => ({ ...e, labelWidth: e.labelHeight, labelHeight: e.labelWidth })) : inputEdges
+  const edges = tb
+    ? inputEdges.map((e) => ({ ...e, labelWidth: e.labelHeight, labelHeight: e.labelWidth }))
+    : inputEdges
   const screen = (p: Point): Point => (tb ? [p[1], p[0]] : p)
-  const { layer, reversed } = assignLayers(nodes.map((n) => n.id), edges, first)
+  const { layer, reversed } = assignLayers(
+    nodes.map((n) => n.id),
+    edges,
+    first,
+  )
   const items = new Map<string, Item>()
   for (const n of nodes) {
     const loops = edges.filter((e) => e.source === n.id && e.target === n.id)
@@ -190,12 +254,20 @@ export function layoutGraph(inputNodes: LayoutInputNode[], inputEdges: LayoutInp
   const chains = new Map<string, Item[]>()
   for (const e of edges) {
     if (e.source === e.target) continue
-    const [from, to] = reversed.has(e.id) ? [items.get(e.target)!, items.get(e.source)!] : [items.get(e.source)!, items.get(e.target)!]
+    const [from, to] = reversed.has(e.id)
+      ? [items.get(e.target)!, items.get(e.source)!]
+      : [items.get(e.source)!, items.get(e.target)!]
     const chain: Item[] = [from]
     for (let l = from.layer + 1; l < to.layer; l++) {
       // The first slot after the edge's source carries the label; later ones are bends.
       const labelled = reversed.has(e.id) ? l === to.layer - 1 : l === from.layer + 1
-      const slot: Item = { id: `${e.id}#${l}`, width: labelled ? e.labelWidth : 2, height: labelled ? e.labelHeight : 2, layer: l, y: 0 }
+      const slot: Item = {
+        id: `${e.id}#${l}`,
+        width: labelled ? e.labelWidth : 2,
+        height: labelled ? e.labelHeight : 2,
+        layer: l,
+        y: 0,
+      }
       layers[l]!.push(slot)
       chain.push(slot)
     }
@@ -213,7 +285,8 @@ export function layoutGraph(inputNodes: LayoutInputNode[], inputEdges: LayoutInp
     x += Math.max(0, ...column.map((i) => i.width)) + columnGap
   }
   const minY = Math.min(0, ...layers.flat().map((i) => i.y))
-  const left = (item: Item): number => columnX[item.layer]! + (Math.max(...layers[item.layer]!.map((i) => i.width)) - item.width) / 2
+  const left = (item: Item): number =>
+    columnX[item.layer]! + (Math.max(...layers[item.layer]!.map((i) => i.width)) - item.width) / 2
   const top = (item: Item): number => item.y - minY + margin
 
   const placed: PlacedNode[] = nodes.map((n) => {

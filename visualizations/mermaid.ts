@@ -56,7 +56,13 @@ function ownerOf(t: FlowTransition, parentOf: ReadonlyMap<string, string | null>
   return scope
 }
 
-function renderScope(graph: FlowGraph, ids: ReadonlyMap<string, string>, scope: FlowState | null, indent: string, out: string[]): void {
+function renderScope(
+  graph: FlowGraph,
+  ids: ReadonlyMap<string, string>,
+  scope: FlowState | null,
+  indent: string,
+  out: string[],
+): void {
   const mermaidId = (path: string): string => ids.get(path) ?? path
   const parentOf = new Map(graph.states.map((s) => [s.path, s.parent]))
   const children = childrenOf(graph, scope?.path ?? null)
@@ -74,7 +80,8 @@ function renderScope(graph: FlowGraph, ids: ReadonlyMap<string, string>, scope: 
   for (const t of graph.transitions) {
     if (ownerOf(t, parentOf) !== (scope?.path ?? null)) continue
     const targets = t.targets.length > 0 ? t.targets : [t.source]
-    for (const target of targets) out.push(`${indent}${relation(mermaidId(t.source), mermaidId(target), transitionLabel(t))}`)
+    for (const target of targets)
+      out.push(`${indent}${relation(mermaidId(t.source), mermaidId(target), transitionLabel(t))}`)
   }
   for (const state of children) {
     if (state.type === 'final') out.push(`${indent}${relation(mermaidId(state.path), '[*]')}`)

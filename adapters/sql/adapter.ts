@@ -9,7 +9,13 @@ import { runStoreCall, storeFailure } from '../store-failure.js'
 import { classifySqlError, detectDialect, type SqlDialect } from './dialect.js'
 import { deleteReturning, insertReturning, updateReturning, type Store } from './row-statements.js'
 import {
-  accountFromRow, authenticatorFromRow, rowForWrite, rowFromStore, sessionFromRow, userFromRow, verificationTokenFromRow,
+  accountFromRow,
+  authenticatorFromRow,
+  rowForWrite,
+  rowFromStore,
+  sessionFromRow,
+  userFromRow,
+  verificationTokenFromRow,
   type StoreRow,
 } from './rows.js'
 import { defaultSchema, type SchemaMapping } from './schema-mappings.js'
@@ -81,123 +87,177 @@ export function KyselyAdapter<DB>(db: Kysely<DB>, options: KyselyAdapterOptions 
     })
 
   return {
-    createUser: (user) => call('createUser', ['User'], async (tables) => {
-      // A schema whose ids the database assigns (integer SERIAL ids) gets none from us.
-      const { id, ...fields } = user
-      const record = tables.assignsIds('User') ? fields : { ...fields, id: id || crypto.randomUUID() }
-      const row = tables.write('User', record, 'insert')
-      return userFromRow(tables.read('User', await insertReturning(store, dialect, User, row, ['id'])))
-    }),
-    getUser: (id) => call('getUser', ['User'], async (tables) => {
-      if (!tables.canMatch('User', 'id', id)) return null
-      const row = await store.selectFrom(User).selectAll().where('id', '=', id).executeTakeFirst()
-      return row ? userFromRow(tables.read('User', row)) : null
-    }),
-    getUserByEmail: (email) => call('getUserByEmail', ['User'], async (tables) => {
-      const row = await store.selectFrom(User).selectAll().where('email', '=', email).executeTakeFirst()
-      return row ? userFromRow(tables.read('User', row)) : null
-    }),
-    getUserByAccount: ({ provider, providerAccountId }) => call('getUserByAccount', ['Account', 'User'], async (tables) => {
-      const row = await store.selectFrom(Account).innerJoin(User, `${User}.id`, `${Account}.userId`).selectAll(User)
-        .where(`${Account}.provider`, '=', provider).where(`${Account}.providerAccountId`, '=', providerAccountId)
-        .executeTakeFirst()
-      return row ? userFromRow(tables.read('User', row)) : null
-    }),
-    updateUser: ({ id, ...fields }) => call('updateUser', ['User'], async (tables) => {
-      const row = tables.canMatch('User', 'id', id)
-        ? await updateReturning(store, dialect, User, tables.write('User', fields, 'update'), { id })
-        : undefined
-      if (!row) throw storeFailure('updateUser', 'not-found', 'a user with this id')
-      return userFromRow(tables.read('User', row))
-    }),
-    deleteUser: (userId) => call('deleteUser', ['User'], async (tables) => {
-      if (!tables.canMatch('User', 'id', userId)) return null
-      // Explicit deletes rather than relying on ON DELETE CASCADE: SQLite enforces foreign keys only when the
-      // connection enabled them, and some schemas (@auth/pg-adapter's) have no foreign keys. One transaction, so a
-      // failure half-way leaves the user whole.
-      return store.transaction().execute(async (trx) => {
-        const user = await trx.selectFrom(User).selectAll().where('id', '=', userId).executeTakeFirst()
-        if (!user) return null
-        for (const owned of ['Session', 'Account', 'Authenticator'] as const) {
-          // A database from before WebAuthn support may have no Authenticator table: nothing to delete there.
-          if (tables.has(owned)) await trx.deleteFrom(schema.tables[owned]).where('userId', '=', userId).execute()
+    createUser: (user) =>
+      call('createUser', ['User'], async (tables) => {
+        // A schema whose ids the database assigns (integer SERIAL ids) gets none from us.
+        const { id, ...fields } = user
+        const record = tables.assignsIds('User') ? fields : { ...fields, id: id || crypto.randomUUID() }
+        const row = tables.write('User', record, 'insert')
+        return userFromRow(tables.read('User', await insertReturning(store, dialect, User, row, ['id'])))
+      }),
+    getUser: (id) =>
+      call('getUser', ['User'], async (tables) => {
+        if (!tables.canMatch('User', 'id', id)) return null
+        const row = await store.selectFrom(User).selectAll().where('id', '=', id).executeTakeFirst()
+        return row ? userFromRow(tables.read('User', row)) : null
+      }),
+    getUserByEmail: (email) =>
+      call('getUserByEmail', ['User'], async (tables) => {
+        const row = await store.selectFrom(User).selectAll().where('email', '=', email).executeTakeFirst()
+        return row ? userFromRow(tables.read('User', row)) : null
+      }),
+    getUserByAccount: ({ provider, providerAccountId }) =>
+      call('getUserByAccount', ['Account', 'User'], async (tables) => {
+        const row = await store
+          .selectFrom(Account)
+          .innerJoin(User, `${User}.id`, `${Account}.userId`)
+          .selectAll(User)
+          .where(`${Account}.provider`, '=', provider)
+          .where(`${Account}.providerAccountId`, '=', providerAccountId)
+          .executeTakeFirst()
+        return row ? userFromRow(tables.read('User', row)) : null
+      }),
+    updateUser: ({ id, ...fields }) =>
+      call('updateUser', ['User'], async (tables) => {
+        const row = tables.canMatch('User', 'id', id)
+          ? await updateReturning(store, dialect, User, tables.write('User', fields, 'update'), { id })
+          : undefined
+        if (!row) throw storeFailure('updateUser', 'not-found', 'a user with this id')
+        return userFromRow(tables.read('User', row))
+      }),
+    deleteUser: (userId) =>
+      call('deleteUser', ['User'], async (tables) => {
+        if (!tables.canMatch('User', 'id', userId)) return null
+        // Explicit deletes rather than relying on ON DELETE CASCADE: SQLite enforces foreign keys only when the
+        // connection enabled them, and some schemas (@auth/pg-adapter's) have no foreign keys. One transaction, so a
+        // failure half-way leaves the user whole.
+        return store.transaction().execute(async (trx) => {
+          const user = await trx.selectFrom(User).selectAll().where('id', '=', userId).executeTakeFirst()
+          if (!user) return null
+          for (const owned of ['Session', 'Account', 'Authenticator'] as const) {
+            // A database from before WebAuthn support may have no Authenticator table: nothing to delete there.
+            if (tables.has(owned)) await trx.deleteFrom(schema.tables[owned]).where('userId', '=', userId).execute()
+          }
+          await trx.deleteFrom(User).where('id', '=', userId).execute()
+          return userFromRow(tables.read('User', user))
+        })
+      }),
+    linkAccount: (account) =>
+      call('linkAccount', ['Account'], async (tables) => {
+        const { id, ...fields } = account
+        const record = tables.assignsIds('Account')
+          ? fields
+          : { ...fields, id: typeof id === 'string' ? id : crypto.randomUUID() }
+        const row = tables.write('Account', record, 'insert')
+        return accountFromRow(
+          tables.read(
+            'Account',
+            await insertReturning(store, dialect, Account, row, ['provider', 'providerAccountId']),
+          ),
+        )
+      }),
+    unlinkAccount: ({ provider, providerAccountId }) =>
+      call('unlinkAccount', ['Account'], async (tables) => {
+        const row = await deleteReturning(store, dialect, Account, { provider, providerAccountId })
+        return row ? accountFromRow(tables.read('Account', row)) : undefined
+      }),
+    getAccount: (providerAccountId, provider) =>
+      call('getAccount', ['Account'], async (tables) => {
+        const row = await store
+          .selectFrom(Account)
+          .selectAll()
+          .where('provider', '=', provider)
+          .where('providerAccountId', '=', providerAccountId)
+          .executeTakeFirst()
+        return row ? accountFromRow(tables.read('Account', row)) : null
+      }),
+    createSession: (session) =>
+      call('createSession', ['Session'], async (tables) => {
+        const record = tables.assignsIds('Session') ? session : { ...session, id: crypto.randomUUID() }
+        const row = tables.write('Session', record, 'insert')
+        return sessionFromRow(
+          tables.read('Session', await insertReturning(store, dialect, Session, row, ['sessionToken'])),
+        )
+      }),
+    getSessionAndUser: (sessionToken) =>
+      call('getSessionAndUser', ['Session', 'User'], async (tables) => {
+        // The session check of every page view: one joined query, not two round trips.
+        const sessionColumns = [...tables.columns('Session').keys()]
+        const row = await store
+          .selectFrom(Session)
+          .innerJoin(User, `${User}.id`, `${Session}.userId`)
+          .selectAll(User)
+          .select((eb) =>
+            sessionColumns.map((column) => eb.ref(`${Session}.${column}`).as(sessionColumnPrefix + column)),
+          )
+          .where(`${Session}.sessionToken`, '=', sessionToken)
+          .executeTakeFirst()
+        if (!row) return null
+        const session: StoreRow = {}
+        const user: StoreRow = {}
+        for (const [key, value] of Object.entries(row)) {
+          if (key.startsWith(sessionColumnPrefix)) session[key.slice(sessionColumnPrefix.length)] = value
+          else user[key] = value
         }
-        await trx.deleteFrom(User).where('id', '=', userId).execute()
-        return userFromRow(tables.read('User', user))
-      })
-    }),
-    linkAccount: (account) => call('linkAccount', ['Account'], async (tables) => {
-      const { id, ...fields } = account
-      const record = tables.assignsIds('Account') ? fields : { ...fields, id: typeof id === 'string' ? id : crypto.randomUUID() }
-      const row = tables.write('Account', record, 'insert')
-      return accountFromRow(tables.read('Account', await insertReturning(store, dialect, Account, row, ['provider', 'providerAccountId'])))
-    }),
-    unlinkAccount: ({ provider, providerAccountId }) => call('unlinkAccount', ['Account'], async (tables) => {
-      const row = await deleteReturning(store, dialect, Account, { provider, providerAccountId })
-      return row ? accountFromRow(tables.read('Account', row)) : undefined
-    }),
-    getAccount: (providerAccountId, provider) => call('getAccount', ['Account'], async (tables) => {
-      const row = await store.selectFrom(Account).selectAll()
-        .where('provider', '=', provider).where('providerAccountId', '=', providerAccountId).executeTakeFirst()
-      return row ? accountFromRow(tables.read('Account', row)) : null
-    }),
-    createSession: (session) => call('createSession', ['Session'], async (tables) => {
-      const record = tables.assignsIds('Session') ? session : { ...session, id: crypto.randomUUID() }
-      const row = tables.write('Session', record, 'insert')
-      return sessionFromRow(tables.read('Session', await insertReturning(store, dialect, Session, row, ['sessionToken'])))
-    }),
-    getSessionAndUser: (sessionToken) => call('getSessionAndUser', ['Session', 'User'], async (tables) => {
-      // The session check of every page view: one joined query, not two round trips.
-      const sessionColumns = [...tables.columns('Session').keys()]
-      const row = await store.selectFrom(Session).innerJoin(User, `${User}.id`, `${Session}.userId`).selectAll(User)
-        .select((eb) => sessionColumns.map((column) => eb.ref(`${Session}.${column}`).as(sessionColumnPrefix + column)))
-        .where(`${Session}.sessionToken`, '=', sessionToken).executeTakeFirst()
-      if (!row) return null
-      const session: StoreRow = {}
-      const user: StoreRow = {}
-      for (const [key, value] of Object.entries(row)) {
-        if (key.startsWith(sessionColumnPrefix)) session[key.slice(sessionColumnPrefix.length)] = value
-        else user[key] = value
-      }
-      return { session: sessionFromRow(tables.read('Session', session)), user: userFromRow(tables.read('User', user)) }
-    }),
-    updateSession: ({ sessionToken, ...fields }) => call('updateSession', ['Session'], async (tables) => {
-      const row = await updateReturning(store, dialect, Session, tables.write('Session', fields, 'update'), { sessionToken })
-      return row ? sessionFromRow(tables.read('Session', row)) : null
-    }),
-    deleteSession: (sessionToken) => call('deleteSession', ['Session'], async (tables) => {
-      const row = await deleteReturning(store, dialect, Session, { sessionToken })
-      return row ? sessionFromRow(tables.read('Session', row)) : null
-    }),
-    createVerificationToken: (verificationToken) => call('createVerificationToken', ['VerificationToken'], async (tables) => {
-      const row = tables.write('VerificationToken', verificationToken, 'insert')
-      const stored = await insertReturning(store, dialect, VerificationToken, row, ['identifier', 'token'])
-      return verificationTokenFromRow(tables.read('VerificationToken', stored))
-    }),
-    useVerificationToken: ({ identifier, token }) => call('useVerificationToken', ['VerificationToken'], async (tables) => {
-      // Matching on both columns: a wrong identifier deletes nothing, so the token stays usable by its owner.
-      const row = await deleteReturning(store, dialect, VerificationToken, { identifier, token })
-      return row ? verificationTokenFromRow(tables.read('VerificationToken', row)) : null
-    }),
-    createAuthenticator: (authenticator) => call('createAuthenticator', ['Authenticator'], async (tables) => {
-      const row = tables.write('Authenticator', authenticator, 'insert')
-      return authenticatorFromRow(tables.read('Authenticator', await insertReturning(store, dialect, Authenticator, row, ['credentialID'])))
-    }),
-    getAuthenticator: (credentialID) => call('getAuthenticator', ['Authenticator'], async (tables) => {
-      const row = await store.selectFrom(Authenticator).selectAll().where('credentialID', '=', credentialID).executeTakeFirst()
-      return row ? authenticatorFromRow(tables.read('Authenticator', row)) : null
-    }),
-    listAuthenticatorsByUserId: (userId) => call('listAuthenticatorsByUserId', ['Authenticator'], async (tables) => {
-      if (!tables.canMatch('Authenticator', 'userId', userId)) return []
-      const rows = await store.selectFrom(Authenticator).selectAll().where('userId', '=', userId).execute()
-      return rows.map((row) => authenticatorFromRow(tables.read('Authenticator', row)))
-    }),
-    updateAuthenticatorCounter: (credentialID, newCounter) => call('updateAuthenticatorCounter', ['Authenticator'], async (tables) => {
-      const set = tables.write('Authenticator', { counter: newCounter }, 'update')
-      const row = await updateReturning(store, dialect, Authenticator, set, { credentialID })
-      if (!row) throw storeFailure('updateAuthenticatorCounter', 'not-found', 'an authenticator with this credential id')
-      return authenticatorFromRow(tables.read('Authenticator', row))
-    }),
+        return {
+          session: sessionFromRow(tables.read('Session', session)),
+          user: userFromRow(tables.read('User', user)),
+        }
+      }),
+    updateSession: ({ sessionToken, ...fields }) =>
+      call('updateSession', ['Session'], async (tables) => {
+        const row = await updateReturning(store, dialect, Session, tables.write('Session', fields, 'update'), {
+          sessionToken,
+        })
+        return row ? sessionFromRow(tables.read('Session', row)) : null
+      }),
+    deleteSession: (sessionToken) =>
+      call('deleteSession', ['Session'], async (tables) => {
+        const row = await deleteReturning(store, dialect, Session, { sessionToken })
+        return row ? sessionFromRow(tables.read('Session', row)) : null
+      }),
+    createVerificationToken: (verificationToken) =>
+      call('createVerificationToken', ['VerificationToken'], async (tables) => {
+        const row = tables.write('VerificationToken', verificationToken, 'insert')
+        const stored = await insertReturning(store, dialect, VerificationToken, row, ['identifier', 'token'])
+        return verificationTokenFromRow(tables.read('VerificationToken', stored))
+      }),
+    useVerificationToken: ({ identifier, token }) =>
+      call('useVerificationToken', ['VerificationToken'], async (tables) => {
+        // Matching on both columns: a wrong identifier deletes nothing, so the token stays usable by its owner.
+        const row = await deleteReturning(store, dialect, VerificationToken, { identifier, token })
+        return row ? verificationTokenFromRow(tables.read('VerificationToken', row)) : null
+      }),
+    createAuthenticator: (authenticator) =>
+      call('createAuthenticator', ['Authenticator'], async (tables) => {
+        const row = tables.write('Authenticator', authenticator, 'insert')
+        return authenticatorFromRow(
+          tables.read('Authenticator', await insertReturning(store, dialect, Authenticator, row, ['credentialID'])),
+        )
+      }),
+    getAuthenticator: (credentialID) =>
+      call('getAuthenticator', ['Authenticator'], async (tables) => {
+        const row = await store
+          .selectFrom(Authenticator)
+          .selectAll()
+          .where('credentialID', '=', credentialID)
+          .executeTakeFirst()
+        return row ? authenticatorFromRow(tables.read('Authenticator', row)) : null
+      }),
+    listAuthenticatorsByUserId: (userId) =>
+      call('listAuthenticatorsByUserId', ['Authenticator'], async (tables) => {
+        if (!tables.canMatch('Authenticator', 'userId', userId)) return []
+        const rows = await store.selectFrom(Authenticator).selectAll().where('userId', '=', userId).execute()
+        return rows.map((row) => authenticatorFromRow(tables.read('Authenticator', row)))
+      }),
+    updateAuthenticatorCounter: (credentialID, newCounter) =>
+      call('updateAuthenticatorCounter', ['Authenticator'], async (tables) => {
+        const set = tables.write('Authenticator', { counter: newCounter }, 'update')
+        const row = await updateReturning(store, dialect, Authenticator, set, { credentialID })
+        if (!row)
+          throw storeFailure('updateAuthenticatorCounter', 'not-found', 'an authenticator with this credential id')
+        return authenticatorFromRow(tables.read('Authenticator', row))
+      }),
   }
 }
 
@@ -228,9 +288,10 @@ function tableAccess(columns: StoreColumns, method: string, dialect: SqlDialect,
     const found = columns.get(table)
     if (!found) {
       const name = schema.tables[table]
-      const message = schema === defaultSchema
-        ? `${method}: table "${name}" does not exist; create the schema with migrate(db) or \`authchart migrate\``
-        : `${method}: table "${name}" (${table} in the "${schema.name}" schema) does not exist; create it with the tool that made the others`
+      const message =
+        schema === defaultSchema
+          ? `${method}: table "${name}" does not exist; create the schema with migrate(db) or \`authchart migrate\``
+          : `${method}: table "${name}" (${table} in the "${schema.name}" schema) does not exist; create it with the tool that made the others`
       throw new AdapterError(message, { method, table: name })
     }
     return found
@@ -241,7 +302,11 @@ function tableAccess(columns: StoreColumns, method: string, dialect: SqlDialect,
     write: (table, record, purpose) => {
       const tableColumns = columnsOf(table)
       const touched = tableColumns.has('updatedAt') && !('updatedAt' in record) ? { updatedAt: new Date() } : {}
-      return rowForWrite(purpose === 'insert' || Object.keys(record).length > 0 ? { ...record, ...touched } : record, tableColumns, dialect)
+      return rowForWrite(
+        purpose === 'insert' || Object.keys(record).length > 0 ? { ...record, ...touched } : record,
+        tableColumns,
+        dialect,
+      )
     },
     read: (table, row) => rowFromStore(row, columnsOf(table)),
     assignsIds: (table) => columnsOf(table).get('id')?.isInteger === true,

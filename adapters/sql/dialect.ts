@@ -20,7 +20,9 @@ export function detectDialect<DB>(db: Kysely<DB>): SqlDialect {
   if (probe === 'select "probe" where $1') return 'postgres'
   if (probe === 'select `probe` where ?') return 'mysql'
   if (probe === 'select "probe" where ?') return 'sqlite'
-  throw new AdapterError('the Kysely adapter supports the PostgreSQL, MySQL/MariaDB and SQLite dialects only', { compiled: probe })
+  throw new AdapterError('the Kysely adapter supports the PostgreSQL, MySQL/MariaDB and SQLite dialects only', {
+    compiled: probe,
+  })
 }
 
 /** Whether `INSERT/UPDATE/DELETE ... RETURNING` can be used. MySQL has none (MariaDB has it for DELETE only). */
@@ -60,20 +62,35 @@ export function toNumber(value: unknown): number {
 const duplicateCodes = new Set([
   '23505', // PostgreSQL unique_violation
   'ER_DUP_ENTRY', // MySQL/MariaDB 1062
-  'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY',
+  'SQLITE_CONSTRAINT_UNIQUE',
+  'SQLITE_CONSTRAINT_PRIMARYKEY',
 ])
 
 const unreachableCodes = new Set([
-  '57P01', '57P02', '57P03', // PostgreSQL: the server terminated the connection or is shutting down / starting
-  '08000', '08001', '08003', '08004', '08006', // PostgreSQL connection exceptions
-  'PROTOCOL_CONNECTION_LOST', 'ER_CONNECTION_KILLED', 'ER_SERVER_SHUTDOWN', // mysql2 / MariaDB
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH',
+  '57P01',
+  '57P02',
+  '57P03', // PostgreSQL: the server terminated the connection or is shutting down / starting
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006', // PostgreSQL connection exceptions
+  'PROTOCOL_CONNECTION_LOST',
+  'ER_CONNECTION_KILLED',
+  'ER_SERVER_SHUTDOWN', // mysql2 / MariaDB
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
   'SQLITE_CANTOPEN',
 ])
 
 // Some drivers report a lost connection with a message only (pg: "Connection terminated unexpectedly",
 // better-sqlite3: "The database connection is not open", Kysely: "driver has already been destroyed").
-const unreachableMessage = /connection terminated|connection is not open|not queryable|connection (lost|closed)|has already been destroyed|pool is closed|can't add new command when connection is in closed state/i
+const unreachableMessage =
+  /connection terminated|connection is not open|not queryable|connection (lost|closed)|has already been destroyed|pool is closed|can't add new command when connection is in closed state/i
 
 /** What a driver error means, for the `AdapterError` the adapter throws. */
 export function classifySqlError(err: unknown): StoreFailureKind {

@@ -76,7 +76,9 @@ async function createTable(db: Store, dialect: SqlDialect, spec: TableSpec): Pro
   if (spec.uniqueTogether) table = table.addUniqueConstraint(spec.uniqueTogether.name, spec.uniqueTogether.columns)
   if (spec.ownedByUser) {
     // A table-level constraint: MySQL parses a column-level REFERENCES and silently ignores it.
-    table = table.addForeignKeyConstraint(`${spec.name}_userId_fkey`, ['userId'], 'User', ['id'], (fk) => fk.onDelete('cascade'))
+    table = table.addForeignKeyConstraint(`${spec.name}_userId_fkey`, ['userId'], 'User', ['id'], (fk) =>
+      fk.onDelete('cascade'),
+    )
   }
   await table.execute()
   // InnoDB already indexes every foreign-key column, and MySQL has no CREATE INDEX IF NOT EXISTS.

@@ -23,30 +23,61 @@ export type RowMatch = Record<string, unknown>
  * Inserts `row` and returns it as stored. `keys` name the columns that identify it (used to read it back on MySQL);
  * a key the row does not carry is an id the database assigned (AUTO_INCREMENT), read back as the insert id.
  */
-export async function insertReturning(db: Store, dialect: SqlDialect, table: string, row: StoreRow, keys: string[]): Promise<StoreRow> {
+export async function insertReturning(
+  db: Store,
+  dialect: SqlDialect,
+  table: string,
+  row: StoreRow,
+  keys: string[],
+): Promise<StoreRow> {
   if (supportsReturning(dialect)) {
     return db.insertInto(table).values(row).returningAll().executeTakeFirstOrThrow()
   }
   return db.transaction().execute(async (trx) => {
     const { insertId } = await trx.insertInto(table).values(row).executeTakeFirstOrThrow()
     const match = Object.fromEntries(keys.map((key) => [key, key in row ? row[key] : insertId]))
-    return trx.selectFrom(table).selectAll().where((eb) => eb.and(match)).executeTakeFirstOrThrow()
+    return trx
+      .selectFrom(table)
+      .selectAll()
+      .where((eb) => eb.and(match))
+      .executeTakeFirstOrThrow()
   })
 }
 
 /** Updates the row matching `match` with `set`, and returns it as stored, or `undefined` when there is none. */
 export async function updateReturning(
-  db: Store, dialect: SqlDialect, table: string, set: StoreRow, match: RowMatch,
+  db: Store,
+  dialect: SqlDialect,
+  table: string,
+  set: StoreRow,
+  match: RowMatch,
 ): Promise<StoreRow | undefined> {
   if (Object.keys(set).length === 0) {
-    return db.selectFrom(table).selectAll().where((eb) => eb.and(match)).executeTakeFirst()
+    return db
+      .selectFrom(table)
+      .selectAll()
+      .where((eb) => eb.and(match))
+      .executeTakeFirst()
   }
   if (supportsReturning(dialect)) {
-    return db.updateTable(table).set(set).where((eb) => eb.and(match)).returningAll().executeTakeFirst()
+    return db
+      .updateTable(table)
+      .set(set)
+      .where((eb) => eb.and(match))
+      .returningAll()
+      .executeTakeFirst()
   }
   return db.transaction().execute(async (trx) => {
-    await trx.updateTable(table).set(set).where((eb) => eb.and(match)).execute()
-    return trx.selectFrom(table).selectAll().where((eb) => eb.and(match)).executeTakeFirst()
+    await trx
+      .updateTable(table)
+      .set(set)
+      .where((eb) => eb.and(match))
+      .execute()
+    return trx
+      .selectFrom(table)
+      .selectAll()
+      .where((eb) => eb.and(match))
+      .executeTakeFirst()
   })
 }
 
@@ -54,13 +85,31 @@ export async function updateReturning(
  * Deletes the row matching `match` and returns it, or `undefined` when there was none. Atomic: under concurrent
  * calls for the same row exactly one gets it (this is what makes verification tokens single-use).
  */
-export async function deleteReturning(db: Store, dialect: SqlDialect, table: string, match: RowMatch): Promise<StoreRow | undefined> {
+export async function deleteReturning(
+  db: Store,
+  dialect: SqlDialect,
+  table: string,
+  match: RowMatch,
+): Promise<StoreRow | undefined> {
   if (supportsReturning(dialect)) {
-    return db.deleteFrom(table).where((eb) => eb.and(match)).returningAll().executeTakeFirst()
+    return db
+      .deleteFrom(table)
+      .where((eb) => eb.and(match))
+      .returningAll()
+      .executeTakeFirst()
   }
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom(table).selectAll().where((eb) => eb.and(match)).forUpdate().executeTakeFirst()
-    if (row) await trx.deleteFrom(table).where((eb) => eb.and(match)).execute()
+    const row = await trx
+      .selectFrom(table)
+      .selectAll()
+      .where((eb) => eb.and(match))
+      .forUpdate()
+      .executeTakeFirst()
+    if (row)
+      await trx
+        .deleteFrom(table)
+        .where((eb) => eb.and(match))
+        .execute()
     return row
   })
 }

@@ -4,7 +4,11 @@
  * (`expires_in`, `not-before-policy`, ...) never break an insert, while extra columns an app added are kept.
  */
 import type {
-  AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser, VerificationToken,
+  AdapterAccount,
+  AdapterAuthenticator,
+  AdapterSession,
+  AdapterUser,
+  VerificationToken,
 } from '../../src/types/adapters.js'
 import { AdapterError } from '../../src/errors.js'
 import { toBoolean, toDate, toNumber, toStoreValue, type SqlDialect } from './dialect.js'
@@ -81,7 +85,12 @@ export function accountFromRow(row: StoreRow): AdapterAccount {
 
 /** A `Session` row as an `AdapterSession`. */
 export function sessionFromRow(row: StoreRow): AdapterSession {
-  return { ...row, sessionToken: String(row.sessionToken), userId: String(row.userId), expires: requiredDate(row.expires) }
+  return {
+    ...row,
+    sessionToken: String(row.sessionToken),
+    userId: String(row.userId),
+    expires: requiredDate(row.expires),
+  }
 }
 
 /** A `VerificationToken` row as a `VerificationToken`. */

@@ -17,20 +17,56 @@ export interface SchemaMapping {
 /** The ready-made mappings. */
 export const schemas = {
   /** What `migrate()` creates, and `@auth/kysely-adapter`'s documented schema: the default. */
-  kysely: { name: 'kysely', tables: { User: 'User', Account: 'Account', Session: 'Session', VerificationToken: 'VerificationToken', Authenticator: 'Authenticator' } },
+  kysely: {
+    name: 'kysely',
+    tables: {
+      User: 'User',
+      Account: 'Account',
+      Session: 'Session',
+      VerificationToken: 'VerificationToken',
+      Authenticator: 'Authenticator',
+    },
+  },
   /**
    * `@auth/prisma-adapter`'s documented `schema.prisma` as `prisma migrate` creates it: the model names as table
    * names, no `id` on accounts and sessions, `createdAt`/`updatedAt` columns (`updatedAt` has no database default,
    * so the adapter fills it, as Prisma's client does).
    */
-  prisma: { name: 'prisma', tables: { User: 'User', Account: 'Account', Session: 'Session', VerificationToken: 'VerificationToken', Authenticator: 'Authenticator' } },
+  prisma: {
+    name: 'prisma',
+    tables: {
+      User: 'User',
+      Account: 'Account',
+      Session: 'Session',
+      VerificationToken: 'VerificationToken',
+      Authenticator: 'Authenticator',
+    },
+  },
   /** `@auth/drizzle-adapter`'s default tables: lower-case singular names, no `id` on accounts and sessions. */
-  drizzle: { name: 'drizzle', tables: { User: 'user', Account: 'account', Session: 'session', VerificationToken: 'verificationToken', Authenticator: 'authenticator' } },
+  drizzle: {
+    name: 'drizzle',
+    tables: {
+      User: 'user',
+      Account: 'account',
+      Session: 'session',
+      VerificationToken: 'verificationToken',
+      Authenticator: 'authenticator',
+    },
+  },
   /**
    * `@auth/pg-adapter`'s documented schema: plural names, `verification_token`, SERIAL integer ids that the
    * database assigns. It has no passkey table; `authenticators` is the name Authchart uses when an app adds one.
    */
-  pgAdapter: { name: 'pgAdapter', tables: { User: 'users', Account: 'accounts', Session: 'sessions', VerificationToken: 'verification_token', Authenticator: 'authenticators' } },
+  pgAdapter: {
+    name: 'pgAdapter',
+    tables: {
+      User: 'users',
+      Account: 'accounts',
+      Session: 'sessions',
+      VerificationToken: 'verification_token',
+      Authenticator: 'authenticators',
+    },
+  },
 } as const satisfies Record<string, SchemaMapping>
 
 /** The mapping used when none is given. */

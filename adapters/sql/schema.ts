@@ -111,9 +111,33 @@ export const tableSpecs: readonly TableSpec[] = [
 // `datetime(3)` keeps milliseconds, as a JavaScript Date does; `timestamp` would refuse every date after 2038-01-19,
 // which a long-lived session or token reaches.
 const columnTypes: Record<SqlDialect, Record<ColumnKind, string>> = {
-  postgres: { id: 'uuid', key: 'text', text: 'text', timestamp: 'timestamptz', bigint: 'bigint', integer: 'integer', boolean: 'boolean' },
-  mysql: { id: 'varchar(36)', key: 'varchar(255)', text: 'text', timestamp: 'datetime(3)', bigint: 'bigint', integer: 'integer', boolean: 'boolean' },
-  sqlite: { id: 'text', key: 'text', text: 'text', timestamp: 'text', bigint: 'integer', integer: 'integer', boolean: 'integer' },
+  postgres: {
+    id: 'uuid',
+    key: 'text',
+    text: 'text',
+    timestamp: 'timestamptz',
+    bigint: 'bigint',
+    integer: 'integer',
+    boolean: 'boolean',
+  },
+  mysql: {
+    id: 'varchar(36)',
+    key: 'varchar(255)',
+    text: 'text',
+    timestamp: 'datetime(3)',
+    bigint: 'bigint',
+    integer: 'integer',
+    boolean: 'boolean',
+  },
+  sqlite: {
+    id: 'text',
+    key: 'text',
+    text: 'text',
+    timestamp: 'text',
+    bigint: 'integer',
+    integer: 'integer',
+    boolean: 'integer',
+  },
 }
 
 /**

@@ -31,7 +31,11 @@ export interface StoreColumn {
 /** The columns of each of the five tables that exist, by name. */
 export type StoreColumns = Map<TableName, Map<string, StoreColumn>>
 
-interface ColumnRow { t: string; c: string; d: string }
+interface ColumnRow {
+  t: string
+  c: string
+  d: string
+}
 
 /** How `dialect` stores a `Date` in a column of declared type `declared`. */
 function dateStorageOf(dialect: SqlDialect, declared: string): DateStorage {
@@ -46,7 +50,11 @@ function dateStorageOf(dialect: SqlDialect, declared: string): DateStorage {
  * in `current_schema()` (the first schema of the `search_path`, where unqualified names resolve and new tables go),
  * MySQL in the connection's database, SQLite in the main database.
  */
-export async function readStoreColumns<DB>(db: Kysely<DB>, dialect: SqlDialect, schema: SchemaMapping = defaultSchema): Promise<StoreColumns> {
+export async function readStoreColumns<DB>(
+  db: Kysely<DB>,
+  dialect: SqlDialect,
+  schema: SchemaMapping = defaultSchema,
+): Promise<StoreColumns> {
   const names = sql.join(tableNames.map((table) => schema.tables[table]))
   const query = {
     postgres: sql<ColumnRow>`select table_name as t, column_name as c, data_type as d from information_schema.columns
@@ -84,7 +92,9 @@ export function cachedStoreColumns<DB>(db: Kysely<DB>, dialect: SqlDialect, sche
   const refresh = () => {
     const read = readStoreColumns(db, dialect, schema)
     // A failed read (the database was down) is not kept: the next call tries again.
-    read.catch(() => { if (pending === read) pending = undefined })
+    read.catch(() => {
+      if (pending === read) pending = undefined
+    })
     pending = read
     return read
   }

@@ -6,7 +6,13 @@ import { sql } from 'kysely'
 import type { Store } from './row-statements.js'
 import { columnType, idDefault, tableSpecs, type TableName } from './schema.js'
 
-interface ColumnState { t: string; c: string; d: string; n: string; x: string | null }
+interface ColumnState {
+  t: string
+  c: string
+  d: string
+  n: string
+  x: string | null
+}
 
 /**
  * Upgrades the columns of `tables` that need it and names them (`Table.column`). The session's time zone is UTC
@@ -27,9 +33,17 @@ export async function upgradeMysqlTables(db: Store, tables: TableName[]): Promis
         if (!state) continue
         const nullable = state.n === 'YES' ? 'null' : 'not null'
         if (column.kind === 'timestamp' && state.d.toLowerCase() === 'timestamp') {
-          changes.push({ table: spec.name, column: column.name, definition: `${columnType('mysql', 'timestamp')} ${nullable}${state.n === 'YES' ? ' default null' : ''}` })
+          changes.push({
+            table: spec.name,
+            column: column.name,
+            definition: `${columnType('mysql', 'timestamp')} ${nullable}${state.n === 'YES' ? ' default null' : ''}`,
+          })
         } else if (column.kind === 'id' && column.primaryKey && state.x === null) {
-          changes.push({ table: spec.name, column: column.name, definition: `${columnType('mysql', 'id')} not null default ${idDefault('mysql')}` })
+          changes.push({
+            table: spec.name,
+            column: column.name,
+            definition: `${columnType('mysql', 'id')} not null default ${idDefault('mysql')}`,
+          })
         }
       }
     }

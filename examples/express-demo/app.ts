@@ -34,10 +34,15 @@ export function createDemoApp(options: { log?: (line: string) => void } = {}) {
     session: { strategy: 'jwt' },
     providers: [
       Credentials({
-        credentials: { username: { label: 'Username', placeholder: 'ada' }, password: { label: 'Password', type: 'password', placeholder: 'lovelace' } },
+        credentials: {
+          username: { label: 'Username', placeholder: 'ada' },
+          password: { label: 'Password', type: 'password', placeholder: 'lovelace' },
+        },
         authorize: async ({ username, password }) => {
           const user = demoUsers[String(username)]
-          return user && user.password === password ? { id: String(username), name: user.name, email: user.email } : null
+          return user && user.password === password
+            ? { id: String(username), name: user.name, email: user.email }
+            : null
         },
       }),
       Email({ sendVerificationRequest: mail.sendVerificationRequest }),
@@ -61,8 +66,16 @@ export function createDemoApp(options: { log?: (line: string) => void } = {}) {
 
   // The development mail sink: what a real deployment would have sent.
   app.get('/dev/mail', (_req, res) => {
-    const rows = mail.messages.map((m) => `<li><strong>${escape(m.to)}</strong> at ${escape(m.at.toISOString())}: <a href="${escape(m.url)}">sign-in link</a></li>`).join('')
-    res.set('cache-control', 'no-store').type('html').send(page(`<h2>Development mail</h2>${rows ? `<ul>${rows}</ul>` : '<p>No messages yet.</p>'}`))
+    const rows = mail.messages
+      .map(
+        (m) =>
+          `<li><strong>${escape(m.to)}</strong> at ${escape(m.at.toISOString())}: <a href="${escape(m.url)}">sign-in link</a></li>`,
+      )
+      .join('')
+    res
+      .set('cache-control', 'no-store')
+      .type('html')
+      .send(page(`<h2>Development mail</h2>${rows ? `<ul>${rows}</ul>` : '<p>No messages yet.</p>'}`))
   })
 
   return { app, authConfig, mail }

@@ -6,7 +6,11 @@
 import type { EmailConfig } from '../../src/types/providers.js'
 
 /** A message the sink kept. */
-export interface SunkMessage { to: string; url: string; at: Date }
+export interface SunkMessage {
+  to: string
+  url: string
+  at: Date
+}
 
 /** The sink: the last 20 messages, newest first, and the `sendVerificationRequest` that fills it. */
 export function createDevMailSink() {

@@ -37,19 +37,27 @@ export interface DiagramCommandOptions {
   stderr?: (line: string) => void
 }
 
-interface ParsedArgs { format: Format; out: string; config: string | null }
+interface ParsedArgs {
+  format: Format
+  out: string
+  config: string | null
+}
 
 function parseArgs(argv: readonly string[]): ParsedArgs | string {
   const parsed: ParsedArgs = { format: 'mermaid', out: 'diagrams', config: null }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined]
     if (flag === '--help' || flag === '-h') return ''
     if (flag !== '--format' && flag !== '--out' && flag !== '--config') return `unknown argument: ${arg}`
     const value = inline ?? argv[++i]
     if (value === undefined || value === '') return `${flag} needs a value`
     if (flag === '--format') {
-      if (!(formats as readonly string[]).includes(value)) return `unknown format: ${value} (expected ${formats.join(', ')})`
+      if (!(formats as readonly string[]).includes(value))
+        return `unknown format: ${value} (expected ${formats.join(', ')})`
       parsed.format = value as Format
     } else if (flag === '--out') {
       parsed.out = value
@@ -64,7 +72,9 @@ async function loadFlows(configPath: string): Promise<Pick<AuthConfig, 'flows' |
   const module: unknown = await import(pathToFileURL(configPath).href)
   const config = typeof module === 'object' && module !== null && 'default' in module ? module.default : undefined
   if (typeof config !== 'object' || config === null) {
-    throw new InvalidFlowExtension(`${configPath}: the default export must be the AuthConfig object`, { received: typeof config })
+    throw new InvalidFlowExtension(`${configPath}: the default export must be the AuthConfig object`, {
+      received: typeof config,
+    })
   }
   return config as Pick<AuthConfig, 'flows' | 'logger'>
 }
@@ -72,10 +82,14 @@ async function loadFlows(configPath: string): Promise<Pick<AuthConfig, 'flows' |
 function render(format: Format, entries: MachineEntry[]): Array<{ file: string; text: string }> {
   const graphs = entries.map(describeEntry)
   switch (format) {
-    case 'mermaid': return graphs.map((g) => ({ file: `${g.machineId}.mmd`, text: toMermaid(g) }))
-    case 'dot': return graphs.map((g) => ({ file: `${g.machineId}.dot`, text: toDot(g) }))
-    case 'html': return [{ file: 'flow-inspector.html', text: toInspectorHtml(graphs) }]
-    case 'markdown': return [{ file: 'flows.md', text: toFlowsMarkdown(graphs) }]
+    case 'mermaid':
+      return graphs.map((g) => ({ file: `${g.machineId}.mmd`, text: toMermaid(g) }))
+    case 'dot':
+      return graphs.map((g) => ({ file: `${g.machineId}.dot`, text: toDot(g) }))
+    case 'html':
+      return [{ file: 'flow-inspector.html', text: toInspectorHtml(graphs) }]
+    case 'markdown':
+      return [{ file: 'flows.md', text: toFlowsMarkdown(graphs) }]
   }
 }
 
@@ -108,7 +122,8 @@ export async function runDiagramCommand(argv: string[], options: DiagramCommandO
     }
     return 0
   } catch (err) {
-    const message = err instanceof AuthError ? `${err.type}: ${err.message}` : err instanceof Error ? err.message : String(err)
+    const message =
+      err instanceof AuthError ? `${err.type}: ${err.message}` : err instanceof Error ? err.message : String(err)
     stderr(`authchart diagram: ${message}`)
     return 1
   }

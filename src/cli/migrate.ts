@@ -27,14 +27,20 @@ export interface MigrateCommandOptions {
   stderr?: (line: string) => void
 }
 
-interface MigrateTarget { dialect: SqlDialect; url: string }
+interface MigrateTarget {
+  dialect: SqlDialect
+  url: string
+}
 
 function parseArgs(argv: readonly string[], env: Record<string, string | undefined>): MigrateTarget | string {
   let dialect: SqlDialect | undefined
   let url = env.DATABASE_URL
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined]
     if (flag === '--help' || flag === '-h') return ''
     if (flag !== '--dialect' && flag !== '--url') return `unknown argument: ${arg}`
     const value = inline ?? argv[++i]
@@ -75,7 +81,9 @@ async function openDialect({ dialect, url }: MigrateTarget): Promise<Dialect> {
   if (dialect === 'mysql') {
     const { createPool } = await import('mysql2')
     // mysql2 knows only the mysql:// scheme; MariaDB speaks the same protocol.
-    return new MysqlDialect({ pool: createPool({ uri: url.replace(/^mariadb:/i, 'mysql:'), connectionLimit: 1, timezone: 'Z' }) })
+    return new MysqlDialect({
+      pool: createPool({ uri: url.replace(/^mariadb:/i, 'mysql:'), connectionLimit: 1, timezone: 'Z' }),
+    })
   }
   const { default: Database } = await import('better-sqlite3')
   return new SqliteDialect({ database: new Database(sqlitePath(url)) })
@@ -86,8 +94,16 @@ async function openDialect({ dialect, url }: MigrateTarget): Promise<Dialect> {
  * @returns The exit code: 0 when the schema is in place, 1 when the database failed, 2 for a usage error.
  */
 export async function runMigrateCommand(argv: string[], options: MigrateCommandOptions = {}): Promise<number> {
-  const stdout = options.stdout ?? ((line: string) => { process.stdout.write(`${line}\n`) })
-  const stderr = options.stderr ?? ((line: string) => { process.stderr.write(`${line}\n`) })
+  const stdout =
+    options.stdout ??
+    ((line: string) => {
+      process.stdout.write(`${line}\n`)
+    })
+  const stderr =
+    options.stderr ??
+    ((line: string) => {
+      process.stderr.write(`${line}\n`)
+    })
   const target = parseArgs(argv[0] === 'migrate' ? argv.slice(1) : argv, options.env ?? process.env)
   if (typeof target === 'string') {
     if (target === '') {
@@ -112,6 +128,8 @@ export async function runMigrateCommand(argv: string[], options: MigrateCommandO
     stderr(`authchart migrate: ${target.dialect}: ${err instanceof Error ? err.message || err.name : String(err)}`)
     return 1
   } finally {
-    await db?.destroy().catch(() => { /* the connection may never have opened */ })
+    await db?.destroy().catch(() => {
+      /* the connection may never have opened */
+    })
   }
 }

@@ -22,7 +22,13 @@ export const adapterMethodsNeededBy = {
   /** The e-mail (magic link) provider. */
   emailSignIn: ['createVerificationToken', 'useVerificationToken', 'getUserByEmail'],
   /** WebAuthn (passkey) providers. */
-  webAuthn: ['getAccount', 'getAuthenticator', 'createAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter'],
+  webAuthn: [
+    'getAccount',
+    'getAuthenticator',
+    'createAuthenticator',
+    'listAuthenticatorsByUserId',
+    'updateAuthenticatorCounter',
+  ],
 } as const satisfies Record<string, readonly AdapterMethodName[]>
 
 /**
@@ -41,7 +47,10 @@ export function requireAdapterMethods(
   if (!adapter) throw new MissingAdapter(`${reason} needs an adapter, and the config has none`, { reason })
   const missing = [...new Set(names)].filter((name) => typeof adapter[name] !== 'function')
   if (missing.length > 0) {
-    throw new MissingAdapterMethods(`the adapter lacks ${missing.join(', ')}, which ${reason} needs`, { missing, reason })
+    throw new MissingAdapterMethods(`the adapter lacks ${missing.join(', ')}, which ${reason} needs`, {
+      missing,
+      reason,
+    })
   }
 }
 
@@ -61,16 +70,19 @@ export function wrapAdapter(adapter: Adapter, logger: Pick<LoggerInstance, 'erro
     const method: unknown = adapter[name]
     wrapped[name] = async (...args: unknown[]) => {
       if (typeof method !== 'function') {
-        const error = new MissingAdapterMethods(`the adapter lacks ${name}, which this request needs`, { missing: [name] })
+        const error = new MissingAdapterMethods(`the adapter lacks ${name}, which this request needs`, {
+          missing: [name],
+        })
         logger.error(error)
         throw error
       }
       try {
         return await (method as AdapterCall).apply(adapter, args)
       } catch (thrown) {
-        const error = thrown instanceof AuthError
-          ? thrown
-          : new AdapterError(`adapter method ${name} failed`, { method: name, err: asError(thrown) })
+        const error =
+          thrown instanceof AuthError
+            ? thrown
+            : new AdapterError(`adapter method ${name} failed`, { method: name, err: asError(thrown) })
         logger.error(error)
         throw error
       }

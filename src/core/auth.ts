@@ -2,14 +2,28 @@
  * `Auth(request, config)`: Request → parsed request → action → internal response → Response. Every failure ends as
  * the documented error page or JSON; the server log gets the whole error, the client only its type.
  */
-import { AdapterError, AuthError, errorPresentation, FlowStoreUnavailable, UnknownAction, UntrustedHost } from '../errors.js'
+import {
+  AdapterError,
+  AuthError,
+  errorPresentation,
+  FlowStoreUnavailable,
+  UnknownAction,
+  UntrustedHost,
+} from '../errors.js'
 import { createLogger, logRefusal } from '../logger.js'
 import { renderPage } from '../pages/html.js'
 import { renderErrorPage } from '../pages/simple-pages.js'
 import { raw } from '../types/symbols.js'
 import type { AuthAction, AuthConfig, ResponseInternal } from '../types/index.js'
 import { callbackAction, signInAction } from './actions/provider-actions.js'
-import { csrfAction, errorPageAction, providersAction, signInPageAction, signOutPageAction, verifyRequestPageAction } from './actions/read-only.js'
+import {
+  csrfAction,
+  errorPageAction,
+  providersAction,
+  signInPageAction,
+  signOutPageAction,
+  verifyRequestPageAction,
+} from './actions/read-only.js'
 import { sessionAction, signOutAction } from './actions/session.js'
 import { webAuthnOptionsAction } from './actions/webauthn.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
@@ -54,22 +68,32 @@ function wantsJson(ctx: RequestContext): boolean {
 function unavailable(ctx: RequestContext): ResponseInternal {
   // A client that asked for `{ url }` parses the body as JSON (Auth.js's `signIn()` does): an HTML page would break it.
   if (wantsJson(ctx)) {
-    const answer = json(503, { error: 'ServiceUnavailable', message: 'Sign-in is temporarily unavailable. Try again shortly.' })
+    const answer = json(503, {
+      error: 'ServiceUnavailable',
+      message: 'Sign-in is temporarily unavailable. Try again shortly.',
+    })
     return { ...answer, headers: { ...answer.headers, 'retry-after': '5' } }
   }
-  const body = renderPage('Try again shortly', '<h1>Try again shortly</h1><p>Sign-in is temporarily unavailable. Please try again in a moment.</p>', ctx.config.theme)
+  const body = renderPage(
+    'Try again shortly',
+    '<h1>Try again shortly</h1><p>Sign-in is temporarily unavailable. Please try again in a moment.</p>',
+    ctx.config.theme,
+  )
   return { status: 503, body, headers: { 'content-type': 'text/html; charset=utf-8', 'retry-after': '5' } }
 }
 
 /** What the user gets for an error an action did not turn into a response itself. */
 function answerError(ctx: RequestContext, error: unknown): ResponseInternal {
   // Adapter failures were logged where they happened (the adapter wrapper); everything else is logged here.
-  if (!(error instanceof AdapterError)) ctx.config.logger.error(error instanceof Error ? error : new AuthError(String(error)))
+  if (!(error instanceof AdapterError))
+    ctx.config.logger.error(error instanceof Error ? error : new AuthError(String(error)))
   // A store that cannot be reached is a passing condition, not a configuration error: say "try again".
   if (error instanceof FlowStoreUnavailable || error instanceof AdapterError) return unavailable(ctx)
   if (jsonActions.has(ctx.req.action)) {
     const shown = errorPresentation(error)
-    return shown.value === 'Configuration' ? json(shown.status, configurationErrorBody) : json(shown.status, { error: (error as AuthError).type })
+    return shown.value === 'Configuration'
+      ? json(shown.status, configurationErrorBody)
+      : json(shown.status, { error: (error as AuthError).type })
   }
   return errorRedirect(ctx, error)
 }
@@ -91,7 +115,12 @@ async function handle(ctx: RequestContext): Promise<ResponseInternal> {
 
 /** The `X-Auth-Return-Redirect` header asks for `{ url }` instead of a redirect, for clients that navigate themselves. */
 function asReturnedRedirect(internal: ResponseInternal): ResponseInternal {
-  return { status: 200, body: { url: internal.redirect }, headers: { ...Object.fromEntries(new Headers(internal.headers)), 'content-type': 'application/json' }, cookies: internal.cookies }
+  return {
+    status: 200,
+    body: { url: internal.redirect },
+    headers: { ...Object.fromEntries(new Headers(internal.headers)), 'content-type': 'application/json' },
+    cookies: internal.cookies,
+  }
 }
 
 /**
@@ -104,7 +133,10 @@ function configurationFailure(request: Request, config: AuthConfig, error: unkno
   let url: URL | undefined
   try {
     url = new URL(request.url)
-    action = routeOf(url.pathname, typeof config?.basePath === 'string' ? config.basePath.replace(/\/+$/, '') : '/auth').action
+    action = routeOf(
+      url.pathname,
+      typeof config?.basePath === 'string' ? config.basePath.replace(/\/+$/, '') : '/auth',
+    ).action
   } catch {
     action = undefined
   }
@@ -126,7 +158,10 @@ function requestRefusal(config: ResolvedConfig, error: unknown): ResponseInterna
     return json(413, { error: 'InvalidRequest', message: 'The request body is too large' })
   }
   if (error instanceof UnusableHost) {
-    logRefusal(config.logger, 'host', { reason: error.message, host: (error.cause as { host?: string } | undefined)?.host })
+    logRefusal(config.logger, 'host', {
+      reason: error.message,
+      host: (error.cause as { host?: string } | undefined)?.host,
+    })
     return json(400, { error: 'InvalidRequest', message: 'The request could not be read' })
   }
   return undefined
@@ -140,7 +175,13 @@ async function run(request: Request, config: AuthConfig): Promise<ResponseIntern
     return configurationFailure(request, config, error)
   }
   if (!resolved.trustHost) {
-    return configurationFailure(request, config, new UntrustedHost('host must be trusted: set url (or AUTH_URL), or trustHost: true (or AUTH_TRUST_HOST=true) behind a proxy that sets Host'))
+    return configurationFailure(
+      request,
+      config,
+      new UntrustedHost(
+        'host must be trusted: set url (or AUTH_URL), or trustHost: true (or AUTH_TRUST_HOST=true) behind a proxy that sets Host',
+      ),
+    )
   }
   let ctx: RequestContext
   try {
@@ -151,7 +192,10 @@ async function run(request: Request, config: AuthConfig): Promise<ResponseIntern
     if (refused) return refused
     resolved.logger.error(error instanceof Error ? error : new AuthError(String(error)))
     const type = error instanceof AuthError ? error.type : 'InvalidRequest'
-    return json(400, { error: type, message: type === 'UnknownAction' ? 'Unsupported action or path' : 'The request could not be read' })
+    return json(400, {
+      error: type,
+      message: type === 'UnknownAction' ? 'Unsupported action or path' : 'The request could not be read',
+    })
   }
   const internal = await handle(ctx)
   if (internal.redirect && request.headers.get('x-auth-return-redirect')) return asReturnedRedirect(internal)
@@ -176,5 +220,7 @@ export async function Auth(request: Request, config: AuthConfig): Promise<Respon
     // Only a configured cookie name or option can make serialising fail: a configuration error like any other.
     response = toResponse(configurationFailure(request, config, error))
   }
-  return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response
+  return request.method === 'HEAD'
+    ? new Response(null, { status: response.status, headers: response.headers })
+    : response
 }

@@ -5,7 +5,15 @@
 import { machineRegistry } from '../../machines/index.js'
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import { adapterMethodsNeededBy, requireAdapterMethods, wrapAdapter, type WrappedAdapter } from './adapter-calls.js'
-import { DuplicateConditionalUI, ExperimentalFeatureNotEnabled, InvalidConfig, MissingAdapter, MissingSecret, MissingWebAuthnAutocomplete, UnsupportedStrategy } from '../errors.js'
+import {
+  DuplicateConditionalUI,
+  ExperimentalFeatureNotEnabled,
+  InvalidConfig,
+  MissingAdapter,
+  MissingSecret,
+  MissingWebAuthnAutocomplete,
+  UnsupportedStrategy,
+} from '../errors.js'
 import { configureMachines } from '../flow/extend-machines.js'
 import { CookieFlowStore } from '../flow/stores/cookie.js'
 import type { ConfigurableFlowStore, FlowStore } from '../types/flow-store.js'
@@ -14,7 +22,14 @@ import { createLogger, type LoggerInstance } from '../logger.js'
 import { defaultRedirect } from '../security/redirect-target.js'
 import { randomId } from '../security/random.js'
 import { skipCSRFCheck } from '../types/symbols.js'
-import type { AuthConfig, CallbacksOptions, EventCallbacks, PagesOptions, SessionOptions, Theme } from '../types/index.js'
+import type {
+  AuthConfig,
+  CallbacksOptions,
+  EventCallbacks,
+  PagesOptions,
+  SessionOptions,
+  Theme,
+} from '../types/index.js'
 import { compileOriginAllowList, originOfUrl, type OriginAllowList } from '../security/origin.js'
 import { servedProviderKinds } from './served-providers.js'
 import { buildCookieSet, type CookieSet } from './cookie-set.js'
@@ -73,7 +88,8 @@ function positiveSeconds(name: string, value: unknown, fallback: number, allowZe
 
 function positiveMilliseconds(name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new InvalidConfig(`${name} must be a positive number of milliseconds`)
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    throw new InvalidConfig(`${name} must be a positive number of milliseconds`)
   return value
 }
 
@@ -82,7 +98,8 @@ function normaliseBasePath(basePath: unknown): string {
   if (typeof basePath !== 'string') throw new InvalidConfig('basePath must be a string')
   const trimmed = basePath.replace(/\/+$/, '')
   if (trimmed === '') return ''
-  if (!trimmed.startsWith('/') || /[?#\s]/.test(trimmed)) throw new InvalidConfig('basePath must be a path such as "/auth"')
+  if (!trimmed.startsWith('/') || /[?#\s]/.test(trimmed))
+    throw new InvalidConfig('basePath must be a path such as "/auth"')
   return trimmed
 }
 
@@ -99,19 +116,27 @@ function resolveOrigin(config: AuthConfig): string | undefined {
   const value: unknown = config.url ?? processEnv().AUTH_URL
   if (value === undefined || value === '') return undefined
   const origin = typeof value === 'string' ? originOfUrl(value) : undefined
-  if (!origin) throw new InvalidConfig('url (or AUTH_URL) must be an absolute http(s) URL without user info, such as "https://app.example.com/auth"')
+  if (!origin)
+    throw new InvalidConfig(
+      'url (or AUTH_URL) must be an absolute http(s) URL without user info, such as "https://app.example.com/auth"',
+    )
   return origin
 }
 
 function resolveProxyAllowList(config: AuthConfig, logger: LoggerInstance): OriginAllowList {
-  const entries: unknown = config.redirectProxyAllowedOrigins ?? listFromEnv(processEnv().AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS) ?? []
+  const entries: unknown =
+    config.redirectProxyAllowedOrigins ?? listFromEnv(processEnv().AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS) ?? []
   if (!Array.isArray(entries) || entries.some((entry) => typeof entry !== 'string')) {
     throw new InvalidConfig('redirectProxyAllowedOrigins must be an array of origins')
   }
   const allows = compileOriginAllowList(entries as string[], (entry) => {
-    throw new InvalidConfig(`redirectProxyAllowedOrigins: "${entry.slice(0, 80)}" is neither an origin nor a pattern such as "https://*.example.com"`)
+    throw new InvalidConfig(
+      `redirectProxyAllowedOrigins: "${entry.slice(0, 80)}" is neither an origin nor a pattern such as "https://*.example.com"`,
+    )
   })
-  const proxied = config.redirectProxyUrl !== undefined || config.providers.some((p) => typeof p === 'object' && p !== null && 'redirectProxyUrl' in p && p.redirectProxyUrl)
+  const proxied =
+    config.redirectProxyUrl !== undefined ||
+    config.providers.some((p) => typeof p === 'object' && p !== null && 'redirectProxyUrl' in p && p.redirectProxyUrl)
   if (proxied && entries.length === 0) logger.warn('redirect-proxy-without-allowlist')
   return allows
 }
@@ -124,16 +149,27 @@ function build(config: AuthConfig): ResolvedConfig {
   const providers = mergeProviders(config.providers)
   const unserved = providers.find((p) => !servedProviderKinds.has(p.kind))
   if (unserved) {
-    throw new InvalidConfig(`provider "${unserved.id}": ${unserved.kind} sign-in is not available in this release (providers served: ${[...servedProviderKinds].join(', ')})`)
+    throw new InvalidConfig(
+      `provider "${unserved.id}": ${unserved.kind} sign-in is not available in this release (providers served: ${[...servedProviderKinds].join(', ')})`,
+    )
   }
   const adapter = config.adapter
   const strategy = config.session?.strategy ?? (adapter ? 'database' : 'jwt')
-  if (strategy !== 'jwt' && strategy !== 'database') throw new UnsupportedStrategy(`session strategy "${String(strategy)}" is not supported`)
+  if (strategy !== 'jwt' && strategy !== 'database')
+    throw new UnsupportedStrategy(`session strategy "${String(strategy)}" is not supported`)
   if (strategy === 'database' && !adapter) throw new MissingAdapter('the database session strategy needs an adapter')
-  if (providers.some((p) => p.kind === 'email') && !adapter) throw new MissingAdapter('e-mail sign-in needs an adapter to store verification tokens')
-  if (strategy === 'database') requireAdapterMethods(adapter, [...adapterMethodsNeededBy.databaseSession, 'getUser', 'getUserByEmail'], 'the database session strategy')
-  if (adapter && providers.some((p) => p.kind === 'oauth' || p.kind === 'email')) requireAdapterMethods(adapter, adapterMethodsNeededBy.userResolution, 'signing in with OAuth or e-mail')
-  if (providers.some((p) => p.kind === 'email')) requireAdapterMethods(adapter, adapterMethodsNeededBy.emailSignIn, 'the e-mail provider')
+  if (providers.some((p) => p.kind === 'email') && !adapter)
+    throw new MissingAdapter('e-mail sign-in needs an adapter to store verification tokens')
+  if (strategy === 'database')
+    requireAdapterMethods(
+      adapter,
+      [...adapterMethodsNeededBy.databaseSession, 'getUser', 'getUserByEmail'],
+      'the database session strategy',
+    )
+  if (adapter && providers.some((p) => p.kind === 'oauth' || p.kind === 'email'))
+    requireAdapterMethods(adapter, adapterMethodsNeededBy.userResolution, 'signing in with OAuth or e-mail')
+  if (providers.some((p) => p.kind === 'email'))
+    requireAdapterMethods(adapter, adapterMethodsNeededBy.emailSignIn, 'the e-mail provider')
   const webAuthnEnabled = config.experimental?.enableWebAuthn === true
   if (providers.some((p) => p.kind === 'webauthn') && !webAuthnEnabled) {
     throw new ExperimentalFeatureNotEnabled('WebAuthn is experimental: set experimental.enableWebAuthn to true')
@@ -141,7 +177,11 @@ function build(config: AuthConfig): ResolvedConfig {
   if (webAuthnEnabled) logger.warn('experimental-webauthn')
   // Passkeys are stored credentials: without the authenticator methods the first registration would fail, so say it now.
   if (providers.some((p) => p.kind === 'webauthn')) {
-    requireAdapterMethods(adapter, [...adapterMethodsNeededBy.webAuthn, ...adapterMethodsNeededBy.userResolution], 'a WebAuthn provider')
+    requireAdapterMethods(
+      adapter,
+      [...adapterMethodsNeededBy.webAuthn, ...adapterMethodsNeededBy.userResolution],
+      'a WebAuthn provider',
+    )
   }
   const conditional = providers.filter((p) => p.kind === 'webauthn' && p.enableConditionalUI)
   // The browser offers one autofill list: two providers would fight over it.
@@ -150,7 +190,9 @@ function build(config: AuthConfig): ResolvedConfig {
     if (p.kind !== 'webauthn') continue
     const fields = Object.values(p.formFields ?? {})
     if (!fields.some((f) => typeof f.autocomplete === 'string' && f.autocomplete.split(/\s+/).includes('webauthn'))) {
-      throw new MissingWebAuthnAutocomplete(`provider "${p.id}" enables conditional UI, so one of its formFields needs "webauthn" in its autocomplete`)
+      throw new MissingWebAuthnAutocomplete(
+        `provider "${p.id}" enables conditional UI, so one of its formFields needs "webauthn" in its autocomplete`,
+      )
     }
   }
   if (config.debug) logger.warn('debug-enabled')
@@ -170,7 +212,7 @@ function build(config: AuthConfig): ResolvedConfig {
     if (fn !== undefined && typeof fn !== 'function') throw new InvalidConfig(`callbacks.${name} must be a function`)
   }
   for (const [name, page] of Object.entries(config.pages ?? {})) {
-    if (page !== undefined && (typeof page !== 'string' || !page.startsWith('/') && !/^https?:\/\//.test(page))) {
+    if (page !== undefined && (typeof page !== 'string' || (!page.startsWith('/') && !/^https?:\/\//.test(page)))) {
       throw new InvalidConfig(`pages.${name} must be a path or an absolute URL`)
     }
   }
@@ -190,7 +232,11 @@ function build(config: AuthConfig): ResolvedConfig {
     providers,
     providersById: new Map(providers.map((p) => [p.id, p])),
     session,
-    jwt: { maxAge: positiveSeconds('jwt.maxAge', config.jwt?.maxAge, maxAge), encode: config.jwt?.encode, decode: config.jwt?.decode },
+    jwt: {
+      maxAge: positiveSeconds('jwt.maxAge', config.jwt?.maxAge, maxAge),
+      encode: config.jwt?.encode,
+      decode: config.jwt?.decode,
+    },
     callbacks: { ...defaultCallbacks, ...definedOnly(config.callbacks) },
     events: config.events ?? {},
     pages: config.pages ?? {},

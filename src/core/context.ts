@@ -29,17 +29,31 @@ export interface RequestContext {
 export function createContext(config: ResolvedConfig, req: AuthRequest, now: number): RequestContext {
   // The configured URL decides the origin and the cookie prefixes; the request's own URL only when there is none.
   const origin = config.origin ?? req.url.origin
-  const secure = config.cookies.forced ? config.cookies.secure.sessionToken.options.secure === true : origin.startsWith('https:')
+  const secure = config.cookies.forced
+    ? config.cookies.secure.sessionToken.options.secure === true
+    : origin.startsWith('https:')
   const cookies = secure ? config.cookies.secure : config.cookies.insecure
   let csrfToken: string | null | undefined
-  const readToken = () => (csrfToken ??= config.csrfEnabled ? readCsrfCookie(req.cookies.get(cookies.csrfToken.name), config.secrets) : null)
+  const readToken = () =>
+    (csrfToken ??= config.csrfEnabled ? readCsrfCookie(req.cookies.get(cookies.csrfToken.name), config.secrets) : null)
   let verified: boolean | undefined
   return {
-    config, req, origin, secure, cookies, now, setCookies: [],
-    get csrfCookieToken() { return readToken() },
-    set csrfCookieToken(token: string | null) { csrfToken = token },
+    config,
+    req,
+    origin,
+    secure,
+    cookies,
+    now,
+    setCookies: [],
+    get csrfCookieToken() {
+      return readToken()
+    },
+    set csrfCookieToken(token: string | null) {
+      csrfToken = token
+    },
     get csrfVerified() {
-      return (verified ??= !config.csrfEnabled || (req.method === 'POST' && isCsrfTokenValid(readToken(), req.body?.csrfToken)))
+      return (verified ??=
+        !config.csrfEnabled || (req.method === 'POST' && isCsrfTokenValid(readToken(), req.body?.csrfToken)))
     },
   }
 }
@@ -50,9 +64,19 @@ export function actionUrl(ctx: RequestContext, action: string, providerId?: stri
 }
 
 /** A page's URL: the app's own page when configured, else the built-in one. */
-export function pageUrl(ctx: RequestContext, page: 'signIn' | 'signOut' | 'error' | 'verifyRequest' | 'newUser', params?: Record<string, string>): string {
+export function pageUrl(
+  ctx: RequestContext,
+  page: 'signIn' | 'signOut' | 'error' | 'verifyRequest' | 'newUser',
+  params?: Record<string, string>,
+): string {
   const custom = ctx.config.pages[page]
-  const builtIn: Record<typeof page, string> = { signIn: 'signin', signOut: 'signout', error: 'error', verifyRequest: 'verify-request', newUser: 'signin' }
+  const builtIn: Record<typeof page, string> = {
+    signIn: 'signin',
+    signOut: 'signout',
+    error: 'error',
+    verifyRequest: 'verify-request',
+    newUser: 'signin',
+  }
   const base = custom ? new URL(custom, ctx.origin).href : actionUrl(ctx, builtIn[page])
   if (!params || Object.keys(params).length === 0) return base
   const url = new URL(base)

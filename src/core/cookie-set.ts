@@ -33,7 +33,10 @@ export function buildCookieSet(secure: boolean, overrides: Partial<CookiesOption
     sessionToken: withOverride({ name: `${securePrefix}authjs.session-token`, options: base }, overrides.sessionToken),
     callbackUrl: withOverride({ name: `${securePrefix}authjs.callback-url`, options: base }, overrides.callbackUrl),
     csrfToken: withOverride({ name: `${hostPrefix}authjs.csrf-token`, options: base }, overrides.csrfToken),
-    flow: withOverride({ name: `${hostPrefix}authchart.flow`, options: { ...base, maxAge: flowMaxAgeSeconds } }, flowOverride),
+    flow: withOverride(
+      { name: `${hostPrefix}authchart.flow`, options: { ...base, maxAge: flowMaxAgeSeconds } },
+      flowOverride,
+    ),
   }
 }
 

@@ -22,8 +22,22 @@ export function effectEnv(ctx: RequestContext): EffectEnv {
 }
 
 /** Runs `entry` through the one runtime for this request (persisted when `persistence` is given). */
-export function runMachine(ctx: RequestContext, entry: MachineEntry, event: FlowEvent, handlers: AnyHandlers, extra: { flowId?: string; persistence?: FlowPersistence } = {}): Promise<FlowResult> {
-  return runFlow({ entry, event, handlers, now: ctx.now, logger: ctx.config.logger, onTransition: ctx.config.source.onTransition, ...extra })
+export function runMachine(
+  ctx: RequestContext,
+  entry: MachineEntry,
+  event: FlowEvent,
+  handlers: AnyHandlers,
+  extra: { flowId?: string; persistence?: FlowPersistence } = {},
+): Promise<FlowResult> {
+  return runFlow({
+    entry,
+    event,
+    handlers,
+    now: ctx.now,
+    logger: ctx.config.logger,
+    onTransition: ctx.config.source.onTransition,
+    ...extra,
+  })
 }
 
 /** Adds the session cookie writes the effects asked for to the response's cookies. */

@@ -57,9 +57,10 @@ export function setEnvDefaults(envObject: unknown, config: AuthConfig, suppressB
   config.redirectProxyAllowedOrigins ??= listFromEnv(env.AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS)
   if (config.trustHost === undefined) {
     const declared = env.AUTH_TRUST_HOST
-    config.trustHost = declared !== undefined
-      ? declared !== 'false' && declared !== '0' && declared !== ''
-      : Boolean(env.AUTH_URL || env.VERCEL || env.CF_PAGES || env.NODE_ENV !== 'production')
+    config.trustHost =
+      declared !== undefined
+        ? declared !== 'false' && declared !== '0' && declared !== ''
+        : Boolean(env.AUTH_URL || env.VERCEL || env.CF_PAGES || env.NODE_ENV !== 'production')
   }
 
   config.providers = config.providers.map((entry) => {
@@ -80,7 +81,10 @@ export function setEnvDefaults(envObject: unknown, config: AuthConfig, suppressB
 
 /** A comma-separated variable as a list, or undefined when unset or empty. */
 export function listFromEnv(value: string | undefined): string[] | undefined {
-  const list = value?.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')
+  const list = value
+    ?.split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
   return list && list.length > 0 ? list : undefined
 }
 
@@ -111,7 +115,8 @@ export function createActionURL(
   if (authUrl) {
     const url = new URL(authUrl)
     const envPath = url.pathname.replace(/\/+$/, '')
-    if (envPath !== '' && config.basePath && envPath !== basePath) createLogger(config).warn('env-url-basepath-mismatch')
+    if (envPath !== '' && config.basePath && envPath !== basePath)
+      createLogger(config).warn('env-url-basepath-mismatch')
     return new URL(`${url.origin}${envPath || basePath}/${action}`)
   }
   const host = firstHeaderValue(headers.get('x-forwarded-host')) ?? headers.get('host') ?? 'localhost'

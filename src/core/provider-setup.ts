@@ -4,7 +4,14 @@
  */
 import { InvalidProvider, MissingAuthorize } from '../errors.js'
 import { readEndpoint } from '../providers/oauth-endpoint.js'
-import type { CredentialsConfig, EmailConfig, OAuthConfig, Provider, ProviderConfig, WebAuthnConfig } from '../types/providers.js'
+import type {
+  CredentialsConfig,
+  EmailConfig,
+  OAuthConfig,
+  Provider,
+  ProviderConfig,
+  WebAuthnConfig,
+} from '../types/providers.js'
 
 /** A provider after merging, before per-origin URLs are attached. */
 export type MergedProvider =
@@ -28,7 +35,8 @@ export function mergeOptions<T extends object>(defaults: T, overrides: unknown):
     out[key] = isPlainObject(current) && isPlainObject(value) ? mergeOptions(current, value) : value
   }
   // Symbol-keyed settings (customFetch) are copied as given.
-  for (const symbol of Object.getOwnPropertySymbols(overrides)) out[symbol as unknown as string] = (overrides as Record<symbol, unknown>)[symbol]
+  for (const symbol of Object.getOwnPropertySymbols(overrides))
+    out[symbol as unknown as string] = (overrides as Record<symbol, unknown>)[symbol]
   return out as T
 }
 
@@ -51,7 +59,9 @@ function endpointDefaultsAsObjects(defaults: Record<string, unknown>, overrides:
 export function mergeProviders(providers: readonly Provider[]): MergedProvider[] {
   const seen = new Set<string>()
   return providers.map((entry) => {
-    const config = (typeof entry === 'function' ? (entry as () => ProviderConfig)() : entry) as ProviderConfig & { options?: unknown }
+    const config = (typeof entry === 'function' ? (entry as () => ProviderConfig)() : entry) as ProviderConfig & {
+      options?: unknown
+    }
     if (!config || typeof config !== 'object' || typeof config.id !== 'string' || !config.type) {
       throw new InvalidProvider('a provider has no id or type')
     }

@@ -26,7 +26,12 @@ function keys(ctx: RequestContext): Uint8Array[] {
  * Whether this deployment may start a proxied sign-in for its current origin: always with a configured origin
  * (nothing came from the request), else only for an allow-listed origin or the proxy's own. Logs the refusal.
  */
-export function mayStartProxiedSignIn(ctx: RequestContext, proxyUrl: string, flowId: string, providerId: string): boolean {
+export function mayStartProxiedSignIn(
+  ctx: RequestContext,
+  proxyUrl: string,
+  flowId: string,
+  providerId: string,
+): boolean {
   if (ctx.config.origin !== undefined) return true
   let proxyOrigin: string | undefined
   try {
@@ -35,7 +40,12 @@ export function mayStartProxiedSignIn(ctx: RequestContext, proxyUrl: string, flo
     proxyOrigin = undefined
   }
   if (ctx.origin === proxyOrigin || ctx.config.redirectProxyAllows(ctx.origin)) return true
-  logRefusal(ctx.config.logger, 'redirect-proxy-origin', { flowId, provider: providerId, origin: ctx.origin, reason: 'origin is neither configured nor allow-listed' })
+  logRefusal(ctx.config.logger, 'redirect-proxy-origin', {
+    flowId,
+    provider: providerId,
+    origin: ctx.origin,
+    reason: 'origin is neither configured nor allow-listed',
+  })
   return false
 }
 
@@ -68,7 +78,11 @@ export function proxiedCallbackTarget(ctx: RequestContext, state: string | null)
   }
   if ((target.protocol !== 'https:' && target.protocol !== 'http:') || target.origin === ctx.origin) return undefined
   if (!ctx.config.redirectProxyAllows(target.origin)) {
-    logRefusal(ctx.config.logger, 'redirect-proxy-target', { provider: ctx.req.providerId, origin: target.origin, reason: 'sealed callback names an origin not on redirectProxyAllowedOrigins' })
+    logRefusal(ctx.config.logger, 'redirect-proxy-target', {
+      provider: ctx.req.providerId,
+      origin: target.origin,
+      reason: 'sealed callback names an origin not on redirectProxyAllowedOrigins',
+    })
     return null
   }
   target.search = ctx.req.url.search

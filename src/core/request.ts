@@ -8,7 +8,15 @@ import { parseCookieHeader } from '../session/cookie-header.js'
 import type { AuthAction } from '../types/index.js'
 
 const actions: ReadonlySet<string> = new Set<AuthAction>([
-  'callback', 'csrf', 'error', 'providers', 'session', 'signin', 'signout', 'verify-request', 'webauthn-options',
+  'callback',
+  'csrf',
+  'error',
+  'providers',
+  'session',
+  'signin',
+  'signout',
+  'verify-request',
+  'webauthn-options',
 ])
 /** Actions that take a provider id as the next path segment. */
 const actionsWithProvider: ReadonlySet<string> = new Set(['signin', 'callback', 'webauthn-options'])
@@ -59,7 +67,8 @@ export function routeOf(pathname: string, basePath: string): { action: AuthActio
   const segments = rest === '' ? [] : rest.split('/')
   const [action, providerId, ...extra] = segments
   if (!action || !isAuthAction(action)) throw new UnknownAction(`unknown action "${(action ?? '').slice(0, 40)}"`)
-  if (providerId !== undefined && !actionsWithProvider.has(action)) throw new UnknownAction(`action "${action}" takes no provider id`)
+  if (providerId !== undefined && !actionsWithProvider.has(action))
+    throw new UnknownAction(`action "${action}" takes no provider id`)
   if (extra.length > 0) throw new UnknownAction('too many path segments')
   let decoded: string | undefined
   if (providerId !== undefined) {
@@ -114,7 +123,8 @@ async function readBody(request: Request): Promise<Record<string, unknown> | und
     } catch {
       throw new InvalidRequest('request body is not valid JSON')
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new InvalidRequest('request body must be a JSON object')
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new InvalidRequest('request body must be a JSON object')
     return parsed as Record<string, unknown>
   }
   // Forms, and bodies without a type, are read as URL-encoded; URLSearchParams never throws on junk.
@@ -126,7 +136,11 @@ async function readBody(request: Request): Promise<Record<string, unknown> | und
  * @throws UnknownAction for a path no action serves; MethodNotAllowed, BodyTooLarge, UnusableHost, or InvalidRequest
  *   for an unreadable body or URL.
  */
-export async function parseRequest(request: Request, basePath: string, options: { hostDecidesOrigin: boolean }): Promise<AuthRequest> {
+export async function parseRequest(
+  request: Request,
+  basePath: string,
+  options: { hostDecidesOrigin: boolean },
+): Promise<AuthRequest> {
   let url: URL
   try {
     url = new URL(request.url)

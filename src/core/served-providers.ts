@@ -5,7 +5,12 @@
  */
 import type { MergedProvider } from './provider-setup.js'
 
-export const servedKinds = ['credentials', 'oauth', 'email', 'webauthn'] as const satisfies readonly MergedProvider['kind'][]
+export const servedKinds = [
+  'credentials',
+  'oauth',
+  'email',
+  'webauthn',
+] as const satisfies readonly MergedProvider['kind'][]
 
 export type ServedKind = (typeof servedKinds)[number]
 

@@ -6,6 +6,7 @@ import type { ResolvedConfig } from './config.js'
 /** The session issuer of the configured strategy. */
 export function sessionIssuerFor(config: ResolvedConfig): SessionIssuer {
   const adapter = config.adapter
-  if (config.session.strategy === 'database' && adapter) return (env, subject) => issueDatabaseSession(env, adapter, subject)
+  if (config.session.strategy === 'database' && adapter)
+    return (env, subject) => issueDatabaseSession(env, adapter, subject)
   return issueJwtSession
 }

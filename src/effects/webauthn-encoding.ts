@@ -25,5 +25,10 @@ export function transportsToString(transports: readonly string[] | undefined): s
 }
 
 export function transportsFromString(transports: string | null | undefined): string[] | undefined {
-  return transports ? transports.split(',').map((t) => t.trim()).filter(Boolean) : undefined
+  return transports
+    ? transports
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean)
+    : undefined
 }

@@ -125,9 +125,13 @@ function assignerOf(machineId: string, action: { assignment: unknown }, params: 
     return (context, event) => {
       const next = { ...context }
       for (const [key, value] of entries) {
-        next[key] = typeof value === 'function'
-          ? (value as (args: { context: FlowContext; event: FlowEvent }, p: unknown) => unknown)({ context, event }, params?.(context, event))
-          : value
+        next[key] =
+          typeof value === 'function'
+            ? (value as (args: { context: FlowContext; event: FlowEvent }, p: unknown) => unknown)(
+                { context, event },
+                params?.(context, event),
+              )
+            : value
       }
       return next
     }
@@ -146,7 +150,8 @@ function actionStep(machineId: string, action: unknown, implementations: Impleme
   const implementation = implementations.actions[type]
   const paramsOf = resolveParams(params)
   if (isAssignAction(implementation)) return { kind: 'assign', assign: assignerOf(machineId, implementation, paramsOf) }
-  if (typeof implementation !== 'function') return unsupported(machineId, `the action "${type}" without an implementation`)
+  if (typeof implementation !== 'function')
+    return unsupported(machineId, `the action "${type}" without an implementation`)
   return { kind: 'command', type, params: paramsOf }
 }
 
@@ -157,7 +162,11 @@ const combinatorChecks = {
   or: (or([]) as unknown as { check: unknown }).check,
 }
 
-function combinator(machineId: string, fn: { check: unknown; guards?: unknown[] }, implementations: Implementations): GuardCheck {
+function combinator(
+  machineId: string,
+  fn: { check: unknown; guards?: unknown[] },
+  implementations: Implementations,
+): GuardCheck {
   const parts = (fn.guards ?? []).map((guard) => guardCheck(machineId, guard, implementations) as GuardCheck)
   if (fn.check === combinatorChecks.not && parts.length === 1) return (context, event) => !parts[0]!(context, event)
   if (fn.check === combinatorChecks.and) return (context, event) => parts.every((part) => part(context, event))
@@ -170,18 +179,25 @@ function guardCheck(machineId: string, guard: unknown, implementations: Implemen
   let fn: unknown = guard
   let params: unknown
   if (typeof guard === 'string' || (typeof guard === 'object' && guard !== null)) {
-    const { type, params: p } = typeof guard === 'string' ? { type: guard, params: undefined } : (guard as { type: string; params?: unknown })
+    const { type, params: p } =
+      typeof guard === 'string' ? { type: guard, params: undefined } : (guard as { type: string; params?: unknown })
     fn = implementations.guards[type]
     params = p
   }
-  if (typeof fn === 'function' && 'check' in fn) return combinator(machineId, fn as unknown as { check: unknown; guards?: unknown[] }, implementations)
+  if (typeof fn === 'function' && 'check' in fn)
+    return combinator(machineId, fn as unknown as { check: unknown; guards?: unknown[] }, implementations)
   if (typeof fn !== 'function') return unsupported(machineId, 'a guard that is neither a function nor a named function')
   const check = fn as (args: { context: FlowContext; event: FlowEvent }, params: unknown) => unknown
   const paramsOf = params === undefined ? undefined : resolveParams(params)
   return (context, event) => Boolean(check({ context, event }, paramsOf?.(context, event)))
 }
 
-function compileTransitions(machineId: string, source: NodeLike, list: readonly TransitionLike[], implementations: Implementations): CompiledTransition[] {
+function compileTransitions(
+  machineId: string,
+  source: NodeLike,
+  list: readonly TransitionLike[],
+  implementations: Implementations,
+): CompiledTransition[] {
   return list.map((transition) => {
     const targets = transition.target ?? []
     if (targets.length > 1) unsupported(machineId, 'a transition with several targets')
@@ -203,10 +219,12 @@ function build(machine: AnyStateMachine): CompiledMachine {
   for (const node of Object.values(root.states)) {
     if (node.type !== 'atomic' && node.type !== 'final') unsupported(machine.id, `the ${node.type} state "${node.key}"`)
     if (node.exit.length > 0) unsupported(machine.id, `exit actions in "${node.key}"`)
-    if ((node.after?.length ?? 0) > 0 || (node.invoke?.length ?? 0) > 0) unsupported(machine.id, `delayed transitions or invocations in "${node.key}"`)
+    if ((node.after?.length ?? 0) > 0 || (node.invoke?.length ?? 0) > 0)
+      unsupported(machine.id, `delayed transitions or invocations in "${node.key}"`)
     const on = new Map<string, CompiledTransition[]>()
     for (const [eventType, list] of node.transitions) {
-      if (eventType.includes('*') || eventType.startsWith('xstate.')) unsupported(machine.id, `the event descriptor "${eventType}"`)
+      if (eventType.includes('*') || eventType.startsWith('xstate.'))
+        unsupported(machine.id, `the event descriptor "${eventType}"`)
       on.set(eventType, compileTransitions(machine.id, node, list, implementations))
     }
     states.set(node.key, {
@@ -223,7 +241,11 @@ function build(machine: AnyStateMachine): CompiledMachine {
   return {
     id: machine.id,
     states,
-    initial: { value: first.value, context: first.context as FlowContext, status: first.status === 'done' ? 'done' : 'active' },
+    initial: {
+      value: first.value,
+      context: first.context as FlowContext,
+      status: first.status === 'done' ? 'done' : 'active',
+    },
   }
 }
 
@@ -240,7 +262,12 @@ export function compileMachine(machine: AnyStateMachine): CompiledMachine {
 /** Bound on `always` hops in one event: a machine that loops longer than this has a bug. */
 const maxEventlessHops = 32
 
-function runSteps(steps: readonly ActionStep[], context: FlowContext, event: FlowEvent, commands: FlowCommand[]): FlowContext {
+function runSteps(
+  steps: readonly ActionStep[],
+  context: FlowContext,
+  event: FlowEvent,
+  commands: FlowCommand[],
+): FlowContext {
   let current = context
   for (const step of steps) {
     if (step.kind === 'assign') current = step.assign(current, event)
@@ -249,7 +276,11 @@ function runSteps(steps: readonly ActionStep[], context: FlowContext, event: Flo
   return current
 }
 
-function firstEnabled(list: readonly CompiledTransition[] | undefined, context: FlowContext, event: FlowEvent): CompiledTransition | undefined {
+function firstEnabled(
+  list: readonly CompiledTransition[] | undefined,
+  context: FlowContext,
+  event: FlowEvent,
+): CompiledTransition | undefined {
   if (!list) return undefined
   for (const transition of list) if (!transition.guard || transition.guard(context, event)) return transition
   return undefined
@@ -259,7 +290,11 @@ function firstEnabled(list: readonly CompiledTransition[] | undefined, context: 
  * Applies one event: the first enabled transition's actions, the target's entry actions, then any `always`
  * transitions, exactly as xstate orders them. Returns undefined when the event is not accepted in this state.
  */
-export function stepCompiled(table: CompiledMachine, snapshot: CompiledSnapshot, event: FlowEvent): CompiledStep | undefined {
+export function stepCompiled(
+  table: CompiledMachine,
+  snapshot: CompiledSnapshot,
+  event: FlowEvent,
+): CompiledStep | undefined {
   if (snapshot.status === 'done') return undefined
   let state = table.states.get(snapshot.value)
   if (!state) return undefined
@@ -269,7 +304,10 @@ export function stepCompiled(table: CompiledMachine, snapshot: CompiledSnapshot,
   let context = runSteps(chosen.steps, snapshot.context, event, commands)
   let transition: CompiledTransition | undefined = chosen
   for (let hops = 0; transition; hops++) {
-    if (hops > maxEventlessHops) throw new UnsupportedMachineFeature(`machine "${table.id}": more than ${maxEventlessHops} eventless transitions in one step`)
+    if (hops > maxEventlessHops)
+      throw new UnsupportedMachineFeature(
+        `machine "${table.id}": more than ${maxEventlessHops} eventless transitions in one step`,
+      )
     if (hops > 0) context = runSteps(transition.steps, context, event, commands)
     if (transition.target !== undefined) {
       state = table.states.get(transition.target) as CompiledState

@@ -46,7 +46,8 @@ function guardArgs(context: unknown, event: unknown): FlowGuardArgs {
   const providerId = typeof ctx.providerId === 'string' ? ctx.providerId : ''
   // The clock is the last resort: a time-based hook (office hours) must not deny every sign-in of a flow whose
   // result events do not carry the time.
-  const now = typeof ev.now === 'number' ? ev.now : typeof ctx.now === 'number' ? ctx.now : Math.floor(Date.now() / 1000)
+  const now =
+    typeof ev.now === 'number' ? ev.now : typeof ctx.now === 'number' ? ctx.now : Math.floor(Date.now() / 1000)
   return { user, providerId, now }
 }
 
@@ -58,7 +59,12 @@ function failClosedGuard(machineId: string, name: string, hook: GuardHook, logge
     try {
       result = hook(guardArgs(context, event))
     } catch (err) {
-      logger.error(new AccessDenied(`flow guard ${machineId}.${name} threw, so it denied`, err instanceof Error ? err : { thrown: typeof err }))
+      logger.error(
+        new AccessDenied(
+          `flow guard ${machineId}.${name} threw, so it denied`,
+          err instanceof Error ? err : { thrown: typeof err },
+        ),
+      )
       return false
     }
     if (typeof result === 'boolean') return result
@@ -70,7 +76,9 @@ function failClosedGuard(machineId: string, name: string, hook: GuardHook, logge
       // Once per hook: the config is static, so the first report says all there is to say.
       warned = true
       logger.warn('flow-guard-not-boolean')
-      logger.debug(`flow guard ${machineId}.${name} returned ${result instanceof Promise ? 'a Promise' : typeof result}, not a boolean; it is treated as false. Guards must be synchronous.`)
+      logger.debug(
+        `flow guard ${machineId}.${name} returned ${result instanceof Promise ? 'a Promise' : typeof result}, not a boolean; it is treated as false. Guards must be synchronous.`,
+      )
     }
     return false
   }
@@ -79,21 +87,36 @@ function failClosedGuard(machineId: string, name: string, hook: GuardHook, logge
 }
 
 /** Checks `config.flows` against the registry and returns the hooks per machine. */
-function validateExtensions(registry: Record<string, MachineEntry>, extensions: unknown): Map<string, Record<string, GuardHook>> {
-  if (!isRecord(extensions)) throw new InvalidFlowExtension('config.flows must be an object keyed by machine id', { received: typeof extensions })
+function validateExtensions(
+  registry: Record<string, MachineEntry>,
+  extensions: unknown,
+): Map<string, Record<string, GuardHook>> {
+  if (!isRecord(extensions))
+    throw new InvalidFlowExtension('config.flows must be an object keyed by machine id', {
+      received: typeof extensions,
+    })
   const hooks = new Map<string, Record<string, GuardHook>>()
   for (const [machineId, extension] of Object.entries(extensions)) {
     if (extension === undefined) continue
     const entry = Object.hasOwn(registry, machineId) ? registry[machineId] : undefined
     if (!entry) {
-      throw new InvalidFlowExtension(`config.flows.${machineId}: unknown machine "${machineId}"`, { machine: machineId, known: Object.keys(registry) })
+      throw new InvalidFlowExtension(`config.flows.${machineId}: unknown machine "${machineId}"`, {
+        machine: machineId,
+        known: Object.keys(registry),
+      })
     }
-    if (!isRecord(extension)) throw new InvalidFlowExtension(`config.flows.${machineId} must be an object`, { machine: machineId })
+    if (!isRecord(extension))
+      throw new InvalidFlowExtension(`config.flows.${machineId} must be an object`, { machine: machineId })
     for (const key of Object.keys(extension)) {
-      if (key !== 'guards') throw new InvalidFlowExtension(`config.flows.${machineId}.${key}: only "guards" can be extended`, { machine: machineId, option: key })
+      if (key !== 'guards')
+        throw new InvalidFlowExtension(`config.flows.${machineId}.${key}: only "guards" can be extended`, {
+          machine: machineId,
+          option: key,
+        })
     }
     if (extension.guards === undefined) continue
-    if (!isRecord(extension.guards)) throw new InvalidFlowExtension(`config.flows.${machineId}.guards must be an object`, { machine: machineId })
+    if (!isRecord(extension.guards))
+      throw new InvalidFlowExtension(`config.flows.${machineId}.guards must be an object`, { machine: machineId })
     const machineHooks: Record<string, GuardHook> = {}
     for (const [name, hook] of Object.entries(extension.guards)) {
       if (hook === undefined) continue
@@ -104,7 +127,11 @@ function validateExtensions(registry: Record<string, MachineEntry>, extensions: 
         )
       }
       if (typeof hook !== 'function') {
-        throw new InvalidFlowExtension(`config.flows.${machineId}.guards.${name} must be a function`, { machine: machineId, guard: name, received: typeof hook })
+        throw new InvalidFlowExtension(`config.flows.${machineId}.guards.${name} must be a function`, {
+          machine: machineId,
+          guard: name,
+          received: typeof hook,
+        })
       }
       machineHooks[name] = hook as GuardHook
     }
@@ -140,7 +167,8 @@ export function configureMachines(
     for (const [machineId, machineHooks] of hooks) {
       const entry = registry[machineId]!
       const guards: Record<string, MachineGuard> = {}
-      for (const [name, hook] of Object.entries(machineHooks)) guards[name] = failClosedGuard(machineId, name, hook, log)
+      for (const [name, hook] of Object.entries(machineHooks))
+        guards[name] = failClosedGuard(machineId, name, hook, log)
       configured[machineId] = { ...entry, machine: entry.machine.provide({ guards }) }
     }
   }

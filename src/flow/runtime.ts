@@ -19,7 +19,16 @@ import { AuthError, FlowRejected } from '../errors.js'
 import { logRefusal, type LoggerInstance } from '../logger.js'
 import { isRefusalCheck, type RefusalCheck } from '../types/refusals.js'
 import { randomToken } from '../security/random.js'
-import { compileMachine, hasState, stepCompiled, tagsOf, type CompiledMachine, type CompiledSnapshot, type FlowContext, type FlowEvent } from './compiled-machine.js'
+import {
+  compileMachine,
+  hasState,
+  stepCompiled,
+  tagsOf,
+  type CompiledMachine,
+  type CompiledSnapshot,
+  type FlowContext,
+  type FlowEvent,
+} from './compiled-machine.js'
 import type { TransitionRecord } from '../types/flow-extensions.js'
 import type { FlowRecord, FlowStore } from '../types/flow-store.js'
 
@@ -85,7 +94,12 @@ export function compiledMachineOf(entry: MachineEntry): CompiledMachine {
 }
 
 /** Builds the envelope for a snapshot that waits for the browser (context without null and undefined values). */
-export function toFlowRecord(snapshot: CompiledSnapshot, machineId: string, version: number, expiresAt: number): FlowRecord {
+export function toFlowRecord(
+  snapshot: CompiledSnapshot,
+  machineId: string,
+  version: number,
+  expiresAt: number,
+): FlowRecord {
   const compact: Record<string, unknown> = {}
   for (const key in snapshot.context) {
     const value = snapshot.context[key]
@@ -99,11 +113,28 @@ export function toFlowRecord(snapshot: CompiledSnapshot, machineId: string, vers
  * its hard expiry, a context object, a state that still exists.
  * @throws FlowRejected naming the failed check in `cause.check`
  */
-export function fromFlowRecord(record: FlowRecord, table: CompiledMachine, version: number, nowSeconds: number): CompiledSnapshot {
-  if (record.m !== table.id) throw new FlowRejected('flow belongs to another machine', { check: 'machine', expected: table.id, received: String(record.m) })
-  if (record.v !== version) throw new FlowRejected('flow was started by another version of the machine', { check: 'version', expected: version, received: record.v })
-  if (!(typeof record.x === 'number' && record.x > nowSeconds)) throw new FlowRejected('flow expired', { check: 'expiry' })
-  if (typeof record.c !== 'object' || record.c === null || Array.isArray(record.c)) throw new FlowRejected('flow context is malformed', { check: 'context' })
+export function fromFlowRecord(
+  record: FlowRecord,
+  table: CompiledMachine,
+  version: number,
+  nowSeconds: number,
+): CompiledSnapshot {
+  if (record.m !== table.id)
+    throw new FlowRejected('flow belongs to another machine', {
+      check: 'machine',
+      expected: table.id,
+      received: String(record.m),
+    })
+  if (record.v !== version)
+    throw new FlowRejected('flow was started by another version of the machine', {
+      check: 'version',
+      expected: version,
+      received: record.v,
+    })
+  if (!(typeof record.x === 'number' && record.x > nowSeconds))
+    throw new FlowRejected('flow expired', { check: 'expiry' })
+  if (typeof record.c !== 'object' || record.c === null || Array.isArray(record.c))
+    throw new FlowRejected('flow context is malformed', { check: 'context' })
   if (!hasState(table, record.s)) throw new FlowRejected('flow state no longer exists', { check: 'state' })
   return { value: record.s, context: record.c, status: 'active' }
 }
@@ -137,7 +168,12 @@ class TransitionReporter {
     } catch (err) {
       if (this.#failed) return
       this.#failed = true
-      this.logger?.error(new AuthError('the onTransition hook threw; the flow went on without it', { err: err instanceof Error ? err : undefined, machine: this.machine }))
+      this.logger?.error(
+        new AuthError('the onTransition hook threw; the flow went on without it', {
+          err: err instanceof Error ? err : undefined,
+          machine: this.machine,
+        }),
+      )
     }
   }
 }
@@ -153,7 +189,11 @@ async function loadSnapshot(input: RunFlowInput, table: CompiledMachine): Promis
 
 function refuse(input: RunFlowInput, error: FlowRejected, flowId: string | undefined): never {
   if (input.logger) {
-    logRefusal(input.logger, rejectionCheck(error, input.persistence?.store.kind), { flowId, machine: input.entry.id, reason: error.message })
+    logRefusal(input.logger, rejectionCheck(error, input.persistence?.store.kind), {
+      flowId,
+      machine: input.entry.id,
+      reason: error.message,
+    })
   }
   throw error
 }
@@ -177,18 +217,29 @@ export async function runFlow(input: RunFlowInput): Promise<FlowResult> {
   const stored = snapshot.context.flowId
   let flowId = typeof stored === 'string' ? stored : input.flowId
   // One-request flows get an id only when someone will read it (the audit hook or a refusal log line).
-  const reporter = input.onTransition ? new TransitionReporter(input.onTransition, input.entry.id, (flowId ??= randomToken(9)), input.now, input.logger) : undefined
+  const reporter = input.onTransition
+    ? new TransitionReporter(input.onTransition, input.entry.id, (flowId ??= randomToken(9)), input.now, input.logger)
+    : undefined
 
   let event: FlowEvent = input.event
   for (let budget = maxCommandsPerRequest; ; budget--) {
     const step = stepCompiled(table, snapshot, event)
     if (!step) {
-      refuse(input, new FlowRejected('event not accepted in this state', { check: 'transition', state: snapshot.value, event: event.type }), (flowId ??= randomToken(9)))
+      refuse(
+        input,
+        new FlowRejected('event not accepted in this state', {
+          check: 'transition',
+          state: snapshot.value,
+          event: event.type,
+        }),
+        (flowId ??= randomToken(9)),
+      )
     }
     reporter?.report(snapshot.value, step.snapshot.value, event.type)
     snapshot = step.snapshot
     if (step.commands.length === 0) break
-    if (step.commands.length > 1) throw new AuthError('a transition emitted more than one command', { commands: step.commands.map((c) => c.type) })
+    if (step.commands.length > 1)
+      throw new AuthError('a transition emitted more than one command', { commands: step.commands.map((c) => c.type) })
     if (budget <= 0) throw new AuthError('flow ran too many commands in one request', { machine: input.entry.id })
     const command = step.commands[0]!
     const handler = input.handlers[command.type]
@@ -212,5 +263,12 @@ export async function runFlow(input: RunFlowInput): Promise<FlowResult> {
     const record = toFlowRecord(snapshot, input.entry.id, input.entry.version, input.now + persistence.maxAge)
     ref = await persistence.store.save(record, persistence.ref)
   }
-  return { value: snapshot.value, context, status: snapshot.status, ref, tags: tagsOf(table, snapshot.value), flowId: flowId ?? '' }
+  return {
+    value: snapshot.value,
+    context,
+    status: snapshot.status,
+    ref,
+    tags: tagsOf(table, snapshot.value),
+    flowId: flowId ?? '',
+  }
 }

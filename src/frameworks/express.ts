@@ -24,7 +24,16 @@ import type { AuthConfig, Session } from '../types/index.js'
 import { basePathOf, callAuth, isUnderBasePath, prepareConfig } from './web-handler.js'
 
 /** Connection-scoped headers: they describe the hop to this server, not the request, and must not be forwarded. */
-const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'content-length'])
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'content-length',
+])
 
 /** The request's host, from X-Forwarded-Host only when Express's `trust proxy` setting trusts the peer. */
 function hostOf(req: ExpressRequest): string | undefined {
@@ -46,7 +55,8 @@ function originOf(req: ExpressRequest, config: AuthConfig): string {
     return originOfUrl(config.url) ?? 'http://localhost'
   }
   const host = hostOf(req)
-  if (!isUsableHost(host)) throw new UnusableHost('the Host header is missing or malformed', { host: host?.slice(0, 80) })
+  if (!isUsableHost(host))
+    throw new UnusableHost('the Host header is missing or malformed', { host: host?.slice(0, 80) })
   return `${req.protocol}://${host}`
 }
 
@@ -111,7 +121,11 @@ export async function toWebRequest(req: ExpressRequest, config: AuthConfig = {} 
     headers.append(name, raw[i + 1]!)
   }
   const body = await bodyOf(req)
-  return new Request(url, { method: req.method, headers, body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body) })
+  return new Request(url, {
+    method: req.method,
+    headers,
+    body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body),
+  })
 }
 
 /** Writes a web `Response` to Express: status, every header, each Set-Cookie on its own line, the body. */
@@ -128,7 +142,10 @@ export async function writeWebResponse(res: ExpressResponse, response: Response)
 }
 
 function refuse(res: ExpressResponse, status: number, error: string, message: string): void {
-  res.status(status).set({ 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ error, message }))
+  res
+    .status(status)
+    .set({ 'content-type': 'application/json', 'cache-control': 'no-store' })
+    .end(JSON.stringify({ error, message }))
 }
 
 /**
@@ -190,7 +207,10 @@ export async function getSession(req: ExpressRequest, config: AuthConfig): Promi
   const headers = new Headers()
   const cookie = req.get('cookie')
   if (cookie) headers.set('cookie', cookie)
-  const response = await callAuth(new Request(`${originOf(req, config)}${basePathOf(config)}/session`, { headers }), config)
+  const response = await callAuth(
+    new Request(`${originOf(req, config)}${basePathOf(config)}/session`, { headers }),
+    config,
+  )
   let data: unknown = null
   try {
     data = await response.json()
@@ -200,7 +220,10 @@ export async function getSession(req: ExpressRequest, config: AuthConfig): Promi
   if (response.status !== 200) {
     const reason = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).error : undefined
     if (response.status === 503) throw new FlowStoreUnavailable('the session store is unavailable', { status: 503 })
-    throw new InvalidConfig('the session endpoint did not answer', { status: response.status, error: typeof reason === 'string' ? reason : undefined })
+    throw new InvalidConfig('the session endpoint did not answer', {
+      status: response.status,
+      error: typeof reason === 'string' ? reason : undefined,
+    })
   }
   if (typeof data !== 'object' || data === null || Object.keys(data).length === 0) return null
   return data as Session

@@ -58,7 +58,11 @@ export async function callAuth(request: Request, config: AuthConfig): Promise<Re
     const status = error instanceof FlowStoreUnavailable ? 503 : 500
     return new Response(status === 503 ? 'Service Unavailable' : 'Internal Server Error', {
       status,
-      headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...(status === 503 ? { 'retry-after': '5' } : {}) },
+      headers: {
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'no-store',
+        ...(status === 503 ? { 'retry-after': '5' } : {}),
+      },
     })
   }
 }

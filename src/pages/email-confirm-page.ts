@@ -20,7 +20,15 @@ function hidden(name: string, value: string | undefined): string {
 
 /** The confirmation page: one button, nothing consumed until it is pressed. */
 export function renderEmailConfirmPage(input: EmailConfirmPageInput): string {
-  const fields = hidden('csrfToken', input.csrfToken) + hidden('token', input.token) + hidden('email', input.email) + hidden('callbackUrl', input.callbackUrl)
+  const fields =
+    hidden('csrfToken', input.csrfToken) +
+    hidden('token', input.token) +
+    hidden('email', input.email) +
+    hidden('callbackUrl', input.callbackUrl)
   const who = input.email ? `<p>Signing in as <strong>${escapeHtml(input.email)}</strong>.</p>` : ''
-  return renderPage('Sign in', `<h1>Finish signing in</h1>${who}<form action="${escapeHtml(input.actionUrl)}" method="POST">${fields}<button type="submit">Sign in</button></form>`, input.theme)
+  return renderPage(
+    'Sign in',
+    `<h1>Finish signing in</h1>${who}<form action="${escapeHtml(input.actionUrl)}" method="POST">${fields}<button type="submit">Sign in</button></form>`,
+    input.theme,
+  )
 }

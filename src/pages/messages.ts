@@ -14,9 +14,15 @@ const signInMessages: Record<string, string> = {
 }
 
 const errorMessages: Record<string, { title: string; text: string }> = {
-  Configuration: { title: 'Server error', text: 'There is a problem with the server configuration. Contact the site administrator.' },
+  Configuration: {
+    title: 'Server error',
+    text: 'There is a problem with the server configuration. Contact the site administrator.',
+  },
   AccessDenied: { title: 'Access denied', text: 'You do not have permission to sign in.' },
-  Verification: { title: 'Unable to sign in', text: 'The sign-in link is no longer valid. It may have been used already or it may have expired.' },
+  Verification: {
+    title: 'Unable to sign in',
+    text: 'The sign-in link is no longer valid. It may have been used already or it may have expired.',
+  },
 }
 
 /** The message for an `error` value on the sign-in page. */

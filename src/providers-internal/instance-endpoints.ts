@@ -7,6 +7,9 @@
 import { trimSlash } from './names.js'
 
 /** `build(base)` for the instance URL without its trailing slash, or no settings when there is no URL. */
-export function instanceEndpoints<T extends object>(issuer: string | undefined, build: (base: string) => T): T | Record<string, never> {
+export function instanceEndpoints<T extends object>(
+  issuer: string | undefined,
+  build: (base: string) => T,
+): T | Record<string, never> {
   return issuer ? build(trimSlash(issuer)) : {}
 }

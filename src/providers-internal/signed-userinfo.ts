@@ -19,13 +19,21 @@ interface Discovery {
 
 async function getJson(send: FetchFunction, url: string): Promise<unknown> {
   const response = await send(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) })
-  if (!response.ok) throw new OAuthCallbackError(`discovery answered ${response.status}`, { check: 'userinfo', status: response.status })
+  if (!response.ok)
+    throw new OAuthCallbackError(`discovery answered ${response.status}`, {
+      check: 'userinfo',
+      status: response.status,
+    })
   return response.json()
 }
 
 function isDiscovery(value: unknown): value is Discovery {
   const record = value as Partial<Record<keyof Discovery, unknown>> | null
-  return typeof record?.issuer === 'string' && typeof record.userinfo_endpoint === 'string' && typeof record.jwks_uri === 'string'
+  return (
+    typeof record?.issuer === 'string' &&
+    typeof record.userinfo_endpoint === 'string' &&
+    typeof record.jwks_uri === 'string'
+  )
 }
 
 /**
@@ -34,22 +42,33 @@ function isDiscovery(value: unknown): value is Discovery {
  * @throws OAuthCallbackError (`cause.check` `userinfo`) when discovery or userinfo fails, the signature or issuer does
  *   not verify, or the subject differs
  */
-export async function verifiedUserinfo(issuer: string, accessToken: string, subject: string, fetchFunction?: FetchFunction): Promise<JWTPayload> {
+export async function verifiedUserinfo(
+  issuer: string,
+  accessToken: string,
+  subject: string,
+  fetchFunction?: FetchFunction,
+): Promise<JWTPayload> {
   const send = fetchFunction ?? fetch
   const discovery = await getJson(send, `${trimSlash(issuer)}/.well-known/openid-configuration`)
-  if (!isDiscovery(discovery)) throw new OAuthCallbackError('discovery document lacks userinfo_endpoint or jwks_uri', { check: 'userinfo' })
+  if (!isDiscovery(discovery))
+    throw new OAuthCallbackError('discovery document lacks userinfo_endpoint or jwks_uri', { check: 'userinfo' })
   const response = await send(discovery.userinfo_endpoint, {
     headers: { accept: 'application/jwt', authorization: `Bearer ${accessToken}` },
     signal: AbortSignal.timeout(timeoutMs),
   })
-  if (!response.ok) throw new OAuthCallbackError(`userinfo answered ${response.status}`, { check: 'userinfo', status: response.status })
+  if (!response.ok)
+    throw new OAuthCallbackError(`userinfo answered ${response.status}`, { check: 'userinfo', status: response.status })
   const keys = createRemoteJWKSet(new URL(discovery.jwks_uri), { timeoutDuration: timeoutMs, [joseCustomFetch]: send })
   let claims: JWTPayload
   try {
     ;({ payload: claims } = await jwtVerify(await response.text(), keys, { issuer: discovery.issuer }))
   } catch (err) {
-    throw new OAuthCallbackError('userinfo JWT did not verify', { check: 'userinfo', reason: (err as { code?: string }).code ?? 'invalid' })
+    throw new OAuthCallbackError('userinfo JWT did not verify', {
+      check: 'userinfo',
+      reason: (err as { code?: string }).code ?? 'invalid',
+    })
   }
-  if (claims.sub !== subject) throw new OAuthCallbackError('userinfo describes another subject than the ID token', { check: 'userinfo' })
+  if (claims.sub !== subject)
+    throw new OAuthCallbackError('userinfo describes another subject than the ID token', { check: 'userinfo' })
   return claims
 }

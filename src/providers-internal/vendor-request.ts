@@ -16,7 +16,11 @@ export interface VendorRequestProvider {
  * Sends `init` to `url` and returns the JSON answer.
  * @throws OAuthCallbackError (`cause.check` `userinfo`) for a non-2xx answer
  */
-export async function requestVendorJson(provider: VendorRequestProvider, url: string | URL, init: RequestInit = {}): Promise<unknown> {
+export async function requestVendorJson(
+  provider: VendorRequestProvider,
+  url: string | URL,
+  init: RequestInit = {},
+): Promise<unknown> {
   const send = provider[customFetch] ?? fetch
   const headers = { accept: 'application/json', ...(init.headers as Record<string, string> | undefined) }
   const response = await send(String(url), { ...init, headers })

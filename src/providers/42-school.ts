@@ -29,7 +29,12 @@ export default function FortyTwo(options: OAuthUserConfig<FortyTwoProfile> = {})
     token: { url: 'https://api.intra.42.fr/oauth/token' },
     userinfo: { url: 'https://api.intra.42.fr/v2/me' },
     client: { token_endpoint_auth_method: 'client_secret_post' },
-    profile: (profile) => ({ id: profileId(profile.id), name: profile.usual_full_name, email: profile.email, image: profile.image.link }),
+    profile: (profile) => ({
+      id: profileId(profile.id),
+      name: profile.usual_full_name,
+      email: profile.email,
+      image: profile.image.link,
+    }),
     style: { brandColor: '#000000' },
     options,
   }

@@ -31,7 +31,12 @@ export default function Asgardeo(options: OIDCUserConfig<AsgardeoProfile> = {}):
     name: 'Asgardeo',
     type: 'oidc',
     authorization: { params: { scope: 'openid email profile' } },
-    profile: (profile) => ({ id: profile.sub, name: profile.name ?? joinName(profile.given_name, profile.family_name), email: profile.email ?? null, image: profile.picture ?? null }),
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.name ?? joinName(profile.given_name, profile.family_name),
+      email: profile.email ?? null,
+      image: profile.picture ?? null,
+    }),
     style: { brandColor: '#ff7300' },
     options: options.issuer ? { ...options, issuer: tokenIssuer(options.issuer) } : options,
   }

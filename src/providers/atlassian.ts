@@ -24,12 +24,20 @@ export default function Atlassian(options: OAuthUserConfig<AtlassianProfile> = {
     name: 'Atlassian',
     type: 'oauth',
     // Atlassian: the audience must name the API, and prompt=consent makes the consent screen appear.
-    authorization: { url: 'https://auth.atlassian.com/authorize', params: { audience: 'api.atlassian.com', prompt: 'consent', scope: 'read:me' } },
+    authorization: {
+      url: 'https://auth.atlassian.com/authorize',
+      params: { audience: 'api.atlassian.com', prompt: 'consent', scope: 'read:me' },
+    },
     token: { url: 'https://auth.atlassian.com/oauth/token' },
     userinfo: { url: 'https://api.atlassian.com/me' },
     checks: ['state'],
     client: { token_endpoint_auth_method: 'client_secret_post' },
-    profile: (profile) => ({ id: profile.account_id, name: profile.name, email: profile.email, image: profile.picture }),
+    profile: (profile) => ({
+      id: profile.account_id,
+      name: profile.name,
+      email: profile.email,
+      image: profile.picture,
+    }),
     style: { brandColor: '#0052cc' },
     options,
   }

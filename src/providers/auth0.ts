@@ -15,5 +15,8 @@ export type Auth0Profile = StandardOidcProfile
  */
 export default function Auth0(options: OIDCUserConfig<Auth0Profile> = {}): OIDCConfig<Auth0Profile> {
   // Auth0: the issuer ends with a slash (https://tenant.auth0.com/), and ID token `iss` claims carry it too.
-  return issuerOidcProvider({ id: 'auth0', name: 'Auth0', brandColor: '#eb5424', fallbackNameClaim: 'nickname' }, options)
+  return issuerOidcProvider(
+    { id: 'auth0', name: 'Auth0', brandColor: '#eb5424', fallbackNameClaim: 'nickname' },
+    options,
+  )
 }

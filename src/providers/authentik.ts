@@ -15,5 +15,8 @@ export type AuthentikProfile = StandardOidcProfile
  */
 export default function Authentik(options: OIDCUserConfig<AuthentikProfile> = {}): OIDCConfig<AuthentikProfile> {
   // Authentik: each application is its own issuer (…/application/o/<slug>/, with the trailing slash).
-  return issuerOidcProvider({ id: 'authentik', name: 'Authentik', brandColor: '#fd4b2d', fallbackNameClaim: 'preferred_username' }, options)
+  return issuerOidcProvider(
+    { id: 'authentik', name: 'Authentik', brandColor: '#fd4b2d', fallbackNameClaim: 'preferred_username' },
+    options,
+  )
 }

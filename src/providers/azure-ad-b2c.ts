@@ -29,7 +29,12 @@ export default function AzureADB2C(options: OIDCUserConfig<AzureADB2CProfile> = 
     authorization: { params: { scope: 'offline_access openid' } },
     checks: ['pkce'],
     // B2C: the address comes as the `emails` array claim (the user flow's "Email Addresses" claim).
-    profile: (profile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.emails?.[0] ?? profile.email ?? null, image: null }),
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.name ?? null,
+      email: profile.emails?.[0] ?? profile.email ?? null,
+      image: null,
+    }),
     style: { brandColor: '#0072c6' },
     options,
   }

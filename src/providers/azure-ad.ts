@@ -3,7 +3,10 @@
  * `azure-ad` provider: the same flow as `microsoft-entra-id` under the old id, so existing accounts keep matching.
  * @module providers/azure-ad
  */
-import MicrosoftEntraID, { type MicrosoftEntraIDProfile, type MicrosoftEntraIDUserConfig } from './microsoft-entra-id.js'
+import MicrosoftEntraID, {
+  type MicrosoftEntraIDProfile,
+  type MicrosoftEntraIDUserConfig,
+} from './microsoft-entra-id.js'
 import type { OIDCConfig } from '../types/providers.js'
 
 /** Claims of an Azure AD v2.0 ID token. */

@@ -30,14 +30,25 @@ export default function AzureDevOps(options: AzureDevOpsUserConfig = {}): OAuthC
     id: 'azure-devops',
     name: 'Azure DevOps',
     type: 'oauth',
-    authorization: { url: 'https://app.vssps.visualstudio.com/oauth2/authorize', params: { scope, response_type: 'Assertion' } },
+    authorization: {
+      url: 'https://app.vssps.visualstudio.com/oauth2/authorize',
+      params: { scope, response_type: 'Assertion' },
+    },
     token: { url: 'https://app.vssps.visualstudio.com/oauth2/token' },
-    userinfo: { url: 'https://app.vssps.visualstudio.com/_apis/profile/profiles/me', params: { details: 'true', coreAttributes: 'Avatar', 'api-version': '6.0' } },
+    userinfo: {
+      url: 'https://app.vssps.visualstudio.com/_apis/profile/profiles/me',
+      params: { details: 'true', coreAttributes: 'Avatar', 'api-version': '6.0' },
+    },
     checks: ['state'],
     client: { token_endpoint_auth_method: 'client_secret_post' },
     profile: (profile) => {
       const avatar = profile.coreAttributes?.Avatar?.value?.value
-      return { id: profile.id, name: profile.displayName, email: profile.emailAddress, image: avatar ? `data:image/jpeg;base64,${avatar}` : null }
+      return {
+        id: profile.id,
+        name: profile.displayName,
+        email: profile.emailAddress,
+        image: avatar ? `data:image/jpeg;base64,${avatar}` : null,
+      }
     },
     style: { brandColor: '#0078d4' },
     options: rest,

@@ -26,7 +26,9 @@ export interface BankIDNorwayProfile {
  * in Auth.js; production apps set `issuer: 'https://auth.bankid.no/auth/realms/prod'`.
  * @see https://developer.bankid.no/bankid-with-biometrics/apis/oidc/
  */
-export default function BankIDNorway(options: OIDCUserConfig<BankIDNorwayProfile> = {}): OIDCConfig<BankIDNorwayProfile> {
+export default function BankIDNorway(
+  options: OIDCUserConfig<BankIDNorwayProfile> = {},
+): OIDCConfig<BankIDNorwayProfile> {
   return {
     id: 'bankid-no',
     name: 'BankID Norge',
@@ -36,7 +38,12 @@ export default function BankIDNorway(options: OIDCUserConfig<BankIDNorwayProfile
     client: { token_endpoint_auth_method: 'client_secret_post' },
     async profile(idTokenClaims, tokens) {
       // BankID: the e-mail address is never in the ID token, only in the userinfo answer, a JWT signed by BankID.
-      const claims = await verifiedUserinfo(options.issuer ?? defaultIssuer, tokens.access_token ?? '', idTokenClaims.sub, options[customFetch])
+      const claims = await verifiedUserinfo(
+        options.issuer ?? defaultIssuer,
+        tokens.access_token ?? '',
+        idTokenClaims.sub,
+        options[customFetch],
+      )
       const profile = { ...idTokenClaims, ...claims } as BankIDNorwayProfile
       return { id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: null }
     },

@@ -23,7 +23,9 @@ export type BattleNetIssuer =
  * @param options `issuer` (required, one of `BattleNetIssuer`), `clientId`, `clientSecret`
  * @see https://develop.battle.net/documentation/guides/using-oauth
  */
-export default function BattleNet(options: OIDCUserConfig<BattleNetProfile> & { issuer?: BattleNetIssuer } = {}): OIDCConfig<BattleNetProfile> {
+export default function BattleNet(
+  options: OIDCUserConfig<BattleNetProfile> & { issuer?: BattleNetIssuer } = {},
+): OIDCConfig<BattleNetProfile> {
   return {
     id: 'battlenet',
     name: 'Battle.net',

@@ -48,7 +48,12 @@ export async function requestWithBearer(
 }
 
 /** `requestWithBearer` for a required JSON answer. */
-export async function requestJsonWithBearer(provider: BearerRequestProvider, url: string, accessToken: string | undefined, options: BearerRequestOptions = {}): Promise<unknown> {
+export async function requestJsonWithBearer(
+  provider: BearerRequestProvider,
+  url: string,
+  accessToken: string | undefined,
+  options: BearerRequestOptions = {},
+): Promise<unknown> {
   const response = await requestWithBearer(provider, url, accessToken, { ...options, optional: false })
   return response?.json()
 }

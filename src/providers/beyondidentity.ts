@@ -18,13 +18,20 @@ export interface BeyondIdentityProfile {
  * @param options `issuer` (required: the issuer URL of your application), `clientId`, `clientSecret`
  * @see https://developer.beyondidentity.com/docs
  */
-export default function BeyondIdentity(options: OIDCUserConfig<BeyondIdentityProfile> = {}): OIDCConfig<BeyondIdentityProfile> {
+export default function BeyondIdentity(
+  options: OIDCUserConfig<BeyondIdentityProfile> = {},
+): OIDCConfig<BeyondIdentityProfile> {
   return {
     id: 'beyondidentity',
     name: 'Beyond Identity',
     type: 'oidc',
     authorization: { params: { scope: 'openid' } },
-    profile: (profile) => ({ id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: null }),
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.name ?? profile.preferred_username ?? null,
+      email: profile.email ?? null,
+      image: null,
+    }),
     style: { brandColor: '#5077c5' },
     options,
   }

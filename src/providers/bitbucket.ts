@@ -25,11 +25,19 @@ interface BitbucketEmail {
   is_confirmed: boolean
 }
 
-async function fetchBitbucketUser({ tokens, provider }: { tokens: TokenSet; provider: OAuthConfigInternal }): Promise<BitbucketProfile> {
+async function fetchBitbucketUser({
+  tokens,
+  provider,
+}: {
+  tokens: TokenSet
+  provider: OAuthConfigInternal
+}): Promise<BitbucketProfile> {
   const userUrl = readEndpoint(provider.userinfo).url ?? 'https://api.bitbucket.org/2.0/user'
   const user = (await requestJsonWithBearer(provider, userUrl, tokens.access_token)) as BitbucketProfile
   // Bitbucket: the user resource has no address; the `email` scope opens a separate paged list of them.
-  const emails = (await requestJsonWithBearer(provider, `${userUrl}/emails`, tokens.access_token)) as { values?: BitbucketEmail[] }
+  const emails = (await requestJsonWithBearer(provider, `${userUrl}/emails`, tokens.access_token)) as {
+    values?: BitbucketEmail[]
+  }
   const confirmed = (emails.values ?? []).filter((entry) => entry.is_confirmed)
   user.email = (confirmed.find((entry) => entry.is_primary) ?? confirmed[0])?.email ?? null
   return user
@@ -47,7 +55,12 @@ export default function Bitbucket(options: OAuthUserConfig<BitbucketProfile> = {
     authorization: { url: 'https://bitbucket.org/site/oauth2/authorize', params: { scope: 'account email' } },
     token: { url: 'https://bitbucket.org/site/oauth2/access_token' },
     userinfo: { url: 'https://api.bitbucket.org/2.0/user', request: fetchBitbucketUser },
-    profile: (profile) => ({ id: profile.account_id, name: profile.display_name ?? profile.username ?? null, email: profile.email ?? null, image: profile.links.avatar.href }),
+    profile: (profile) => ({
+      id: profile.account_id,
+      name: profile.display_name ?? profile.username ?? null,
+      email: profile.email ?? null,
+      image: profile.links.avatar.href,
+    }),
     style: { brandColor: '#205081' },
     options,
   }

@@ -34,7 +34,12 @@ export default function BoxyHQSAML(options: OAuthUserConfig<BoxyHQSAMLProfile> =
       userinfo: { url: `${base}/api/oauth/userinfo` },
     })),
     checks: ['pkce', 'state'],
-    profile: (profile) => ({ id: profile.id, name: joinName(profile.firstName, profile.lastName), email: profile.email, image: null }),
+    profile: (profile) => ({
+      id: profile.id,
+      name: joinName(profile.firstName, profile.lastName),
+      email: profile.email,
+      image: null,
+    }),
     style: { brandColor: '#25c2a0' },
     // The issuer only builds the endpoint URLs above: SAML Jackson's authorization response carries no `iss`.
     options: rest,

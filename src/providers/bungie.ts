@@ -23,11 +23,19 @@ export type BungieUserConfig = OAuthUserConfig<BungieProfile> & { apiKey?: strin
  */
 export default function Bungie(options: BungieUserConfig = {}): OAuthConfig<BungieProfile> {
   const { apiKey, ...rest } = options
-  async function fetchAccount({ tokens, provider }: { tokens: TokenSet; provider: OAuthConfigInternal }): Promise<BungieProfile> {
+  async function fetchAccount({
+    tokens,
+    provider,
+  }: {
+    tokens: TokenSet
+    provider: OAuthConfigInternal
+  }): Promise<BungieProfile> {
     // Bungie: the token response names the member; every API call also needs the application's API key.
     const membershipId = encodeURIComponent(String(tokens.membership_id ?? ''))
     const url = `https://www.bungie.net/Platform/User/GetBungieAccount/${membershipId}/254/`
-    return (await requestJsonWithBearer(provider, url, tokens.access_token, { headers: apiKey ? { 'x-api-key': apiKey } : {} })) as BungieProfile
+    return (await requestJsonWithBearer(provider, url, tokens.access_token, {
+      headers: apiKey ? { 'x-api-key': apiKey } : {},
+    })) as BungieProfile
   }
   return {
     id: 'bungie',

@@ -26,7 +26,12 @@ export default function ClickUp(options: OAuthUserConfig<ClickUpProfile> = {}): 
     // ClickUp: no PKCE; the client id and secret go in the token request's parameters.
     checks: ['state'],
     client: { token_endpoint_auth_method: 'client_secret_post' },
-    profile: ({ user }) => ({ id: profileId(user.id), name: user.username, email: user.email, image: user.profilePicture }),
+    profile: ({ user }) => ({
+      id: profileId(user.id),
+      name: user.username,
+      email: user.email,
+      image: user.profilePicture,
+    }),
     style: { brandColor: '#7b68ee' },
     options,
   }

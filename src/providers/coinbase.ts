@@ -6,7 +6,14 @@ import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** What Coinbase's `GET /v2/user` returns: the user under `data`. */
 export interface CoinbaseProfile {
-  data: { id: string; name: string; username?: string | null; email?: string; avatar_url: string; [field: string]: unknown }
+  data: {
+    id: string
+    name: string
+    username?: string | null
+    email?: string
+    avatar_url: string
+    [field: string]: unknown
+  }
   [field: string]: unknown
 }
 
@@ -19,7 +26,10 @@ export default function Coinbase(options: OAuthUserConfig<CoinbaseProfile> = {})
     id: 'coinbase',
     name: 'Coinbase',
     type: 'oauth',
-    authorization: { url: 'https://login.coinbase.com/oauth2/auth', params: { scope: 'wallet:user:email wallet:user:read' } },
+    authorization: {
+      url: 'https://login.coinbase.com/oauth2/auth',
+      params: { scope: 'wallet:user:email wallet:user:read' },
+    },
     token: { url: 'https://login.coinbase.com/oauth2/token' },
     userinfo: { url: 'https://api.coinbase.com/v2/user' },
     client: { token_endpoint_auth_method: 'client_secret_post' },

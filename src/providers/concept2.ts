@@ -7,7 +7,15 @@ import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** What the Logbook's `GET /api/users/me` returns: the user under `data`. */
 export interface Concept2Profile {
-  data: { id: number; username: string; first_name?: string; last_name?: string; email: string; profile_image: string | null; [field: string]: unknown }
+  data: {
+    id: number
+    username: string
+    first_name?: string
+    last_name?: string
+    email: string
+    profile_image: string | null
+    [field: string]: unknown
+  }
   [field: string]: unknown
 }
 
@@ -25,7 +33,12 @@ export default function Concept2(options: OAuthUserConfig<Concept2Profile> = {})
     token: { url: 'https://log.concept2.com/oauth/access_token' },
     userinfo: { url: 'https://log.concept2.com/api/users/me' },
     client: { token_endpoint_auth_method: 'client_secret_post' },
-    profile: ({ data }) => ({ id: profileId(data.id), name: data.username, email: data.email, image: data.profile_image }),
+    profile: ({ data }) => ({
+      id: profileId(data.id),
+      name: data.username,
+      email: data.email,
+      image: data.profile_image,
+    }),
     style: { brandColor: '#1e3f72' },
     options,
   }

@@ -7,13 +7,16 @@ import type { CredentialInput, CredentialsConfig } from '../types/providers.js'
 export type { CredentialInput, CredentialsConfig }
 
 /** What `Credentials()` accepts: any part of the provider, usually `credentials` (the form's fields) and `authorize`. */
-export type CredentialsUserConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>> = Partial<CredentialsConfig<C>>
+export type CredentialsUserConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>> =
+  Partial<CredentialsConfig<C>>
 
 /**
  * A credentials provider. `authorize` returns the user, `null` to refuse, or throws `CredentialsSignin` (with a
  * `code` that is safe to show in a URL).
  */
-export default function Credentials<C extends Record<string, CredentialInput> = Record<string, CredentialInput>>(config: CredentialsUserConfig<C> = {}): CredentialsConfig<C> {
+export default function Credentials<C extends Record<string, CredentialInput> = Record<string, CredentialInput>>(
+  config: CredentialsUserConfig<C> = {},
+): CredentialsConfig<C> {
   return {
     id: 'credentials',
     name: 'Credentials',

@@ -21,7 +21,12 @@ export default function Descope(options: OIDCUserConfig<DescopeProfile> = {}): O
     ...(options.clientId ? { issuer: `https://api.descope.com/${options.clientId}` } : {}),
     authorization: { params: { scope: 'openid email profile' } },
     checks: ['pkce', 'state'],
-    profile: (profile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.name ?? null,
+      email: profile.email ?? null,
+      image: profile.picture ?? null,
+    }),
     style: { brandColor: '#1c1c23' },
     options,
   }

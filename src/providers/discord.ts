@@ -25,7 +25,10 @@ export function discordAvatarUrl(profile: Pick<DiscordProfile, 'id' | 'discrimin
     return `https://cdn.discordapp.com/avatars/${profile.id}/${profile.avatar}.${format}`
   }
   // Discord: the default avatar index is (id >> 22) % 6 for unique usernames, and discriminator % 5 for legacy tags.
-  const index = profile.discriminator === '0' ? Number((BigInt(profile.id) >> 22n) % 6n) : Number.parseInt(profile.discriminator, 10) % 5
+  const index =
+    profile.discriminator === '0'
+      ? Number((BigInt(profile.id) >> 22n) % 6n)
+      : Number.parseInt(profile.discriminator, 10) % 5
   return `https://cdn.discordapp.com/embed/avatars/${index}.png`
 }
 

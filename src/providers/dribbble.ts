@@ -33,7 +33,12 @@ export default function Dribbble(options: DribbbleUserConfig = {}): OAuthConfig<
     userinfo: { url: 'https://api.dribbble.com/v2/user' },
     checks: ['state'],
     client: { token_endpoint_auth_method: 'client_secret_post' },
-    profile: (profile) => ({ id: profileId(profile.id), name: profile.name, email: profile.email ?? null, image: profile.avatar_url }),
+    profile: (profile) => ({
+      id: profileId(profile.id),
+      name: profile.name,
+      email: profile.email ?? null,
+      image: profile.avatar_url,
+    }),
     style: { brandColor: '#ea4c89' },
     options: rest,
   }

@@ -17,7 +17,13 @@ export interface DropboxProfile {
   [field: string]: unknown
 }
 
-async function fetchDropboxAccount({ tokens, provider }: { tokens: TokenSet; provider: OAuthConfigInternal }): Promise<DropboxProfile> {
+async function fetchDropboxAccount({
+  tokens,
+  provider,
+}: {
+  tokens: TokenSet
+  provider: OAuthConfigInternal
+}): Promise<DropboxProfile> {
   const url = readEndpoint(provider.userinfo).url ?? 'https://api.dropboxapi.com/2/users/get_current_account'
   // Dropbox: API v2 "RPC" endpoints are POST-only, and a call without arguments must send no body at all.
   return (await requestJsonWithBearer(provider, url, tokens.access_token, { method: 'POST' })) as DropboxProfile
@@ -32,7 +38,10 @@ export default function Dropbox(options: OAuthUserConfig<DropboxProfile> = {}): 
     id: 'dropbox',
     name: 'Dropbox',
     type: 'oauth',
-    authorization: { url: 'https://www.dropbox.com/oauth2/authorize', params: { token_access_type: 'offline', scope: 'account_info.read' } },
+    authorization: {
+      url: 'https://www.dropbox.com/oauth2/authorize',
+      params: { token_access_type: 'offline', scope: 'account_info.read' },
+    },
     token: 'https://api.dropboxapi.com/oauth2/token',
     userinfo: { url: 'https://api.dropboxapi.com/2/users/get_current_account', request: fetchDropboxAccount },
     profile: (profile) => ({

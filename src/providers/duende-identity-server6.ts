@@ -14,5 +14,13 @@ export type DuendeISUser = StandardOidcProfile
  * @see https://docs.duendesoftware.com/identityserver/v6
  */
 export default function DuendeIdentityServer6(options: OIDCUserConfig<DuendeISUser> = {}): OIDCConfig<DuendeISUser> {
-  return issuerOidcProvider({ id: 'duende-identity-server6', name: 'DuendeIdentityServer6', brandColor: '#2a67b1', fallbackNameClaim: 'preferred_username' }, options)
+  return issuerOidcProvider(
+    {
+      id: 'duende-identity-server6',
+      name: 'DuendeIdentityServer6',
+      brandColor: '#2a67b1',
+      fallbackNameClaim: 'preferred_username',
+    },
+    options,
+  )
 }

@@ -6,7 +6,14 @@
  */
 import type { Theme } from '../types/index.js'
 
-const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' }
+const escapes: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '`': '&#96;',
+}
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"'`]/g, (c) => escapes[c])

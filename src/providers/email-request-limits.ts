@@ -49,14 +49,23 @@ export interface RedisCounterClient {
 }
 
 // INCR and the window's expiry in one step, so a key never outlives its window without a TTL.
-const incrementScript = "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return n"
+const incrementScript =
+  "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return n"
 
 /** A counter in Redis, shared by every instance of the app. */
 export class RedisRequestCounter implements RequestCounter {
-  constructor(private readonly client: RedisCounterClient, private readonly prefix = 'authchart:email-limit:') {}
+  constructor(
+    private readonly client: RedisCounterClient,
+    private readonly prefix = 'authchart:email-limit:',
+  ) {}
 
   async hit(key: string, windowSeconds: number): Promise<number> {
-    const count = await this.client.eval(incrementScript, 1, `${this.prefix}${key}`, Math.max(1, Math.ceil(windowSeconds)))
+    const count = await this.client.eval(
+      incrementScript,
+      1,
+      `${this.prefix}${key}`,
+      Math.max(1, Math.ceil(windowSeconds)),
+    )
     return Number(count)
   }
 }

@@ -4,7 +4,8 @@ import type { EmailConfig } from '../types/providers.js'
 /** The API key: the provider's `apiKey`, else `AUTH_<ID>_KEY` (the variable Auth.js reads for the same provider). */
 export function vendorApiKey(provider: EmailConfig): string {
   const name = `AUTH_${provider.id.toUpperCase().replace(/-/g, '_')}_KEY`
-  const key = provider.apiKey ?? (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name]
+  const key =
+    provider.apiKey ?? (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name]
   if (!key) throw new Error(`no API key: set apiKey on the ${provider.id} provider, or ${name}`)
   return key
 }

@@ -33,7 +33,9 @@ export default function Eventbrite(options: OAuthUserConfig<EventbriteProfile> =
       name: profile.name,
       email: profile.emails.find((entry) => entry.primary)?.email ?? null,
       // Eventbrite: the profile names an image by id; its original sits on Eventbrite's CDN behind the image proxy.
-      image: profile.image_id ? `https://img.evbuc.com/${encodeURIComponent(`https://cdn.evbuc.com/images/${profile.image_id}/1/original.jpg`)}` : null,
+      image: profile.image_id
+        ? `https://img.evbuc.com/${encodeURIComponent(`https://cdn.evbuc.com/images/${profile.image_id}/1/original.jpg`)}`
+        : null,
     }),
     style: { brandColor: '#f05537' },
     options,

@@ -28,7 +28,12 @@ export default function Facebook(options: OAuthUserConfig<FacebookProfile> = {})
     userinfo: { url: 'https://graph.facebook.com/me', params: { fields: 'id,name,email,picture' } },
     // Facebook: the token endpoint documents client_id and client_secret as request parameters.
     client: { token_endpoint_auth_method: 'client_secret_post' },
-    profile: (profile) => ({ id: profile.id, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture?.data?.url ?? null }),
+    profile: (profile) => ({
+      id: profile.id,
+      name: profile.name ?? null,
+      email: profile.email ?? null,
+      image: profile.picture?.data?.url ?? null,
+    }),
     style: { brandColor: '#0866ff' },
     options,
   }

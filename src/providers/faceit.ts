@@ -28,7 +28,12 @@ export default function FaceIt(options: OAuthUserConfig<FaceItProfile> = {}): OA
     userinfo: { url: 'https://api.faceit.com/auth/v1/resources/userinfo' },
     // FACEIT: the token endpoint wants HTTP Basic client authentication.
     client: { token_endpoint_auth_method: 'client_secret_basic' },
-    profile: (profile) => ({ id: profile.guid, name: profile.name ?? profile.nickname, email: profile.email ?? null, image: profile.picture ?? null }),
+    profile: (profile) => ({
+      id: profile.guid,
+      name: profile.name ?? profile.nickname,
+      email: profile.email ?? null,
+      image: profile.picture ?? null,
+    }),
     style: { brandColor: '#ff5500' },
     options,
   }

@@ -16,8 +16,17 @@ export default function ForwardEmail(config: Partial<Omit<EmailConfig, 'options'
     maxAge: 24 * 60 * 60,
     async sendVerificationRequest({ identifier, url, provider, theme }) {
       await sendVendorRequest('Forward Email', `${vendorApiBase(provider, 'https://api.forwardemail.net')}/v1/emails`, {
-        headers: { authorization: `Basic ${Buffer.from(`${vendorApiKey(provider)}:`).toString('base64')}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ from: provider.from, to: identifier, subject: signInSubject(url), html: signInHtml({ url, theme }), text: signInText({ url }) }),
+        headers: {
+          authorization: `Basic ${Buffer.from(`${vendorApiKey(provider)}:`).toString('base64')}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          from: provider.from,
+          to: identifier,
+          subject: signInSubject(url),
+          html: signInHtml({ url, theme }),
+          text: signInText({ url }),
+        }),
       })
     },
     options: config,

@@ -31,9 +31,18 @@ export type FoursquareUserConfig = OAuthUserConfig<FoursquareProfile> & { apiVer
  */
 export default function Foursquare(options: FoursquareUserConfig = {}): OAuthConfig<FoursquareProfile> {
   const { apiVersion = '20230131', ...rest } = options
-  async function fetchSelf({ tokens, provider }: { tokens: TokenSet; provider: OAuthConfigInternal }): Promise<unknown> {
+  async function fetchSelf({
+    tokens,
+    provider,
+  }: {
+    tokens: TokenSet
+    provider: OAuthConfigInternal
+  }): Promise<unknown> {
     // Foursquare: the v2 API takes the token as `oauth_token` in the query, and a `v` version date.
-    const url = withQuery('https://api.foursquare.com/v2/users/self', { v: apiVersion, oauth_token: tokens.access_token })
+    const url = withQuery('https://api.foursquare.com/v2/users/self', {
+      v: apiVersion,
+      oauth_token: tokens.access_token,
+    })
     return requestVendorJson(provider, url)
   }
   return {

@@ -8,7 +8,14 @@ import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** What FreshBooks's `GET /auth/api/v1/users/me` returns: the identity under `response`. */
 export interface FreshbooksProfile {
-  response: { id: number; identity_id?: number; first_name: string; last_name: string; email: string; [field: string]: unknown }
+  response: {
+    id: number
+    identity_id?: number
+    first_name: string
+    last_name: string
+    email: string
+    [field: string]: unknown
+  }
   [field: string]: unknown
 }
 
@@ -25,7 +32,12 @@ export default function Freshbooks(options: OAuthUserConfig<FreshbooksProfile> =
     token: { url: 'https://api.freshbooks.com/auth/oauth/token' },
     userinfo: { url: 'https://api.freshbooks.com/auth/api/v1/users/me' },
     client: { token_endpoint_auth_method: 'client_secret_post' },
-    profile: ({ response }) => ({ id: profileId(response.id), name: joinName(response.first_name, response.last_name), email: response.email, image: null }),
+    profile: ({ response }) => ({
+      id: profileId(response.id),
+      name: joinName(response.first_name, response.last_name),
+      email: response.email,
+      image: null,
+    }),
     style: { brandColor: '#0075dd' },
     options,
   }

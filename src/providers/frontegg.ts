@@ -21,7 +21,12 @@ export default function Frontegg(options: OIDCUserConfig<FronteggProfile> = {}):
     name: 'Frontegg',
     type: 'oidc',
     authorization: { params: { scope: 'openid profile email' } },
-    profile: (profile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.profilePictureUrl ?? profile.picture ?? null }),
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.name ?? null,
+      email: profile.email ?? null,
+      image: profile.profilePictureUrl ?? profile.picture ?? null,
+    }),
     style: { brandColor: '#000000' },
     options,
   }

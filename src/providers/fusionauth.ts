@@ -39,7 +39,12 @@ export default function FusionAuth(options: FusionAuthUserConfig = {}): OAuthCon
     ...(base ? { wellKnown: `${base}/.well-known/openid-configuration${tenantQuery}` } : {}),
     authorization: { params: { scope: 'openid offline_access', ...(tenantId ? { tenantId } : {}) } },
     checks: ['pkce', 'state'],
-    profile: (profile) => ({ id: profile.sub, name: profile.preferred_username ?? null, email: profile.email ?? null, image: null }),
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.preferred_username ?? null,
+      email: profile.email ?? null,
+      image: null,
+    }),
     style: { brandColor: '#f58320' },
     options: rest,
   }

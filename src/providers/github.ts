@@ -35,7 +35,13 @@ export function pickGitHubEmail(emails: readonly GitHubEmail[]): string | null {
   return (verified.find((entry) => entry.primary) ?? verified[0])?.email ?? null
 }
 
-async function fetchGitHubUser({ tokens, provider }: { tokens: TokenSet; provider: OAuthConfigInternal }): Promise<GitHubProfile> {
+async function fetchGitHubUser({
+  tokens,
+  provider,
+}: {
+  tokens: TokenSet
+  provider: OAuthConfigInternal
+}): Promise<GitHubProfile> {
   const userUrl = readEndpoint(provider.userinfo).url ?? 'https://api.github.com/user'
   const user = (await requestJsonWithBearer(provider, userUrl, tokens.access_token)) as GitHubProfile
   // GitHub: `GET /user` shows only the address the user made public; the rest (with the verified flag, which the
@@ -66,7 +72,12 @@ export default function GitHub(options: GitHubUserConfig = {}): OAuthConfig<GitH
     // GitHub: token errors arrive with status 200 and an `error` member; the token response checks read the body.
     token: { url: `${baseUrl}/login/oauth/access_token` },
     userinfo: { url: `${apiUrl}/user`, request: fetchGitHubUser },
-    profile: (profile) => ({ id: profileId(profile.id), name: profile.name ?? profile.login, email: profile.email, image: profile.avatar_url }),
+    profile: (profile) => ({
+      id: profileId(profile.id),
+      name: profile.name ?? profile.login,
+      email: profile.email,
+      image: profile.avatar_url,
+    }),
     style: { brandColor: '#24292f' },
     options,
   }

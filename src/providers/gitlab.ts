@@ -34,7 +34,12 @@ export default function GitLab(options: GitLabUserConfig = {}): OAuthConfig<GitL
     authorization: `${baseUrl}/oauth/authorize?scope=read_user`,
     token: `${baseUrl}/oauth/token`,
     userinfo: `${baseUrl}/api/v4/user`,
-    profile: (profile) => ({ id: profileId(profile.id), name: profile.name ?? profile.username, email: profile.email, image: profile.avatar_url }),
+    profile: (profile) => ({
+      id: profileId(profile.id),
+      name: profile.name ?? profile.username,
+      email: profile.email,
+      image: profile.avatar_url,
+    }),
     style: { brandColor: '#fc6d26' },
     options,
   }

@@ -34,7 +34,12 @@ export default function Google(options: OIDCUserConfig<GoogleProfile> = {}): OID
     type: 'oidc',
     issuer: 'https://accounts.google.com',
     authorization: { params: { scope: 'openid email profile' } },
-    profile: (profile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email, image: profile.picture ?? null }),
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.name ?? null,
+      email: profile.email,
+      image: profile.picture ?? null,
+    }),
     style: { brandColor: '#1a73e8' },
     options,
   }

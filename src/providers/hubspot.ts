@@ -17,9 +17,18 @@ export interface HubSpotProfile {
   [field: string]: unknown
 }
 
-async function fetchTokenMetadata({ tokens, provider }: { tokens: TokenSet; provider: OAuthConfigInternal }): Promise<unknown> {
+async function fetchTokenMetadata({
+  tokens,
+  provider,
+}: {
+  tokens: TokenSet
+  provider: OAuthConfigInternal
+}): Promise<unknown> {
   // HubSpot: there is no userinfo endpoint; the metadata of the access token (the token in the path) names the user.
-  return requestVendorJson(provider, `https://api.hubapi.com/oauth/v1/access-tokens/${encodeURIComponent(tokens.access_token ?? '')}`)
+  return requestVendorJson(
+    provider,
+    `https://api.hubapi.com/oauth/v1/access-tokens/${encodeURIComponent(tokens.access_token ?? '')}`,
+  )
 }
 
 /**

@@ -26,7 +26,12 @@ export default function Huggingface(options: OIDCUserConfig<HuggingfaceProfile> 
     authorization: { url: 'https://huggingface.co/oauth/authorize', params: { scope: 'openid profile' } },
     checks: ['state', 'pkce'],
     client: { token_endpoint_auth_method: 'client_secret_basic' },
-    profile: (profile) => ({ id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.name ?? profile.preferred_username ?? null,
+      email: profile.email ?? null,
+      image: profile.picture ?? null,
+    }),
     style: { brandColor: '#ffd21e' },
     options,
   }

@@ -13,6 +13,11 @@ export type IdentityServer4Profile = StandardOidcProfile
  * @param options `issuer` (required), `clientId`, `clientSecret`
  * @see https://identityserver4.readthedocs.io/en/latest/
  */
-export default function IdentityServer4(options: OIDCUserConfig<IdentityServer4Profile> = {}): OIDCConfig<IdentityServer4Profile> {
-  return issuerOidcProvider({ id: 'identity-server4', name: 'IdentityServer4', brandColor: '#4a79b4', fallbackNameClaim: 'preferred_username' }, options)
+export default function IdentityServer4(
+  options: OIDCUserConfig<IdentityServer4Profile> = {},
+): OIDCConfig<IdentityServer4Profile> {
+  return issuerOidcProvider(
+    { id: 'identity-server4', name: 'IdentityServer4', brandColor: '#4a79b4', fallbackNameClaim: 'preferred_username' },
+    options,
+  )
 }

@@ -30,7 +30,12 @@ export default function Instagram(options: OAuthUserConfig<InstagramProfile> = {
     userinfo: { url: 'https://graph.instagram.com/me', params: { fields: 'id,username,account_type,name' } },
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
-    profile: (profile) => ({ id: profile.id, name: profile.username, email: null, image: profile.profile_picture_url ?? null }),
+    profile: (profile) => ({
+      id: profile.id,
+      name: profile.username,
+      email: null,
+      image: profile.profile_picture_url ?? null,
+    }),
     style: { brandColor: '#e1306c' },
     options,
   }

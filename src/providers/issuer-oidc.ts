@@ -28,7 +28,10 @@ export interface IssuerOidcVendor {
 }
 
 /** An issuer-based OIDC provider for `vendor`, with the user's options kept for merging. */
-export function issuerOidcProvider<P extends StandardOidcProfile>(vendor: IssuerOidcVendor, options: OIDCUserConfig<P>): OIDCConfig<P> {
+export function issuerOidcProvider<P extends StandardOidcProfile>(
+  vendor: IssuerOidcVendor,
+  options: OIDCUserConfig<P>,
+): OIDCConfig<P> {
   return {
     id: vendor.id,
     name: vendor.name,

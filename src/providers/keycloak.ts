@@ -15,5 +15,8 @@ export type KeycloakProfile = StandardOidcProfile
  */
 export default function Keycloak(options: OIDCUserConfig<KeycloakProfile> = {}): OIDCConfig<KeycloakProfile> {
   // Keycloak: every realm is its own issuer (…/realms/<realm>), with its own keys and endpoints.
-  return issuerOidcProvider({ id: 'keycloak', name: 'Keycloak', brandColor: '#428bca', fallbackNameClaim: 'preferred_username' }, options)
+  return issuerOidcProvider(
+    { id: 'keycloak', name: 'Keycloak', brandColor: '#428bca', fallbackNameClaim: 'preferred_username' },
+    options,
+  )
 }

@@ -27,7 +27,11 @@ export default function Kinde(options: OIDCUserConfig<KindeProfile> = {}): OIDCC
     checks: ['state', 'pkce'],
     profile: (profile) => ({
       id: profile.sub,
-      name: profile.name ?? profile.nickname ?? profile.preferred_username ?? joinName(profile.given_name, profile.family_name),
+      name:
+        profile.name ??
+        profile.nickname ??
+        profile.preferred_username ??
+        joinName(profile.given_name, profile.family_name),
       email: profile.email ?? null,
       image: profile.picture ?? null,
     }),

@@ -31,7 +31,12 @@ export default function LINE(options: OIDCUserConfig<LineProfile> = {}): OIDCCon
     // secret in the form body.
     client: { id_token_signed_response_alg: 'HS256', token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
-    profile: (profile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.name ?? null,
+      email: profile.email ?? null,
+      image: profile.picture ?? null,
+    }),
     style: { brandColor: '#00c300' },
     options,
   }

@@ -32,7 +32,12 @@ export default function LinkedIn(options: OIDCUserConfig<LinkedInProfile> = {}):
     client: { token_endpoint_auth_method: 'client_secret_post' },
     // LinkedIn: PKCE is offered to native apps only; a web app's flow is bound to the browser by state.
     checks: ['state'],
-    profile: (profile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.name ?? null,
+      email: profile.email ?? null,
+      image: profile.picture ?? null,
+    }),
     style: { brandColor: '#0a66c2' },
     options,
   }

@@ -23,7 +23,12 @@ export default function Logto(options: OIDCUserConfig<LogtoProfile> = {}): OIDCC
     authorization: { params: { scope: 'offline_access openid email profile' } },
     checks: ['pkce', 'state'],
     client: { token_endpoint_auth_method: 'client_secret_basic' },
-    profile: (profile) => ({ id: profile.sub, name: profile.name ?? profile.username ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.name ?? profile.username ?? null,
+      email: profile.email ?? null,
+      image: profile.picture ?? null,
+    }),
     style: { brandColor: '#5d34f2' },
     options,
   }

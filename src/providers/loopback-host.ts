@@ -9,7 +9,9 @@ export function isLoopbackHost(hostname: string): boolean {
   if (host === 'localhost' || host.endsWith('.localhost')) return true
   if (host === '[::1]' || host === '::1') return true
   const octets = host.split('.')
-  return octets.length === 4 && octets[0] === '127' && octets.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255)
+  return (
+    octets.length === 4 && octets[0] === '127' && octets.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255)
+  )
 }
 
 /** Whether `url` may be requested: `https:` anywhere, `http:` only on a loopback host. */

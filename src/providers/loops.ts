@@ -16,7 +16,8 @@ export default function Loops(config: Partial<Omit<EmailConfig, 'options'>> = {}
     maxAge: 24 * 60 * 60,
     transactionalId: config.transactionalId ?? '',
     async sendVerificationRequest({ identifier, url, provider }) {
-      if (!provider.transactionalId) throw new Error('Loops needs `transactionalId`, the template that carries the link')
+      if (!provider.transactionalId)
+        throw new Error('Loops needs `transactionalId`, the template that carries the link')
       await sendVendorRequest('Loops', `${vendorApiBase(provider, 'https://app.loops.so')}/api/v1/transactional`, {
         headers: { authorization: `Bearer ${vendorApiKey(provider)}`, 'content-type': 'application/json' },
         body: JSON.stringify({ transactionalId: provider.transactionalId, email: identifier, dataVariables: { url } }),

@@ -29,7 +29,12 @@ export default function Mailchimp(options: OAuthUserConfig<MailchimpProfile> = {
     userinfo: { url: 'https://login.mailchimp.com/oauth2/metadata' },
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
-    profile: (profile) => ({ id: profileId(profile.login.login_id), name: profile.accountname, email: profile.login.email ?? profile.login.login_email ?? null, image: profile.login.avatar ?? null }),
+    profile: (profile) => ({
+      id: profileId(profile.login.login_id),
+      name: profile.accountname,
+      email: profile.login.email ?? profile.login.login_email ?? null,
+      image: profile.login.avatar ?? null,
+    }),
     style: { brandColor: '#ffe01b' },
     options,
   }

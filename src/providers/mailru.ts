@@ -18,7 +18,13 @@ export interface MailRuProfile {
   [field: string]: unknown
 }
 
-async function fetchUserinfo({ tokens, provider }: { tokens: TokenSet; provider: OAuthConfigInternal }): Promise<unknown> {
+async function fetchUserinfo({
+  tokens,
+  provider,
+}: {
+  tokens: TokenSet
+  provider: OAuthConfigInternal
+}): Promise<unknown> {
   // Mail.ru: the userinfo endpoint takes the token as `access_token` in the query, not as a bearer header.
   return requestVendorJson(provider, withQuery('https://oauth.mail.ru/userinfo', { access_token: tokens.access_token }))
 }

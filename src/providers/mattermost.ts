@@ -35,7 +35,12 @@ export default function Mattermost(options: OAuthUserConfig<MattermostProfile> =
     })),
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
-    profile: (profile) => ({ id: profile.id, name: profile.username ?? joinName(profile.first_name, profile.last_name), email: profile.email, image: null }),
+    profile: (profile) => ({
+      id: profile.id,
+      name: profile.username ?? joinName(profile.first_name, profile.last_name),
+      email: profile.email,
+      image: null,
+    }),
     style: { brandColor: '#1e325c' },
     options: rest,
   }

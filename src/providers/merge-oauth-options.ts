@@ -24,7 +24,10 @@ function mergePlain(base: Record<string, unknown>, overrides: Record<string, unk
   return out
 }
 
-function mergeEndpoint(base: EndpointHandler | undefined, override: EndpointHandler | undefined): OAuthEndpoint | undefined {
+function mergeEndpoint(
+  base: EndpointHandler | undefined,
+  override: EndpointHandler | undefined,
+): OAuthEndpoint | undefined {
   if (override === undefined) return base === undefined ? undefined : readEndpoint(base)
   // A URL string from the user replaces the endpoint outright, as it does in Auth.js.
   if (typeof override === 'string') return readEndpoint(override)

@@ -31,16 +31,25 @@ export type MicrosoftEntraIDUserConfig = OIDCUserConfig<MicrosoftEntraIDProfile>
 /** The photo is fetched from the user's profile() call, which has no timeout of its own to inherit. */
 const photoTimeoutMs = 3000
 
-async function fetchPhoto(options: MicrosoftEntraIDUserConfig, size: number, accessToken: string | undefined): Promise<string | null> {
+async function fetchPhoto(
+  options: MicrosoftEntraIDUserConfig,
+  size: number,
+  accessToken: string | undefined,
+): Promise<string | null> {
   if (size === 0 || !accessToken) return null
   // Entra: the ID token has no picture claim; the photo is a separate binary resource on Microsoft Graph.
   const provider = { id: 'microsoft-entra-id', [customFetch]: options[customFetch] }
   try {
-    const response = await requestWithBearer(provider, `https://graph.microsoft.com/v1.0/me/photos/${size}x${size}/$value`, accessToken, {
-      optional: true,
-      headers: { accept: 'image/*' },
-      signal: AbortSignal.timeout(photoTimeoutMs),
-    })
+    const response = await requestWithBearer(
+      provider,
+      `https://graph.microsoft.com/v1.0/me/photos/${size}x${size}/$value`,
+      accessToken,
+      {
+        optional: true,
+        headers: { accept: 'image/*' },
+        signal: AbortSignal.timeout(photoTimeoutMs),
+      },
+    )
     if (!response) return null
     const bytes = Buffer.from(await response.arrayBuffer())
     return `data:${response.headers.get('content-type') ?? 'image/jpeg'};base64,${bytes.toString('base64')}`
@@ -57,7 +66,9 @@ async function fetchPhoto(options: MicrosoftEntraIDUserConfig, size: number, acc
  * fill from the token's `tid` claim.
  * @see https://learn.microsoft.com/en-us/entra/identity-platform/v2-protocols-oidc
  */
-export default function MicrosoftEntraID(options: MicrosoftEntraIDUserConfig = {}): OIDCConfig<MicrosoftEntraIDProfile> {
+export default function MicrosoftEntraID(
+  options: MicrosoftEntraIDUserConfig = {},
+): OIDCConfig<MicrosoftEntraIDProfile> {
   const { tenantId = 'common', profilePhotoSize = 48 } = options
   const issuer = `https://login.microsoftonline.com/${tenantId}/v2.0`
   return {

@@ -8,7 +8,14 @@ import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 export interface NaverProfile {
   resultcode: string
   message: string
-  response: { id: string; nickname?: string; name?: string; email?: string; profile_image?: string; [field: string]: unknown }
+  response: {
+    id: string
+    nickname?: string
+    name?: string
+    email?: string
+    profile_image?: string
+    [field: string]: unknown
+  }
   [field: string]: unknown
 }
 
@@ -27,7 +34,12 @@ export default function Naver(options: OAuthUserConfig<NaverProfile> = {}): OAut
     client: { token_endpoint_auth_method: 'client_secret_post' },
     // Naver: state is required on the authorization request.
     checks: ['state'],
-    profile: ({ response }) => ({ id: response.id, name: response.nickname ?? response.name ?? null, email: response.email ?? null, image: response.profile_image ?? null }),
+    profile: ({ response }) => ({
+      id: response.id,
+      name: response.nickname ?? response.name ?? null,
+      email: response.email ?? null,
+      image: response.profile_image ?? null,
+    }),
     style: { brandColor: '#03c75a' },
     options,
   }

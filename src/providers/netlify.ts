@@ -27,7 +27,12 @@ export default function Netlify(options: OAuthUserConfig<NetlifyProfile> = {}): 
     userinfo: { url: 'https://api.netlify.com/api/v1/user' },
     checks: ['state'],
     client: { token_endpoint_auth_method: 'client_secret_post' },
-    profile: (profile) => ({ id: profile.id, name: profile.full_name, email: profile.email, image: profile.avatar_url }),
+    profile: (profile) => ({
+      id: profile.id,
+      name: profile.full_name,
+      email: profile.email,
+      image: profile.avatar_url,
+    }),
     style: { brandColor: '#32e6e2' },
     options,
   }

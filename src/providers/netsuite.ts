@@ -39,8 +39,13 @@ export default function NetSuite(options: NetSuiteUserConfig = {}): OAuthConfig<
     name: 'NetSuite',
     type: 'oauth',
     // Without an account there is no host to build; the provider then fails its configuration check by name.
-    authorization: { ...(host ? { url: `https://${host}.app.netsuite.com/app/login/oauth2/authorize.nl` } : {}), params: { scope, prompt } },
-    ...(host ? { token: { url: `https://${host}.suitetalk.api.netsuite.com/services/rest/auth/oauth2/v1/token` } } : {}),
+    authorization: {
+      ...(host ? { url: `https://${host}.app.netsuite.com/app/login/oauth2/authorize.nl` } : {}),
+      params: { scope, prompt },
+    },
+    ...(host
+      ? { token: { url: `https://${host}.suitetalk.api.netsuite.com/services/rest/auth/oauth2/v1/token` } }
+      : {}),
     checks: ['state'],
     profile: (profile) => ({ id: profileId(profile.id), name: profile.name, email: profile.email, image: null }),
     style: { brandColor: '#125580' },

@@ -17,13 +17,24 @@ export interface NextcloudProfile {
   [field: string]: unknown
 }
 
-async function fetchOcsUser({ tokens, provider }: { tokens: TokenSet; provider: OAuthConfigInternal }): Promise<unknown> {
+async function fetchOcsUser({
+  tokens,
+  provider,
+}: {
+  tokens: TokenSet
+  provider: OAuthConfigInternal
+}): Promise<unknown> {
   // Nextcloud: the token response names the user (`user_id`); OCS answers XML unless asked for JSON, and refuses
   // requests without the OCS-APIRequest header.
   const usersUrl = provider.userinfo && typeof provider.userinfo !== 'string' ? provider.userinfo.url : undefined
-  const answer = (await requestJsonWithBearer(provider, `${usersUrl ?? ''}/${encodeURIComponent(String(tokens.user_id ?? ''))}`, tokens.access_token, {
-    headers: { 'ocs-apirequest': 'true' },
-  })) as { ocs?: { data?: unknown } }
+  const answer = (await requestJsonWithBearer(
+    provider,
+    `${usersUrl ?? ''}/${encodeURIComponent(String(tokens.user_id ?? ''))}`,
+    tokens.access_token,
+    {
+      headers: { 'ocs-apirequest': 'true' },
+    },
+  )) as { ocs?: { data?: unknown } }
   return answer.ocs?.data
 }
 
@@ -45,7 +56,12 @@ export default function Nextcloud(options: OAuthUserConfig<NextcloudProfile> = {
       userinfo: { url: `${base}/ocs/v1.php/cloud/users`, request: fetchOcsUser },
     })),
     checks: ['state'],
-    profile: (profile) => ({ id: profile.id, name: profile.displayname, email: profile.email, image: `${server}/avatar/${encodeURIComponent(profile.id)}/512` }),
+    profile: (profile) => ({
+      id: profile.id,
+      name: profile.displayname,
+      email: profile.email,
+      image: `${server}/avatar/${encodeURIComponent(profile.id)}/512`,
+    }),
     style: { brandColor: '#0082c9' },
     options: rest,
   }

@@ -22,7 +22,8 @@ export async function sendWithNodemailer(params: Parameters<EmailConfig['sendVer
     html: signInHtml({ url, theme }),
   })
   const refused = [...(result.rejected ?? []), ...((result as { pending?: unknown[] }).pending ?? [])].filter(Boolean)
-  if (refused.length > 0) throw new Error(`the SMTP server did not accept the message for ${refused.length} recipient(s)`)
+  if (refused.length > 0)
+    throw new Error(`the SMTP server did not accept the message for ${refused.length} recipient(s)`)
 }
 
 /**
@@ -32,7 +33,9 @@ export async function sendWithNodemailer(params: Parameters<EmailConfig['sendVer
 export default function Nodemailer(config: NodemailerUserConfig): EmailConfig {
   const ownDelivery = typeof config?.sendVerificationRequest === 'function'
   if (!config || (!ownDelivery && (config.server === undefined || config.server === null || config.server === ''))) {
-    throw new InvalidConfig('the nodemailer provider needs a `server` (an SMTP URL or nodemailer options) or its own sendVerificationRequest')
+    throw new InvalidConfig(
+      'the nodemailer provider needs a `server` (an SMTP URL or nodemailer options) or its own sendVerificationRequest',
+    )
   }
   return {
     id: 'nodemailer',

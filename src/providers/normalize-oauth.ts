@@ -18,7 +18,12 @@ import type { ChecksType, OAuthConfig, OAuthConfigInternal } from '../types/prov
 export type OAuthConfigOfAnyProfile = OAuthConfig<never>
 
 /** Client authentication methods at the token endpoint that Authchart can perform. */
-export const supportedTokenEndpointAuthMethods = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'none'] as const
+export const supportedTokenEndpointAuthMethods = [
+  'client_secret_basic',
+  'client_secret_post',
+  'client_secret_jwt',
+  'none',
+] as const
 
 const knownChecks: readonly ChecksType[] = ['pkce', 'state', 'nonce', 'none']
 
@@ -31,10 +36,13 @@ function assertEndpointUrl(providerId: string, field: string, value: string | un
     throw new InvalidEndpoints(`provider "${providerId}": ${field} is not a valid URL`, { check: 'config', field })
   }
   if (!isAllowedEndpointUrl(url)) {
-    throw new InvalidEndpoints(`provider "${providerId}": ${field} must use https (plain http only on loopback hosts)`, {
-      check: 'config',
-      field,
-    })
+    throw new InvalidEndpoints(
+      `provider "${providerId}": ${field} must use https (plain http only on loopback hosts)`,
+      {
+        check: 'config',
+        field,
+      },
+    )
   }
 }
 
@@ -42,12 +50,18 @@ function resolveChecks(provider: OAuthConfig, redirectProxyUrl: string | undefin
   const checks = [...(provider.checks ?? ['pkce'])]
   for (const check of checks) {
     if (!knownChecks.includes(check)) {
-      throw new InvalidCheck(`provider "${provider.id}": checks contains unknown value "${String(check)}"`, { check: 'config', field: 'checks' })
+      throw new InvalidCheck(`provider "${provider.id}": checks contains unknown value "${String(check)}"`, {
+        check: 'config',
+        field: 'checks',
+      })
     }
   }
   // The nonce binds an ID token to the flow; plain OAuth 2 has no ID token to bind, so asking for it is a mistake.
   if (checks.includes('nonce') && provider.type !== 'oidc') {
-    throw new InvalidCheck(`provider "${provider.id}": checks "nonce" needs an OIDC provider (type "oidc")`, { check: 'config', field: 'checks' })
+    throw new InvalidCheck(`provider "${provider.id}": checks "nonce" needs an OIDC provider (type "oidc")`, {
+      check: 'config',
+      field: 'checks',
+    })
   }
   // Behind a redirect proxy the callback arrives at another origin first; state is what ties it back to this flow.
   if (redirectProxyUrl && !checks.includes('state')) checks.push('state')
@@ -55,28 +69,38 @@ function resolveChecks(provider: OAuthConfig, redirectProxyUrl: string | undefin
 }
 
 function assertClientSettings(provider: OAuthConfig): void {
-  if (!provider.clientId) throw new InvalidProvider(`provider "${provider.id}": clientId is missing`, { check: 'config', field: 'clientId' })
+  if (!provider.clientId)
+    throw new InvalidProvider(`provider "${provider.id}": clientId is missing`, { check: 'config', field: 'clientId' })
   const method = provider.client?.token_endpoint_auth_method
   if (method !== undefined && !(supportedTokenEndpointAuthMethods as readonly string[]).includes(method)) {
-    throw new InvalidProvider(`provider "${provider.id}": client.token_endpoint_auth_method "${method}" is not supported`, {
-      check: 'config',
-      field: 'client.token_endpoint_auth_method',
-    })
+    throw new InvalidProvider(
+      `provider "${provider.id}": client.token_endpoint_auth_method "${method}" is not supported`,
+      {
+        check: 'config',
+        field: 'client.token_endpoint_auth_method',
+      },
+    )
   }
   const needsSecret = method === undefined ? false : method !== 'none'
   if (needsSecret && !provider.clientSecret) {
-    throw new InvalidProvider(`provider "${provider.id}": client.token_endpoint_auth_method "${method}" needs a clientSecret`, {
-      check: 'config',
-      field: 'clientSecret',
-    })
+    throw new InvalidProvider(
+      `provider "${provider.id}": client.token_endpoint_auth_method "${method}" needs a clientSecret`,
+      {
+        check: 'config',
+        field: 'clientSecret',
+      },
+    )
   }
   const idTokenAlg = provider.client?.id_token_signed_response_alg
   // HMAC-signed ID tokens are keyed with the client secret, so they can only be verified when there is one.
   if (idTokenAlg?.startsWith('HS') && !provider.clientSecret) {
-    throw new InvalidProvider(`provider "${provider.id}": client.id_token_signed_response_alg "${idTokenAlg}" needs a clientSecret`, {
-      check: 'config',
-      field: 'client.id_token_signed_response_alg',
-    })
+    throw new InvalidProvider(
+      `provider "${provider.id}": client.id_token_signed_response_alg "${idTokenAlg}" needs a clientSecret`,
+      {
+        check: 'config',
+        field: 'client.id_token_signed_response_alg',
+      },
+    )
   }
   if (idTokenAlg === 'none') {
     throw new InvalidProvider(`provider "${provider.id}": unsigned ID tokens (alg "none") are never accepted`, {
@@ -91,13 +115,19 @@ function assertEndpoints(provider: OAuthConfig): void {
   const token = readEndpoint(provider.token).url
   const discoverable = Boolean(provider.issuer || provider.wellKnown)
   if (provider.type === 'oidc' && !discoverable) {
-    throw new InvalidEndpoints(`provider "${provider.id}": an OIDC provider needs issuer or wellKnown`, { check: 'config', field: 'issuer' })
+    throw new InvalidEndpoints(`provider "${provider.id}": an OIDC provider needs issuer or wellKnown`, {
+      check: 'config',
+      field: 'issuer',
+    })
   }
   if (provider.type === 'oauth' && !discoverable && !(authorization && token)) {
-    throw new InvalidEndpoints(`provider "${provider.id}": needs issuer or wellKnown, or both authorization and token URLs`, {
-      check: 'config',
-      field: 'authorization',
-    })
+    throw new InvalidEndpoints(
+      `provider "${provider.id}": needs issuer or wellKnown, or both authorization and token URLs`,
+      {
+        check: 'config',
+        field: 'authorization',
+      },
+    )
   }
   assertEndpointUrl(provider.id, 'issuer', provider.issuer)
   assertEndpointUrl(provider.id, 'wellKnown', provider.wellKnown)
@@ -135,7 +165,10 @@ export function normalizeOAuthProvider(
 ): OAuthConfigInternal {
   const type: string = provider.type
   if (type !== 'oauth' && type !== 'oidc') {
-    throw new InvalidProvider(`provider "${provider.id}" is not an OAuth or OIDC provider`, { check: 'config', field: 'type' })
+    throw new InvalidProvider(`provider "${provider.id}" is not an OAuth or OIDC provider`, {
+      check: 'config',
+      field: 'type',
+    })
   }
   // From here on the vendor's profile type is erased: its profile() receives whatever its endpoint returned.
   const merged = mergeOAuthOptions(provider as OAuthConfig)

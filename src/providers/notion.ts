@@ -35,10 +35,18 @@ export type NotionUserConfig = OAuthUserConfig<NotionProfile> & { notionVersion?
  */
 export default function Notion(options: NotionUserConfig = {}): OAuthConfig<NotionProfile> {
   const { notionVersion = '2022-06-28', ...rest } = options
-  async function fetchOwner({ tokens, provider }: { tokens: TokenSet; provider: OAuthConfigInternal }): Promise<unknown> {
+  async function fetchOwner({
+    tokens,
+    provider,
+  }: {
+    tokens: TokenSet
+    provider: OAuthConfigInternal
+  }): Promise<unknown> {
     // Notion: an integration token's own user is the bot; the person who authorized it is the bot's owner, with
     // their e-mail address. Every call names the API version.
-    const me = (await requestJsonWithBearer(provider, 'https://api.notion.com/v1/users/me', tokens.access_token, { headers: { 'notion-version': notionVersion } })) as {
+    const me = (await requestJsonWithBearer(provider, 'https://api.notion.com/v1/users/me', tokens.access_token, {
+      headers: { 'notion-version': notionVersion },
+    })) as {
       bot?: { owner?: { user?: unknown } }
     }
     return me.bot?.owner?.user
@@ -53,7 +61,12 @@ export default function Notion(options: NotionUserConfig = {}): OAuthConfig<Noti
     // Notion: HTTP Basic client authentication at the token endpoint, and state on the authorization request.
     client: { token_endpoint_auth_method: 'client_secret_basic' },
     checks: ['state'],
-    profile: (profile) => ({ id: profile.id, name: profile.name, email: profile.person?.email ?? null, image: profile.avatar_url }),
+    profile: (profile) => ({
+      id: profile.id,
+      name: profile.name,
+      email: profile.person?.email ?? null,
+      image: profile.avatar_url,
+    }),
     style: { brandColor: '#000000' },
     options: rest,
   }

@@ -5,7 +5,16 @@
 import type { OAuth2Config, OAuthUserConfig } from '../types/providers.js'
 import type { Profile } from '../types/index.js'
 
-export type { OAuth2Config, OAuthConfig, OAuthUserConfig, OAuthConfigInternal, OIDCConfig, OIDCUserConfig, ChecksType, EndpointHandler } from '../types/providers.js'
+export type {
+  OAuth2Config,
+  OAuthConfig,
+  OAuthUserConfig,
+  OAuthConfigInternal,
+  OIDCConfig,
+  OIDCUserConfig,
+  ChecksType,
+  EndpointHandler,
+} from '../types/providers.js'
 
 /** What `OAuth()` takes: any provider setting, with `id` and `name` required to tell providers apart. */
 export type GenericOAuthOptions<P = Profile> = OAuthUserConfig<P> & { id: string; name: string }

@@ -15,5 +15,14 @@ export type OktaProfile = StandardOidcProfile
  */
 export default function Okta(options: OIDCUserConfig<OktaProfile> = {}): OIDCConfig<OktaProfile> {
   // Okta: an org's sign-in policies may require state as well as PKCE.
-  return issuerOidcProvider({ id: 'okta', name: 'Okta', brandColor: '#007dc1', fallbackNameClaim: 'preferred_username', checks: ['pkce', 'state'] }, options)
+  return issuerOidcProvider(
+    {
+      id: 'okta',
+      name: 'Okta',
+      brandColor: '#007dc1',
+      fallbackNameClaim: 'preferred_username',
+      checks: ['pkce', 'state'],
+    },
+    options,
+  )
 }

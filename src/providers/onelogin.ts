@@ -16,6 +16,12 @@ export type OneLoginProfile = StandardOidcProfile
  * @see https://developers.onelogin.com/openid-connect
  */
 export default function OneLogin(options: OIDCUserConfig<OneLoginProfile> = {}): OIDCConfig<OneLoginProfile> {
-  const issuer = options.issuer && !trimSlash(options.issuer).endsWith('/oidc/2') ? `${trimSlash(options.issuer)}/oidc/2` : options.issuer
-  return issuerOidcProvider({ id: 'onelogin', name: 'OneLogin', brandColor: '#1c1f2a', fallbackNameClaim: 'nickname' }, { ...options, ...(issuer ? { issuer } : {}) })
+  const issuer =
+    options.issuer && !trimSlash(options.issuer).endsWith('/oidc/2')
+      ? `${trimSlash(options.issuer)}/oidc/2`
+      : options.issuer
+  return issuerOidcProvider(
+    { id: 'onelogin', name: 'OneLogin', brandColor: '#1c1f2a', fallbackNameClaim: 'nickname' },
+    { ...options, ...(issuer ? { issuer } : {}) },
+  )
 }

@@ -21,7 +21,12 @@ export default function OryHydra(options: OIDCUserConfig<OryHydraProfile> = {}):
     // Ory: refresh tokens are issued only for the offline_access scope.
     authorization: { params: { scope: 'openid offline_access email profile' } },
     checks: ['pkce', 'state'],
-    profile: (profile) => ({ id: profile.sub, name: profile.name ?? profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.name ?? profile.preferred_username ?? null,
+      email: profile.email ?? null,
+      image: profile.picture ?? null,
+    }),
     style: { brandColor: '#5528ff' },
     options,
   }

@@ -28,7 +28,12 @@ export default function Osu(options: OAuthUserConfig<OsuProfile> = {}): OAuthCon
     userinfo: { url: 'https://osu.ppy.sh/api/v2/me' },
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
-    profile: (profile) => ({ id: profileId(profile.id), name: profile.username, email: null, image: profile.avatar_url }),
+    profile: (profile) => ({
+      id: profileId(profile.id),
+      name: profile.username,
+      email: null,
+      image: profile.avatar_url,
+    }),
     style: { brandColor: '#ff66aa' },
     options,
   }

@@ -23,7 +23,12 @@ export default function PingId(options: OIDCUserConfig<PingProfile> = {}): OIDCC
     name: 'Ping Identity',
     type: 'oidc',
     authorization: { params: { scope: 'openid profile email' } },
-    profile: (profile) => ({ id: profile.sub, name: profile.name ?? joinName(profile.given_name, profile.family_name), email: profile.email ?? null, image: profile.picture ?? null }),
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.name ?? joinName(profile.given_name, profile.family_name),
+      email: profile.email ?? null,
+      image: profile.picture ?? null,
+    }),
     style: { brandColor: '#b3282d' },
     options,
   }

@@ -8,7 +8,14 @@ import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 /** What Pipedrive's `GET /v1/users/me` returns: the user under `data`. */
 export interface PipedriveProfile {
   success: boolean
-  data: { id: number; name: string; email: string; icon_url: string | null; company_id?: number; [field: string]: unknown }
+  data: {
+    id: number
+    name: string
+    email: string
+    icon_url: string | null
+    company_id?: number
+    [field: string]: unknown
+  }
   [field: string]: unknown
 }
 

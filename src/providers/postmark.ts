@@ -16,10 +16,18 @@ export default function Postmark(config: Partial<Omit<EmailConfig, 'options'>> =
     maxAge: 24 * 60 * 60,
     async sendVerificationRequest({ identifier, url, provider, theme }) {
       await sendVendorRequest('Postmark', `${vendorApiBase(provider, 'https://api.postmarkapp.com')}/email`, {
-        headers: { accept: 'application/json', 'content-type': 'application/json', 'x-postmark-server-token': vendorApiKey(provider) },
+        headers: {
+          accept: 'application/json',
+          'content-type': 'application/json',
+          'x-postmark-server-token': vendorApiKey(provider),
+        },
         body: JSON.stringify({
-          From: provider.from, To: identifier, Subject: signInSubject(url),
-          TextBody: signInText({ url }), HtmlBody: signInHtml({ url, theme }), MessageStream: 'outbound',
+          From: provider.from,
+          To: identifier,
+          Subject: signInSubject(url),
+          TextBody: signInText({ url }),
+          HtmlBody: signInHtml({ url, theme }),
+          MessageStream: 'outbound',
         }),
       })
     },

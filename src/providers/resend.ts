@@ -17,7 +17,13 @@ export default function Resend(config: Partial<Omit<EmailConfig, 'options'>> = {
     async sendVerificationRequest({ identifier, url, provider, theme }) {
       await sendVendorRequest('Resend', `${vendorApiBase(provider, 'https://api.resend.com')}/emails`, {
         headers: { authorization: `Bearer ${vendorApiKey(provider)}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ from: provider.from, to: identifier, subject: signInSubject(url), html: signInHtml({ url, theme }), text: signInText({ url }) }),
+        body: JSON.stringify({
+          from: provider.from,
+          to: identifier,
+          subject: signInSubject(url),
+          html: signInHtml({ url, theme }),
+          text: signInText({ url }),
+        }),
       })
     },
     options: config,

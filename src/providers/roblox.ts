@@ -29,7 +29,12 @@ export default function Roblox(options: OIDCUserConfig<RobloxProfile> = {}): OID
     authorization: { params: { scope: 'openid profile' } },
     checks: ['pkce', 'state'],
     // Roblox: `name` is the display name; `preferred_username` is the unique user name.
-    profile: (profile) => ({ id: profile.sub, name: profile.name ?? profile.nickname ?? profile.preferred_username ?? null, email: null, image: profile.picture ?? null }),
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.name ?? profile.nickname ?? profile.preferred_username ?? null,
+      email: null,
+      image: profile.picture ?? null,
+    }),
     style: { brandColor: '#000000' },
     options,
   }

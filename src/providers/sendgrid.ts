@@ -22,7 +22,10 @@ export default function SendGrid(config: Partial<Omit<EmailConfig, 'options'>> =
           from: { email: provider.from },
           subject: signInSubject(url),
           // SendGrid wants text/plain before text/html.
-          content: [{ type: 'text/plain', value: signInText({ url }) }, { type: 'text/html', value: signInHtml({ url, theme }) }],
+          content: [
+            { type: 'text/plain', value: signInText({ url }) },
+            { type: 'text/html', value: signInHtml({ url, theme }) },
+          ],
         }),
       })
     },

@@ -25,7 +25,12 @@ export default function SimpleLogin(options: OIDCUserConfig<SimpleLoginProfile> 
     name: 'SimpleLogin',
     type: 'oidc',
     issuer: 'https://app.simplelogin.io',
-    profile: (profile) => ({ id: profile.sub, name: profile.name ?? null, email: profile.email ?? null, image: profile.avatar_url ?? null }),
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.name ?? null,
+      email: profile.email ?? null,
+      image: profile.avatar_url ?? null,
+    }),
     style: { brandColor: '#e3156a' },
     options,
   }

@@ -26,7 +26,12 @@ export default function Spotify(options: OAuthUserConfig<SpotifyProfile> = {}): 
     token: 'https://accounts.spotify.com/api/token',
     userinfo: 'https://api.spotify.com/v1/me',
     // Spotify: images come in several sizes, largest first; the first is the one to show.
-    profile: (profile) => ({ id: profile.id, name: profile.display_name, email: profile.email ?? null, image: profile.images?.[0]?.url ?? null }),
+    profile: (profile) => ({
+      id: profile.id,
+      name: profile.display_name,
+      email: profile.email ?? null,
+      image: profile.images?.[0]?.url ?? null,
+    }),
     style: { brandColor: '#1db954' },
     options,
   }

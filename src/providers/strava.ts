@@ -26,13 +26,21 @@ export default function Strava(options: OAuthUserConfig<StravaProfile> = {}): OA
     id: 'strava',
     name: 'Strava',
     type: 'oauth',
-    authorization: { url: 'https://www.strava.com/api/v3/oauth/authorize', params: { scope: 'read', approval_prompt: 'auto' } },
+    authorization: {
+      url: 'https://www.strava.com/api/v3/oauth/authorize',
+      params: { scope: 'read', approval_prompt: 'auto' },
+    },
     token: { url: 'https://www.strava.com/api/v3/oauth/token' },
     userinfo: { url: 'https://www.strava.com/api/v3/athlete' },
     // Strava: the client id and secret go in the token request's body; there is no PKCE.
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
-    profile: (profile) => ({ id: profileId(profile.id), name: joinName(profile.firstname, profile.lastname), email: null, image: profile.profile }),
+    profile: (profile) => ({
+      id: profileId(profile.id),
+      name: joinName(profile.firstname, profile.lastname),
+      email: null,
+      image: profile.profile,
+    }),
     style: { brandColor: '#fc4c02' },
     options,
   }

@@ -29,7 +29,10 @@ export default function Threads(options: OAuthUserConfig<ThreadsProfile> = {}): 
     authorization: { url: 'https://threads.net/oauth/authorize', params: { scope: 'threads_basic' } },
     // Threads: the short-lived token answer has no token_type; the secret goes in the body.
     token: { url: 'https://graph.threads.net/oauth/access_token', conform: bearerWhenUntyped },
-    userinfo: { url: 'https://graph.threads.net/v1.0/me', params: { fields: 'id,username,threads_profile_picture_url' } },
+    userinfo: {
+      url: 'https://graph.threads.net/v1.0/me',
+      params: { fields: 'id,username,threads_profile_picture_url' },
+    },
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
     profile: (profile) => {

@@ -7,7 +7,14 @@ import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 /** What TikTok's `GET /v2/user/info/` returns: the user under `data.user`. */
 export interface TiktokProfile {
   data: {
-    user: { open_id: string; union_id?: string; avatar_url?: string; display_name: string; username?: string; [field: string]: unknown }
+    user: {
+      open_id: string
+      union_id?: string
+      avatar_url?: string
+      display_name: string
+      username?: string
+      [field: string]: unknown
+    }
   }
   error?: { code: string; message: string; log_id?: string }
   [field: string]: unknown
@@ -24,12 +31,23 @@ export default function TikTok(options: OAuthUserConfig<TiktokProfile> = {}): OA
     name: 'TikTok',
     type: 'oauth',
     // TikTok: the app is named `client_key`, on the authorization request and at the token endpoint.
-    authorization: { url: 'https://www.tiktok.com/v2/auth/authorize', params: { scope: 'user.info.profile', ...(clientKey ? { client_key: clientKey } : {}) } },
+    authorization: {
+      url: 'https://www.tiktok.com/v2/auth/authorize',
+      params: { scope: 'user.info.profile', ...(clientKey ? { client_key: clientKey } : {}) },
+    },
     token: { url: 'https://open.tiktokapis.com/v2/oauth/token/', params: clientKey ? { client_key: clientKey } : {} },
-    userinfo: { url: 'https://open.tiktokapis.com/v2/user/info/', params: { fields: 'open_id,avatar_url,display_name,username' } },
+    userinfo: {
+      url: 'https://open.tiktokapis.com/v2/user/info/',
+      params: { fields: 'open_id,avatar_url,display_name,username' },
+    },
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
-    profile: ({ data: { user } }) => ({ id: user.open_id, name: user.display_name, email: null, image: user.avatar_url ?? null }),
+    profile: ({ data: { user } }) => ({
+      id: user.open_id,
+      name: user.display_name,
+      email: null,
+      image: user.avatar_url ?? null,
+    }),
     style: { brandColor: '#000000' },
     options,
   }

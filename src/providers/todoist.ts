@@ -20,7 +20,10 @@ async function syncUser({ tokens, provider }: { tokens: TokenSet; provider: OAut
   // Todoist: the user record comes from the Sync API, a POST asking for the `user` resource only.
   const answer = (await requestVendorJson(provider, 'https://api.todoist.com/sync/v9/sync', {
     method: 'POST',
-    headers: { authorization: `Bearer ${tokens.access_token ?? ''}`, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      authorization: `Bearer ${tokens.access_token ?? ''}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     body: new URLSearchParams({ sync_token: '*', resource_types: '["user"]' }).toString(),
   })) as { user?: unknown }
   return answer.user
@@ -40,7 +43,12 @@ export default function Todoist(options: OAuthUserConfig<TodoistProfile> = {}): 
     userinfo: { url: 'https://api.todoist.com/sync/v9/sync', request: syncUser },
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
-    profile: (profile) => ({ id: profileId(profile.id), name: profile.full_name, email: profile.email, image: profile.avatar_big ?? null }),
+    profile: (profile) => ({
+      id: profileId(profile.id),
+      name: profile.full_name,
+      email: profile.email,
+      image: profile.avatar_big ?? null,
+    }),
     style: { brandColor: '#e44332' },
     options,
   }

@@ -36,7 +36,12 @@ export default function Trakt(options: OAuthUserConfig<TraktUser> = {}): OAuthCo
     userinfo: { url: 'https://api.trakt.tv/users/me', request: fetchMe },
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
-    profile: (profile) => ({ id: profile.ids.slug, name: profile.name ?? profile.username, email: null, image: profile.images?.avatar?.full ?? null }),
+    profile: (profile) => ({
+      id: profile.ids.slug,
+      name: profile.name ?? profile.username,
+      email: null,
+      image: profile.images?.avatar?.full ?? null,
+    }),
     style: { brandColor: '#ed1c24' },
     options,
   }

@@ -30,7 +30,8 @@ export async function conformTwitchTokenResponse(response: Response): Promise<Re
   if (!response.ok && typeof record.error !== 'string') {
     return Response.json({ error: 'invalid_request', error_description: record.message }, { status: response.status })
   }
-  if (Array.isArray(record.scope)) return Response.json({ ...record, scope: record.scope.join(' ') }, { status: response.status })
+  if (Array.isArray(record.scope))
+    return Response.json({ ...record, scope: record.scope.join(' ') }, { status: response.status })
   return undefined
 }
 
@@ -48,13 +49,20 @@ export default function Twitch(options: OIDCUserConfig<TwitchProfile> = {}): OID
       params: {
         scope: 'openid user:read:email',
         // Twitch: e-mail, picture and username are only in the ID token when requested through the claims parameter.
-        claims: JSON.stringify({ id_token: { email: null, email_verified: null, picture: null, preferred_username: null } }),
+        claims: JSON.stringify({
+          id_token: { email: null, email_verified: null, picture: null, preferred_username: null },
+        }),
       },
     },
     // Twitch: the token endpoint takes the client secret in the form body.
     client: { token_endpoint_auth_method: 'client_secret_post' },
     token: { conform: conformTwitchTokenResponse },
-    profile: (profile) => ({ id: profile.sub, name: profile.preferred_username ?? null, email: profile.email ?? null, image: profile.picture ?? null }),
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.preferred_username ?? null,
+      email: profile.email ?? null,
+      image: profile.picture ?? null,
+    }),
     style: { brandColor: '#9146ff' },
     options,
   }

@@ -42,7 +42,10 @@ export type TwitterUserConfig = OAuthUserConfig<TwitterProfile> & { version?: st
  */
 export default function Twitter(options: TwitterUserConfig = {}): OAuthConfig<TwitterProfile> {
   if (options.version !== undefined && options.version !== '2.0') {
-    throw new InvalidProvider(`provider "twitter": version "${options.version}" (OAuth 1.0a) is not supported; use "2.0"`, { check: 'config', field: 'version' })
+    throw new InvalidProvider(
+      `provider "twitter": version "${options.version}" (OAuth 1.0a) is not supported; use "2.0"`,
+      { check: 'config', field: 'version' },
+    )
   }
   return {
     id: 'twitter',
@@ -55,7 +58,12 @@ export default function Twitter(options: TwitterUserConfig = {}): OAuthConfig<Tw
     userinfo: 'https://api.x.com/2/users/me?user.fields=profile_image_url',
     // X: the authorization request is rejected without a state parameter.
     checks: ['pkce', 'state'],
-    profile: ({ data }) => ({ id: data.id, name: data.name, email: data.email ?? null, image: data.profile_image_url ?? null }),
+    profile: ({ data }) => ({
+      id: data.id,
+      name: data.name,
+      email: data.email ?? null,
+      image: data.profile_image_url ?? null,
+    }),
     style: { brandColor: '#000000' },
     options,
   }

@@ -16,13 +16,17 @@ export interface UnitedEffectsProfile {
  * @param options `issuer` (required: `https://auth.unitedeffects.com/<auth group id>`), `clientId`, `clientSecret`
  * @see https://docs.unitedeffects.com/integrations/oauth-and-oidc
  */
-export default function UnitedEffects(options: OIDCUserConfig<UnitedEffectsProfile> = {}): OIDCConfig<UnitedEffectsProfile> {
+export default function UnitedEffects(
+  options: OIDCUserConfig<UnitedEffectsProfile> = {},
+): OIDCConfig<UnitedEffectsProfile> {
   return {
     id: 'united-effects',
     name: 'United Effects',
     type: 'oidc',
     // United Effects: the resource indicator is the auth group's issuer URL.
-    authorization: { params: { scope: 'openid email profile', ...(options.issuer ? { resource: options.issuer } : {}) } },
+    authorization: {
+      params: { scope: 'openid email profile', ...(options.issuer ? { resource: options.issuer } : {}) },
+    },
     // United Effects: the ID token names no user; the e-mail address is all there is.
     profile: (profile) => ({ id: profile.sub, name: null, email: profile.email ?? null, image: null }),
     style: { brandColor: '#000000' },

@@ -23,7 +23,11 @@ const apiVersion = '5.131'
 
 async function fetchUser({ tokens, provider }: { tokens: TokenSet; provider: OAuthConfigInternal }): Promise<unknown> {
   // VK: the API takes the token and the API version in the query; the e-mail address is only in the token response.
-  const url = withQuery('https://api.vk.com/method/users.get', { fields: 'photo_100', v: apiVersion, access_token: tokens.access_token })
+  const url = withQuery('https://api.vk.com/method/users.get', {
+    fields: 'photo_100',
+    v: apiVersion,
+    access_token: tokens.access_token,
+  })
   const answer = (await requestVendorJson(provider, url)) as { response?: Record<string, unknown>[] }
   return { ...answer.response?.[0], email: typeof tokens.email === 'string' ? tokens.email : null }
 }
@@ -42,7 +46,12 @@ export default function VK(options: OAuthUserConfig<VkProfile> = {}): OAuthConfi
     userinfo: { url: 'https://api.vk.com/method/users.get', request: fetchUser },
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
-    profile: (profile) => ({ id: profileId(profile.id), name: joinName(profile.first_name, profile.last_name), email: profile.email ?? null, image: profile.photo_100 ?? null }),
+    profile: (profile) => ({
+      id: profileId(profile.id),
+      name: joinName(profile.first_name, profile.last_name),
+      email: profile.email ?? null,
+      image: profile.photo_100 ?? null,
+    }),
     style: { brandColor: '#0077ff' },
     options,
   }

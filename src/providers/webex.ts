@@ -19,7 +19,9 @@ export interface WebexProfile {
  *   https://webexapis.com/v1)
  * @see https://developer.webex.com/docs/integrations
  */
-export default function Webex(options: OAuthUserConfig<WebexProfile> & { apiBaseUrl?: string } = {}): OAuthConfig<WebexProfile> {
+export default function Webex(
+  options: OAuthUserConfig<WebexProfile> & { apiBaseUrl?: string } = {},
+): OAuthConfig<WebexProfile> {
   const { apiBaseUrl = 'https://webexapis.com/v1', ...rest } = options
   return {
     id: 'webex',
@@ -30,7 +32,12 @@ export default function Webex(options: OAuthUserConfig<WebexProfile> & { apiBase
     userinfo: { url: `${apiBaseUrl}/people/me` },
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
-    profile: (profile) => ({ id: profile.id, name: profile.displayName ?? null, email: profile.emails[0] ?? null, image: profile.avatar ?? null }),
+    profile: (profile) => ({
+      id: profile.id,
+      name: profile.displayName ?? null,
+      email: profile.emails[0] ?? null,
+      image: profile.avatar ?? null,
+    }),
     style: { brandColor: '#07c1e4' },
     options: rest,
   }

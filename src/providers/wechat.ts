@@ -23,10 +23,19 @@ export type WeChatUserConfig = OAuthUserConfig<WeChatProfile> & {
   platformType?: 'WebsiteApp' | 'OfficialAccount'
 }
 
-async function fetchUserinfo({ tokens, provider }: { tokens: TokenSet; provider: OAuthConfigInternal }): Promise<unknown> {
+async function fetchUserinfo({
+  tokens,
+  provider,
+}: {
+  tokens: TokenSet
+  provider: OAuthConfigInternal
+}): Promise<unknown> {
   // WeChat: the userinfo call names the token and the user's openid (from the token response) in the query.
   const openid = typeof tokens.openid === 'string' ? tokens.openid : undefined
-  return requestVendorJson(provider, withQuery('https://api.weixin.qq.com/sns/userinfo', { access_token: tokens.access_token, openid, lang: 'zh_CN' }))
+  return requestVendorJson(
+    provider,
+    withQuery('https://api.weixin.qq.com/sns/userinfo', { access_token: tokens.access_token, openid, lang: 'zh_CN' }),
+  )
 }
 
 /**
@@ -43,15 +52,26 @@ export default function WeChat(options: WeChatUserConfig = {}): OAuthConfig<WeCh
     name: 'WeChat',
     type: 'oauth',
     authorization: {
-      url: website ? 'https://open.weixin.qq.com/connect/qrconnect' : 'https://open.weixin.qq.com/connect/oauth2/authorize',
+      url: website
+        ? 'https://open.weixin.qq.com/connect/qrconnect'
+        : 'https://open.weixin.qq.com/connect/oauth2/authorize',
       params: { scope: website ? 'snsapi_login' : 'snsapi_userinfo', ...app },
     },
-    token: { url: 'https://api.weixin.qq.com/sns/oauth2/access_token', params: { ...app, ...(rest.clientSecret ? { secret: rest.clientSecret } : {}) }, conform: bearerWhenUntyped },
+    token: {
+      url: 'https://api.weixin.qq.com/sns/oauth2/access_token',
+      params: { ...app, ...(rest.clientSecret ? { secret: rest.clientSecret } : {}) },
+      conform: bearerWhenUntyped,
+    },
     userinfo: { url: 'https://api.weixin.qq.com/sns/userinfo', request: fetchUserinfo },
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
     // WeChat: `unionid` is the same across a developer's apps; `openid` differs per app, so unionid is preferred.
-    profile: (profile) => ({ id: profile.unionid ?? profile.openid, name: profile.nickname, email: null, image: profile.headimgurl }),
+    profile: (profile) => ({
+      id: profile.unionid ?? profile.openid,
+      name: profile.nickname,
+      email: null,
+      image: profile.headimgurl,
+    }),
     style: { brandColor: '#07c160' },
     options: rest,
   }

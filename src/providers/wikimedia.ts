@@ -31,7 +31,12 @@ export default function Wikimedia(options: OAuthUserConfig<WikimediaProfile> = {
     userinfo: { url: 'https://meta.wikimedia.org/w/rest.php/oauth2/resource/profile' },
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
-    profile: (profile) => ({ id: profileId(profile.sub), name: profile.username, email: profile.email ?? null, image: null }),
+    profile: (profile) => ({
+      id: profileId(profile.sub),
+      name: profile.username,
+      email: profile.email ?? null,
+      image: null,
+    }),
     style: { brandColor: '#000000' },
     options,
   }

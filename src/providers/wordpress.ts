@@ -30,7 +30,12 @@ export default function WordPress(options: OAuthUserConfig<WordPressProfile> = {
     userinfo: { url: 'https://public-api.wordpress.com/rest/v1/me' },
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
-    profile: (profile) => ({ id: profileId(profile.ID), name: profile.display_name, email: profile.email, image: profile.avatar_URL }),
+    profile: (profile) => ({
+      id: profileId(profile.ID),
+      name: profile.display_name,
+      email: profile.email,
+      image: profile.avatar_URL,
+    }),
     style: { brandColor: '#3499cd' },
     options,
   }

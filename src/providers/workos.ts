@@ -26,7 +26,9 @@ export interface WorkOSProfile {
  * @param options `clientId`, `clientSecret` (the WorkOS API key), `connection`; `issuer` for another API host
  * @see https://workos.com/docs/reference/sso
  */
-export default function WorkOS(options: OAuthUserConfig<WorkOSProfile> & { connection?: string } = {}): OAuthConfig<WorkOSProfile> {
+export default function WorkOS(
+  options: OAuthUserConfig<WorkOSProfile> & { connection?: string } = {},
+): OAuthConfig<WorkOSProfile> {
   const base = trimSlash(options.issuer ?? 'https://api.workos.com')
   const { issuer: _apiHost, connection, ...rest } = options
   return {
@@ -38,7 +40,12 @@ export default function WorkOS(options: OAuthUserConfig<WorkOSProfile> & { conne
     userinfo: { url: `${base}/sso/profile` },
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
-    profile: (profile) => ({ id: profile.id, name: joinName(profile.first_name, profile.last_name), email: profile.email, image: profile.raw_attributes?.picture ?? null }),
+    profile: (profile) => ({
+      id: profile.id,
+      name: joinName(profile.first_name, profile.last_name),
+      email: profile.email,
+      image: profile.raw_attributes?.picture ?? null,
+    }),
     style: { brandColor: '#6363f1' },
     options: rest,
   }

@@ -30,7 +30,10 @@ export default function Yandex(options: OAuthUserConfig<YandexProfile> = {}): OA
     id: 'yandex',
     name: 'Yandex',
     type: 'oauth',
-    authorization: { url: 'https://oauth.yandex.ru/authorize', params: { scope: 'login:info login:email login:avatar' } },
+    authorization: {
+      url: 'https://oauth.yandex.ru/authorize',
+      params: { scope: 'login:info login:email login:avatar' },
+    },
     token: { url: 'https://oauth.yandex.ru/token' },
     userinfo: { url: 'https://login.yandex.ru/info', params: { format: 'json' } },
     checks: ['state'],
@@ -39,7 +42,10 @@ export default function Yandex(options: OAuthUserConfig<YandexProfile> = {}): OA
       name: profile.display_name ?? profile.real_name ?? profile.first_name ?? profile.login,
       email: profile.default_email ?? profile.emails?.[0] ?? null,
       // Yandex: the avatar is addressed by id and size on its own host.
-      image: !profile.is_avatar_empty && profile.default_avatar_id ? `https://avatars.yandex.net/get-yapic/${profile.default_avatar_id}/islands-200` : null,
+      image:
+        !profile.is_avatar_empty && profile.default_avatar_id
+          ? `https://avatars.yandex.net/get-yapic/${profile.default_avatar_id}/islands-200`
+          : null,
     }),
     style: { brandColor: '#ffcc00' },
     options,

@@ -15,5 +15,8 @@ export type ZitadelProfile = StandardOidcProfile
  */
 export default function Zitadel(options: OIDCUserConfig<ZitadelProfile> = {}): OIDCConfig<ZitadelProfile> {
   // ZITADEL: roles and the organisation arrive in urn:zitadel:iam:* claims, kept on the profile for callbacks.
-  return issuerOidcProvider({ id: 'zitadel', name: 'ZITADEL', brandColor: '#0d0d0d', fallbackNameClaim: 'preferred_username' }, options)
+  return issuerOidcProvider(
+    { id: 'zitadel', name: 'ZITADEL', brandColor: '#0d0d0d', fallbackNameClaim: 'preferred_username' },
+    options,
+  )
 }

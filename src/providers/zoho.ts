@@ -30,7 +30,12 @@ export default function Zoho(options: OAuthUserConfig<ZohoProfile> = {}): OAuthC
     userinfo: { url: 'https://accounts.zoho.com/oauth/user/info' },
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],
-    profile: (profile) => ({ id: profileId(profile.ZUID), name: joinName(profile.First_Name, profile.Last_Name), email: profile.Email, image: null }),
+    profile: (profile) => ({
+      id: profileId(profile.ZUID),
+      name: joinName(profile.First_Name, profile.Last_Name),
+      email: profile.Email,
+      image: null,
+    }),
     style: { brandColor: '#e42527' },
     options,
   }

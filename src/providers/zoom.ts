@@ -30,7 +30,12 @@ export default function Zoom(options: OAuthUserConfig<ZoomProfile> = {}): OAuthC
     userinfo: { url: 'https://api.zoom.us/v2/users/me' },
     // Zoom: HTTP Basic client authentication at the token endpoint.
     client: { token_endpoint_auth_method: 'client_secret_basic' },
-    profile: (profile) => ({ id: profile.id, name: profile.display_name ?? joinName(profile.first_name, profile.last_name), email: profile.email, image: profile.pic_url ?? null }),
+    profile: (profile) => ({
+      id: profile.id,
+      name: profile.display_name ?? joinName(profile.first_name, profile.last_name),
+      email: profile.email,
+      image: profile.pic_url ?? null,
+    }),
     style: { brandColor: '#0b5cff' },
     options,
   }

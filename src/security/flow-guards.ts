@@ -90,8 +90,14 @@ export function isWithinRequestLimits({ context, event }: { context: object; eve
   const client = 'clientRequests' in event ? event.clientRequests : undefined
   const addressLimit = 'addressLimit' in context ? context.addressLimit : undefined
   const clientLimit = 'clientLimit' in context ? context.clientLimit : undefined
-  return typeof address === 'number' && typeof client === 'number' && typeof addressLimit === 'number' && typeof clientLimit === 'number'
-    && address <= addressLimit && client <= clientLimit
+  return (
+    typeof address === 'number' &&
+    typeof client === 'number' &&
+    typeof addressLimit === 'number' &&
+    typeof clientLimit === 'number' &&
+    address <= addressLimit &&
+    client <= clientLimit
+  )
 }
 
 /**

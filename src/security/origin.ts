@@ -5,7 +5,8 @@
  */
 
 /** A DNS name, an IPv4 address or a bracketed IPv6 address, and an optional port: nothing that could bend a URL. */
-const hostPattern = /^(?:[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::(\d{1,5}))?$/
+const hostPattern =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::(\d{1,5}))?$/
 
 /** Longest host accepted (RFC 1035: 253 characters of name, plus a port). */
 const maxHostLength = 260
@@ -27,7 +28,8 @@ export function originOfUrl(value: string | URL): string | undefined {
   } catch {
     return undefined
   }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || !url.hostname) return undefined
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || !url.hostname)
+    return undefined
   return url.origin
 }
 
@@ -55,7 +57,12 @@ export function parseOriginPattern(entry: string): OriginPattern | undefined {
   if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return undefined
   const lowerScheme = (scheme as string).toLowerCase()
   const defaultPort = lowerScheme === 'https' ? '443' : '80'
-  return { scheme: lowerScheme, host: lowerHost, wildcard: Boolean(star), port: port === undefined || port === defaultPort ? '' : String(Number(port)) }
+  return {
+    scheme: lowerScheme,
+    host: lowerHost,
+    wildcard: Boolean(star),
+    port: port === undefined || port === defaultPort ? '' : String(Number(port)),
+  }
 }
 
 /** A predicate over origins, built once from the allow-list. */
@@ -76,10 +83,17 @@ export function compileOriginAllowList(entries: readonly string[], invalid: (ent
     } catch {
       return false
     }
-    if (url.username || url.password || url.pathname !== '/' && url.pathname !== '' || url.search || url.hash) return false
+    if (url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash)
+      return false
     const scheme = url.protocol.slice(0, -1)
     const host = url.hostname.toLowerCase()
-    return patterns.some((p) => p.scheme === scheme && p.port === url.port
-      && (p.wildcard ? host.endsWith(`.${p.host}`) && labelsPattern.test(host.slice(0, -p.host.length - 1)) : host === p.host))
+    return patterns.some(
+      (p) =>
+        p.scheme === scheme &&
+        p.port === url.port &&
+        (p.wildcard
+          ? host.endsWith(`.${p.host}`) && labelsPattern.test(host.slice(0, -p.host.length - 1))
+          : host === p.host),
+    )
   }
 }

@@ -37,7 +37,12 @@ export function defaultRedirect({ url, baseUrl }: { url: string; baseUrl: string
   }
   try {
     const target = new URL(url)
-    if ((target.protocol === 'https:' || target.protocol === 'http:') && target.origin === base.origin && !target.username && !target.password) {
+    if (
+      (target.protocol === 'https:' || target.protocol === 'http:') &&
+      target.origin === base.origin &&
+      !target.username &&
+      !target.password
+    ) {
       return target.href
     }
   } catch {

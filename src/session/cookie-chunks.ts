@@ -116,6 +116,10 @@ export function readChunkedCookie(name: string, cookies: ReadonlyMap<string, str
  * @param cookies the request's cookies
  * @returns one clean-up record per cookie present; none when nothing is present
  */
-export function clearChunkedCookie(name: string, options: CookieSerializeOptions, cookies: ReadonlyMap<string, string>): CookieRecord[] {
+export function clearChunkedCookie(
+  name: string,
+  options: CookieSerializeOptions,
+  cookies: ReadonlyMap<string, string>,
+): CookieRecord[] {
   return ownedCookieNames(name, cookies).map((owned) => expiredRecord(owned, options))
 }

@@ -90,7 +90,12 @@ function appendAttributes(name: string, options: CookieSerializeOptions): string
     out += `; Priority=${priority}`
   }
   if (options.sameSite !== undefined && options.sameSite !== false) {
-    const sameSite = options.sameSite === true ? 'Strict' : typeof options.sameSite === 'string' ? sameSiteValues[options.sameSite] : undefined
+    const sameSite =
+      options.sameSite === true
+        ? 'Strict'
+        : typeof options.sameSite === 'string'
+          ? sameSiteValues[options.sameSite]
+          : undefined
     if (!sameSite) invalid(name, 'sameSite')
     out += `; SameSite=${sameSite}`
   }

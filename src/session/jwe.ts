@@ -33,7 +33,11 @@ export interface OpenedJwe {
 /** Candidate keys, fixed or chosen after the header is read (e.g. by `kid`, or by `enc` to pick the key length). */
 export type CandidateKeys = readonly Uint8Array[] | ((header: JweProtectedHeader) => readonly Uint8Array[])
 
-interface EncParameters { keyLength: number; ivLength: number; tagLength: number }
+interface EncParameters {
+  keyLength: number
+  ivLength: number
+  tagLength: number
+}
 
 const encParameters: Record<ContentEncryption, EncParameters> = {
   // RFC 7518 §5.2.5: 64-byte key (MAC ‖ ENC), 128-bit IV, tag = HMAC-SHA-512 truncated to 256 bits.
@@ -64,11 +68,22 @@ function additionalDataLength(aad: Buffer): Buffer {
 }
 
 function cbcHmacTag(macKey: Uint8Array, aad: Buffer, iv: Uint8Array, ciphertext: Uint8Array): Buffer {
-  return createHmac('sha512', macKey).update(aad).update(iv).update(ciphertext).update(additionalDataLength(aad))
-    .digest().subarray(0, 32)
+  return createHmac('sha512', macKey)
+    .update(aad)
+    .update(iv)
+    .update(ciphertext)
+    .update(additionalDataLength(aad))
+    .digest()
+    .subarray(0, 32)
 }
 
-function encrypt(enc: ContentEncryption, key: Uint8Array, iv: Buffer, aad: Buffer, plaintext: Uint8Array): { ciphertext: Buffer; tag: Buffer } {
+function encrypt(
+  enc: ContentEncryption,
+  key: Uint8Array,
+  iv: Buffer,
+  aad: Buffer,
+  plaintext: Uint8Array,
+): { ciphertext: Buffer; tag: Buffer } {
   if (enc === 'A256GCM') {
     const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: 16 })
     cipher.setAAD(aad)
@@ -81,7 +96,14 @@ function encrypt(enc: ContentEncryption, key: Uint8Array, iv: Buffer, aad: Buffe
   return { ciphertext, tag: cbcHmacTag(macKey, aad, iv, ciphertext) }
 }
 
-function decrypt(enc: ContentEncryption, key: Uint8Array, iv: Buffer, aad: Buffer, ciphertext: Buffer, tag: Buffer): Uint8Array | null {
+function decrypt(
+  enc: ContentEncryption,
+  key: Uint8Array,
+  iv: Buffer,
+  aad: Buffer,
+  ciphertext: Buffer,
+  tag: Buffer,
+): Uint8Array | null {
   try {
     if (enc === 'A256GCM') {
       const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: 16 })
@@ -142,7 +164,11 @@ export function sealCompactJwe(
 ): string {
   const params = encParameters[enc]
   if (!params || key.length !== params.keyLength) {
-    throw new SessionTokenError('jwe key length does not match the content encryption', { enc, expected: params?.keyLength, received: key.length })
+    throw new SessionTokenError('jwe key length does not match the content encryption', {
+      enc,
+      expected: params?.keyLength,
+      received: key.length,
+    })
   }
   const header: Record<string, unknown> = { alg: 'dir', enc }
   if (extraProtectedHeader) {
@@ -169,11 +195,21 @@ export function sealCompactJwe(
  *   `crit`, other `alg`/`enc`), wrongly sized or unauthenticated input. Never throws.
  * @see https://www.rfc-editor.org/rfc/rfc7516#section-5.2
  */
-export function openCompactJwe(jwe: string, candidateKeys: CandidateKeys, allowedEncs: readonly ContentEncryption[]): OpenedJwe | null {
+export function openCompactJwe(
+  jwe: string,
+  candidateKeys: CandidateKeys,
+  allowedEncs: readonly ContentEncryption[],
+): OpenedJwe | null {
   if (typeof jwe !== 'string') return null
   const parts = jwe.split('.')
   if (parts.length !== 5) return null
-  const [encodedHeader, encryptedKey, encodedIv, encodedCiphertext, encodedTag] = parts as [string, string, string, string, string]
+  const [encodedHeader, encryptedKey, encodedIv, encodedCiphertext, encodedTag] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ]
   // RFC 7518 §4.5: with `dir` the JWE Encrypted Key must be empty.
   if (encryptedKey !== '') return null
   const header = readProtectedHeader(encodedHeader, allowedEncs)

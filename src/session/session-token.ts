@@ -36,13 +36,23 @@ export function sessionLifetimeProblem(token: JWT, maxAge: number, now: number):
 }
 
 /** The token in a session cookie value, or null when it is unreadable, expired or sealed with an unknown secret. */
-export async function readSessionToken(config: SessionTokenConfig, salt: string, value: string, now: number): Promise<JWT | null> {
+export async function readSessionToken(
+  config: SessionTokenConfig,
+  salt: string,
+  value: string,
+  now: number,
+): Promise<JWT | null> {
   try {
     // The app's own decoder defines its own token format; only tokens of ours are held to our lifetime rule.
     if (config.jwt.decode) return (await config.jwt.decode({ token: value, secret: config.secrets, salt })) ?? null
     const token = decodeSync({ token: value, secret: config.secrets, salt, now })
     // A cookie that no secret opens (another secret, another salt, tampered, expired) is worth one line in the log.
-    if (!token) config.logger.error(new JWTSessionError('the session cookie could not be read: no secret opens it, or it is tampered with or expired'))
+    if (!token)
+      config.logger.error(
+        new JWTSessionError(
+          'the session cookie could not be read: no secret opens it, or it is tampered with or expired',
+        ),
+      )
     const problem = token ? sessionLifetimeProblem(token, config.jwt.maxAge, now) : undefined
     if (problem) {
       logRefusal(config.logger, 'session-token', { reason: problem })
@@ -50,13 +60,20 @@ export async function readSessionToken(config: SessionTokenConfig, salt: string,
     }
     return token
   } catch (err) {
-    config.logger.error(new JWTSessionError('session token could not be decoded', { err: err instanceof Error ? err : undefined }))
+    config.logger.error(
+      new JWTSessionError('session token could not be decoded', { err: err instanceof Error ? err : undefined }),
+    )
     return null
   }
 }
 
 /** Seals a token for the session cookie; returns the value and its expiry (epoch seconds). */
-export async function writeSessionToken(config: SessionTokenConfig, salt: string, token: JWT, now: number): Promise<{ value: string; expires: number }> {
+export async function writeSessionToken(
+  config: SessionTokenConfig,
+  salt: string,
+  token: JWT,
+  now: number,
+): Promise<{ value: string; expires: number }> {
   const maxAge = config.jwt.maxAge
   const value = config.jwt.encode
     ? await config.jwt.encode({ token, secret: config.secrets, salt, maxAge })

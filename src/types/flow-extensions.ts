@@ -11,7 +11,9 @@ export interface FlowGuardHooks {
 }
 
 /** `config.flows`: per machine id, guards that replace the named extension points. */
-export type FlowExtensions = Partial<Record<'oauth' | 'credentials' | 'session', { guards?: FlowGuardHooks & Record<string, unknown> }>>
+export type FlowExtensions = Partial<
+  Record<'oauth' | 'credentials' | 'session', { guards?: FlowGuardHooks & Record<string, unknown> }>
+>
 
 /** One transition, as `onTransition` receives it. Carries no secrets: no tokens, codes, verifiers or credentials. */
 export interface TransitionRecord {

@@ -13,7 +13,14 @@ import type { Provider, InternalProvider } from './providers.js'
 import type { FlowStore } from './flow-store.js'
 import type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
 
-export type { Adapter, AdapterSession, AdapterUser, AdapterAccount, AdapterAuthenticator, VerificationToken } from './adapters.js'
+export type {
+  Adapter,
+  AdapterSession,
+  AdapterUser,
+  AdapterAccount,
+  AdapterAuthenticator,
+  VerificationToken,
+} from './adapters.js'
 export type { JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams } from './jwt.js'
 export type { LoggerInstance, WarningCode } from './logger.js'
 export type { Account, AuthorizationDetails, Awaitable, Profile, TokenSet, User } from './models.js'
@@ -25,15 +32,7 @@ export type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
 
 /** The nine actions served under the base path. */
 export type AuthAction =
-  | 'callback'
-  | 'csrf'
-  | 'error'
-  | 'providers'
-  | 'session'
-  | 'signin'
-  | 'signout'
-  | 'verify-request'
-  | 'webauthn-options'
+  'callback' | 'csrf' | 'error' | 'providers' | 'session' | 'signin' | 'signout' | 'verify-request' | 'webauthn-options'
 
 /** The session handed to the client. */
 export interface DefaultSession {

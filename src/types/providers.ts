@@ -23,14 +23,16 @@ export interface ProviderStyle {
 }
 
 /** An endpoint given as a URL, or as a URL with extra query parameters. */
-export type EndpointHandler<P extends Record<string, unknown> = Record<string, unknown>> = string | {
-  url?: string
-  params?: P
-  /** Plain OAuth 2 providers with non-standard endpoints: fetch the data yourself. */
-  request?: (context: { tokens: TokenSet; provider: OAuthConfigInternal<Profile> }) => Awaitable<unknown>
-  /** Token endpoints that answer in a non-standard way (e.g. an error with status 200). */
-  conform?: (response: Response) => Awaitable<Response | undefined>
-}
+export type EndpointHandler<P extends Record<string, unknown> = Record<string, unknown>> =
+  | string
+  | {
+      url?: string
+      params?: P
+      /** Plain OAuth 2 providers with non-standard endpoints: fetch the data yourself. */
+      request?: (context: { tokens: TokenSet; provider: OAuthConfigInternal<Profile> }) => Awaitable<unknown>
+      /** Token endpoints that answer in a non-standard way (e.g. an error with status 200). */
+      conform?: (response: Response) => Awaitable<Response | undefined>
+    }
 
 export type ChecksType = 'pkce' | 'state' | 'none' | 'nonce'
 
@@ -91,7 +93,9 @@ export interface CredentialInput {
 }
 
 /** A credentials provider: the app verifies the submitted fields in `authorize`. */
-export interface CredentialsConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>> extends CommonProviderOptions {
+export interface CredentialsConfig<
+  C extends Record<string, CredentialInput> = Record<string, CredentialInput>,
+> extends CommonProviderOptions {
   type: 'credentials'
   credentials: C
   /**
@@ -205,7 +209,10 @@ export interface WebAuthnConfig extends CommonProviderOptions {
    * Finds who the options request is about from its query (`email` by default): a stored user, a new user, or
    * `null` when the request names nobody (then only discoverable credentials can answer).
    */
-  getUserInfo?: (options: { adapter: Adapter; provider: WebAuthnConfig }, request: Request) => Awaitable<WebAuthnUserInfo | null>
+  getUserInfo?: (
+    options: { adapter: Adapter; provider: WebAuthnConfig },
+    request: Request,
+  ) => Awaitable<WebAuthnUserInfo | null>
   options?: Partial<WebAuthnConfig>
   [key: string]: unknown
 }

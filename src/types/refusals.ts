@@ -57,7 +57,8 @@ export function safeRefusalDetail(detail: RefusalDetail): RefusalDetail {
   const out: RefusalDetail = {}
   for (const [key, value] of Object.entries(detail)) {
     if (value === undefined) continue
-    out[key] = typeof value === 'string' && value.length > maxDetailLength ? `${value.slice(0, maxDetailLength)}…` : value
+    out[key] =
+      typeof value === 'string' && value.length > maxDetailLength ? `${value.slice(0, maxDetailLength)}…` : value
   }
   return out
 }

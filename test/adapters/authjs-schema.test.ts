@@ -10,7 +10,12 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { KyselyAdapter, migrate, type MigrationReport } from '../../adapters/sql/index.js'
 import { AdapterError } from '../../src/errors.js'
-import { createScratchPostgresSchema, describeWithService, probePostgres, type ScratchPostgresSchema } from '../support/services.js'
+import {
+  createScratchPostgresSchema,
+  describeWithService,
+  probePostgres,
+  type ScratchPostgresSchema,
+} from '../support/services.js'
 import { inDays, newAccount, newAuthenticator, newUser } from './conformance-fixtures.js'
 import { sqlStoreReaders } from './sql-store-readers.js'
 
@@ -55,15 +60,23 @@ create index "Session_userId_index" on "Session" ("userId");
 
 /** Everything PostgreSQL knows about the tables of one schema: columns, constraints and indexes, as text. */
 async function describeSchema(client: pg.Pool, schema: string): Promise<string[]> {
-  const { rows: columns } = await client.query<{ line: string }>(`
+  const { rows: columns } = await client.query<{ line: string }>(
+    `
     select concat_ws(' ', table_name, column_name, data_type, is_nullable, column_default) as line
-    from information_schema.columns where table_schema = $1 order by table_name, ordinal_position`, [schema])
-  const { rows: constraints } = await client.query<{ line: string }>(`
+    from information_schema.columns where table_schema = $1 order by table_name, ordinal_position`,
+    [schema],
+  )
+  const { rows: constraints } = await client.query<{ line: string }>(
+    `
     select concat_ws(' ', rel.relname, con.conname, pg_get_constraintdef(con.oid)) as line
     from pg_constraint con join pg_class rel on rel.oid = con.conrelid join pg_namespace ns on ns.oid = rel.relnamespace
-    where ns.nspname = $1 order by rel.relname, con.conname`, [schema])
+    where ns.nspname = $1 order by rel.relname, con.conname`,
+    [schema],
+  )
   const { rows: indexes } = await client.query<{ line: string }>(
-    'select indexdef as line from pg_indexes where schemaname = $1 order by indexname', [schema])
+    'select indexdef as line from pg_indexes where schemaname = $1 order by indexname',
+    [schema],
+  )
   return [...columns, ...constraints, ...indexes].map((row) => row.line)
 }
 
@@ -80,7 +93,9 @@ await describeWithService('postgres', probePostgres, () => {
       raw = new pg.Pool({ connectionString: scratch.url, max: 2 })
       await raw.query(authJsSchema)
       before = await describeSchema(raw, scratch.schema)
-      db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 5 }) }) })
+      db = new Kysely({
+        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 5 }) }),
+      })
       report = await migrate(db)
     })
 
@@ -120,8 +135,11 @@ await describeWithService('postgres', probePostgres, () => {
       // The OAuth 1 columns of the old schema are the app's extra fields: kept, because they have columns.
       const account = newAccount(user.id, { oauth_token: 'oauth1-token', oauth_token_secret: 'oauth1-secret' })
       await adapter.linkAccount(account)
-      expect(await adapter.getAccount(account.providerAccountId, account.provider))
-        .toMatchObject({ oauth_token: 'oauth1-token', oauth_token_secret: 'oauth1-secret', expires_at: account.expires_at })
+      expect(await adapter.getAccount(account.providerAccountId, account.provider)).toMatchObject({
+        oauth_token: 'oauth1-token',
+        oauth_token_secret: 'oauth1-secret',
+        expires_at: account.expires_at,
+      })
       expect(await adapter.getUserByAccount(account)).toMatchObject({ id: user.id })
 
       const session = await adapter.createSession({ sessionToken: randomUUID(), userId: user.id, expires: inDays(30) })
@@ -133,7 +151,9 @@ await describeWithService('postgres', probePostgres, () => {
       expect(await adapter.useVerificationToken(token)).toBeNull()
 
       const authenticator = await adapter.createAuthenticator(newAuthenticator(user.id))
-      expect(await adapter.listAuthenticatorsByUserId(user.id)).toEqual([expect.objectContaining({ credentialID: authenticator.credentialID })])
+      expect(await adapter.listAuthenticatorsByUserId(user.id)).toEqual([
+        expect.objectContaining({ credentialID: authenticator.credentialID }),
+      ])
 
       await adapter.deleteUser(user.id)
       expect(await store.user(user.id)).toBeNull()
@@ -158,7 +178,9 @@ await describeWithService('postgres', probePostgres, () => {
 
     beforeAll(async () => {
       scratch = await createScratchPostgresSchema()
-      db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 2 }) }) })
+      db = new Kysely({
+        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 2 }) }),
+      })
       const raw = new pg.Client({ connectionString: scratch.url })
       await raw.connect()
       await raw.query(authJsSchema)
@@ -180,9 +202,13 @@ await describeWithService('postgres', probePostgres, () => {
     })
 
     it('a passkey call says the Authenticator table is missing and how to create it', async () => {
-      const failure = await Promise.resolve(KyselyAdapter(db).listAuthenticatorsByUserId(randomUUID())).catch((err: unknown) => err)
+      const failure = await Promise.resolve(KyselyAdapter(db).listAuthenticatorsByUserId(randomUUID())).catch(
+        (err: unknown) => err,
+      )
       expect(failure).toBeInstanceOf(AdapterError)
-      expect((failure as AdapterError).message).toContain('table "Authenticator" does not exist; create the schema with migrate(db)')
+      expect((failure as AdapterError).message).toContain(
+        'table "Authenticator" does not exist; create the schema with migrate(db)',
+      )
     })
   })
 })

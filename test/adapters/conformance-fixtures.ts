@@ -51,24 +51,44 @@ export function inDays(days: number): Date {
 /** A user no other test uses. */
 export function newUser(fields: Partial<AdapterUser> = {}): AdapterUser {
   return {
-    id: randomUUID(), email: `${randomUUID()}@example.com`, emailVerified: null,
-    name: 'Ada Lovelace', image: 'https://example.com/ada.png', ...fields,
+    id: randomUUID(),
+    email: `${randomUUID()}@example.com`,
+    emailVerified: null,
+    name: 'Ada Lovelace',
+    image: 'https://example.com/ada.png',
+    ...fields,
   }
 }
 
 /** An OIDC account of `userId` with every token field the schema has. */
 export function newAccount(userId: string, fields: Partial<AdapterAccount> = {}): AdapterAccount {
   return {
-    userId, type: 'oidc', provider: 'example-idp', providerAccountId: randomUUID(),
-    access_token: 'access-token', refresh_token: 'refresh-token', id_token: 'id-token', token_type: 'bearer',
-    scope: 'openid email', expires_at: Math.floor(Date.now() / 1000) + 3600, session_state: 'session-state', ...fields,
+    userId,
+    type: 'oidc',
+    provider: 'example-idp',
+    providerAccountId: randomUUID(),
+    access_token: 'access-token',
+    refresh_token: 'refresh-token',
+    id_token: 'id-token',
+    token_type: 'bearer',
+    scope: 'openid email',
+    expires_at: Math.floor(Date.now() / 1000) + 3600,
+    session_state: 'session-state',
+    ...fields,
   }
 }
 
 /** A WebAuthn credential of `userId`. */
 export function newAuthenticator(userId: string, fields: Partial<AdapterAuthenticator> = {}): AdapterAuthenticator {
   return {
-    credentialID: randomUUID(), userId, providerAccountId: randomUUID(), counter: 0, credentialBackedUp: true,
-    credentialPublicKey: 'pQECAyYgASFYIA==', credentialDeviceType: 'multiDevice', transports: 'internal,hybrid', ...fields,
+    credentialID: randomUUID(),
+    userId,
+    providerAccountId: randomUUID(),
+    counter: 0,
+    credentialBackedUp: true,
+    credentialPublicKey: 'pQECAyYgASFYIA==',
+    credentialDeviceType: 'multiDevice',
+    transports: 'internal,hybrid',
+    ...fields,
   }
 }

@@ -11,8 +11,13 @@ export function accountSuite(context: ConformanceContext): void {
       const user = await context.adapter.createUser(newUser())
       const account = newAccount(user.id)
       await context.adapter.linkAccount(account)
-      expect(await context.store.account(account.provider, account.providerAccountId)).toMatchObject({ userId: user.id })
-      const found = await context.adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
+      expect(await context.store.account(account.provider, account.providerAccountId)).toMatchObject({
+        userId: user.id,
+      })
+      const found = await context.adapter.getUserByAccount({
+        provider: account.provider,
+        providerAccountId: account.providerAccountId,
+      })
       expect(found).toMatchObject({ id: user.id, email: user.email })
     })
 
@@ -20,7 +25,9 @@ export function accountSuite(context: ConformanceContext): void {
       const user = await context.adapter.createUser(newUser())
       const account = newAccount(user.id)
       await context.adapter.linkAccount(account)
-      expect(await context.adapter.getAccount(account.providerAccountId, account.provider)).toMatchObject({ userId: user.id })
+      expect(await context.adapter.getAccount(account.providerAccountId, account.provider)).toMatchObject({
+        userId: user.id,
+      })
       expect(await context.adapter.getAccount(account.provider, account.providerAccountId)).toBeNull()
     })
 
@@ -35,7 +42,9 @@ export function accountSuite(context: ConformanceContext): void {
 
     it('getAccount and getUserByAccount return null when there is no such account', async () => {
       expect(await context.adapter.getAccount(randomUUID(), 'example-idp')).toBeNull()
-      expect(await context.adapter.getUserByAccount({ provider: 'example-idp', providerAccountId: randomUUID() })).toBeNull()
+      expect(
+        await context.adapter.getUserByAccount({ provider: 'example-idp', providerAccountId: randomUUID() }),
+      ).toBeNull()
     })
 
     it('linkAccount rejects a provider account that is already linked with an AdapterError, keeping the first link', async () => {
@@ -43,11 +52,15 @@ export function accountSuite(context: ConformanceContext): void {
       const intruder = await context.adapter.createUser(newUser())
       const account = newAccount(owner.id)
       await context.adapter.linkAccount(account)
-      const failure = await Promise.resolve(context.adapter.linkAccount({ ...account, userId: intruder.id, access_token: 'other' }))
-        .catch((err: unknown) => err)
+      const failure = await Promise.resolve(
+        context.adapter.linkAccount({ ...account, userId: intruder.id, access_token: 'other' }),
+      ).catch((err: unknown) => err)
       expect(failure).toBeInstanceOf(AdapterError)
       expect(String((failure as AdapterError).message)).toMatch(/linkAccount.*already exists/)
-      expect(await context.store.account(account.provider, account.providerAccountId)).toMatchObject({ userId: owner.id, access_token: account.access_token })
+      expect(await context.store.account(account.provider, account.providerAccountId)).toMatchObject({
+        userId: owner.id,
+        access_token: account.access_token,
+      })
       expect(await context.adapter.getUserByAccount(account)).toMatchObject({ id: owner.id })
     })
 
@@ -55,7 +68,10 @@ export function accountSuite(context: ConformanceContext): void {
       const user = await context.adapter.createUser(newUser())
       const account = newAccount(user.id)
       await context.adapter.linkAccount(account)
-      const removed = await context.adapter.unlinkAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
+      const removed = await context.adapter.unlinkAccount({
+        provider: account.provider,
+        providerAccountId: account.providerAccountId,
+      })
       if (removed) expect(removed).toMatchObject({ providerAccountId: account.providerAccountId, userId: user.id })
       expect(await context.store.account(account.provider, account.providerAccountId)).toBeNull()
       expect(await context.adapter.getUserByAccount(account)).toBeNull()
@@ -100,7 +116,7 @@ export function sessionSuite(context: ConformanceContext): void {
 
     it('updateSession of an unknown token returns null or undefined and creates nothing', async () => {
       const sessionToken = randomUUID()
-      expect(await context.adapter.updateSession({ sessionToken, expires: inDays(30) }) ?? null).toBeNull()
+      expect((await context.adapter.updateSession({ sessionToken, expires: inDays(30) })) ?? null).toBeNull()
       expect(await context.store.session(sessionToken)).toBeNull()
     })
 
@@ -120,8 +136,9 @@ export function sessionSuite(context: ConformanceContext): void {
       const other = await context.adapter.createUser(newUser())
       const sessionToken = randomUUID()
       await context.adapter.createSession({ sessionToken, userId: user.id, expires: inDays(30) })
-      await expect(Promise.resolve(context.adapter.createSession({ sessionToken, userId: other.id, expires: inDays(30) })))
-        .rejects.toBeInstanceOf(AdapterError)
+      await expect(
+        Promise.resolve(context.adapter.createSession({ sessionToken, userId: other.id, expires: inDays(30) })),
+      ).rejects.toBeInstanceOf(AdapterError)
       expect((await context.adapter.getSessionAndUser(sessionToken))?.user.id).toBe(user.id)
     })
   })

@@ -13,7 +13,12 @@ import { adapterMethodNames, type Adapter, type AdapterUser } from '../../src/ty
 import { AdapterError } from '../../src/errors.js'
 import { accountSuite, sessionSuite } from './conformance-sessions-accounts.js'
 import {
-  inDays, newAccount, newAuthenticator, newUser, type ConformanceContext, type ConformanceTarget,
+  inDays,
+  newAccount,
+  newAuthenticator,
+  newUser,
+  type ConformanceContext,
+  type ConformanceTarget,
 } from './conformance-fixtures.js'
 import { authenticatorSuite, verificationTokenSuite } from './conformance-tokens-authenticators.js'
 
@@ -56,7 +61,7 @@ function userSuite(context: ConformanceContext): void {
       expect(created.emailVerified).toBeInstanceOf(Date)
       expect(created.emailVerified?.getTime()).toBe(verified.getTime())
       expect(await context.store.user(id)).toMatchObject({ email: user.email })
-      expect(String((await context.store.user(id) as { id: unknown } | null)?.id)).toBe(id)
+      expect(String(((await context.store.user(id)) as { id: unknown } | null)?.id)).toBe(id)
     })
 
     it('getUser returns the user with a Date, and null for an unknown id', async () => {
@@ -105,15 +110,17 @@ function userSuite(context: ConformanceContext): void {
     it("updateUser rejects taking another user's email with an AdapterError and changes nothing", async () => {
       const taken = await context.adapter.createUser(newUser())
       const user = await context.adapter.createUser(newUser())
-      await expect(Promise.resolve(context.adapter.updateUser({ id: user.id, email: taken.email, name: 'changed' })))
-        .rejects.toBeInstanceOf(AdapterError)
+      await expect(
+        Promise.resolve(context.adapter.updateUser({ id: user.id, email: taken.email, name: 'changed' })),
+      ).rejects.toBeInstanceOf(AdapterError)
       expect(await context.adapter.getUser(user.id)).toMatchObject({ email: user.email, name: user.name })
       expect(await context.adapter.getUserByEmail(taken.email)).toMatchObject({ id: taken.id })
     })
 
     it('updateUser of an unknown id throws an AdapterError', async () => {
-      await expect(Promise.resolve(context.adapter.updateUser({ id: randomUUID(), name: 'nobody' })))
-        .rejects.toBeInstanceOf(AdapterError)
+      await expect(
+        Promise.resolve(context.adapter.updateUser({ id: randomUUID(), name: 'nobody' })),
+      ).rejects.toBeInstanceOf(AdapterError)
     })
 
     it('keeps an extra field of the user model', async () => {
@@ -132,7 +139,7 @@ function userSuite(context: ConformanceContext): void {
 
 function deleteUserSuite(context: ConformanceContext): void {
   describe('deleteUser', () => {
-    it('deletes the user with its sessions, accounts and authenticators, and nobody else\'s', async () => {
+    it("deletes the user with its sessions, accounts and authenticators, and nobody else's", async () => {
       const { adapter, store } = context
       const [user, other] = [await adapter.createUser(newUser()), await adapter.createUser(newUser())]
       const records = async (userId: string) => {
@@ -161,7 +168,7 @@ function deleteUserSuite(context: ConformanceContext): void {
     })
 
     it('resolves without a user for an unknown id', async () => {
-      expect(await context.adapter.deleteUser(randomUUID()) ?? null).toBeNull()
+      expect((await context.adapter.deleteUser(randomUUID())) ?? null).toBeNull()
     })
   })
 }

@@ -10,7 +10,11 @@ import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type
 export type KillConnection = (connection: DatabaseConnection) => Promise<void>
 
 /** Runs one query on the real connection; may kill the connection before or after running it. */
-type Intercept = <R>(connection: DatabaseConnection, query: CompiledQuery, run: () => Promise<QueryResult<R>>) => Promise<QueryResult<R>>
+type Intercept = <R>(
+  connection: DatabaseConnection,
+  query: CompiledQuery,
+  run: () => Promise<QueryResult<R>>,
+) => Promise<QueryResult<R>>
 
 /** `inner`, with every query passed through `intercept` on the real connection it runs on. */
 function interceptingDialect(inner: Dialect, intercept: Intercept): Dialect {
@@ -63,7 +67,10 @@ export function dialectKilledAfter(inner: Dialect, trigger: RegExp, kill: KillCo
  * connection. Unlike `dialectKilledAfter`, this also fails a single-statement call outside a transaction, which the
  * pool would otherwise just retry on a fresh connection.
  */
-export function dialectDyingBefore(inner: Dialect, kill: KillConnection): { dialect: Dialect; arm(trigger: RegExp): void } {
+export function dialectDyingBefore(
+  inner: Dialect,
+  kill: KillConnection,
+): { dialect: Dialect; arm(trigger: RegExp): void } {
   let armed: RegExp | undefined
   const dialect = interceptingDialect(inner, async (connection, query, run) => {
     if (armed?.test(query.sql)) {
@@ -72,11 +79,18 @@ export function dialectDyingBefore(inner: Dialect, kill: KillConnection): { dial
     }
     return run()
   })
-  return { dialect, arm: (trigger) => { armed = trigger } }
+  return {
+    dialect,
+    arm: (trigger) => {
+      armed = trigger
+    },
+  }
 }
 
 /** Terminates a PostgreSQL backend from another session, and waits until it is gone. */
-export function killPostgresConnection(admin: { query(text: string, values: unknown[]): Promise<{ rows: object[] }> }): KillConnection {
+export function killPostgresConnection(admin: {
+  query(text: string, values: unknown[]): Promise<{ rows: object[] }>
+}): KillConnection {
   return async (connection) => {
     const { rows } = await connection.executeQuery<{ pid: number }>(CompiledQuery.raw('select pg_backend_pid() as pid'))
     const pid = rows[0]?.pid

@@ -8,7 +8,8 @@ describe('MemoryAdapter', () => {
     adapter: MemoryAdapter(store),
     store: {
       user: async (id) => store.users.get(id) ?? null,
-      account: async (provider, providerAccountId) => store.accounts.get(memoryAccountKey(provider, providerAccountId)) ?? null,
+      account: async (provider, providerAccountId) =>
+        store.accounts.get(memoryAccountKey(provider, providerAccountId)) ?? null,
       session: async (sessionToken) => store.sessions.get(sessionToken) ?? null,
       verificationToken: async (identifier, token) => {
         const stored = store.verificationTokens.get(token)

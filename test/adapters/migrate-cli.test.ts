@@ -6,13 +6,23 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tableNames } from '../../adapters/sql/index.js'
 import { runMigrateCommand } from '../../src/cli/migrate.js'
-import { createScratchPostgresSchema, describeWithService, probePostgres, scratchName, type ScratchPostgresSchema } from '../support/services.js'
+import {
+  createScratchPostgresSchema,
+  describeWithService,
+  probePostgres,
+  scratchName,
+  type ScratchPostgresSchema,
+} from '../support/services.js'
 
 /** Runs the command and keeps what it printed. */
 async function migrateCommand(argv: string[], env: Record<string, string | undefined> = {}) {
   const out: string[] = []
   const err: string[] = []
-  const code = await runMigrateCommand(argv, { env, stdout: (line) => out.push(line), stderr: (line) => err.push(line) })
+  const code = await runMigrateCommand(argv, {
+    env,
+    stdout: (line) => out.push(line),
+    stderr: (line) => err.push(line),
+  })
   return { code, out: out.join('\n'), err: err.join('\n') }
 }
 
@@ -40,7 +50,9 @@ describe('authchart migrate on SQLite', () => {
     expect(second.out).toContain('sqlite: schema ready, 0 table(s) created, 5 kept')
 
     const raw = new Database(file, { readonly: true })
-    const names = raw.prepare("select name from sqlite_master where type = 'table' order by name").all() as { name: string }[]
+    const names = raw.prepare("select name from sqlite_master where type = 'table' order by name").all() as {
+      name: string
+    }[]
     raw.close()
     expect(names.map((row) => row.name)).toEqual([...tableNames].sort())
   })
@@ -75,8 +87,12 @@ describe('authchart migrate on SQLite', () => {
 await describeWithService('postgres', probePostgres, () => {
   describe('authchart migrate on PostgreSQL', () => {
     let scratch: ScratchPostgresSchema
-    beforeAll(async () => { scratch = await createScratchPostgresSchema() })
-    afterAll(async () => { await scratch?.drop() })
+    beforeAll(async () => {
+      scratch = await createScratchPostgresSchema()
+    })
+    afterAll(async () => {
+      await scratch?.drop()
+    })
 
     it('creates the tables in the schema the URL selects, inferring the dialect from the scheme', async () => {
       const result = await migrateCommand(['--url', scratch.url])
@@ -86,7 +102,9 @@ await describeWithService('postgres', probePostgres, () => {
       const client = new pg.Client({ connectionString: scratch.url })
       await client.connect()
       const { rows } = await client.query<{ table_name: string }>(
-        'select table_name from information_schema.tables where table_schema = $1 order by table_name', [scratch.schema])
+        'select table_name from information_schema.tables where table_schema = $1 order by table_name',
+        [scratch.schema],
+      )
       await client.end()
       expect(rows.map((row) => row.table_name)).toEqual([...tableNames].sort())
 

@@ -19,7 +19,10 @@ export interface RedisTarget {
 
 /** The kind an `AdapterError` reports (`duplicate`, `unreachable`, ...), or the error itself when it is not one. */
 export async function failureKind(promise: Promise<unknown> | unknown): Promise<unknown> {
-  const error = await Promise.resolve(promise).then(() => null, (err: unknown) => err)
+  const error = await Promise.resolve(promise).then(
+    () => null,
+    (err: unknown) => err,
+  )
   if (error instanceof AdapterError) return (error.cause as { kind?: unknown } | undefined)?.kind
   return error
 }
@@ -30,7 +33,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 export function redisAdapterSuite(target: () => RedisTarget): void {
   const readJson = async (key: string) => {
     const json = await target().client.get(key)
-    return json === null ? null : JSON.parse(json) as object
+    return json === null ? null : (JSON.parse(json) as object)
   }
 
   describe('conformance', () => {
@@ -61,7 +64,8 @@ export function redisAdapterSuite(target: () => RedisTarget): void {
     })
 
     /** Milliseconds until the key's expiry, measured against the expected expiry date. */
-    const expiryOffset = async (key: string, expected: Date) => Date.now() + await client.pttl(key) - expected.getTime()
+    const expiryOffset = async (key: string, expected: Date) =>
+      Date.now() + (await client.pttl(key)) - expected.getTime()
 
     it('a session key expires in Redis when the session does, and updateSession moves that', async () => {
       const user = await adapter.createUser(newUser())
@@ -79,7 +83,9 @@ export function redisAdapterSuite(target: () => RedisTarget): void {
     it('a verification token key expires when the token does', async () => {
       const token = { identifier: `${randomUUID()}@example.com`, token: randomUUID(), expires: inDays(1) }
       await adapter.createVerificationToken(token)
-      expect(Math.abs(await expiryOffset(keys.verificationToken(token.identifier, token.token), token.expires))).toBeLessThan(2000)
+      expect(
+        Math.abs(await expiryOffset(keys.verificationToken(token.identifier, token.token), token.expires)),
+      ).toBeLessThan(2000)
     })
 
     it('a session whose expiry has already passed is not kept', async () => {
@@ -92,7 +98,11 @@ export function redisAdapterSuite(target: () => RedisTarget): void {
 
     it("createSession drops expired sessions from the user's session list", async () => {
       const user = await adapter.createUser(newUser())
-      await adapter.createSession({ sessionToken: `short-${randomUUID()}`, userId: user.id, expires: new Date(Date.now() + 50) })
+      await adapter.createSession({
+        sessionToken: `short-${randomUUID()}`,
+        userId: user.id,
+        expires: new Date(Date.now() + 50),
+      })
       await pause(120)
       const current = randomUUID()
       await adapter.createSession({ sessionToken: current, userId: user.id, expires: inDays(30) })
@@ -115,12 +125,18 @@ export function redisAdapterSuite(target: () => RedisTarget): void {
       const session = await adapter.createSession({ sessionToken: randomUUID(), userId: user.id, expires: inDays(30) })
       const authenticator = await adapter.createAuthenticator(newAuthenticator(user.id))
       const userKeys = [
-        keys.user(user.id), keys.userByEmail(user.email), keys.account(account.provider, account.providerAccountId),
-        keys.session(session.sessionToken), keys.authenticator(authenticator.credentialID),
-        keys.userAccounts(user.id), keys.userSessions(user.id), keys.userAuthenticators(user.id),
+        keys.user(user.id),
+        keys.userByEmail(user.email),
+        keys.account(account.provider, account.providerAccountId),
+        keys.session(session.sessionToken),
+        keys.authenticator(authenticator.credentialID),
+        keys.userAccounts(user.id),
+        keys.userSessions(user.id),
+        keys.userAuthenticators(user.id),
       ]
       // One key at a time: on a Cluster they live in different slots.
-      const existing = async () => (await Promise.all(userKeys.map((key) => client.exists(key)))).reduce((a, b) => a + b, 0)
+      const existing = async () =>
+        (await Promise.all(userKeys.map((key) => client.exists(key)))).reduce((a, b) => a + b, 0)
       expect(await existing()).toBe(userKeys.length)
       await adapter.deleteUser(user.id)
       expect(await existing()).toBe(0)
@@ -129,7 +145,8 @@ export function redisAdapterSuite(target: () => RedisTarget): void {
     it("a user's row and its three lists share one hash tag (one Cluster slot); the e-mail index is on its own", () => {
       const id = randomUUID()
       const tag = (key: string) => /\{([^}]*)\}/.exec(key)?.[1]
-      for (const key of [keys.user(id), keys.userAccounts(id), keys.userSessions(id), keys.userAuthenticators(id)]) expect(tag(key)).toBe(id)
+      for (const key of [keys.user(id), keys.userAccounts(id), keys.userSessions(id), keys.userAuthenticators(id)])
+        expect(tag(key)).toBe(id)
       expect(tag(keys.userByEmail('a@example.com'))).toBeUndefined()
     })
   })
@@ -229,7 +246,9 @@ export function redisAdapterSuite(target: () => RedisTarget): void {
       // A live owner still makes it a duplicate.
       const third = await adapter.createUser(newUser())
       expect(await failureKind(adapter.linkAccount({ ...account, userId: third.id }))).toBe('duplicate')
-      expect(await client.sismember(keys.userAccounts(third.id), keys.account(account.provider, account.providerAccountId))).toBe(0)
+      expect(
+        await client.sismember(keys.userAccounts(third.id), keys.account(account.provider, account.providerAccountId)),
+      ).toBe(0)
     })
 
     it('deleteUser racing linkAccount and createSession, 20 times: whatever survives, the next sign-in links the account and signs in', async () => {

@@ -3,7 +3,12 @@ import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RedisAdapter, redisKeys } from '../../adapters/redis.js'
 import { AdapterError, InvalidConfig } from '../../src/errors.js'
-import { probeRedisServerBinary, redisServerAvailable, startRedisServer, type PrivateRedis } from '../support/redis-server.js'
+import {
+  probeRedisServerBinary,
+  redisServerAvailable,
+  startRedisServer,
+  type PrivateRedis,
+} from '../support/redis-server.js'
 import { probeRedisCluster, startRedisCluster, type PrivateRedisCluster } from '../support/redis-cluster.js'
 import { describeWithService, probeRedis, redisUrl, scratchName, type ServiceProbe } from '../support/services.js'
 import { newUser } from './conformance-fixtures.js'
@@ -64,7 +69,10 @@ await describeWithService('a private Redis Cluster', probeRedisCluster, () => {
       // The bounded client docs/adapters.md recommends.
       client = cluster.client({
         redisOptions: { maxRetriesPerRequest: 1, connectTimeout: 500, commandTimeout: 1500 },
-        retryDelayOnFailover: 100, retryDelayOnClusterDown: 100, clusterRetryStrategy: () => 100, slotsRefreshTimeout: 500,
+        retryDelayOnFailover: 100,
+        retryDelayOnClusterDown: 100,
+        clusterRetryStrategy: () => 100,
+        slotsRefreshTimeout: 500,
       })
     }, 30_000)
     afterAll(async () => {
@@ -80,10 +88,14 @@ await describeWithService('a private Redis Cluster', probeRedisCluster, () => {
       const until = Date.now() + 1500
       while (Date.now() < until) {
         const started = Date.now()
-        outcomes.push(await failureKind(Promise.resolve(adapter.getUser(user.id)).then((found) => {
-          // Before the failover the row cannot be read; after it, the replica's copy is.
-          expect(found?.id).toBe(user.id)
-        })))
+        outcomes.push(
+          await failureKind(
+            Promise.resolve(adapter.getUser(user.id)).then((found) => {
+              // Before the failover the row cannot be read; after it, the replica's copy is.
+              expect(found?.id).toBe(user.id)
+            }),
+          ),
+        )
         expect(Date.now() - started).toBeLessThan(5000)
       }
       expect(outcomes.filter((kind) => kind !== null && kind !== 'unreachable')).toEqual([])
@@ -100,24 +112,30 @@ await describeWithService('a private Redis Cluster', probeRedisCluster, () => {
   })
 })
 
-await describeWithService('a private redis-server', async () => { await probeRedisServerBinary() }, () => {
-  describe('RedisAdapter through Redis Sentinel', () => {
-    let primary: PrivateRedis
-    let sentinel: PrivateRedis
-    let client: Redis
-    beforeAll(async () => {
-      primary = await startRedisServer()
-      sentinel = await startRedisServer({ sentinelOf: { name: 'authchart', port: primary.port } })
-      client = new Redis({ sentinels: [{ host: '127.0.0.1', port: sentinel.port }], name: 'authchart' })
+await describeWithService(
+  'a private redis-server',
+  async () => {
+    await probeRedisServerBinary()
+  },
+  () => {
+    describe('RedisAdapter through Redis Sentinel', () => {
+      let primary: PrivateRedis
+      let sentinel: PrivateRedis
+      let client: Redis
+      beforeAll(async () => {
+        primary = await startRedisServer()
+        sentinel = await startRedisServer({ sentinelOf: { name: 'authchart', port: primary.port } })
+        client = new Redis({ sentinels: [{ host: '127.0.0.1', port: sentinel.port }], name: 'authchart' })
+      })
+      afterAll(async () => {
+        client?.disconnect()
+        await sentinel?.stop()
+        await primary?.stop()
+      })
+      redisAdapterSuite((): RedisTarget => ({ client, prefix: 'authchart:' }))
     })
-    afterAll(async () => {
-      client?.disconnect()
-      await sentinel?.stop()
-      await primary?.stop()
-    })
-    redisAdapterSuite((): RedisTarget => ({ client, prefix: 'authchart:' }))
-  })
-})
+  },
+)
 
 const privateRedisProbe: ServiceProbe = async () => {
   const available = await redisServerAvailable()
@@ -133,7 +151,9 @@ await describeWithService('a private redis-server', privateRedisProbe, () => {
       server = await startRedisServer()
       // A bounded retry budget: without one, ioredis queues commands until Redis returns, and the request hangs.
       client = new Redis(server.url, { maxRetriesPerRequest: 1, retryStrategy: () => 50 })
-      client.on('error', () => { /* reported through the failing commands */ })
+      client.on('error', () => {
+        /* reported through the failing commands */
+      })
     })
 
     afterAll(async () => {

@@ -45,7 +45,9 @@ export function sqlBackendSuite(backend: SqlBackend): void {
     it('a unique violation is an AdapterError of kind "duplicate" carrying the driver error', async () => {
       const adapter = KyselyAdapter(backend.db())
       const user = await adapter.createUser(newUser())
-      const failure = await Promise.resolve(adapter.createUser(newUser({ email: user.email }))).catch((err: unknown) => err)
+      const failure = await Promise.resolve(adapter.createUser(newUser({ email: user.email }))).catch(
+        (err: unknown) => err,
+      )
       expect(failure).toBeInstanceOf(AdapterError)
       const { cause } = failure as AdapterError
       expect(cause).toMatchObject({ method: 'createUser', kind: 'duplicate' })
@@ -69,7 +71,9 @@ export function sqlBackendSuite(backend: SqlBackend): void {
         expect(failure).toBeInstanceOf(AdapterError)
         expect((failure as AdapterError).cause).toMatchObject({ method: 'deleteUser', kind: 'unreachable' })
       } finally {
-        await killable.destroy().catch(() => { /* its connection is already dead */ })
+        await killable.destroy().catch(() => {
+          /* its connection is already dead */
+        })
       }
 
       const store = backend.store()

@@ -32,12 +32,22 @@ export interface ScratchDatabase {
 export async function openPostgres(): Promise<ScratchDatabase> {
   const scratch = await createScratchPostgresSchema()
   const pool = new pg.Pool({ connectionString: scratch.url, max: 4 })
-  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 4 }) }) })
+  const db = new Kysely<unknown>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 4 }) }),
+  })
   return {
-    dialect: 'postgres', db, pgPool: pool,
-    exec: async (ddl) => { await pool.query(ddl) },
+    dialect: 'postgres',
+    db,
+    pgPool: pool,
+    exec: async (ddl) => {
+      await pool.query(ddl)
+    },
     query: async (text, values = []) => (await pool.query(text, values)).rows as Record<string, unknown>[],
-    close: async () => { await db.destroy(); await pool.end(); await scratch.drop() },
+    close: async () => {
+      await db.destroy()
+      await pool.end()
+      await scratch.drop()
+    },
   }
 }
 
@@ -45,15 +55,25 @@ export async function openPostgres(): Promise<ScratchDatabase> {
 export async function openMysql(): Promise<ScratchDatabase> {
   const scratch = await createScratchMysqlDatabase()
   const raw = createPromisePool({ uri: scratch.url, timezone: 'Z', connectionLimit: 2, multipleStatements: true })
-  const db = new Kysely<unknown>({ dialect: new MysqlDialect({ pool: createPool({ uri: scratch.url, timezone: 'Z', connectionLimit: 4 }) }) })
+  const db = new Kysely<unknown>({
+    dialect: new MysqlDialect({ pool: createPool({ uri: scratch.url, timezone: 'Z', connectionLimit: 4 }) }),
+  })
   return {
-    dialect: 'mysql', db, mysqlPool: raw,
-    exec: async (ddl) => { await raw.query(ddl) },
+    dialect: 'mysql',
+    db,
+    mysqlPool: raw,
+    exec: async (ddl) => {
+      await raw.query(ddl)
+    },
     query: async (text, values = []) => {
       const [rows] = await raw.query(text, values)
-      return Array.isArray(rows) ? rows as Record<string, unknown>[] : []
+      return Array.isArray(rows) ? (rows as Record<string, unknown>[]) : []
     },
-    close: async () => { await db.destroy(); await raw.end(); await scratch.drop() },
+    close: async () => {
+      await db.destroy()
+      await raw.end()
+      await scratch.drop()
+    },
   }
 }
 
@@ -63,11 +83,15 @@ export function openSqlite(): ScratchDatabase {
   const raw = new Database(file)
   const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(file) }) })
   return {
-    dialect: 'sqlite', db, sqlite: raw,
-    exec: async (ddl) => { raw.exec(ddl) },
+    dialect: 'sqlite',
+    db,
+    sqlite: raw,
+    exec: async (ddl) => {
+      raw.exec(ddl)
+    },
     query: async (text, values = []) => {
       const statement = raw.prepare(text)
-      return statement.reader ? statement.all(...values) as Record<string, unknown>[] : (statement.run(...values), [])
+      return statement.reader ? (statement.all(...values) as Record<string, unknown>[]) : (statement.run(...values), [])
     },
     close: async () => {
       raw.close()

@@ -1,6 +1,16 @@
 import {
-  DummyDriver, Kysely, MssqlAdapter, MssqlQueryCompiler, MysqlAdapter, MysqlQueryCompiler, PostgresAdapter,
-  PostgresQueryCompiler, SqliteAdapter, SqliteQueryCompiler, type DialectAdapter, type QueryCompiler,
+  DummyDriver,
+  Kysely,
+  MssqlAdapter,
+  MssqlQueryCompiler,
+  MysqlAdapter,
+  MysqlQueryCompiler,
+  PostgresAdapter,
+  PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteQueryCompiler,
+  type DialectAdapter,
+  type QueryCompiler,
 } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { detectDialect } from '../../adapters/sql/dialect.js'
@@ -14,7 +24,9 @@ function offlineKysely(adapter: DialectAdapter, compiler: QueryCompiler): Kysely
       createAdapter: () => adapter,
       createDriver: () => new DummyDriver(),
       createQueryCompiler: () => compiler,
-      createIntrospector: () => { throw new Error('not used') },
+      createIntrospector: () => {
+        throw new Error('not used')
+      },
     },
   })
 }
@@ -29,6 +41,8 @@ describe('detectDialect', () => {
   it('makes KyselyAdapter refuse any other engine at once, with an AdapterError saying which are supported', () => {
     const mssql = offlineKysely(new MssqlAdapter(), new MssqlQueryCompiler())
     expect(() => KyselyAdapter(mssql)).toThrow(AdapterError)
-    expect(() => KyselyAdapter(mssql)).toThrow('the Kysely adapter supports the PostgreSQL, MySQL/MariaDB and SQLite dialects only')
+    expect(() => KyselyAdapter(mssql)).toThrow(
+      'the Kysely adapter supports the PostgreSQL, MySQL/MariaDB and SQLite dialects only',
+    )
   })
 })

@@ -28,8 +28,12 @@ const engines: Record<Dialect, { service: string; probe: ServiceProbe; open: () 
 }
 
 const combinations: { schema: ForeignSchema; dialect: Dialect }[] = [
-  { schema: 'prisma', dialect: 'postgres' }, { schema: 'prisma', dialect: 'mysql' }, { schema: 'prisma', dialect: 'sqlite' },
-  { schema: 'drizzle', dialect: 'postgres' }, { schema: 'drizzle', dialect: 'mysql' }, { schema: 'drizzle', dialect: 'sqlite' },
+  { schema: 'prisma', dialect: 'postgres' },
+  { schema: 'prisma', dialect: 'mysql' },
+  { schema: 'prisma', dialect: 'sqlite' },
+  { schema: 'drizzle', dialect: 'postgres' },
+  { schema: 'drizzle', dialect: 'mysql' },
+  { schema: 'drizzle', dialect: 'sqlite' },
   { schema: 'pgAdapter', dialect: 'postgres' },
 ]
 
@@ -39,14 +43,24 @@ const quote = (dialect: Dialect, name: string) => (dialect === 'mysql' ? `\`${na
 async function insertRow(db: ScratchDatabase, table: string, row: Record<string, unknown>): Promise<void> {
   const columns = Object.keys(row)
   const placeholders = columns.map((_, index) => (db.dialect === 'postgres' ? `$${index + 1}` : '?'))
-  await db.query(`insert into ${quote(db.dialect, table)} (${columns.map((c) => quote(db.dialect, c)).join(', ')}) values (${placeholders.join(', ')})`,
-    Object.values(row))
+  await db.query(
+    `insert into ${quote(db.dialect, table)} (${columns.map((c) => quote(db.dialect, c)).join(', ')}) values (${placeholders.join(', ')})`,
+    Object.values(row),
+  )
 }
 
 /** Reads one row with plain SQL. */
-async function selectRow(db: ScratchDatabase, table: string, column: string, value: unknown): Promise<Record<string, unknown> | undefined> {
+async function selectRow(
+  db: ScratchDatabase,
+  table: string,
+  column: string,
+  value: unknown,
+): Promise<Record<string, unknown> | undefined> {
   const placeholder = db.dialect === 'postgres' ? '$1' : '?'
-  const rows = await db.query(`select * from ${quote(db.dialect, table)} where ${quote(db.dialect, column)} = ${placeholder}`, [value])
+  const rows = await db.query(
+    `select * from ${quote(db.dialect, table)} where ${quote(db.dialect, column)} = ${placeholder}`,
+    [value],
+  )
   return rows[0]
 }
 
@@ -64,7 +78,8 @@ function ormDate(dialect: Dialect, date: Date): unknown {
 function ormReadsDate(dialect: Dialect, value: unknown): number {
   if (dialect === 'sqlite') return typeof value === 'number' ? value : Number.NaN
   // pg hands `timestamp` without zone back as local time; the process runs in UTC in CI, and both ORMs read UTC.
-  if (value instanceof Date) return dialect === 'postgres' ? value.getTime() - value.getTimezoneOffset() * 60_000 : value.getTime()
+  if (value instanceof Date)
+    return dialect === 'postgres' ? value.getTime() - value.getTimezoneOffset() * 60_000 : value.getTime()
   return Number.NaN
 }
 
@@ -82,17 +97,44 @@ for (const { schema: schemaName, dialect } of combinations) {
         db = await engine.open()
         await db.exec(ddl)
       })
-      afterAll(async () => { await db?.close() })
+      afterAll(async () => {
+        await db?.close()
+      })
 
       if (schemaName === 'pgAdapter') {
-        const official = () => PostgresAdapter(db.pgPool as NonNullable<ScratchDatabase['pgPool']>) as Required<Pick<AuthJsAdapter,
-          'createUser' | 'linkAccount' | 'createSession' | 'createVerificationToken' | 'getUserByAccount' | 'getSessionAndUser' | 'useVerificationToken' | 'getUser'>>
+        const official = () =>
+          PostgresAdapter(db.pgPool as NonNullable<ScratchDatabase['pgPool']>) as Required<
+            Pick<
+              AuthJsAdapter,
+              | 'createUser'
+              | 'linkAccount'
+              | 'createSession'
+              | 'createVerificationToken'
+              | 'getUserByAccount'
+              | 'getSessionAndUser'
+              | 'useVerificationToken'
+              | 'getUser'
+            >
+          >
 
         it('@auth/pg-adapter writes a user, account, session and token; Authchart reads them, integer ids as strings', async () => {
           const them = official()
-          const user = await them.createUser({ id: randomUUID(), email: `${randomUUID()}@example.com`, emailVerified: new Date('2024-02-29T12:34:56.789Z'), name: 'Ada', image: null })
+          const user = await them.createUser({
+            id: randomUUID(),
+            email: `${randomUUID()}@example.com`,
+            emailVerified: new Date('2024-02-29T12:34:56.789Z'),
+            name: 'Ada',
+            image: null,
+          })
           const providerAccountId = randomUUID()
-          await them.linkAccount({ userId: user.id, type: 'oidc', provider: 'example-idp', providerAccountId, access_token: 'at', expires_at: 2_000_000_000 })
+          await them.linkAccount({
+            userId: user.id,
+            type: 'oidc',
+            provider: 'example-idp',
+            providerAccountId,
+            access_token: 'at',
+            expires_at: 2_000_000_000,
+          })
           const expires = new Date('2040-06-01T12:34:56.789Z')
           await them.createSession({ sessionToken: 'pg-written', userId: user.id, expires })
           const token = { identifier: user.email, token: randomUUID(), expires }
@@ -102,8 +144,13 @@ for (const { schema: schemaName, dialect } of combinations) {
           const read = await ours.getUser(String(user.id))
           expect(read).toMatchObject({ id: String(user.id), email: user.email, name: 'Ada' })
           expect(read?.emailVerified?.getTime()).toBe(user.emailVerified?.getTime())
-          expect(await ours.getUserByAccount({ provider: 'example-idp', providerAccountId })).toMatchObject({ id: String(user.id) })
-          expect(await ours.getAccount(providerAccountId, 'example-idp')).toMatchObject({ userId: String(user.id), expires_at: 2_000_000_000 })
+          expect(await ours.getUserByAccount({ provider: 'example-idp', providerAccountId })).toMatchObject({
+            id: String(user.id),
+          })
+          expect(await ours.getAccount(providerAccountId, 'example-idp')).toMatchObject({
+            userId: String(user.id),
+            expires_at: 2_000_000_000,
+          })
           const found = await ours.getSessionAndUser('pg-written')
           expect(found?.session.expires.getTime()).toBe(expires.getTime())
           expect(found?.user.id).toBe(String(user.id))
@@ -113,17 +160,32 @@ for (const { schema: schemaName, dialect } of combinations) {
 
         it('Authchart writes a user (the database numbers it), account, session and token; @auth/pg-adapter reads them', async () => {
           const ours = KyselyAdapter(db.db, { schema })
-          const user = await ours.createUser({ id: randomUUID(), email: `${randomUUID()}@example.com`, emailVerified: null, name: 'Grace', image: null })
+          const user = await ours.createUser({
+            id: randomUUID(),
+            email: `${randomUUID()}@example.com`,
+            emailVerified: null,
+            name: 'Grace',
+            image: null,
+          })
           expect(user.id).toMatch(/^\d+$/)
           const providerAccountId = randomUUID()
-          await ours.linkAccount({ userId: user.id, type: 'oauth', provider: 'github', providerAccountId, access_token: 'gho' })
+          await ours.linkAccount({
+            userId: user.id,
+            type: 'oauth',
+            provider: 'github',
+            providerAccountId,
+            access_token: 'gho',
+          })
           const expires = new Date('2040-06-01T12:34:56.789Z')
           await ours.createSession({ sessionToken: 'ours-written', userId: user.id, expires })
           const token = { identifier: user.email, token: randomUUID(), expires }
           await ours.createVerificationToken(token)
 
           const them = official()
-          expect(await them.getUserByAccount({ provider: 'github', providerAccountId })).toMatchObject({ id: Number(user.id), email: user.email })
+          expect(await them.getUserByAccount({ provider: 'github', providerAccountId })).toMatchObject({
+            id: Number(user.id),
+            email: user.email,
+          })
           const found = await them.getSessionAndUser('ours-written')
           expect(found?.user).toMatchObject({ id: Number(user.id) })
           expect(found?.session.expires.getTime()).toBe(expires.getTime())
@@ -134,10 +196,13 @@ for (const { schema: schemaName, dialect } of combinations) {
         })
 
         it('a passkey call on the schema as documented (no authenticators table) names the missing table', async () => {
-          const failure = await Promise.resolve(KyselyAdapter(db.db, { schema }).listAuthenticatorsByUserId('1')).catch((err: unknown) => err)
+          const failure = await Promise.resolve(KyselyAdapter(db.db, { schema }).listAuthenticatorsByUserId('1')).catch(
+            (err: unknown) => err,
+          )
           expect(failure).toBeInstanceOf(AdapterError)
           expect((failure as AdapterError).message).toBe(
-            'listAuthenticatorsByUserId: table "authenticators" (Authenticator in the "pgAdapter" schema) does not exist; create it with the tool that made the others')
+            'listAuthenticatorsByUserId: table "authenticators" (Authenticator in the "pgAdapter" schema) does not exist; create it with the tool that made the others',
+          )
         })
         return
       }
@@ -145,46 +210,102 @@ for (const { schema: schemaName, dialect } of combinations) {
       const prisma = schemaName === 'prisma'
       const date = (value: Date) => ormDate(dialect, value)
       const bool = (value: boolean) => (dialect === 'postgres' ? value : value ? 1 : 0)
-      const touched = (fields: Record<string, unknown>) => (prisma ? { ...fields, updatedAt: date(new Date()) } : fields)
+      const touched = (fields: Record<string, unknown>) =>
+        prisma ? { ...fields, updatedAt: date(new Date()) } : fields
 
       it(`rows written as the ${schemaName} adapter writes them are read by Authchart`, async () => {
         const userId = prisma ? `c${randomUUID().replaceAll('-', '').slice(0, 24)}` : randomUUID()
         const email = `${randomUUID()}@example.com`
         const verified = new Date('2024-02-29T12:34:56.789Z')
         const expires = new Date('2036-06-01T12:34:56.000Z')
-        await insertRow(db, t.User, touched({ id: userId, name: 'Ada', email, emailVerified: date(verified), image: null }))
+        await insertRow(
+          db,
+          t.User,
+          touched({ id: userId, name: 'Ada', email, emailVerified: date(verified), image: null }),
+        )
         const providerAccountId = randomUUID()
-        await insertRow(db, t.Account, touched({ userId, type: 'oidc', provider: 'example-idp', providerAccountId, access_token: 'at', expires_at: 2_000_000_000 }))
-        await insertRow(db, t.Session, touched({ sessionToken: `${schemaName}-written`, userId, expires: date(expires) }))
-        await insertRow(db, t.VerificationToken, { identifier: email, token: `${schemaName}-token`, expires: date(expires) })
+        await insertRow(
+          db,
+          t.Account,
+          touched({
+            userId,
+            type: 'oidc',
+            provider: 'example-idp',
+            providerAccountId,
+            access_token: 'at',
+            expires_at: 2_000_000_000,
+          }),
+        )
+        await insertRow(
+          db,
+          t.Session,
+          touched({ sessionToken: `${schemaName}-written`, userId, expires: date(expires) }),
+        )
+        await insertRow(db, t.VerificationToken, {
+          identifier: email,
+          token: `${schemaName}-token`,
+          expires: date(expires),
+        })
         await insertRow(db, t.Authenticator, {
-          credentialID: `${schemaName}-cred`, userId, providerAccountId: 'pa', credentialPublicKey: 'pk', counter: 3,
-          credentialDeviceType: 'multiDevice', credentialBackedUp: bool(true), transports: 'internal',
+          credentialID: `${schemaName}-cred`,
+          userId,
+          providerAccountId: 'pa',
+          credentialPublicKey: 'pk',
+          counter: 3,
+          credentialDeviceType: 'multiDevice',
+          credentialBackedUp: bool(true),
+          transports: 'internal',
         })
 
         const ours = KyselyAdapter(db.db, { schema })
         const user = await ours.getUserByEmail(email)
         expect(user).toMatchObject({ id: userId, name: 'Ada' })
         expect(user?.emailVerified?.getTime()).toBe(verified.getTime())
-        expect(await ours.getUserByAccount({ provider: 'example-idp', providerAccountId })).toMatchObject({ id: userId })
+        expect(await ours.getUserByAccount({ provider: 'example-idp', providerAccountId })).toMatchObject({
+          id: userId,
+        })
         const found = await ours.getSessionAndUser(`${schemaName}-written`)
         expect(found?.session.expires.getTime()).toBe(expires.getTime())
         expect(found?.user.id).toBe(userId)
-        expect(await ours.getAuthenticator(`${schemaName}-cred`)).toMatchObject({ userId, counter: 3, credentialBackedUp: true })
-        expect((await ours.useVerificationToken({ identifier: email, token: `${schemaName}-token` }))?.expires.getTime()).toBe(expires.getTime())
+        expect(await ours.getAuthenticator(`${schemaName}-cred`)).toMatchObject({
+          userId,
+          counter: 3,
+          credentialBackedUp: true,
+        })
+        expect(
+          (await ours.useVerificationToken({ identifier: email, token: `${schemaName}-token` }))?.expires.getTime(),
+        ).toBe(expires.getTime())
       })
 
       it(`rows Authchart writes are stored as the ${schemaName} adapter reads them`, async () => {
         const ours = KyselyAdapter(db.db, { schema })
         const verified = new Date('2025-01-02T03:04:05.678Z')
-        const user = await ours.createUser({ id: randomUUID(), email: `${randomUUID()}@example.com`, emailVerified: verified, name: 'Grace', image: null })
+        const user = await ours.createUser({
+          id: randomUUID(),
+          email: `${randomUUID()}@example.com`,
+          emailVerified: verified,
+          name: 'Grace',
+          image: null,
+        })
         const providerAccountId = randomUUID()
-        await ours.linkAccount({ userId: user.id, type: 'oauth', provider: 'github', providerAccountId, access_token: 'gho' })
+        await ours.linkAccount({
+          userId: user.id,
+          type: 'oauth',
+          provider: 'github',
+          providerAccountId,
+          access_token: 'gho',
+        })
         const expires = new Date('2036-06-01T12:34:56.000Z')
         await ours.createSession({ sessionToken: `${schemaName}-ours`, userId: user.id, expires })
         await ours.createAuthenticator({
-          credentialID: `${schemaName}-ours-cred`, userId: user.id, providerAccountId: 'pa', credentialPublicKey: 'pk', counter: 0,
-          credentialDeviceType: 'singleDevice', credentialBackedUp: false, transports: null,
+          credentialID: `${schemaName}-ours-cred`,
+          userId: user.id,
+          providerAccountId: 'pa',
+          credentialPublicKey: 'pk',
+          counter: 0,
+          credentialDeviceType: 'singleDevice',
+          credentialBackedUp: false,
+          transports: null,
         })
 
         const userRow = await selectRow(db, t.User, 'id', user.id)
@@ -193,8 +314,14 @@ for (const { schema: schemaName, dialect } of combinations) {
         const sessionRow = await selectRow(db, t.Session, 'sessionToken', `${schemaName}-ours`)
         expect(sessionRow).toMatchObject({ userId: user.id })
         expect(ormReadsDate(dialect, sessionRow?.expires)).toBe(expires.getTime())
-        expect(await selectRow(db, t.Account, 'providerAccountId', providerAccountId)).toMatchObject({ userId: user.id, provider: 'github' })
-        expect(await selectRow(db, t.Authenticator, 'credentialID', `${schemaName}-ours-cred`)).toMatchObject({ counter: 0, credentialBackedUp: bool(false) })
+        expect(await selectRow(db, t.Account, 'providerAccountId', providerAccountId)).toMatchObject({
+          userId: user.id,
+          provider: 'github',
+        })
+        expect(await selectRow(db, t.Authenticator, 'credentialID', `${schemaName}-ours-cred`)).toMatchObject({
+          counter: 0,
+          credentialBackedUp: bool(false),
+        })
 
         // updateUser keeps Prisma's updatedAt current, as Prisma's client does.
         await ours.updateUser({ id: user.id, name: 'Grace H.' })
@@ -210,13 +337,18 @@ for (const { schema: schemaName, dialect } of combinations) {
         await db.exec(`alter table ${quote(dialect, t.User)} add column ${quote(dialect, 'role')} text`)
         if (ownsIds) await db.exec(pgAdapterAdditions)
       })
-      afterAll(async () => { await db?.close() })
+      afterAll(async () => {
+        await db?.close()
+      })
 
       adapterConformanceSuite(async () => ({
         adapter: KyselyAdapter(db.db, { schema }),
         store: sqlStoreReaders(dialect, (text, values) => db.query(text, values), schema, ownsIds),
         // Drizzle's MySQL tables keep session and token expiry in TIMESTAMP without fractions.
-        traits: { assignsUserIds: ownsIds, expiryPrecisionMs: schemaName === 'drizzle' && dialect === 'mysql' ? 1000 : 1 },
+        traits: {
+          assignsUserIds: ownsIds,
+          expiryPrecisionMs: schemaName === 'drizzle' && dialect === 'mysql' ? 1000 : 1,
+        },
       }))
     })
   })

@@ -8,7 +8,12 @@ import { Kysely, MysqlDialect, sql } from 'kysely'
 import { createPool } from 'mysql2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { KyselyAdapter, migrate } from '../../adapters/sql/index.js'
-import { createScratchMysqlDatabase, describeWithService, probeMysql, type ScratchMysqlDatabase } from '../support/services.js'
+import {
+  createScratchMysqlDatabase,
+  describeWithService,
+  probeMysql,
+  type ScratchMysqlDatabase,
+} from '../support/services.js'
 
 await describeWithService('mariadb', probeMysql, () => {
   describe('migrate on a server with explicit_defaults_for_timestamp off', () => {
@@ -18,7 +23,9 @@ await describeWithService('mariadb', probeMysql, () => {
     beforeAll(async () => {
       scratch = await createScratchMysqlDatabase()
       const pool = createPool({ uri: scratch.url, timezone: 'Z', connectionLimit: 2 })
-      pool.on('connection', (connection) => { connection.query('set session explicit_defaults_for_timestamp = OFF') })
+      pool.on('connection', (connection) => {
+        connection.query('set session explicit_defaults_for_timestamp = OFF')
+      })
       db = new Kysely({ dialect: new MysqlDialect({ pool }) })
       await migrate(db)
     })
@@ -35,7 +42,11 @@ await describeWithService('mariadb', probeMysql, () => {
 
     it('keeps a new user unverified', async () => {
       const adapter = KyselyAdapter(db)
-      const user = await adapter.createUser({ id: '00000000-0000-4000-8000-000000000001', email: 'new@example.test', emailVerified: null })
+      const user = await adapter.createUser({
+        id: '00000000-0000-4000-8000-000000000001',
+        email: 'new@example.test',
+        emailVerified: null,
+      })
       expect(user.emailVerified).toBeNull()
       expect((await adapter.getUser(user.id))?.emailVerified).toBeNull()
     })

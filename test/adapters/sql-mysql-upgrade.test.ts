@@ -35,13 +35,33 @@ await describeWithService('mariadb', probeMysql, () => {
     beforeAll(async () => {
       scratch = await openMysql()
       await scratch.exec(olderSchema)
-      await scratch.query('insert into `User` (`id`, `email`, `emailVerified`) values (?, ?, ?)', [userId, 'old@example.com', verified])
-      await scratch.query('insert into `Session` (`id`, `userId`, `sessionToken`, `expires`) values (?, ?, ?, ?)', [randomUUID(), userId, 'old-session', expires])
-      refusedBefore = await scratch.query('insert into `Session` (`id`, `userId`, `sessionToken`, `expires`) values (?, ?, ?, ?)',
-        [randomUUID(), userId, 'too-late', new Date('2040-01-01T00:00:00.000Z')]).then(() => null, (err: unknown) => err)
+      await scratch.query('insert into `User` (`id`, `email`, `emailVerified`) values (?, ?, ?)', [
+        userId,
+        'old@example.com',
+        verified,
+      ])
+      await scratch.query('insert into `Session` (`id`, `userId`, `sessionToken`, `expires`) values (?, ?, ?, ?)', [
+        randomUUID(),
+        userId,
+        'old-session',
+        expires,
+      ])
+      refusedBefore = await scratch
+        .query('insert into `Session` (`id`, `userId`, `sessionToken`, `expires`) values (?, ?, ?, ?)', [
+          randomUUID(),
+          userId,
+          'too-late',
+          new Date('2040-01-01T00:00:00.000Z'),
+        ])
+        .then(
+          () => null,
+          (err: unknown) => err,
+        )
       report = await migrate(scratch.db)
     })
-    afterAll(async () => { await scratch?.close() })
+    afterAll(async () => {
+      await scratch?.close()
+    })
 
     it('the older schema refused a session expiring in 2040 (the reason for the upgrade)', () => {
       expect(refusedBefore).toBeInstanceOf(Error)
@@ -50,12 +70,18 @@ await describeWithService('mariadb', probeMysql, () => {
     it('reports the columns it upgraded and creates the missing Authenticator table', () => {
       expect(report.created).toEqual(['Authenticator'])
       expect([...report.upgraded].sort()).toEqual([
-        'Account.id', 'Session.expires', 'Session.id', 'User.emailVerified', 'User.id', 'VerificationToken.expires',
+        'Account.id',
+        'Session.expires',
+        'Session.id',
+        'User.emailVerified',
+        'User.id',
+        'VerificationToken.expires',
       ])
     })
 
     it('leaves the columns as DATETIME(3), nullability as it was, ids with a default', async () => {
-      const rows = await scratch.query(`select table_name as t, column_name as c, column_type as type, is_nullable as n, column_default as d
+      const rows =
+        await scratch.query(`select table_name as t, column_name as c, column_type as type, is_nullable as n, column_default as d
         from information_schema.columns where table_schema = database() and column_name in ('emailVerified', 'expires', 'id')`)
       const byName = Object.fromEntries(rows.map((row) => [`${String(row.t)}.${String(row.c)}`, row]))
       expect(byName['User.emailVerified']).toMatchObject({ type: 'datetime(3)', n: 'YES' })
@@ -80,7 +106,9 @@ await describeWithService('mariadb', probeMysql, () => {
       const providerAccountId = randomUUID()
       await official.linkAccount?.({ userId, type: 'oidc', provider: 'example-idp', providerAccountId })
       await official.createSession?.({ sessionToken: 'official-2040', userId, expires: in2040 })
-      expect(await adapter.getUserByAccount({ provider: 'example-idp', providerAccountId })).toMatchObject({ id: userId })
+      expect(await adapter.getUserByAccount({ provider: 'example-idp', providerAccountId })).toMatchObject({
+        id: userId,
+      })
       expect((await adapter.getSessionAndUser('official-2040'))?.session.expires.getTime()).toBe(in2040.getTime())
     })
 

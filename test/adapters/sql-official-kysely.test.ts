@@ -17,8 +17,14 @@ import { openMysql, openPostgres, openSqlite, type ScratchDatabase } from './sql
 // MariaDB's uuid() is version 1, PostgreSQL's and the SQLite default's version 4.
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const officialMethods = [
-  'createUser', 'linkAccount', 'createSession', 'createVerificationToken', 'getUserByAccount', 'getSessionAndUser',
-  'updateSession', 'useVerificationToken',
+  'createUser',
+  'linkAccount',
+  'createSession',
+  'createVerificationToken',
+  'getUserByAccount',
+  'getSessionAndUser',
+  'updateSession',
+  'useVerificationToken',
 ] as const
 type OfficialAdapter = Required<Pick<AuthJsAdapter, (typeof officialMethods)[number]>>
 
@@ -49,20 +55,37 @@ for (const engine of engines) {
         scratch = await engine.open()
         await migrate(scratch.db)
       })
-      afterAll(async () => { await scratch?.close() })
+      afterAll(async () => {
+        await scratch?.close()
+      })
 
       const official = () => officialAdapter(scratch.db)
       const idOf = async (table: string, column: string, value: string) => {
         const rows = await scratch.query(
-          `select ${quote(engine.dialect, 'id')} as id from ${quote(engine.dialect, table)} where ${quote(engine.dialect, column)} = ${param(engine.dialect)}`, [value])
+          `select ${quote(engine.dialect, 'id')} as id from ${quote(engine.dialect, table)} where ${quote(engine.dialect, column)} = ${param(engine.dialect)}`,
+          [value],
+        )
         return rows[0]?.id
       }
 
       it('the official adapter links an account and opens a 2040 session; the rows get ids; Authchart reads them', async () => {
         const them = official()
-        const user = await them.createUser({ id: '', email: `${randomUUID()}@example.com`, emailVerified: null, name: 'Ada', image: null })
+        const user = await them.createUser({
+          id: '',
+          email: `${randomUUID()}@example.com`,
+          emailVerified: null,
+          name: 'Ada',
+          image: null,
+        })
         const providerAccountId = randomUUID()
-        await them.linkAccount({ userId: user.id, type: 'oidc', provider: 'example-idp', providerAccountId, access_token: 'at', expires_at: 2_000_000_000 })
+        await them.linkAccount({
+          userId: user.id,
+          type: 'oidc',
+          provider: 'example-idp',
+          providerAccountId,
+          access_token: 'at',
+          expires_at: 2_000_000_000,
+        })
         const sessionToken = randomUUID()
         await them.createSession({ sessionToken, userId: user.id, expires: in2040 })
         const token = { identifier: user.email, token: randomUUID(), expires: in2041 }
@@ -72,11 +95,20 @@ for (const engine of engines) {
         expect(String(await idOf('Session', 'sessionToken', sessionToken))).toMatch(uuid)
         const otherSession = randomUUID()
         await them.createSession({ sessionToken: otherSession, userId: user.id, expires: in2040 })
-        expect(await idOf('Session', 'sessionToken', otherSession)).not.toBe(await idOf('Session', 'sessionToken', sessionToken))
+        expect(await idOf('Session', 'sessionToken', otherSession)).not.toBe(
+          await idOf('Session', 'sessionToken', sessionToken),
+        )
 
         const ours = KyselyAdapter(scratch.db)
-        expect(await ours.getUserByAccount({ provider: 'example-idp', providerAccountId })).toMatchObject({ id: user.id, email: user.email })
-        expect(await ours.getAccount(providerAccountId, 'example-idp')).toMatchObject({ userId: user.id, access_token: 'at', expires_at: 2_000_000_000 })
+        expect(await ours.getUserByAccount({ provider: 'example-idp', providerAccountId })).toMatchObject({
+          id: user.id,
+          email: user.email,
+        })
+        expect(await ours.getAccount(providerAccountId, 'example-idp')).toMatchObject({
+          userId: user.id,
+          access_token: 'at',
+          expires_at: 2_000_000_000,
+        })
         const found = await ours.getSessionAndUser(sessionToken)
         expect(found?.user.id).toBe(user.id)
         expect(found?.session.expires.getTime()).toBe(in2040.getTime())
@@ -86,9 +118,21 @@ for (const engine of engines) {
       it('Authchart writes a user, account, 2040 session and token; the official adapter reads and updates them', async () => {
         const ours = KyselyAdapter(scratch.db)
         const them = official()
-        const user = await ours.createUser({ id: randomUUID(), email: `${randomUUID()}@example.com`, emailVerified: new Date('2024-02-29T12:34:56.789Z'), name: 'Grace', image: null })
+        const user = await ours.createUser({
+          id: randomUUID(),
+          email: `${randomUUID()}@example.com`,
+          emailVerified: new Date('2024-02-29T12:34:56.789Z'),
+          name: 'Grace',
+          image: null,
+        })
         const providerAccountId = randomUUID()
-        await ours.linkAccount({ userId: user.id, type: 'oauth', provider: 'github', providerAccountId, access_token: 'gho' })
+        await ours.linkAccount({
+          userId: user.id,
+          type: 'oauth',
+          provider: 'github',
+          providerAccountId,
+          access_token: 'gho',
+        })
         const sessionToken = randomUUID()
         await ours.createSession({ sessionToken, userId: user.id, expires: in2040 })
         const token = { identifier: user.email, token: randomUUID(), expires: in2041 }

@@ -2,7 +2,12 @@ import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, describe } from 'vitest'
 import { KyselyAdapter, migrate } from '../../adapters/sql/index.js'
-import { createScratchPostgresSchema, describeWithService, probePostgres, type ScratchPostgresSchema } from '../support/services.js'
+import {
+  createScratchPostgresSchema,
+  describeWithService,
+  probePostgres,
+  type ScratchPostgresSchema,
+} from '../support/services.js'
 import { adapterConformanceSuite } from './conformance.js'
 import { dialectKilledAfter, killPostgresConnection } from './connection-killer.js'
 import { sqlBackendSuite } from './sql-backend-suite.js'
@@ -16,7 +21,9 @@ await describeWithService('postgres', probePostgres, () => {
 
     beforeAll(async () => {
       scratch = await createScratchPostgresSchema()
-      db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 10 }) }) })
+      db = new Kysely({
+        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 10 }) }),
+      })
       await migrate(db)
       await sql`alter table "User" add column "role" text`.execute(db)
       raw = new pg.Pool({ connectionString: scratch.url, max: 2 })
@@ -39,7 +46,9 @@ await describeWithService('postgres', probePostgres, () => {
         // pg reports a connection lost while checked out as an 'error' event on the client, which crashes the
         // process when nobody listens; the adapter learns of it from the next query anyway.
         pool.on('connect', (client) => client.on('error', () => {}))
-        return new Kysely({ dialect: dialectKilledAfter(new PostgresDialect({ pool }), trigger, killPostgresConnection(raw)) })
+        return new Kysely({
+          dialect: dialectKilledAfter(new PostgresDialect({ pool }), trigger, killPostgresConnection(raw)),
+        })
       },
     })
   })

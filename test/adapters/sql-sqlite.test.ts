@@ -39,7 +39,11 @@ describe('KyselyAdapter on SQLite (better-sqlite3)', () => {
     store,
     openKillable: (trigger) => {
       const database = new Database(file)
-      return new Kysely({ dialect: dialectKilledAfter(new SqliteDialect({ database }), trigger, async () => { database.close() }) })
+      return new Kysely({
+        dialect: dialectKilledAfter(new SqliteDialect({ database }), trigger, async () => {
+          database.close()
+        }),
+      })
     },
   })
 })
@@ -55,8 +59,12 @@ describe('KyselyAdapter on SQLite: how values are stored', () => {
       const user = await adapter.createUser(newUser({ emailVerified: verified }))
       await adapter.createAuthenticator(newAuthenticator(user.id, { credentialID: 'cred-1', credentialBackedUp: true }))
 
-      expect(database.prepare('select "emailVerified" from "User" where id = ?').get(user.id)).toEqual({ emailVerified: '2024-02-29T12:34:56.789Z' })
-      expect(database.prepare('select "credentialBackedUp" from "Authenticator" where "credentialID" = ?').get('cred-1')).toEqual({ credentialBackedUp: 1 })
+      expect(database.prepare('select "emailVerified" from "User" where id = ?').get(user.id)).toEqual({
+        emailVerified: '2024-02-29T12:34:56.789Z',
+      })
+      expect(
+        database.prepare('select "credentialBackedUp" from "Authenticator" where "credentialID" = ?').get('cred-1'),
+      ).toEqual({ credentialBackedUp: 1 })
       expect((await adapter.getUser(user.id))?.emailVerified).toEqual(verified)
       expect((await adapter.getAuthenticator('cred-1'))?.credentialBackedUp).toBe(true)
     } finally {
@@ -70,7 +78,9 @@ describe('KyselyAdapter on SQLite: how values are stored', () => {
       const adapter = KyselyAdapter(empty)
       const failure = await Promise.resolve(adapter.getUserByEmail('ada@example.com')).catch((err: unknown) => err)
       expect(failure).toBeInstanceOf(AdapterError)
-      expect((failure as AdapterError).message).toBe('getUserByEmail: table "User" does not exist; create the schema with migrate(db) or `authchart migrate`')
+      expect((failure as AdapterError).message).toBe(
+        'getUserByEmail: table "User" does not exist; create the schema with migrate(db) or `authchart migrate`',
+      )
 
       await migrate(empty)
       expect(await adapter.getUserByEmail('ada@example.com')).toBeNull()

@@ -13,7 +13,10 @@ export type RawQuery = (text: string, values: unknown[]) => Promise<object[]>
  * With integer user ids, an id that is no number matches nothing (PostgreSQL would refuse the comparison).
  */
 export function sqlStoreReaders(
-  dialect: 'postgres' | 'mysql' | 'sqlite', query: RawQuery, schema: SchemaMapping = schemas.kysely, integerUserIds = false,
+  dialect: 'postgres' | 'mysql' | 'sqlite',
+  query: RawQuery,
+  schema: SchemaMapping = schemas.kysely,
+  integerUserIds = false,
 ): StoreReaders {
   const { tables } = schema
   const quote = (name: string) => (dialect === 'mysql' ? `\`${name}\`` : `"${name}"`)

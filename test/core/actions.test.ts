@@ -1,19 +1,36 @@
 import { describe, expect, it } from 'vitest'
 import { Auth, createActionURL, isAuthAction, raw, setEnvDefaults } from '../../src/index.js'
 import type { AuthConfig } from '../../src/index.js'
-import { CookieJar, csrfToken, origin, recordingLogger, send, signIn, testConfig, testCredentials } from '../support/auth-harness.js'
+import {
+  CookieJar,
+  csrfToken,
+  origin,
+  recordingLogger,
+  send,
+  signIn,
+  testConfig,
+  testCredentials,
+} from '../support/auth-harness.js'
 
 describe('GET /auth/providers', () => {
   it('lists the client-safe form of every provider', async () => {
     const response = await send(testConfig(), '/auth/providers')
     expect(await response.json()).toEqual({
-      credentials: { id: 'credentials', name: 'Credentials', type: 'credentials', signinUrl: `${origin}/auth/signin/credentials`, callbackUrl: `${origin}/auth/callback/credentials` },
+      credentials: {
+        id: 'credentials',
+        name: 'Credentials',
+        type: 'credentials',
+        signinUrl: `${origin}/auth/signin/credentials`,
+        callbackUrl: `${origin}/auth/callback/credentials`,
+      },
     })
   })
 
   it('honours a custom basePath', async () => {
     const response = await send(testConfig({ basePath: '/api/auth' }), '/api/auth/providers')
-    expect(((await response.json()) as Record<string, { callbackUrl: string }>).credentials?.callbackUrl).toBe(`${origin}/api/auth/callback/credentials`)
+    expect(((await response.json()) as Record<string, { callbackUrl: string }>).credentials?.callbackUrl).toBe(
+      `${origin}/api/auth/callback/credentials`,
+    )
   })
 })
 
@@ -43,13 +60,20 @@ describe('secure cookie prefixes', () => {
     const config = testConfig()
     const jar = new CookieJar()
     const token = await csrfToken(config, jar, 'https://app.example')
-    const response = await send(config, '/auth/callback/credentials', { base: 'https://app.example', jar, form: { username: 'ada', password: 'lovelace', csrfToken: token } })
+    const response = await send(config, '/auth/callback/credentials', {
+      base: 'https://app.example',
+      jar,
+      form: { username: 'ada', password: 'lovelace', csrfToken: token },
+    })
     const sessionCookie = response.headers.getSetCookie().find((c) => c.includes('session-token')) as string
     expect(sessionCookie).toMatch(/^__Secure-authjs\.session-token=.*; HttpOnly/i)
     expect(sessionCookie).toMatch(/; Secure/i)
     // An attacker on plain HTTP can set an unprefixed cookie; it must not count on the HTTPS site.
     const value = jar.cookies.get('__Secure-authjs.session-token') as string
-    const plain = await send(config, '/auth/session', { base: 'https://app.example', headers: { cookie: `authjs.session-token=${value}` } })
+    const plain = await send(config, '/auth/session', {
+      base: 'https://app.example',
+      headers: { cookie: `authjs.session-token=${value}` },
+    })
     expect(await plain.json()).toBeNull()
   })
 
@@ -63,7 +87,9 @@ describe('secure cookie prefixes', () => {
     const jar = new CookieJar()
     const response = await signIn(config, jar)
     expect(response.headers.getSetCookie().find((c) => c.startsWith('my-session='))).toMatch(/SameSite=Strict/i)
-    expect(((await (await send(config, '/auth/session', { jar })).json()) as { user: { name: string } }).user.name).toBe('Ada Lovelace')
+    expect(
+      ((await (await send(config, '/auth/session', { jar })).json()) as { user: { name: string } }).user.name,
+    ).toBe('Ada Lovelace')
   })
 })
 
@@ -94,13 +120,20 @@ describe('pages', () => {
   })
 
   it('shows the message of a known error and escapes everything it echoes', async () => {
-    const html = await (await send(testConfig(), '/auth/signin?error=CredentialsSignin&callbackUrl=%22%3E%3Cscript%3E')).text()
+    const html = await (
+      await send(testConfig(), '/auth/signin?error=CredentialsSignin&callbackUrl=%22%3E%3Cscript%3E')
+    ).text()
     expect(html).toContain('Sign in failed')
     expect(html).not.toContain('"><script>')
     expect(html).toContain('&quot;&gt;&lt;script&gt;')
   })
 
-  it.each([['Configuration', 500], ['AccessDenied', 403], ['Verification', 403], ['Nonsense', 400]])('renders the error page for error=%s with status %i', async (error, status) => {
+  it.each([
+    ['Configuration', 500],
+    ['AccessDenied', 403],
+    ['Verification', 403],
+    ['Nonsense', 400],
+  ])('renders the error page for error=%s with status %i', async (error, status) => {
     const response = await send(testConfig(), `/auth/error?error=${error}`)
     expect(response.status).toBe(status)
     expect(await response.text()).toContain('<h1>')
@@ -108,8 +141,12 @@ describe('pages', () => {
 
   it('redirects to the app pages when pages are configured', async () => {
     const config = testConfig({ pages: { signIn: '/login', error: '/oops' } })
-    expect((await send(config, '/auth/signin')).headers.get('location')).toBe(`${origin}/login?callbackUrl=${encodeURIComponent(origin)}`)
-    expect((await send(config, '/auth/error?error=AccessDenied')).headers.get('location')).toBe(`${origin}/oops?error=AccessDenied`)
+    expect((await send(config, '/auth/signin')).headers.get('location')).toBe(
+      `${origin}/login?callbackUrl=${encodeURIComponent(origin)}`,
+    )
+    expect((await send(config, '/auth/error?error=AccessDenied')).headers.get('location')).toBe(
+      `${origin}/oops?error=AccessDenied`,
+    )
     const failed = await signIn(config, new CookieJar(), 'ada', 'nope')
     expect(failed.headers.get('location')).toBe(`${origin}/login?error=CredentialsSignin&code=credentials`)
   })
@@ -138,7 +175,18 @@ describe('GET /auth/webauthn-options', () => {
 
 describe('isAuthAction', () => {
   it('accepts exactly the nine actions', () => {
-    for (const a of ['callback', 'csrf', 'error', 'providers', 'session', 'signin', 'signout', 'verify-request', 'webauthn-options']) expect(isAuthAction(a)).toBe(true)
+    for (const a of [
+      'callback',
+      'csrf',
+      'error',
+      'providers',
+      'session',
+      'signin',
+      'signout',
+      'verify-request',
+      'webauthn-options',
+    ])
+      expect(isAuthAction(a)).toBe(true)
     for (const a of ['', 'signIn', 'logout', '__proto__', 'constructor']) expect(isAuthAction(a)).toBe(false)
   })
 })
@@ -147,7 +195,17 @@ describe('setEnvDefaults', () => {
   it('reads AUTH_SECRET with AUTH_SECRET_1..3 in front, AUTH_URL base path, trust and redirect proxy', () => {
     const { logger, warnings } = recordingLogger()
     const config: AuthConfig = { providers: [], logger }
-    setEnvDefaults({ AUTH_SECRET: 'current', AUTH_SECRET_1: 'one', AUTH_SECRET_3: 'three', AUTH_URL: 'https://app.example/api/auth', AUTH_REDIRECT_PROXY_URL: 'https://proxy.example/api/auth', NODE_ENV: 'production' }, config)
+    setEnvDefaults(
+      {
+        AUTH_SECRET: 'current',
+        AUTH_SECRET_1: 'one',
+        AUTH_SECRET_3: 'three',
+        AUTH_URL: 'https://app.example/api/auth',
+        AUTH_REDIRECT_PROXY_URL: 'https://proxy.example/api/auth',
+        NODE_ENV: 'production',
+      },
+      config,
+    )
     expect(config.secret).toEqual(['three', 'one', 'current'])
     expect(config.basePath).toBe('/api/auth')
     expect(config.trustHost).toBe(true)
@@ -157,7 +215,13 @@ describe('setEnvDefaults', () => {
 
   it('reads AUTH_URL into url and the proxy allow-list from AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS', () => {
     const config: AuthConfig = { providers: [] }
-    setEnvDefaults({ AUTH_URL: 'https://app.example/auth', AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS: ' https://app.example , https://*.preview.example ,' }, config)
+    setEnvDefaults(
+      {
+        AUTH_URL: 'https://app.example/auth',
+        AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS: ' https://app.example , https://*.preview.example ,',
+      },
+      config,
+    )
     expect(config.url).toBe('https://app.example/auth')
     expect(config.redirectProxyAllowedOrigins).toEqual(['https://app.example', 'https://*.preview.example'])
   })
@@ -179,22 +243,46 @@ describe('setEnvDefaults', () => {
 
   it('fills provider client id, secret and issuer from AUTH_<ID>_*', () => {
     const config: AuthConfig = { providers: [{ id: 'my-idp', name: 'IdP', type: 'oidc' }, testCredentials()] }
-    setEnvDefaults({ AUTH_MY_IDP_ID: 'cid', AUTH_MY_IDP_SECRET: 'csecret', AUTH_MY_IDP_ISSUER: 'https://idp.example' }, config)
-    expect(config.providers[0]).toMatchObject({ clientId: 'cid', clientSecret: 'csecret', issuer: 'https://idp.example' })
+    setEnvDefaults(
+      { AUTH_MY_IDP_ID: 'cid', AUTH_MY_IDP_SECRET: 'csecret', AUTH_MY_IDP_ISSUER: 'https://idp.example' },
+      config,
+    )
+    expect(config.providers[0]).toMatchObject({
+      clientId: 'cid',
+      clientSecret: 'csecret',
+      issuer: 'https://idp.example',
+    })
   })
 })
 
 describe('createActionURL', () => {
   it('builds the URL from forwarded headers, or from AUTH_URL when set', () => {
-    const headers = new Headers({ host: 'internal:8080', 'x-forwarded-host': 'app.example, proxy', 'x-forwarded-proto': 'https' })
-    expect(createActionURL('signin', 'http', headers, {}, { basePath: '/auth' }).href).toBe('https://app.example/auth/signin')
-    expect(createActionURL('session', 'http:', new Headers({ host: 'localhost:3000' }), {}, {}).href).toBe('http://localhost:3000/auth/session')
-    expect(createActionURL('csrf', 'http', headers, { AUTH_URL: 'https://site.example/api/auth' }, { basePath: '/api/auth' }).href).toBe('https://site.example/api/auth/csrf')
+    const headers = new Headers({
+      host: 'internal:8080',
+      'x-forwarded-host': 'app.example, proxy',
+      'x-forwarded-proto': 'https',
+    })
+    expect(createActionURL('signin', 'http', headers, {}, { basePath: '/auth' }).href).toBe(
+      'https://app.example/auth/signin',
+    )
+    expect(createActionURL('session', 'http:', new Headers({ host: 'localhost:3000' }), {}, {}).href).toBe(
+      'http://localhost:3000/auth/session',
+    )
+    expect(
+      createActionURL('csrf', 'http', headers, { AUTH_URL: 'https://site.example/api/auth' }, { basePath: '/api/auth' })
+        .href,
+    ).toBe('https://site.example/api/auth/csrf')
   })
 
   it('warns when AUTH_URL names another base path', () => {
     const { logger, warnings } = recordingLogger()
-    createActionURL('csrf', 'http', new Headers(), { AUTH_URL: 'https://site.example/other' }, { basePath: '/auth', logger })
+    createActionURL(
+      'csrf',
+      'http',
+      new Headers(),
+      { AUTH_URL: 'https://site.example/other' },
+      { basePath: '/auth', logger },
+    )
     expect(warnings).toEqual(['env-url-basepath-mismatch'])
   })
 })
@@ -202,14 +290,41 @@ describe('createActionURL', () => {
 describe('logger', () => {
   it('calls debug only when debug is true, and warns debug-enabled', async () => {
     const warnings: string[] = []
-    const logger = { warn: (c: string) => { warnings.push(c) }, error: () => {} }
+    const logger = {
+      warn: (c: string) => {
+        warnings.push(c)
+      },
+      error: () => {},
+    }
     await send({ ...testConfig(), logger, debug: true }, '/auth/providers')
     expect(warnings).toContain('debug-enabled')
     const quiet: string[] = []
-    await send({ ...testConfig(), logger: { warn: (c: string) => { quiet.push(c) }, error: () => {} } }, '/auth/providers')
+    await send(
+      {
+        ...testConfig(),
+        logger: {
+          warn: (c: string) => {
+            quiet.push(c)
+          },
+          error: () => {},
+        },
+      },
+      '/auth/providers',
+    )
     expect(quiet).not.toContain('debug-enabled')
     const messages: unknown[] = []
-    await send({ ...testConfig(), logger: { debug: (m: string, meta?: unknown) => { messages.push([m, meta]) } }, debug: true }, '/auth/providers')
+    await send(
+      {
+        ...testConfig(),
+        logger: {
+          debug: (m: string, meta?: unknown) => {
+            messages.push([m, meta])
+          },
+        },
+        debug: true,
+      },
+      '/auth/providers',
+    )
     expect(messages).toContainEqual(['request', { method: 'GET', action: 'providers', providerId: undefined }])
   })
 })

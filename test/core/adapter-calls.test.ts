@@ -2,19 +2,34 @@ import { describe, expect, it } from 'vitest'
 import { MemoryAdapter } from '../../adapters/memory.js'
 import { adapterMethodNames, type Adapter, type AdapterUser } from '../../src/types/adapters.js'
 import { adapterMethodsNeededBy, requireAdapterMethods, wrapAdapter } from '../../src/core/adapter-calls.js'
-import { AdapterError, AuthError, MissingAdapter, MissingAdapterMethods, OAuthAccountNotLinked } from '../../src/errors.js'
+import {
+  AdapterError,
+  AuthError,
+  MissingAdapter,
+  MissingAdapterMethods,
+  OAuthAccountNotLinked,
+} from '../../src/errors.js'
 
 /** A logger that keeps what it is given, so tests can see what was reported. */
 function recordingLogger() {
   const errors: Error[] = []
-  return { errors, error: (error: Error) => { errors.push(error) } }
+  return {
+    errors,
+    error: (error: Error) => {
+      errors.push(error)
+    },
+  }
 }
 
 const user: AdapterUser = { id: 'u1', email: 'ada@example.com', emailVerified: null }
 
 describe('requireAdapterMethods', () => {
   it('accepts an adapter that has every method the feature needs', () => {
-    const adapter: Adapter = { createVerificationToken: () => null, useVerificationToken: () => null, getUserByEmail: () => null }
+    const adapter: Adapter = {
+      createVerificationToken: () => null,
+      useVerificationToken: () => null,
+      getUserByEmail: () => null,
+    }
     expect(() => requireAdapterMethods(adapter, adapterMethodsNeededBy.emailSignIn, 'the email provider')).not.toThrow()
   })
 
@@ -29,18 +44,26 @@ describe('requireAdapterMethods', () => {
     expect(thrown).toBeInstanceOf(MissingAdapterMethods)
     const error = thrown as MissingAdapterMethods
     expect(error.type).toBe('MissingAdapterMethods')
-    expect(error.message).toBe('the adapter lacks createVerificationToken, useVerificationToken, which the email provider needs')
-    expect(error.cause).toMatchObject({ missing: ['createVerificationToken', 'useVerificationToken'], reason: 'the email provider' })
+    expect(error.message).toBe(
+      'the adapter lacks createVerificationToken, useVerificationToken, which the email provider needs',
+    )
+    expect(error.cause).toMatchObject({
+      missing: ['createVerificationToken', 'useVerificationToken'],
+      reason: 'the email provider',
+    })
   })
 
   it('treats a property that is not a function as missing', () => {
     const adapter = { getSessionAndUser: 'not a function' } as unknown as Adapter
-    expect(() => requireAdapterMethods(adapter, ['getSessionAndUser'], 'database sessions')).toThrow(MissingAdapterMethods)
+    expect(() => requireAdapterMethods(adapter, ['getSessionAndUser'], 'database sessions')).toThrow(
+      MissingAdapterMethods,
+    )
   })
 
   it('throws MissingAdapter when the config has no adapter at all', () => {
-    expect(() => requireAdapterMethods(undefined, adapterMethodsNeededBy.databaseSession, 'the database session strategy'))
-      .toThrow(MissingAdapter)
+    expect(() =>
+      requireAdapterMethods(undefined, adapterMethodsNeededBy.databaseSession, 'the database session strategy'),
+    ).toThrow(MissingAdapter)
   })
 })
 
@@ -66,7 +89,14 @@ describe('wrapAdapter', () => {
   it('rethrows a driver failure as an AdapterError whose cause is the original, and logs it once', async () => {
     const original = new Error('connection refused')
     const logger = recordingLogger()
-    const wrapped = wrapAdapter({ getUser: async () => { throw original } }, logger)
+    const wrapped = wrapAdapter(
+      {
+        getUser: async () => {
+          throw original
+        },
+      },
+      logger,
+    )
     const failure = await wrapped.getUser('u1').catch((err: unknown) => err)
     expect(failure).toBeInstanceOf(AdapterError)
     expect((failure as AdapterError).type).toBe('AdapterError')
@@ -77,13 +107,27 @@ describe('wrapAdapter', () => {
 
   it('wraps a synchronous throw the same way', async () => {
     const logger = recordingLogger()
-    const wrapped = wrapAdapter({ getUserByEmail: () => { throw new TypeError('bad') } }, logger)
+    const wrapped = wrapAdapter(
+      {
+        getUserByEmail: () => {
+          throw new TypeError('bad')
+        },
+      },
+      logger,
+    )
     await expect(wrapped.getUserByEmail('ada@example.com')).rejects.toBeInstanceOf(AdapterError)
     expect(logger.errors).toHaveLength(1)
   })
 
   it('wraps a thrown non-Error in an Error, so the log has a message and a stack', async () => {
-    const wrapped = wrapAdapter({ deleteSession: () => { throw 'disk full' } }, recordingLogger())
+    const wrapped = wrapAdapter(
+      {
+        deleteSession: () => {
+          throw 'disk full'
+        },
+      },
+      recordingLogger(),
+    )
     const failure = await wrapped.deleteSession('token').catch((err: unknown) => err)
     expect((failure as AdapterError).cause?.err).toBeInstanceOf(Error)
     expect((failure as AdapterError).cause?.err?.message).toBe('disk full')
@@ -92,8 +136,17 @@ describe('wrapAdapter', () => {
   it('lets an AuthError the adapter threw on purpose pass through unchanged, and logs it', async () => {
     const deliberate = new OAuthAccountNotLinked('already linked to another user')
     const logger = recordingLogger()
-    const wrapped = wrapAdapter({ linkAccount: async () => { throw deliberate } }, logger)
-    const failure = await wrapped.linkAccount({ userId: 'u1', type: 'oauth', provider: 'p', providerAccountId: '1' }).catch((err: unknown) => err)
+    const wrapped = wrapAdapter(
+      {
+        linkAccount: async () => {
+          throw deliberate
+        },
+      },
+      logger,
+    )
+    const failure = await wrapped
+      .linkAccount({ userId: 'u1', type: 'oauth', provider: 'p', providerAccountId: '1' })
+      .catch((err: unknown) => err)
     expect(failure).toBe(deliberate)
     expect(logger.errors).toEqual([deliberate])
   })
@@ -109,9 +162,13 @@ describe('wrapAdapter', () => {
   it('rejects a call to a method the adapter lacks with MissingAdapterMethods naming it', async () => {
     const logger = recordingLogger()
     const wrapped = wrapAdapter({}, logger)
-    const failure = await wrapped.useVerificationToken({ identifier: 'ada@example.com', token: 't' }).catch((err: unknown) => err)
+    const failure = await wrapped
+      .useVerificationToken({ identifier: 'ada@example.com', token: 't' })
+      .catch((err: unknown) => err)
     expect(failure).toBeInstanceOf(MissingAdapterMethods)
-    expect((failure as MissingAdapterMethods).message).toBe('the adapter lacks useVerificationToken, which this request needs')
+    expect((failure as MissingAdapterMethods).message).toBe(
+      'the adapter lacks useVerificationToken, which this request needs',
+    )
     expect((failure as MissingAdapterMethods).cause).toMatchObject({ missing: ['useVerificationToken'] })
     expect(logger.errors).toEqual([failure])
   })

@@ -13,17 +13,28 @@ const salt = 'authjs.session-token'
 describe('session cookies across Auth.js and Authchart', () => {
   it('reads a session cookie that @auth/core issued at sign-in', async () => {
     const authJsConfig = {
-      secret, trustHost: true, basePath: '/auth',
-      providers: [AuthJsCredentials({ credentials: { username: {}, password: {} }, authorize: async (c) => users[String(c.username)]?.user ?? null })],
+      secret,
+      trustHost: true,
+      basePath: '/auth',
+      providers: [
+        AuthJsCredentials({
+          credentials: { username: {}, password: {} },
+          authorize: async (c) => users[String(c.username)]?.user ?? null,
+        }),
+      ],
     }
     const jar = new CookieJar()
     const csrfResponse = await AuthJs(new Request(`${origin}/auth/csrf`), authJsConfig)
     jar.take(csrfResponse)
     const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string }
-    const signInResponse = await AuthJs(new Request(`${origin}/auth/callback/credentials`, {
-      method: 'POST', headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: 'ada', password: 'lovelace', csrfToken }).toString(),
-    }), authJsConfig)
+    const signInResponse = await AuthJs(
+      new Request(`${origin}/auth/callback/credentials`, {
+        method: 'POST',
+        headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ username: 'ada', password: 'lovelace', csrfToken }).toString(),
+      }),
+      authJsConfig,
+    )
     jar.take(signInResponse)
     expect(jar.cookies.has(salt)).toBe(true)
     const body = (await session(testConfig(), jar)) as { user: Record<string, unknown> }
@@ -36,14 +47,24 @@ describe('session cookies across Auth.js and Authchart', () => {
     const token = await authJsDecode({ token: jar.cookies.get(salt), secret, salt })
     expect(token).toMatchObject({ sub: 'u-ada', email: 'ada@example.com', name: 'Ada Lovelace' })
     const authJsConfig = { secret, trustHost: true, basePath: '/auth', providers: [] }
-    const response = await AuthJs(new Request(`${origin}/auth/session`, { headers: { cookie: jar.header() } }), authJsConfig)
+    const response = await AuthJs(
+      new Request(`${origin}/auth/session`, { headers: { cookie: jar.header() } }),
+      authJsConfig,
+    )
     expect(((await response.json()) as { user: { email: string } }).user.email).toBe('ada@example.com')
   })
 
   it('reads the __Secure- cookie @auth/core uses on HTTPS', async () => {
     const secureName = '__Secure-authjs.session-token'
-    const value = await authJsEncode({ token: { sub: 's1', name: 'Secure Sam', email: 'sam@example.com' }, secret, salt: secureName })
-    const response = await send(testConfig(), '/auth/session', { base: 'https://app.example', headers: { cookie: `${secureName}=${value}` } })
+    const value = await authJsEncode({
+      token: { sub: 's1', name: 'Secure Sam', email: 'sam@example.com' },
+      secret,
+      salt: secureName,
+    })
+    const response = await send(testConfig(), '/auth/session', {
+      base: 'https://app.example',
+      headers: { cookie: `${secureName}=${value}` },
+    })
     expect(((await response.json()) as { user: { name: string } }).user.name).toBe('Secure Sam')
   })
 })
@@ -62,7 +83,11 @@ describe('secret rotation', () => {
   })
 
   it('rejects tokens once their secret leaves the list', async () => {
-    const value = await authJsEncode({ token: { sub: 'u' }, secret: 'retired-secret-retired-secret-retired-secret', salt })
+    const value = await authJsEncode({
+      token: { sub: 'u' },
+      secret: 'retired-secret-retired-secret-retired-secret',
+      salt,
+    })
     const jar = new CookieJar()
     jar.cookies.set(salt, value)
     expect(await session(testConfig(), jar)).toBeNull()
@@ -72,7 +97,12 @@ describe('secret rotation', () => {
 describe('chunked session cookies', () => {
   it('splits a large session over several cookies and reads them back', async () => {
     const big = 'x'.repeat(7000)
-    const config = testConfig({ callbacks: { jwt: ({ token }) => ({ ...token, big }), session: ({ session: s, token }) => ({ ...s, big: token.big }) } })
+    const config = testConfig({
+      callbacks: {
+        jwt: ({ token }) => ({ ...token, big }),
+        session: ({ session: s, token }) => ({ ...s, big: token.big }),
+      },
+    })
     const jar = new CookieJar()
     const response = await signIn(config, jar)
     const names = response.headers.getSetCookie().map((c) => c.split('=')[0])
@@ -80,7 +110,12 @@ describe('chunked session cookies', () => {
     expect(response.headers.getSetCookie().every((c) => c.length <= 4096)).toBe(true)
     expect(((await session(config, jar)) as { big: string }).big).toBe(big)
     // Auth.js reads our chunks too.
-    const authJsResponse = await AuthJs(new Request(`${origin}/auth/session`, { headers: { cookie: jar.header() } }), { secret, trustHost: true, basePath: '/auth', providers: [] })
+    const authJsResponse = await AuthJs(new Request(`${origin}/auth/session`, { headers: { cookie: jar.header() } }), {
+      secret,
+      trustHost: true,
+      basePath: '/auth',
+      providers: [],
+    })
     expect(((await authJsResponse.json()) as { user: { email: string } }).user.email).toBe('ada@example.com')
   })
 

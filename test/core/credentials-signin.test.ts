@@ -19,13 +19,26 @@ describe('POST /auth/callback/credentials', () => {
     const calls: Record<string, unknown[]> = { signIn: [], jwt: [], session: [], signInEvent: [], sessionEvent: [] }
     const config = testConfig({
       callbacks: {
-        signIn: (params) => { calls.signIn!.push(params); return true },
-        jwt: (params) => { calls.jwt!.push(params); return { ...params.token, role: 'admin' } },
-        session: (params) => { calls.session!.push(params); return { ...params.session, role: params.token.role } },
+        signIn: (params) => {
+          calls.signIn!.push(params)
+          return true
+        },
+        jwt: (params) => {
+          calls.jwt!.push(params)
+          return { ...params.token, role: 'admin' }
+        },
+        session: (params) => {
+          calls.session!.push(params)
+          return { ...params.session, role: params.token.role }
+        },
       },
       events: {
-        signIn: (message) => { calls.signInEvent!.push(message) },
-        session: (message) => { calls.sessionEvent!.push(message) },
+        signIn: (message) => {
+          calls.signInEvent!.push(message)
+        },
+        session: (message) => {
+          calls.sessionEvent!.push(message)
+        },
       },
     })
     const jar = new CookieJar()
@@ -34,7 +47,11 @@ describe('POST /auth/callback/credentials', () => {
     expect(signInParams.user).toMatchObject({ id: 'u-ada', email: 'ada@example.com' })
     expect(signInParams.account).toEqual({ providerAccountId: 'u-ada', type: 'credentials', provider: 'credentials' })
     expect(signInParams.credentials).toEqual({ username: 'ada', password: 'lovelace' })
-    expect(calls.jwt![0]).toMatchObject({ trigger: 'signIn', token: { name: 'Ada Lovelace', email: 'ada@example.com', sub: 'u-ada' }, user: { id: 'u-ada' } })
+    expect(calls.jwt![0]).toMatchObject({
+      trigger: 'signIn',
+      token: { name: 'Ada Lovelace', email: 'ada@example.com', sub: 'u-ada' },
+      user: { id: 'u-ada' },
+    })
     expect(calls.signInEvent![0]).toMatchObject({ user: { id: 'u-ada' }, account: { provider: 'credentials' } })
     const body = (await session(config, jar)) as Record<string, unknown>
     expect(body.role).toBe('admin')
@@ -88,11 +105,21 @@ describe('POST /auth/callback/credentials', () => {
   })
 
   it('denies with error=AccessDenied when the signIn callback throws, logging the original message', async () => {
-    const config = testConfig({ callbacks: { signIn: () => { throw new Error('not on the list') } } })
+    const config = testConfig({
+      callbacks: {
+        signIn: () => {
+          throw new Error('not on the list')
+        },
+      },
+    })
     const jar = new CookieJar()
     const location = new URL((await signIn(config, jar)).headers.get('location') as string)
     expect(location.searchParams.get('error')).toBe('AccessDenied')
-    expect(config.recorded.errors.some((e) => (e as { type?: string }).type === 'AccessDenied' && e.message === 'not on the list')).toBe(true)
+    expect(
+      config.recorded.errors.some(
+        (e) => (e as { type?: string }).type === 'AccessDenied' && e.message === 'not on the list',
+      ),
+    ).toBe(true)
     expect(jar.cookies.has('authjs.session-token')).toBe(false)
   })
 
@@ -116,7 +143,10 @@ describe('POST /auth/callback/credentials', () => {
     const config = testConfig()
     const jar = new CookieJar()
     await csrfToken(config, jar)
-    const response = await send(config, '/auth/callback/credentials', { jar, form: { username: 'ada', password: 'lovelace' } })
+    const response = await send(config, '/auth/callback/credentials', {
+      jar,
+      form: { username: 'ada', password: 'lovelace' },
+    })
     const location = new URL(response.headers.get('location') as string)
     expect(location.pathname).toBe('/auth/signin')
     expect(location.searchParams.get('error')).toBe('Signin')
@@ -127,7 +157,10 @@ describe('POST /auth/callback/credentials', () => {
     const config = testConfig()
     const jar = new CookieJar()
     await csrfToken(config, jar)
-    const response = await send(config, '/auth/callback/credentials', { jar, form: { username: 'ada', password: 'lovelace', csrfToken: 'f'.repeat(64) } })
+    const response = await send(config, '/auth/callback/credentials', {
+      jar,
+      form: { username: 'ada', password: 'lovelace', csrfToken: 'f'.repeat(64) },
+    })
     expect(new URL(response.headers.get('location') as string).searchParams.get('error')).toBe('Signin')
     expect(jar.cookies.has('authjs.session-token')).toBe(false)
   })
@@ -136,7 +169,10 @@ describe('POST /auth/callback/credentials', () => {
     const config = testConfig()
     const jar = new CookieJar()
     jar.cookies.set('authjs.csrf-token', `${'a'.repeat(64)}|${'b'.repeat(64)}`)
-    const response = await send(config, '/auth/callback/credentials', { jar, form: { username: 'ada', password: 'lovelace', csrfToken: 'a'.repeat(64) } })
+    const response = await send(config, '/auth/callback/credentials', {
+      jar,
+      form: { username: 'ada', password: 'lovelace', csrfToken: 'a'.repeat(64) },
+    })
     expect(new URL(response.headers.get('location') as string).searchParams.get('error')).toBe('Signin')
     expect(jar.cookies.has('authjs.session-token')).toBe(false)
   })
@@ -145,7 +181,10 @@ describe('POST /auth/callback/credentials', () => {
     const config = testConfig()
     const jar = new CookieJar()
     const token = await csrfToken(config, jar)
-    const response = await send(config, '/auth/callback/credentials', { jar, json: { username: 'alan', password: 'turing', csrfToken: token } })
+    const response = await send(config, '/auth/callback/credentials', {
+      jar,
+      json: { username: 'alan', password: 'turing', csrfToken: token },
+    })
     expect(response.status).toBe(302)
     expect(((await session(config, jar)) as { user: { name: string } }).user.name).toBe('Alan Turing')
   })
@@ -155,7 +194,9 @@ describe('POST /auth/callback/credentials', () => {
     const jar = new CookieJar()
     const token = await csrfToken(config, jar)
     const response = await send(config, '/auth/callback/credentials', {
-      jar, headers: { 'x-auth-return-redirect': '1' }, form: { username: 'ada', password: 'lovelace', csrfToken: token, callbackUrl: '/home' },
+      jar,
+      headers: { 'x-auth-return-redirect': '1' },
+      form: { username: 'ada', password: 'lovelace', csrfToken: token, callbackUrl: '/home' },
     })
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual({ url: `${origin}/home` })
@@ -165,7 +206,10 @@ describe('POST /auth/callback/credentials', () => {
   it('skips the CSRF check when the config carries skipCSRFCheck', async () => {
     const config = testConfig({ skipCSRFCheck })
     const jar = new CookieJar()
-    const response = await send(config, '/auth/callback/credentials', { jar, form: { username: 'ada', password: 'lovelace' } })
+    const response = await send(config, '/auth/callback/credentials', {
+      jar,
+      form: { username: 'ada', password: 'lovelace' },
+    })
     expect(response.status).toBe(302)
     expect(jar.cookies.has('authjs.session-token')).toBe(true)
     expect((await send(config, '/auth/csrf')).status).toBe(404)

@@ -130,7 +130,15 @@ describe('database sessions', () => {
     const adapter = MemoryAdapter(store)
     await withKnownUsers(adapter)
     const events: unknown[] = []
-    const config = testConfig({ adapter, session: { strategy: 'database' }, events: { signOut: (m) => { events.push(m) } } })
+    const config = testConfig({
+      adapter,
+      session: { strategy: 'database' },
+      events: {
+        signOut: (m) => {
+          events.push(m)
+        },
+      },
+    })
     const jar = new CookieJar()
     await signIn(config, jar)
     const token = jar.cookies.get('authjs.session-token') as string
@@ -144,7 +152,13 @@ describe('database sessions', () => {
     const adapter = MemoryAdapter()
     await withKnownUsers(adapter)
     let down = false
-    const flaky: Adapter = { ...adapter, getSessionAndUser: async (t) => { if (down) throw new Error('connection terminated'); return adapter.getSessionAndUser(t) } }
+    const flaky: Adapter = {
+      ...adapter,
+      getSessionAndUser: async (t) => {
+        if (down) throw new Error('connection terminated')
+        return adapter.getSessionAndUser(t)
+      },
+    }
     const config = dbConfig(flaky)
     const jar = new CookieJar()
     await signIn(config, jar)

@@ -14,14 +14,22 @@ import { CookieJar, csrfToken, origin, recordingLogger, secret, send, session } 
 import { signInLinkOf, startSmtpSink, type SmtpSink } from '../support/smtp-sink.js'
 
 let smtp: SmtpSink
-beforeAll(async () => { smtp = await startSmtpSink() })
-afterAll(async () => { await smtp?.close() })
+beforeAll(async () => {
+  smtp = await startSmtpSink()
+})
+afterAll(async () => {
+  await smtp?.close()
+})
 
 function emailConfig(options: Partial<EmailConfig> = {}, overrides: Partial<AuthConfig> = {}) {
   const store = createMemoryStore()
   const recorded = recordingLogger()
   const config: AuthConfig = {
-    secret, url: `${origin}/auth`, adapter: MemoryAdapter(store), logger: recorded.logger, session: { strategy: 'jwt' },
+    secret,
+    url: `${origin}/auth`,
+    adapter: MemoryAdapter(store),
+    logger: recorded.logger,
+    session: { strategy: 'jwt' },
     providers: [Nodemailer({ id: 'email', server: smtp.url, from: 'login@site.test', ...options })],
     ...overrides,
   }
@@ -57,11 +65,21 @@ describe('POST /auth/signin/email: the request limit', () => {
   })
 
   it('limits per client too, when a trusted proxy names the client', async () => {
-    const { config, recorded } = emailConfig({ rateLimit: { perAddress: 100, perClient: 2, clientKey: (request) => request.headers.get('x-client') ?? undefined } })
+    const { config, recorded } = emailConfig({
+      rateLimit: {
+        perAddress: 100,
+        perClient: 2,
+        clientKey: (request) => request.headers.get('x-client') ?? undefined,
+      },
+    })
     const seen = smtp.messages.length
     for (const email of ['c1@example.com', 'c2@example.com', 'c3@example.com']) {
       const jar = new CookieJar()
-      await send(config, '/auth/signin/email', { jar, headers: { 'x-client': '203.0.113.9' }, form: { email, csrfToken: await csrfToken(config, jar) } })
+      await send(config, '/auth/signin/email', {
+        jar,
+        headers: { 'x-client': '203.0.113.9' },
+        form: { email, csrfToken: await csrfToken(config, jar) },
+      })
     }
     expect(await arrivedSince(seen)).toBe(2)
     expect(recorded.refusals.map((r) => r.code)).toEqual(['refused:rate-limit'])
@@ -103,13 +121,30 @@ describe('POST /auth/signin/email: one address only', () => {
 describe('the signIn callback', () => {
   it('is asked with email.verificationRequest before a link is sent, and without it when the link is confirmed', async () => {
     const calls: unknown[] = []
-    const { config } = emailConfig({}, { callbacks: { signIn: ({ email, account }) => { calls.push({ email, provider: account?.provider, type: account?.type }); return true } } })
+    const { config } = emailConfig(
+      {},
+      {
+        callbacks: {
+          signIn: ({ email, account }) => {
+            calls.push({ email, provider: account?.provider, type: account?.type })
+            return true
+          },
+        },
+      },
+    )
     const seen = smtp.messages.length
     await requestLink(config, 'asked@example.com')
     const link = signInLinkOf(await smtp.next(seen))
     const jar = new CookieJar()
     await send(config, `${link.pathname}${link.search}`, { jar })
-    await send(config, link.pathname, { jar, form: { token: link.searchParams.get('token') as string, email: 'asked@example.com', csrfToken: await csrfToken(config, jar) } })
+    await send(config, link.pathname, {
+      jar,
+      form: {
+        token: link.searchParams.get('token') as string,
+        email: 'asked@example.com',
+        csrfToken: await csrfToken(config, jar),
+      },
+    })
     expect(calls).toEqual([
       { email: { verificationRequest: true }, provider: 'email', type: 'email' },
       { email: undefined, provider: 'email', type: 'email' },
@@ -134,7 +169,16 @@ describe('the signIn callback', () => {
   })
 
   it('a throw: error=AccessDenied, no mail', async () => {
-    const { config } = emailConfig({}, { callbacks: { signIn: () => { throw new Error('blocked') } } })
+    const { config } = emailConfig(
+      {},
+      {
+        callbacks: {
+          signIn: () => {
+            throw new Error('blocked')
+          },
+        },
+      },
+    )
     const seen = smtp.messages.length
     const response = await requestLink(config, 'thrown@example.com')
     expect(response.headers.get('location')).toBe(`${origin}/auth/error?error=AccessDenied`)
@@ -150,7 +194,9 @@ describe('delivery failures', () => {
     const logged = recorded.errors.find((e) => e.message.includes('could not be sent'))
     expect(logged).toBeDefined()
     expect((logged?.cause as { err?: Error } | undefined)?.err).toBeInstanceOf(Error)
-    expect(JSON.stringify(recorded.errors.map((e) => [e.message, String((e.cause as { err?: Error } | undefined)?.err)]))).not.toMatch(/token=/)
+    expect(
+      JSON.stringify(recorded.errors.map((e) => [e.message, String((e.cause as { err?: Error } | undefined)?.err)])),
+    ).not.toMatch(/token=/)
   })
 })
 
@@ -182,7 +228,10 @@ describe('the stored token', () => {
   })
 
   it("uses the provider's secret and generateVerificationToken when given", async () => {
-    const { config, store } = emailConfig({ secret: 'provider-secret', generateVerificationToken: () => 'my-own-token' })
+    const { config, store } = emailConfig({
+      secret: 'provider-secret',
+      generateVerificationToken: () => 'my-own-token',
+    })
     await requestLink(config, 'custom@example.com')
     expect([...store.verificationTokens.keys()]).toEqual([hashVerificationToken('my-own-token', 'provider-secret')])
   })
@@ -200,17 +249,24 @@ describe('start-up', () => {
 
 describe('the message', () => {
   it('escapes the URL in the href and the text, and keeps the host from being linked', () => {
-    const url = 'https://example.com/auth/callback/email?callbackUrl=%22%3E%3Cscript%3E&token=abc&email=a%40b.test&x="><img>'
+    const url =
+      'https://example.com/auth/callback/email?callbackUrl=%22%3E%3Cscript%3E&token=abc&email=a%40b.test&x="><img>'
     const html = signInHtml({ url })
     expect(html).not.toContain('"><img>')
-    expect(html).toContain('href="https://example.com/auth/callback/email?callbackUrl=%22%3E%3Cscript%3E&amp;token=abc&amp;email=a%40b.test&amp;x=&quot;&gt;&lt;img&gt;"')
+    expect(html).toContain(
+      'href="https://example.com/auth/callback/email?callbackUrl=%22%3E%3Cscript%3E&amp;token=abc&amp;email=a%40b.test&amp;x=&quot;&gt;&lt;img&gt;"',
+    )
     expect(html).toContain('example&#8203;.com')
     expect(signInText({ url })).toContain(url)
   })
 
   it('follows the theme: a plain brand colour is used, anything else is not', () => {
-    expect(signInHtml({ url: 'https://example.com/x', theme: { brandColor: '#ff0000' } })).toContain('bgcolor="#ff0000"')
-    expect(signInHtml({ url: 'https://example.com/x', theme: { brandColor: 'red;background:url(x)' } })).not.toContain('url(x)')
+    expect(signInHtml({ url: 'https://example.com/x', theme: { brandColor: '#ff0000' } })).toContain(
+      'bgcolor="#ff0000"',
+    )
+    expect(signInHtml({ url: 'https://example.com/x', theme: { brandColor: 'red;background:url(x)' } })).not.toContain(
+      'url(x)',
+    )
     expect(signInHtml({ url: 'https://example.com/x', theme: { colorScheme: 'dark' } })).toContain('#111111')
   })
 })
@@ -223,9 +279,14 @@ describe('the built-in pages', () => {
     const form = /<form action="([^"]+\/signin\/email)" method="POST">(.*?)<\/form>/.exec(page)
     expect(form).not.toBeNull()
     expect(form?.[2]).toContain('name="email" type="email"')
-    const hidden = Object.fromEntries([...(form?.[2] ?? '').matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]))
+    const hidden = Object.fromEntries(
+      [...(form?.[2] ?? '').matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+    )
     const seen = smtp.messages.length
-    const response = await send(config, new URL(form?.[1] ?? '').pathname, { jar, form: { ...hidden, email: 'page@example.com' } })
+    const response = await send(config, new URL(form?.[1] ?? '').pathname, {
+      jar,
+      form: { ...hidden, email: 'page@example.com' },
+    })
     expect(response.headers.get('location')).toBe(`${origin}/auth/verify-request?provider=email&type=email`)
     expect((await smtp.next(seen)).envelopeTo).toEqual(['page@example.com'])
     const verify = await send(config, '/auth/verify-request?provider=email&type=email', { jar })
@@ -241,7 +302,14 @@ describe('database sessions', () => {
     const link = signInLinkOf(await smtp.next(seen))
     const jar = new CookieJar()
     await send(config, `${link.pathname}${link.search}`, { jar })
-    const confirmed = await send(config, link.pathname, { jar, form: { token: link.searchParams.get('token') as string, email: 'rows@example.com', csrfToken: await csrfToken(config, jar) } })
+    const confirmed = await send(config, link.pathname, {
+      jar,
+      form: {
+        token: link.searchParams.get('token') as string,
+        email: 'rows@example.com',
+        csrfToken: await csrfToken(config, jar),
+      },
+    })
     expect(confirmed.status).toBe(302)
     const user = [...store.users.values()].find((u) => u.email === 'rows@example.com')
     expect(user?.emailVerified).toBeInstanceOf(Date)

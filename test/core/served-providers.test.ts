@@ -10,13 +10,16 @@ const candidates: Array<[string, EmailConfig | WebAuthnConfig]> = [
 ]
 
 describe('providers no flow serves', () => {
-  it.each(candidates.filter(([kind]) => !servedProviderKinds.has(kind)))('a %s provider is a configuration error that names it', async (_kind, provider) => {
-    const config = testConfig({ providers: [provider as Provider], experimental: { enableWebAuthn: true } })
-    const response = await send(config, '/auth/providers')
-    expect(response.status).toBe(500)
-    const refused = config.recorded.errors.find((e) => (e as { type?: string }).type === 'InvalidConfig')
-    expect(refused?.message).toContain(`provider "${provider.id}"`)
-  })
+  it.each(candidates.filter(([kind]) => !servedProviderKinds.has(kind)))(
+    'a %s provider is a configuration error that names it',
+    async (_kind, provider) => {
+      const config = testConfig({ providers: [provider as Provider], experimental: { enableWebAuthn: true } })
+      const response = await send(config, '/auth/providers')
+      expect(response.status).toBe(500)
+      const refused = config.recorded.errors.find((e) => (e as { type?: string }).type === 'InvalidConfig')
+      expect(refused?.message).toContain(`provider "${provider.id}"`)
+    },
+  )
 
   it('every kind a configured provider can have is either served or refused by name', () => {
     expect(servedProviderKinds.has('oauth')).toBe(true)

@@ -53,7 +53,9 @@ describe('GET /auth/session', () => {
     vi.setSystemTime(new Date('2026-01-01T00:02:00Z'))
     const response = await send(config, '/auth/session', { jar })
     expect(await response.json()).toBeNull()
-    expect(response.headers.getSetCookie().some((c) => c.startsWith('authjs.session-token=;') && /Max-Age=0/i.test(c))).toBe(true)
+    expect(
+      response.headers.getSetCookie().some((c) => c.startsWith('authjs.session-token=;') && /Max-Age=0/i.test(c)),
+    ).toBe(true)
   })
 
   it('signs the user out when the jwt callback returns null, clearing the cookie', async () => {
@@ -68,7 +70,14 @@ describe('GET /auth/session', () => {
 
   it('answers null and logs JWTSessionError when the session callback throws', async () => {
     let broken = false
-    const config = testConfig({ callbacks: { session: ({ session: s }) => { if (broken) throw new Error('bug'); return s } } })
+    const config = testConfig({
+      callbacks: {
+        session: ({ session: s }) => {
+          if (broken) throw new Error('bug')
+          return s
+        },
+      },
+    })
     const jar = new CookieJar()
     await signIn(config, jar)
     broken = true
@@ -85,7 +94,10 @@ describe('POST /auth/session', () => {
     const config = testConfig({
       callbacks: {
         jwt: ({ token, trigger, session: data }) => {
-          if (trigger === 'update') { seen.push(data); return { ...token, name: (data as { name: string }).name } }
+          if (trigger === 'update') {
+            seen.push(data)
+            return { ...token, name: (data as { name: string }).name }
+          }
           return token
         },
         session: ({ session: s, trigger, newSession }) => ({ ...s, trigger, newSession }),
@@ -94,16 +106,25 @@ describe('POST /auth/session', () => {
     const jar = new CookieJar()
     await signIn(config, jar)
     const token = await csrfToken(config, jar)
-    const response = await send(config, '/auth/session', { jar, json: { csrfToken: token, data: { name: 'Countess Lovelace' } } })
+    const response = await send(config, '/auth/session', {
+      jar,
+      json: { csrfToken: token, data: { name: 'Countess Lovelace' } },
+    })
     expect(response.status).toBe(200)
     const body = (await response.json()) as Record<string, unknown>
-    expect(body).toMatchObject({ user: { name: 'Countess Lovelace' }, trigger: 'update', newSession: { name: 'Countess Lovelace' } })
+    expect(body).toMatchObject({
+      user: { name: 'Countess Lovelace' },
+      trigger: 'update',
+      newSession: { name: 'Countess Lovelace' },
+    })
     expect(seen).toEqual([{ name: 'Countess Lovelace' }])
     expect(sessionToken(jar)?.name).toBe('Countess Lovelace')
   })
 
   it('refuses an update without the CSRF token and leaves the token unchanged', async () => {
-    const config = testConfig({ callbacks: { jwt: ({ token, trigger }) => (trigger === 'update' ? { ...token, name: 'Mallory' } : token) } })
+    const config = testConfig({
+      callbacks: { jwt: ({ token, trigger }) => (trigger === 'update' ? { ...token, name: 'Mallory' } : token) },
+    })
     const jar = new CookieJar()
     await signIn(config, jar)
     const response = await send(config, '/auth/session', { jar, json: { data: { name: 'Mallory' } } })
@@ -116,7 +137,13 @@ describe('POST /auth/session', () => {
 describe('POST /auth/signout', () => {
   it('clears the session cookie, sends the signOut event with the token, and redirects through the redirect callback', async () => {
     const signOuts: unknown[] = []
-    const config = testConfig({ events: { signOut: (message) => { signOuts.push(message) } } })
+    const config = testConfig({
+      events: {
+        signOut: (message) => {
+          signOuts.push(message)
+        },
+      },
+    })
     const jar = new CookieJar()
     await signIn(config, jar)
     const token = await csrfToken(config, jar)
@@ -144,7 +171,10 @@ describe('POST /auth/signout', () => {
     const jar = new CookieJar()
     await signIn(config, jar)
     const token = await csrfToken(config, jar)
-    const response = await send(config, '/auth/signout', { jar, form: { csrfToken: token, callbackUrl: 'https://evil.example/' } })
+    const response = await send(config, '/auth/signout', {
+      jar,
+      form: { csrfToken: token, callbackUrl: 'https://evil.example/' },
+    })
     expect(response.headers.get('location')).toBe(origin)
   })
 })

@@ -18,7 +18,11 @@ function setup(overrides: Partial<AuthConfig> = {}) {
   const adapter = MemoryAdapter(store)
   const logger = recordingLogger()
   const config: AuthConfig = {
-    secret, trustHost: true, adapter, logger: logger.logger, session: { strategy: 'jwt' },
+    secret,
+    trustHost: true,
+    adapter,
+    logger: logger.logger,
+    session: { strategy: 'jwt' },
     experimental: { enableWebAuthn: true },
     providers: [Passkey()],
     ...overrides,
@@ -30,11 +34,31 @@ type Setup = ReturnType<typeof setup>
 
 async function options(s: Setup, jar: CookieJar, query = '', provider = 'passkey') {
   const response = await send(s.config, `/auth/webauthn-options/${provider}${query}`, { jar })
-  return { status: response.status, body: (await response.json()) as { action?: string; options?: Record<string, unknown> & { challenge: string; allowCredentials?: unknown[] }; error?: string } }
+  return {
+    status: response.status,
+    body: (await response.json()) as {
+      action?: string
+      options?: Record<string, unknown> & { challenge: string; allowCredentials?: unknown[] }
+      error?: string
+    },
+  }
 }
 
-async function answer(s: Setup, jar: CookieJar, action: string, data: unknown, extra: Record<string, string> = {}, provider = 'passkey') {
-  const form: Record<string, string> = { action, data: JSON.stringify(data), csrfToken: await csrfToken(s.config, jar), callbackUrl: `${origin}/welcome`, ...extra }
+async function answer(
+  s: Setup,
+  jar: CookieJar,
+  action: string,
+  data: unknown,
+  extra: Record<string, string> = {},
+  provider = 'passkey',
+) {
+  const form: Record<string, string> = {
+    action,
+    data: JSON.stringify(data),
+    csrfToken: await csrfToken(s.config, jar),
+    callbackUrl: `${origin}/welcome`,
+    ...extra,
+  }
   return send(s.config, `/auth/callback/${provider}`, { jar, form })
 }
 
@@ -57,7 +81,9 @@ function refusals(s: Setup): string[] {
   return s.logger.refusals.map((r) => r.code)
 }
 
-afterEach(() => { vi.useRealTimers() })
+afterEach(() => {
+  vi.useRealTimers()
+})
 
 describe('WebAuthn configuration', () => {
   it('refuses a WebAuthn provider without experimental.enableWebAuthn at start-up', async () => {
@@ -97,7 +123,11 @@ describe('WebAuthn configuration', () => {
   })
 
   it('takes the relying party from a per-request function', async () => {
-    const s = setup({ providers: [Passkey({ getRelayingParty: () => ({ id: 'example.com', name: 'Example', origin: 'https://example.com' }) })] })
+    const s = setup({
+      providers: [
+        Passkey({ getRelayingParty: () => ({ id: 'example.com', name: 'Example', origin: 'https://example.com' }) }),
+      ],
+    })
     const { body } = await options(s, new CookieJar(), '?email=new@example.com')
     expect(body.options).toMatchObject({ rp: { id: 'example.com', name: 'Example' } })
   })
@@ -110,7 +140,11 @@ describe('WebAuthn options', () => {
     const { status, body } = await options(s, jar, '?email=new@example.com')
     expect(status).toBe(200)
     expect(body.action).toBe('register')
-    expect(body.options).toMatchObject({ rp: { id: 'localhost' }, user: { name: 'new@example.com' }, authenticatorSelection: { residentKey: 'required', userVerification: 'required' } })
+    expect(body.options).toMatchObject({
+      rp: { id: 'localhost' },
+      user: { name: 'new@example.com' },
+      authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+    })
     expect(body.options?.challenge).toMatch(/^[\w-]{43}$/)
     expect(jar.cookies.get('authchart.flow')).toBeTruthy()
   })
@@ -157,7 +191,10 @@ describe('WebAuthn registration and sign-in', () => {
     expect(stored).toMatchObject({ userId: user!.id, counter: 0, transports: 'internal' })
     // Auth.js's format: standard base64, and the account's providerAccountId is the credential id.
     expect(stored.credentialID).toBe(s.authenticator.credentials[0].id.toString('base64'))
-    expect(await s.adapter.getAccount(stored.credentialID, 'passkey')).toMatchObject({ type: 'webauthn', userId: user!.id })
+    expect(await s.adapter.getAccount(stored.credentialID, 'passkey')).toMatchObject({
+      type: 'webauthn',
+      userId: user!.id,
+    })
 
     const signedIn = await authenticate(s)
     expect(signedIn.response.headers.get('location')).toBe(`${origin}/welcome`)
@@ -186,10 +223,21 @@ describe('WebAuthn registration and sign-in', () => {
     s.authenticator.credentials.push(credential)
     const user = await s.adapter.createUser({ id: 'authjs-user', email: 'grace@example.com', emailVerified: null })
     const credentialID = credential.id.toString('base64')
-    await s.adapter.linkAccount({ userId: user.id, type: 'webauthn', provider: 'passkey', providerAccountId: credentialID })
+    await s.adapter.linkAccount({
+      userId: user.id,
+      type: 'webauthn',
+      provider: 'passkey',
+      providerAccountId: credentialID,
+    })
     await s.adapter.createAuthenticator({
-      credentialID, userId: user.id, providerAccountId: credentialID, counter: 0, credentialBackedUp: false,
-      credentialPublicKey: credential.publicKeyCose.toString('base64'), credentialDeviceType: 'singleDevice', transports: 'internal,hybrid',
+      credentialID,
+      userId: user.id,
+      providerAccountId: credentialID,
+      counter: 0,
+      credentialBackedUp: false,
+      credentialPublicKey: credential.publicKeyCose.toString('base64'),
+      credentialDeviceType: 'singleDevice',
+      transports: 'internal,hybrid',
     })
     const { jar, response } = await authenticate(s)
     expect(response.headers.get('location')).toBe(`${origin}/welcome`)
@@ -276,7 +324,11 @@ describe('WebAuthn refusals', () => {
     const jar = new CookieJar()
     const { body } = await options(s, jar)
     const data = s.authenticator.get(body.options as never)
-    const response = await answer(s, jar, 'authenticate', { ...data, id: 'AAAAAAAAAAAAAAAAAAAAAA', rawId: 'AAAAAAAAAAAAAAAAAAAAAA' })
+    const response = await answer(s, jar, 'authenticate', {
+      ...data,
+      id: 'AAAAAAAAAAAAAAAAAAAAAA',
+      rawId: 'AAAAAAAAAAAAAAAAAAAAAA',
+    })
     expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
     expect(refusals(s)).toEqual(['refused:webauthn-credential'])
   })
@@ -286,7 +338,10 @@ describe('WebAuthn refusals', () => {
     await register(s)
     const jar = new CookieJar()
     const { body } = await options(s, jar)
-    const response = await send(s.config, '/auth/callback/passkey', { jar, form: { action: 'authenticate', data: JSON.stringify(s.authenticator.get(body.options as never)) } })
+    const response = await send(s.config, '/auth/callback/passkey', {
+      jar,
+      form: { action: 'authenticate', data: JSON.stringify(s.authenticator.get(body.options as never)) },
+    })
     expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
     expect(await session(s.config, jar)).toBeNull()
     expect(refusals(s)).toEqual(['refused:csrf'])
@@ -296,7 +351,12 @@ describe('WebAuthn refusals', () => {
     const s = setup()
     const jar = new CookieJar()
     const { body } = await options(s, jar)
-    const response = await answer(s, jar, 'register', s.authenticator.create({ challenge: body.options!.challenge, rp: { id: 'localhost' }, user: { id: 'x' } }))
+    const response = await answer(
+      s,
+      jar,
+      'register',
+      s.authenticator.create({ challenge: body.options!.challenge, rp: { id: 'localhost' }, user: { id: 'x' } }),
+    )
     expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
     expect(refusals(s)).toEqual(['refused:webauthn-verification'])
   })
@@ -315,7 +375,10 @@ describe('WebAuthn refusals', () => {
     const s = setup()
     const jar = new CookieJar()
     await options(s, jar, '?email=new@example.com')
-    const response = await send(s.config, '/auth/callback/passkey', { jar, form: { action: 'register', data: '{not json', csrfToken: await csrfToken(s.config, jar) } })
+    const response = await send(s.config, '/auth/callback/passkey', {
+      jar,
+      form: { action: 'register', data: '{not json', csrfToken: await csrfToken(s.config, jar) },
+    })
     expect(response.status).toBe(302)
     expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
   })

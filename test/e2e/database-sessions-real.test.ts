@@ -20,15 +20,27 @@ import { AdapterError } from '../../src/errors.js'
 import Credentials from '../../src/providers/credentials.js'
 import OIDC from '../../src/providers/oidc.js'
 import type { AuthConfig } from '../../src/types/index.js'
-import { dialectDyingBefore, killMysqlConnection, killPostgresConnection, type KillConnection } from '../adapters/connection-killer.js'
+import {
+  dialectDyingBefore,
+  killMysqlConnection,
+  killPostgresConnection,
+  type KillConnection,
+} from '../adapters/connection-killer.js'
 import { deleteKeysWithPrefix } from '../adapters/redis-keys-cleanup.js'
 import { sqlStoreReaders, type RawQuery } from '../adapters/sql-store-readers.js'
 import { CookieJar, csrfToken, origin, send, session, signIn, testConfig } from '../support/auth-harness.js'
 import { startOidcProvider, type RunningOidcProvider } from '../support/oidc-provider.js'
 import { probeRedisServerBinary, startRedisServer } from '../support/redis-server.js'
 import {
-  createScratchMysqlDatabase, createScratchPostgresSchema, describeWithService, probeMysql, probePostgres, probeRedis,
-  redisUrl, scratchName, type ServiceProbe,
+  createScratchMysqlDatabase,
+  createScratchPostgresSchema,
+  describeWithService,
+  probeMysql,
+  probePostgres,
+  probeRedis,
+  redisUrl,
+  scratchName,
+  type ServiceProbe,
 } from '../support/services.js'
 
 const day = 24 * 3600
@@ -36,7 +48,10 @@ const cookieName = 'authjs.session-token'
 const password = 'correct horse battery staple'
 
 /** A session row as the store holds it. */
-interface StoredSession { userId: string; expires: Date }
+interface StoredSession {
+  userId: string
+  expires: Date
+}
 
 /** Reads of one store that bypass the adapter, so a test sees what was really written. */
 interface StoreReaders {
@@ -92,14 +107,15 @@ function sqlReaders(dialect: 'postgres' | 'mysql', query: RawQuery): StoreReader
     (await query(text, [value])).map((row) => String((row as Record<string, unknown>)[name]))
   return {
     async session(sessionToken) {
-      const row = await tables.session(sessionToken) as { userId: string; expires: Date } | null
+      const row = (await tables.session(sessionToken)) as { userId: string; expires: Date } | null
       return row && { userId: String(row.userId), expires: row.expires }
     },
-    sessionsOf: (userId) => column(`select ${q('sessionToken')} from ${q('Session')} where ${q('userId')} = ${p}`, userId, 'sessionToken'),
+    sessionsOf: (userId) =>
+      column(`select ${q('sessionToken')} from ${q('Session')} where ${q('userId')} = ${p}`, userId, 'sessionToken'),
     usersWithEmail: (email) => column(`select ${q('id')} from ${q('User')} where ${q('email')} = ${p}`, email, 'id'),
     user: (id) => tables.user(id),
     async accountOwner(provider, providerAccountId) {
-      const row = await tables.account(provider, providerAccountId) as { userId: string } | null
+      const row = (await tables.account(provider, providerAccountId)) as { userId: string } | null
       return row && String(row.userId)
     },
     // The documented schema's foreign keys remove the user's sessions with it (ON DELETE CASCADE).
@@ -117,8 +133,14 @@ const failingStatement: Record<FailurePoint, RegExp> = {
 
 /** pg reports a connection lost while checked out as an 'error' event, which ends the process when unheard. */
 function hearConnectionErrors(pool: pg.Pool): pg.Pool {
-  pool.on('error', () => { /* an idle client died; the pool replaces it */ })
-  pool.on('connect', (client) => client.on('error', () => { /* the adapter fails the call with an AdapterError */ }))
+  pool.on('error', () => {
+    /* an idle client died; the pool replaces it */
+  })
+  pool.on('connect', (client) =>
+    client.on('error', () => {
+      /* the adapter fails the call with an AdapterError */
+    }),
+  )
   return pool
 }
 
@@ -159,14 +181,22 @@ const postgres: StoreBackend = {
   probe: probePostgres,
   async open() {
     const scratch = await createScratchPostgresSchema()
-    const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: hearConnectionErrors(new pg.Pool({ connectionString: scratch.url, max: 5 })) }) })
+    const db = new Kysely<unknown>({
+      dialect: new PostgresDialect({
+        pool: hearConnectionErrors(new pg.Pool({ connectionString: scratch.url, max: 5 })),
+      }),
+    })
     await migrate(db)
     const raw = new pg.Pool({ connectionString: scratch.url, max: 2 })
     const readers = sqlReaders('postgres', async (text, values) => (await raw.query(text, values)).rows)
     return sqlStore({
-      db, readers, closeRaw: () => raw.end(), scratch,
+      db,
+      readers,
+      closeRaw: () => raw.end(),
+      scratch,
       // One connection, so the armed statement runs on the connection that is killed.
-      failingDialect: () => new PostgresDialect({ pool: hearConnectionErrors(new pg.Pool({ connectionString: scratch.url, max: 1 })) }),
+      failingDialect: () =>
+        new PostgresDialect({ pool: hearConnectionErrors(new pg.Pool({ connectionString: scratch.url, max: 1 })) }),
       kill: killPostgresConnection(raw),
     })
   },
@@ -178,7 +208,9 @@ const mariadb: StoreBackend = {
   async open() {
     const scratch = await createScratchMysqlDatabase()
     // timezone 'Z': mysql2 writes and reads TIMESTAMP values as UTC, so expiries round-trip exactly.
-    const db = new Kysely<unknown>({ dialect: new MysqlDialect({ pool: createPool({ uri: scratch.url, timezone: 'Z', connectionLimit: 5 }) }) })
+    const db = new Kysely<unknown>({
+      dialect: new MysqlDialect({ pool: createPool({ uri: scratch.url, timezone: 'Z', connectionLimit: 5 }) }),
+    })
     await migrate(db)
     const raw = createPromisePool({ uri: scratch.url, timezone: 'Z', connectionLimit: 2 })
     const readers = sqlReaders('mysql', async (text, values) => {
@@ -186,8 +218,12 @@ const mariadb: StoreBackend = {
       return Array.isArray(rows) ? rows : []
     })
     return sqlStore({
-      db, readers, closeRaw: () => raw.end(), scratch,
-      failingDialect: () => new MysqlDialect({ pool: createPool({ uri: scratch.url, timezone: 'Z', connectionLimit: 1 }) }),
+      db,
+      readers,
+      closeRaw: () => raw.end(),
+      scratch,
+      failingDialect: () =>
+        new MysqlDialect({ pool: createPool({ uri: scratch.url, timezone: 'Z', connectionLimit: 1 }) }),
       kill: killMysqlConnection(raw),
     })
   },
@@ -210,15 +246,17 @@ function redisReaders(client: Redis, prefix: string): StoreReaders {
   }
   const json = async (key: string) => {
     const value = await client.get(key)
-    return value === null ? null : JSON.parse(value) as Record<string, unknown>
+    return value === null ? null : (JSON.parse(value) as Record<string, unknown>)
   }
   return {
     async session(sessionToken) {
       const record = await json(keys.session(sessionToken))
       return record && { userId: String(record.userId), expires: new Date(String(record.expires)) }
     },
-    sessionsOf: async (userId) => (await records(`${prefix}session:*`)).filter((s) => s.userId === userId).map((s) => String(s.sessionToken)),
-    usersWithEmail: async (email) => (await records(`${prefix}user:*`)).filter((u) => u.email === email).map((u) => String(u.id)),
+    sessionsOf: async (userId) =>
+      (await records(`${prefix}session:*`)).filter((s) => s.userId === userId).map((s) => String(s.sessionToken)),
+    usersWithEmail: async (email) =>
+      (await records(`${prefix}user:*`)).filter((u) => u.email === email).map((u) => String(u.id)),
     user: (id) => json(keys.user(id)),
     async accountOwner(provider, providerAccountId) {
       const record = await json(keys.account(provider, providerAccountId))
@@ -249,7 +287,9 @@ const redis: StoreBackend = {
         // A bounded retry budget, as docs/adapters.md advises: without one, ioredis queues the command until Redis
         // returns and the request hangs instead of failing.
         const failing = new Redis(server.url, { maxRetriesPerRequest: 1, retryStrategy: () => 50 })
-        failing.on('error', () => { /* reported through the failing commands */ })
+        failing.on('error', () => {
+          /* reported through the failing commands */
+        })
         const adapter = RedisAdapter(failing)
         let armed: FailurePoint | undefined
         let crashed = false
@@ -263,10 +303,18 @@ const redis: StoreBackend = {
           // The adapter's own methods; only the moment of the crash is chosen here.
           adapter: {
             ...adapter,
-            createSession: async (s) => { await crashIfArmed('createSession'); return adapter.createSession(s) },
-            updateSession: async (s) => { await crashIfArmed('updateSession'); return adapter.updateSession(s) },
+            createSession: async (s) => {
+              await crashIfArmed('createSession')
+              return adapter.createSession(s)
+            },
+            updateSession: async (s) => {
+              await crashIfArmed('updateSession')
+              return adapter.updateSession(s)
+            },
           },
-          failBefore: (method) => { armed = method },
+          failBefore: (method) => {
+            armed = method
+          },
           // A restarted server is empty (no persistence), like a crashed cache.
           async recover() {
             if (!crashed) return
@@ -307,16 +355,32 @@ const directoryCredentials = Credentials({
 /** A user in the store that the credentials provider accepts. */
 async function knownUser(adapter: Required<Adapter>): Promise<AdapterUser> {
   const email = `${randomUUID()}@example.com`
-  const user = await adapter.createUser({ id: randomUUID(), email, emailVerified: null, name: 'Grace Hopper', image: 'https://example.com/grace.png' })
+  const user = await adapter.createUser({
+    id: randomUUID(),
+    email,
+    emailVerified: null,
+    name: 'Grace Hopper',
+    image: 'https://example.com/grace.png',
+  })
   directory.set(email, user.id)
   return user
 }
 
-function sessionConfig(adapter: Adapter, options: { maxAge?: number; updateAge?: number } = {}, overrides: Partial<AuthConfig> = {}) {
-  return testConfig({ adapter, providers: [directoryCredentials], session: { strategy: 'database', ...options }, ...overrides })
+function sessionConfig(
+  adapter: Adapter,
+  options: { maxAge?: number; updateAge?: number } = {},
+  overrides: Partial<AuthConfig> = {},
+) {
+  return testConfig({
+    adapter,
+    providers: [directoryCredentials],
+    session: { strategy: 'database', ...options },
+    ...overrides,
+  })
 }
 
-const sessionCookieSet = (response: Response) => response.headers.getSetCookie().filter((c) => c.startsWith(`${cookieName}=`))
+const sessionCookieSet = (response: Response) =>
+  response.headers.getSetCookie().filter((c) => c.startsWith(`${cookieName}=`))
 
 /** Starts the clock at a whole second near the real time (Redis expires keys by its own, real clock). */
 function controlledClock() {
@@ -329,11 +393,15 @@ function controlledClock() {
 function barrier(count: number): () => Promise<void> {
   let arrived = 0
   let release: () => void = () => {}
-  const all = new Promise<void>((resolve) => { release = resolve })
+  const all = new Promise<void>((resolve) => {
+    release = resolve
+  })
   return async () => {
     if (++arrived === count) release()
     let timer: ReturnType<typeof setTimeout> | undefined
-    const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`barrier: ${arrived} of ${count} arrived`)), 10_000) })
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`barrier: ${arrived} of ${count} arrived`)), 10_000)
+    })
     try {
       await Promise.race([all, timeout])
     } finally {
@@ -371,7 +439,10 @@ function databaseSessionSuite(backend: StoreBackend): void {
       expect(response.status).toBe(302)
       const token = jar.cookies.get(cookieName) as string
       expect(token).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
-      expect(await store.readers.session(token)).toEqual({ userId: user.id, expires: new Date(clock.start + 7 * day * 1000) })
+      expect(await store.readers.session(token)).toEqual({
+        userId: user.id,
+        expires: new Date(clock.start + 7 * day * 1000),
+      })
       expect(await store.readers.sessionsOf(user.id)).toEqual([token])
     })
 
@@ -391,7 +462,7 @@ function databaseSessionSuite(backend: StoreBackend): void {
       const config = sessionConfig(store.adapter)
       const jar = new CookieJar()
       await signIn(config, jar, user.email, password)
-      const body = await session(config, jar) as { user: object; expires: string }
+      const body = (await session(config, jar)) as { user: object; expires: string }
       expect(body.user).toEqual({ name: 'Grace Hopper', email: user.email, image: 'https://example.com/grace.png' })
       const stored = await store.readers.session(jar.cookies.get(cookieName) as string)
       expect(body.expires).toBe(stored?.expires.toISOString())
@@ -468,7 +539,17 @@ function databaseSessionSuite(backend: StoreBackend): void {
     it('deletes the session row, clears the cookie and sends the signOut event with the row', async () => {
       const user = await knownUser(store.adapter)
       const ended: unknown[] = []
-      const config = sessionConfig(store.adapter, {}, { events: { signOut: (message) => { ended.push(message) } } })
+      const config = sessionConfig(
+        store.adapter,
+        {},
+        {
+          events: {
+            signOut: (message) => {
+              ended.push(message)
+            },
+          },
+        },
+      )
       const jar = new CookieJar()
       await signIn(config, jar, user.email, password)
       const token = jar.cookies.get(cookieName) as string
@@ -510,15 +591,19 @@ function oauthUniqueKeySuite(current: () => OpenedStore): void {
       await op?.close()
     })
 
-    const oauthConfig = (adapter: Adapter) => testConfig({
-      adapter,
-      session: { strategy: 'database' },
-      providers: [OIDC({ id: 'idp', name: 'IdP', issuer: op.issuer, clientId: 'app', clientSecret: 's3cret' })],
-    })
+    const oauthConfig = (adapter: Adapter) =>
+      testConfig({
+        adapter,
+        session: { strategy: 'database' },
+        providers: [OIDC({ id: 'idp', name: 'IdP', issuer: op.issuer, clientId: 'app', clientSecret: 's3cret' })],
+      })
 
     /** Runs the sign-in up to the provider's redirect back, so the callbacks themselves can be sent together. */
     async function reachCallback(config: AuthConfig, jar: CookieJar, account: string): Promise<string> {
-      const start = await send(config, '/auth/signin/idp', { jar, form: { csrfToken: await csrfToken(config, jar), callbackUrl: '/home' } })
+      const start = await send(config, '/auth/signin/idp', {
+        jar,
+        form: { csrfToken: await csrfToken(config, jar), callbackUrl: '/home' },
+      })
       const result = await op.signInAs(start.headers.get('location') as string, account)
       if (result.mode !== 'query') throw new Error('expected a query response')
       return `${result.callbackUrl.pathname}${result.callbackUrl.search}`
@@ -540,7 +625,13 @@ function oauthUniqueKeySuite(current: () => OpenedStore): void {
     it('the unique e-mail lets one createUser through; the other sign-in fails with OAuthCreateAccount, leaving no row', async () => {
       const { adapter, readers } = current()
       const together = barrier(2)
-      const config = oauthConfig({ ...adapter, createUser: async (user) => { await together(); return adapter.createUser(user) } })
+      const config = oauthConfig({
+        ...adapter,
+        createUser: async (user) => {
+          await together()
+          return adapter.createUser(user)
+        },
+      })
       const { winner, loser } = await race(config, 'carol')
 
       expect(winner?.location.href).toBe(`${origin}/home`)
@@ -550,7 +641,9 @@ function oauthUniqueKeySuite(current: () => OpenedStore): void {
       expect(users).toHaveLength(1)
       expect(await readers.accountOwner('idp', 'carol')).toBe(users[0])
       expect(await readers.sessionsOf(users[0] as string)).toEqual([winner?.token])
-      expect(loggedAdapterErrors(config)).toEqual([expect.objectContaining({ method: 'createUser', kind: 'duplicate' })])
+      expect(loggedAdapterErrors(config)).toEqual([
+        expect.objectContaining({ method: 'createUser', kind: 'duplicate' }),
+      ])
     })
 
     it('the unique provider account lets one linkAccount through; the other sign-in removes the user it had just created', async () => {
@@ -560,8 +653,15 @@ function oauthUniqueKeySuite(current: () => OpenedStore): void {
       const created: string[] = []
       const config = oauthConfig({
         ...adapter,
-        createUser: async (user) => { const stored = await adapter.createUser(user); created.push(stored.id); return stored },
-        linkAccount: async (account) => { await together(); await adapter.linkAccount(account) },
+        createUser: async (user) => {
+          const stored = await adapter.createUser(user)
+          created.push(stored.id)
+          return stored
+        },
+        linkAccount: async (account) => {
+          await together()
+          await adapter.linkAccount(account)
+        },
       })
       const { winner, loser } = await race(config, 'no-mail-3')
 
@@ -574,7 +674,9 @@ function oauthUniqueKeySuite(current: () => OpenedStore): void {
       expect(await readers.user(orphan)).toBeNull()
       expect(await readers.sessionsOf(orphan)).toEqual([])
       expect(await readers.sessionsOf(owner as string)).toEqual([winner?.token])
-      expect(loggedAdapterErrors(config)).toEqual([expect.objectContaining({ method: 'linkAccount', kind: 'duplicate' })])
+      expect(loggedAdapterErrors(config)).toEqual([
+        expect.objectContaining({ method: 'linkAccount', kind: 'duplicate' }),
+      ])
     })
 
     it('two users without an e-mail address are both created: no empty address collides on the unique index', async () => {
@@ -584,7 +686,9 @@ function oauthUniqueKeySuite(current: () => OpenedStore): void {
         const jar = new CookieJar()
         const response = await send(config, await reachCallback(config, jar, account), { jar })
         expect(response.headers.get('location')).toBe(`${origin}/home`)
-        expect(await session(config, jar)).toMatchObject({ user: { name: account === 'no-mail-1' ? 'No Mail One' : 'No Mail Two' } })
+        expect(await session(config, jar)).toMatchObject({
+          user: { name: account === 'no-mail-1' ? 'No Mail One' : 'No Mail Two' },
+        })
       }
       const owners = [await readers.accountOwner('idp', 'no-mail-1'), await readers.accountOwner('idp', 'no-mail-2')]
       expect(new Set(owners).size).toBe(2)
@@ -625,8 +729,13 @@ function storeFailureSuite(current: () => OpenedStore): void {
       expect(response.headers.getSetCookie()).toEqual([])
       const text = await response.text()
       // Exactly this body: no stack, no driver message, no session.
-      expect(JSON.parse(text)).toEqual({ error: 'ServiceUnavailable', message: 'Sign-in is temporarily unavailable. Try again shortly.' })
-      expect(loggedAdapterErrors(config)).toEqual([expect.objectContaining({ method: 'updateSession', kind: 'unreachable', err: expect.any(Error) })])
+      expect(JSON.parse(text)).toEqual({
+        error: 'ServiceUnavailable',
+        message: 'Sign-in is temporarily unavailable. Try again shortly.',
+      })
+      expect(loggedAdapterErrors(config)).toEqual([
+        expect.objectContaining({ method: 'updateSession', kind: 'unreachable', err: expect.any(Error) }),
+      ])
 
       if (failing.survivingReaders) {
         // The server itself is fine and the row is as it was. The pool may hand out the dead connection once more
@@ -653,7 +762,9 @@ function storeFailureSuite(current: () => OpenedStore): void {
       expect(response.headers.get('retry-after')).toBe('5')
       expect(jar.cookies.has(cookieName)).toBe(false)
       expect(await response.text()).not.toMatch(/\bat \S+:\d+|terminat|connection|max retries/i)
-      expect(loggedAdapterErrors(config)).toEqual([expect.objectContaining({ method: 'createSession', kind: 'unreachable' })])
+      expect(loggedAdapterErrors(config)).toEqual([
+        expect.objectContaining({ method: 'createSession', kind: 'unreachable' }),
+      ])
       if (failing.survivingReaders) expect(await failing.survivingReaders.sessionsOf(user.id)).toEqual([])
     })
   })

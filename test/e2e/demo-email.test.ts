@@ -31,7 +31,9 @@ describe('the demo: e-mail sign-in through the development mail sink', () => {
   it('shows the sent link on /dev/mail; following and confirming it signs the user in', async () => {
     const browser = new HttpBrowser(origin)
     const csrfToken = await browser.csrfToken()
-    const requested = await browser.request('/auth/signin/email', { form: { email: 'grace@example.com', csrfToken, callbackUrl: '/' } })
+    const requested = await browser.request('/auth/signin/email', {
+      form: { email: 'grace@example.com', csrfToken, callbackUrl: '/' },
+    })
     expect(requested.headers.get('location')).toBe(`${origin}/auth/verify-request?provider=email&type=email`)
 
     const mailPage = await (await browser.request('/dev/mail')).text()

@@ -21,7 +21,10 @@ const store = createMemoryStore()
 beforeAll(async () => {
   smtp = await startSmtpSink()
   site = await startHttpSite((origin) => ({
-    url: `${origin}/auth`, secret, adapter: MemoryAdapter(store), session: { strategy: 'jwt' },
+    url: `${origin}/auth`,
+    secret,
+    adapter: MemoryAdapter(store),
+    session: { strategy: 'jwt' },
     providers: [Nodemailer({ id: 'email', server: smtp.url, from: 'login@site.test' })],
   }))
 })
@@ -32,7 +35,10 @@ afterAll(async () => {
 
 /** Cookies set by an @auth/core response, as a Cookie header. */
 function cookieHeader(response: Response): string {
-  return response.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ')
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ')
 }
 
 describe('a link mailed by @auth/core, followed at Authchart', () => {
@@ -46,17 +52,24 @@ describe('a link mailed by @auth/core, followed at Authchart', () => {
       useVerificationToken: (params) => shared.useVerificationToken(params),
     }
     const authjsConfig = {
-      secret, trustHost: true, basePath: '/auth', adapter, session: { strategy: 'jwt' as const },
+      secret,
+      trustHost: true,
+      basePath: '/auth',
+      adapter,
+      session: { strategy: 'jwt' as const },
       providers: [AuthjsNodemailer({ id: 'email', server: smtp.url, from: 'login@site.test' })],
     }
     const csrf = await AuthjsAuth(new Request(`${site.origin}/auth/csrf`), authjsConfig)
     const { csrfToken } = (await csrf.json()) as { csrfToken: string }
     const seen = smtp.messages.length
-    const signIn = await AuthjsAuth(new Request(`${site.origin}/auth/signin/email`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookieHeader(csrf) },
-      body: new URLSearchParams({ email: 'migrated@example.com', csrfToken, callbackUrl: `${site.origin}/welcome` }),
-    }), authjsConfig)
+    const signIn = await AuthjsAuth(
+      new Request(`${site.origin}/auth/signin/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookieHeader(csrf) },
+        body: new URLSearchParams({ email: 'migrated@example.com', csrfToken, callbackUrl: `${site.origin}/welcome` }),
+      }),
+      authjsConfig,
+    )
     expect(signIn.status).toBe(302)
     expect(signIn.headers.get('location')).toContain('/auth/verify-request')
     expect([...store.verificationTokens.values()].map((t) => t.identifier)).toContain('migrated@example.com')
@@ -70,6 +83,8 @@ describe('a link mailed by @auth/core, followed at Authchart', () => {
     const confirmed = await browser.request(action, { form: confirmationFields(html) })
     expect(confirmed.headers.get('location')).toBe(`${site.origin}/welcome`)
     expect((await browser.session())?.user?.email).toBe('migrated@example.com')
-    expect([...store.verificationTokens.values()].filter((t) => t.identifier === 'migrated@example.com')).toHaveLength(0)
+    expect([...store.verificationTokens.values()].filter((t) => t.identifier === 'migrated@example.com')).toHaveLength(
+      0,
+    )
   })
 })

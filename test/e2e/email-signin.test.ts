@@ -18,12 +18,23 @@ import type { AuthConfig } from '../../src/types/index.js'
 import { deleteKeysWithPrefix } from '../adapters/redis-keys-cleanup.js'
 import { recordingLogger, secret } from '../support/auth-harness.js'
 import { confirmationFields, HttpBrowser, startHttpSite, type HttpSite } from '../support/http-site.js'
-import { createScratchPostgresSchema, describeWithService, probePostgres, probeRedis, redisUrl, scratchName, type ServiceProbe } from '../support/services.js'
+import {
+  createScratchPostgresSchema,
+  describeWithService,
+  probePostgres,
+  probeRedis,
+  redisUrl,
+  scratchName,
+  type ServiceProbe,
+} from '../support/services.js'
 import { signInLinkOf, startSmtpSink, type SmtpSink } from '../support/smtp-sink.js'
 
 const sessionCookie = 'authjs.session-token'
 
-interface StoredToken { identifier: string; token: string }
+interface StoredToken {
+  identifier: string
+  token: string
+}
 
 interface OpenedStore {
   adapter: Adapter
@@ -32,7 +43,11 @@ interface OpenedStore {
   close(): Promise<void>
 }
 
-interface Backend { name: string; probe: ServiceProbe; open(): Promise<OpenedStore> }
+interface Backend {
+  name: string
+  probe: ServiceProbe
+  open(): Promise<OpenedStore>
+}
 
 const backends: Backend[] = [
   {
@@ -40,7 +55,12 @@ const backends: Backend[] = [
     probe: async () => {},
     async open() {
       const store = createMemoryStore()
-      return { adapter: MemoryAdapter(store), tokens: async () => [...store.verificationTokens.values()].map(({ identifier, token }) => ({ identifier, token })), close: async () => {} }
+      return {
+        adapter: MemoryAdapter(store),
+        tokens: async () =>
+          [...store.verificationTokens.values()].map(({ identifier, token }) => ({ identifier, token })),
+        close: async () => {},
+      }
     },
   },
   {
@@ -54,7 +74,10 @@ const backends: Backend[] = [
       return {
         adapter: KyselyAdapter(db),
         tokens: async () => (await pool.query<StoredToken>('select identifier, token from "VerificationToken"')).rows,
-        close: async () => { await db.destroy(); await scratch.drop() },
+        close: async () => {
+          await db.destroy()
+          await scratch.drop()
+        },
       }
     },
   },
@@ -80,7 +103,10 @@ const backends: Backend[] = [
           } while (cursor !== '0')
           return found
         },
-        close: async () => { await deleteKeysWithPrefix(client, prefix); client.disconnect() },
+        close: async () => {
+          await deleteKeysWithPrefix(client, prefix)
+          client.disconnect()
+        },
       }
     },
   },
@@ -125,7 +151,14 @@ for (const backend of backends) {
           adapter: store.adapter,
           session: { strategy: 'jwt' },
           logger: recorded.logger,
-          providers: [Nodemailer({ id: 'email', server: smtp.url, from: 'Site <login@site.test>', rateLimit: { perAddress: 100, perClient: 1000 } })],
+          providers: [
+            Nodemailer({
+              id: 'email',
+              server: smtp.url,
+              from: 'Site <login@site.test>',
+              rateLimit: { perAddress: 100, perClient: 1000 },
+            }),
+          ],
         }))
       })
       afterAll(async () => {
@@ -207,11 +240,19 @@ for (const backend of backends) {
         await requestLink(new HttpBrowser(site.origin), 'race@example.com')
         const link = signInLinkOf(await smtp.next(seen))
         const browsers = Array.from({ length: 50 }, () => new HttpBrowser(site.origin))
-        const forms = await Promise.all(browsers.map(async (browser) => {
-          const html = await (await browser.request(link.href)).text()
-          return { browser, action: (/<form action="([^"]+)"/.exec(html)?.[1] as string).replace(/&amp;/g, '&'), fields: confirmationFields(html) }
-        }))
-        const responses = await Promise.all(forms.map(({ browser, action, fields }) => browser.request(action, { form: fields })))
+        const forms = await Promise.all(
+          browsers.map(async (browser) => {
+            const html = await (await browser.request(link.href)).text()
+            return {
+              browser,
+              action: (/<form action="([^"]+)"/.exec(html)?.[1] as string).replace(/&amp;/g, '&'),
+              fields: confirmationFields(html),
+            }
+          }),
+        )
+        const responses = await Promise.all(
+          forms.map(({ browser, action, fields }) => browser.request(action, { form: fields })),
+        )
         const locations = responses.map((r) => r.headers.get('location') ?? '')
         expect(locations.filter((l) => l === `${site.origin}/dashboard`)).toHaveLength(1)
         expect(locations.filter((l) => l === `${site.origin}/auth/error?error=Verification`)).toHaveLength(49)
@@ -230,7 +271,9 @@ for (const backend of backends) {
         expect(response.headers.get('location')).toBe(`${site.origin}/auth/error?error=Verification`)
         expect(hasSession(browser)).toBe(false)
         expect((await store.tokens()).filter((t) => t.identifier === 'late@example.com')).toHaveLength(0)
-        expect(recorded.refusals.some((r) => r.code === 'refused:verification-token' && r.detail.reason === 'token expired')).toBe(true)
+        expect(
+          recorded.refusals.some((r) => r.code === 'refused:verification-token' && r.detail.reason === 'token expired'),
+        ).toBe(true)
       })
 
       it("refuses another address's token in a link naming the victim: both tokens stay stored", async () => {

@@ -19,14 +19,26 @@ beforeEach(() => op.behave({}))
 function config(): AuthConfig {
   return testConfig({
     providerTimeout: 1500,
-    providers: [OIDC({ id: 'hostile', name: 'Hostile', issuer: op.issuer, clientId: 'client', clientSecret: 'client-secret-of-at-least-32-bytes!!', checks: ['pkce', 'state', 'nonce'] })],
+    providers: [
+      OIDC({
+        id: 'hostile',
+        name: 'Hostile',
+        issuer: op.issuer,
+        clientId: 'client',
+        clientSecret: 'client-secret-of-at-least-32-bytes!!',
+        checks: ['pkce', 'state', 'nonce'],
+      }),
+    ],
   })
 }
 
 async function attempt(behaviour: HostileBehaviour, tamper?: (params: URLSearchParams) => void) {
   const cfg = config()
   const jar = new CookieJar()
-  const start = await send(cfg, '/auth/signin/hostile', { jar, form: { csrfToken: await csrfToken(cfg, jar), callbackUrl: '/in' } })
+  const start = await send(cfg, '/auth/signin/hostile', {
+    jar,
+    form: { csrfToken: await csrfToken(cfg, jar), callbackUrl: '/in' },
+  })
   op.behave(behaviour)
   const params = await op.authorize(new URL(start.headers.get('location') as string))
   tamper?.(params)
@@ -47,9 +59,15 @@ describe('hostile provider through Auth()', () => {
     ['ID token HS256-keyed with the public key', { idToken: { signing: 'hs256-with-public-key' } }],
     ['ID token from another issuer', { idToken: { claims: (c) => ({ ...c, iss: 'https://evil.example' }) } }],
     ['ID token for another audience', { idToken: { claims: (c) => ({ ...c, aud: 'someone-else' }) } }],
-    ['ID token with an extra audience and no azp', { idToken: { claims: (c) => ({ ...c, aud: ['client', 'someone-else'] }) } }],
+    [
+      'ID token with an extra audience and no azp',
+      { idToken: { claims: (c) => ({ ...c, aud: ['client', 'someone-else'] }) } },
+    ],
     ['expired ID token', { idToken: { claims: (c) => ({ ...c, exp: Math.floor(Date.now() / 1000) - 3600 }) } }],
-    ['ID token issued in the future', { idToken: { claims: (c) => ({ ...c, iat: Math.floor(Date.now() / 1000) + 3600 }) } }],
+    [
+      'ID token issued in the future',
+      { idToken: { claims: (c) => ({ ...c, iat: Math.floor(Date.now() / 1000) + 3600 }) } },
+    ],
     ['ID token without the nonce', { idToken: { claims: ({ nonce: _n, ...c }) => c } }],
     ['ID token with a foreign nonce', { idToken: { claims: (c) => ({ ...c, nonce: 'foreign' }) } }],
     ['ID token without sub', { idToken: { claims: ({ sub: _s, ...c }) => c } }],
@@ -60,7 +78,10 @@ describe('hostile provider through Auth()', () => {
     ['token endpoint that never answers (timeout)', { tokenTransport: 'hang' }],
     ['callback iss naming another issuer (RFC 9207)', { callback: { iss: 'https://evil.example' } }],
     ['callback without iss from an RFC 9207 provider', { callback: { iss: null } }],
-    ['error parameters from the provider', { callback: { error: { error: 'access_denied', error_description: 'user said no' } } }],
+    [
+      'error parameters from the provider',
+      { callback: { error: { error: 'access_denied', error_description: 'user said no' } } },
+    ],
     ['wrong state', {}, (p) => p.set('state', 'not-the-state')],
     ['state removed', {}, (p) => p.delete('state')],
   ]

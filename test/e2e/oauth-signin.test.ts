@@ -14,8 +14,19 @@ const redirect = (id: string) => `${origin}/auth/callback/${id}`
 beforeAll(async () => {
   op = await startOidcProvider({
     clients: [
-      { client_id: 'app', client_secret: 'app-secret', redirect_uris: [redirect('idp'), redirect('idp2')], token_endpoint_auth_method: 'client_secret_basic' },
-      { client_id: 'post-app', client_secret: 'post-secret', redirect_uris: [redirect('idp-post')], token_endpoint_auth_method: 'client_secret_post', response_types: ['code'] },
+      {
+        client_id: 'app',
+        client_secret: 'app-secret',
+        redirect_uris: [redirect('idp'), redirect('idp2')],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+      {
+        client_id: 'post-app',
+        client_secret: 'post-secret',
+        redirect_uris: [redirect('idp-post')],
+        token_endpoint_auth_method: 'client_secret_post',
+        response_types: ['code'],
+      },
     ],
   })
 })
@@ -27,7 +38,15 @@ afterAll(async () => {
 function oidcConfig(overrides: Partial<AuthConfig> = {}, providerOverrides: Record<string, unknown> = {}) {
   return testConfig({
     providers: [
-      OIDC({ id: 'idp', name: 'Test IdP', issuer: op.issuer, clientId: 'app', clientSecret: 'app-secret', checks: ['pkce', 'state', 'nonce'], ...providerOverrides }),
+      OIDC({
+        id: 'idp',
+        name: 'Test IdP',
+        issuer: op.issuer,
+        clientId: 'app',
+        clientSecret: 'app-secret',
+        checks: ['pkce', 'state', 'nonce'],
+        ...providerOverrides,
+      }),
       OIDC({ id: 'idp2', name: 'Second', issuer: op.issuer, clientId: 'app', clientSecret: 'app-secret' }),
     ],
     ...overrides,
@@ -51,7 +70,11 @@ async function providerCallback(authorizationUrl: string, account = 'alice'): Pr
 describe('OIDC sign-in through Auth()', () => {
   it('signs in with pkce+state+nonce and the session holds the mapped user', async () => {
     const transitions: TransitionRecord[] = []
-    const config = oidcConfig({ onTransition: (t) => { transitions.push(t) } })
+    const config = oidcConfig({
+      onTransition: (t) => {
+        transitions.push(t)
+      },
+    })
     const jar = new CookieJar()
     const authorizationUrl = await startSignIn(config, jar)
     const url = new URL(authorizationUrl)
@@ -69,7 +92,9 @@ describe('OIDC sign-in through Auth()', () => {
     expect(jar.cookies.has('authchart.flow')).toBe(false)
     const body = (await session(config, jar)) as { user: { email: string; name: string } }
     expect(body.user).toMatchObject({ email: 'alice@example.test' })
-    expect(transitions.map((t) => t.to)).toEqual(expect.arrayContaining(['awaitingCallback', 'exchangingCode', 'signedIn']))
+    expect(transitions.map((t) => t.to)).toEqual(
+      expect.arrayContaining(['awaitingCallback', 'exchangingCode', 'signedIn']),
+    )
     // The audit trail carries no secrets: no verifier, state, nonce or code anywhere in it.
     const trail = JSON.stringify(transitions)
     expect(trail).not.toContain(url.searchParams.get('state') as string)
@@ -77,7 +102,9 @@ describe('OIDC sign-in through Auth()', () => {
   })
 
   it('signs in with the default checks (pkce only)', async () => {
-    const config = testConfig({ providers: [OIDC({ id: 'idp', name: 'IdP', issuer: op.issuer, clientId: 'app', clientSecret: 'app-secret' })] })
+    const config = testConfig({
+      providers: [OIDC({ id: 'idp', name: 'IdP', issuer: op.issuer, clientId: 'app', clientSecret: 'app-secret' })],
+    })
     const jar = new CookieJar()
     const authorizationUrl = await startSignIn(config, jar)
     expect(new URL(authorizationUrl).searchParams.get('state')).toBeNull()
@@ -151,7 +178,12 @@ describe('OIDC sign-in through Auth()', () => {
   })
 
   it('answers error=OAuthSignin when discovery fails', async () => {
-    const config = testConfig({ providers: [OIDC({ id: 'idp', name: 'Down', issuer: 'http://127.0.0.1:9/nowhere', clientId: 'a', clientSecret: 'b' })], providerTimeout: 1000 })
+    const config = testConfig({
+      providers: [
+        OIDC({ id: 'idp', name: 'Down', issuer: 'http://127.0.0.1:9/nowhere', clientId: 'a', clientSecret: 'b' }),
+      ],
+      providerTimeout: 1000,
+    })
     const jar = new CookieJar()
     const token = await csrfToken(config, jar)
     const response = await send(config, '/auth/signin/idp', { jar, form: { csrfToken: token } })
@@ -162,7 +194,10 @@ describe('OIDC sign-in through Auth()', () => {
     const config = oidcConfig()
     const jar = new CookieJar()
     const token = await csrfToken(config, jar)
-    const response = await send(config, '/auth/signin/idp?prompt=login&login_hint=alice', { jar, form: { csrfToken: token } })
+    const response = await send(config, '/auth/signin/idp?prompt=login&login_hint=alice', {
+      jar,
+      form: { csrfToken: token },
+    })
     const url = new URL(response.headers.get('location') as string)
     expect(url.searchParams.get('prompt')).toBe('login')
     expect(url.searchParams.get('login_hint')).toBe('alice')
@@ -184,8 +219,18 @@ describe('OIDC variants through Auth()', () => {
     strictOp = await startOidcProvider({
       conformIdTokenClaims: true,
       clients: [
-        { client_id: 'basic', client_secret: 'basic-secret', redirect_uris: [redirect('userinfo'), redirect('formpost')], token_endpoint_auth_method: 'client_secret_basic' },
-        { client_id: 'post', client_secret: 'post-secret', redirect_uris: [redirect('post')], token_endpoint_auth_method: 'client_secret_post' },
+        {
+          client_id: 'basic',
+          client_secret: 'basic-secret',
+          redirect_uris: [redirect('userinfo'), redirect('formpost')],
+          token_endpoint_auth_method: 'client_secret_basic',
+        },
+        {
+          client_id: 'post',
+          client_secret: 'post-secret',
+          redirect_uris: [redirect('post')],
+          token_endpoint_auth_method: 'client_secret_post',
+        },
       ],
     })
   })
@@ -196,16 +241,43 @@ describe('OIDC variants through Auth()', () => {
   function variantConfig() {
     return testConfig({
       providers: [
-        OIDC({ id: 'userinfo', name: 'Userinfo', issuer: strictOp.issuer, clientId: 'basic', clientSecret: 'basic-secret', idToken: false, checks: ['pkce', 'nonce'] }),
-        OIDC({ id: 'formpost', name: 'Form post', issuer: strictOp.issuer, clientId: 'basic', clientSecret: 'basic-secret', idToken: false, authorization: { params: { response_mode: 'form_post', scope: 'openid profile email' } } }),
-        OIDC({ id: 'post', name: 'Secret post', issuer: strictOp.issuer, clientId: 'post', clientSecret: 'post-secret', idToken: false, client: { token_endpoint_auth_method: 'client_secret_post' } }),
+        OIDC({
+          id: 'userinfo',
+          name: 'Userinfo',
+          issuer: strictOp.issuer,
+          clientId: 'basic',
+          clientSecret: 'basic-secret',
+          idToken: false,
+          checks: ['pkce', 'nonce'],
+        }),
+        OIDC({
+          id: 'formpost',
+          name: 'Form post',
+          issuer: strictOp.issuer,
+          clientId: 'basic',
+          clientSecret: 'basic-secret',
+          idToken: false,
+          authorization: { params: { response_mode: 'form_post', scope: 'openid profile email' } },
+        }),
+        OIDC({
+          id: 'post',
+          name: 'Secret post',
+          issuer: strictOp.issuer,
+          clientId: 'post',
+          clientSecret: 'post-secret',
+          idToken: false,
+          client: { token_endpoint_auth_method: 'client_secret_post' },
+        }),
       ],
     })
   }
 
   async function begin(config: AuthConfig, jar: CookieJar, provider: string) {
     const token = await csrfToken(config, jar)
-    const response = await send(config, `/auth/signin/${provider}`, { jar, form: { csrfToken: token, callbackUrl: '/v' } })
+    const response = await send(config, `/auth/signin/${provider}`, {
+      jar,
+      form: { csrfToken: token, callbackUrl: '/v' },
+    })
     return strictOp.signInAs(response.headers.get('location') as string, 'alice')
   }
 
@@ -223,7 +295,10 @@ describe('OIDC variants through Auth()', () => {
     const jar = new CookieJar()
     const result = await begin(config, jar, 'formpost')
     if (result.mode !== 'form_post') throw new Error('expected a form_post response')
-    const response = await send(config, new URL(result.action).pathname, { jar, form: Object.fromEntries(result.params) })
+    const response = await send(config, new URL(result.action).pathname, {
+      jar,
+      form: Object.fromEntries(result.params),
+    })
     expect(response.headers.get('location')).toBe(`${origin}/v`)
     expect(((await session(config, jar)) as { user: { email: string } }).user.email).toBe('alice@example.test')
   })

@@ -12,7 +12,15 @@ import { startOidcProvider, type RunningOidcProvider } from '../support/oidc-pro
 let op: RunningOidcProvider
 let config: ReturnType<typeof testConfig>
 beforeAll(async () => {
-  op = await startOidcProvider({ clients: [{ client_id: 'app', client_secret: 'app-secret', redirect_uris: [`${origin}/auth/callback/first`, `${origin}/auth/callback/second`] }] })
+  op = await startOidcProvider({
+    clients: [
+      {
+        client_id: 'app',
+        client_secret: 'app-secret',
+        redirect_uris: [`${origin}/auth/callback/first`, `${origin}/auth/callback/second`],
+      },
+    ],
+  })
   config = testConfig({
     providers: [
       OIDC({ id: 'first', name: 'First', issuer: op.issuer, clientId: 'app', clientSecret: 'app-secret' }),
@@ -24,11 +32,18 @@ afterAll(() => op?.close())
 
 async function subAfterSignIn(providerId: string): Promise<unknown> {
   const jar = new CookieJar()
-  const start = await send(config, `/auth/signin/${providerId}`, { jar, form: { csrfToken: await csrfToken(config, jar) } })
+  const start = await send(config, `/auth/signin/${providerId}`, {
+    jar,
+    form: { csrfToken: await csrfToken(config, jar) },
+  })
   const result = await op.signInAs(new URL(start.headers.get('location') as string), 'alice')
   if (result.mode !== 'query') throw new Error('expected a query response')
   await send(config, `${result.callbackUrl.pathname}${result.callbackUrl.search}`, { jar })
-  const token = await decode({ token: jar.cookies.get('authjs.session-token') as string, secret: config.secret as string, salt: 'authjs.session-token' })
+  const token = await decode({
+    token: jar.cookies.get('authjs.session-token') as string,
+    secret: config.secret as string,
+    salt: 'authjs.session-token',
+  })
   return token?.sub
 }
 

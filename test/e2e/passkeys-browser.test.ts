@@ -17,38 +17,75 @@ import type { Adapter } from '../../src/types/adapters.js'
 import { ExpressAuth } from '../../src/frameworks/express.js'
 import Passkey from '../../src/providers/passkey.js'
 import { startApp, type RunningApp } from '../frameworks/express-http.js'
-import { createScratchPostgresSchema, describeWithService, probePostgres, type ScratchPostgresSchema } from '../support/services.js'
+import {
+  createScratchPostgresSchema,
+  describeWithService,
+  probePostgres,
+  type ScratchPostgresSchema,
+} from '../support/services.js'
 
 const chromiumPath = '/usr/bin/chromium'
 const inCI = process.env.CI === 'true'
 const canRun = existsSync(chromiumPath) || inCI
-if (!canRun) console.log(`[passkeys-browser] ${chromiumPath} not found: skipping the Chromium passkey tests (apt-get install chromium; under CI=true this fails instead)`)
+if (!canRun)
+  console.log(
+    `[passkeys-browser] ${chromiumPath} not found: skipping the Chromium passkey tests (apt-get install chromium; under CI=true this fails instead)`,
+  )
 
-const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const args = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 
 let browser: Browser | undefined
 beforeAll(async () => {
   if (canRun) browser = await chromium.launch({ executablePath: chromiumPath, args })
 })
-afterAll(async () => { await browser?.close() })
+afterAll(async () => {
+  await browser?.close()
+})
 
 async function site(adapter: Adapter, conditional: boolean): Promise<RunningApp> {
-  return startApp((app) => app.use(ExpressAuth({
-    secret: 'passkeys-browser-test-secret-at-least-32-chars', trustHost: true, adapter, session: { strategy: 'jwt' },
-    experimental: { enableWebAuthn: true }, providers: [Passkey({ enableConditionalUI: conditional })],
-    // The test's own logger: the experimental warning is expected, refusals would fail the assertions below.
-    logger: { warn: () => {}, error: () => {}, debug: () => {} },
-  })))
+  return startApp((app) =>
+    app.use(
+      ExpressAuth({
+        secret: 'passkeys-browser-test-secret-at-least-32-chars',
+        trustHost: true,
+        adapter,
+        session: { strategy: 'jwt' },
+        experimental: { enableWebAuthn: true },
+        providers: [Passkey({ enableConditionalUI: conditional })],
+        // The test's own logger: the experimental warning is expected, refusals would fail the assertions below.
+        logger: { warn: () => {}, error: () => {}, debug: () => {} },
+      }),
+    ),
+  )
 }
 
 /** A fresh browser context with a virtual platform authenticator that verifies the user. */
-async function pageWithAuthenticator(): Promise<{ page: Page; credentials: () => Promise<Array<{ credentialId: string; signCount: number; isResidentCredential: boolean }>> }> {
+async function pageWithAuthenticator(): Promise<{
+  page: Page
+  credentials: () => Promise<Array<{ credentialId: string; signCount: number; isResidentCredential: boolean }>>
+}> {
   const context = await (browser as Browser).newContext()
   const page = await context.newPage()
   const cdp = await context.newCDPSession(page)
   await cdp.send('WebAuthn.enable')
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   })
   return { page, credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials }
 }
@@ -75,49 +112,59 @@ async function registerAndSignOut(page: Page, base: string, landing: string, ema
 }
 
 function journey(name: string, adapterFor: () => Adapter) {
-  it.runIf(canRun)(`${name}: registers a passkey on the sign-in page, signs out, signs in with it by the button`, async () => {
-    const app = await site(adapterFor(), false)
-    const base = `http://localhost:${app.port}`
-    const landing = `${base}/auth/session`
-    try {
-      const { page, credentials } = await pageWithAuthenticator()
-      const problems: string[] = []
-      page.on('pageerror', (e) => problems.push(e.message))
-      await registerAndSignOut(page, base, landing, 'ada@example.com')
-      const [registered] = await credentials()
-      expect(registered?.isResidentCredential).toBe(true)
-      // No e-mail typed: the options allow any discoverable passkey, and the one just made answers.
-      await page.goto(`${base}/auth/signin?callbackUrl=${encodeURIComponent(landing)}`)
-      await Promise.all([page.waitForURL(landing), page.click('form[data-passkey] button')])
-      expect(await sessionOf(page, base)).toMatchObject({ user: { email: 'ada@example.com' } })
-      expect((await credentials())[0]?.signCount).toBeGreaterThan(registered.signCount)
-      expect(problems).toEqual([])
-      await page.context().close()
-    } finally {
-      await app.close()
-    }
-  }, 60_000)
+  it.runIf(canRun)(
+    `${name}: registers a passkey on the sign-in page, signs out, signs in with it by the button`,
+    async () => {
+      const app = await site(adapterFor(), false)
+      const base = `http://localhost:${app.port}`
+      const landing = `${base}/auth/session`
+      try {
+        const { page, credentials } = await pageWithAuthenticator()
+        const problems: string[] = []
+        page.on('pageerror', (e) => problems.push(e.message))
+        await registerAndSignOut(page, base, landing, 'ada@example.com')
+        const [registered] = await credentials()
+        expect(registered?.isResidentCredential).toBe(true)
+        // No e-mail typed: the options allow any discoverable passkey, and the one just made answers.
+        await page.goto(`${base}/auth/signin?callbackUrl=${encodeURIComponent(landing)}`)
+        await Promise.all([page.waitForURL(landing), page.click('form[data-passkey] button')])
+        expect(await sessionOf(page, base)).toMatchObject({ user: { email: 'ada@example.com' } })
+        expect((await credentials())[0]?.signCount).toBeGreaterThan(registered.signCount)
+        expect(problems).toEqual([])
+        await page.context().close()
+      } finally {
+        await app.close()
+      }
+    },
+    60_000,
+  )
 
-  it.runIf(canRun)(`${name}: with conditional UI, the passkey offered in autofill signs the user in`, async () => {
-    const app = await site(adapterFor(), true)
-    const base = `http://localhost:${app.port}`
-    const landing = `${base}/auth/session`
-    try {
-      const { page } = await pageWithAuthenticator()
-      const optionsRequests: string[] = []
-      page.on('request', (r) => { if (r.url().includes('/webauthn-options/')) optionsRequests.push(new URL(r.url()).search) })
-      await registerAndSignOut(page, base, landing, 'grace@example.com')
-      optionsRequests.length = 0
-      // Nothing clicked: the page's conditional request is answered by the (automatically present) authenticator.
-      await page.goto(`${base}/auth/signin?callbackUrl=${encodeURIComponent(landing)}`)
-      await page.waitForURL(landing, { timeout: 15_000 })
-      expect(optionsRequests).toEqual(['?action=authenticate'])
-      expect(await sessionOf(page, base)).toMatchObject({ user: { email: 'grace@example.com' } })
-      await page.context().close()
-    } finally {
-      await app.close()
-    }
-  }, 60_000)
+  it.runIf(canRun)(
+    `${name}: with conditional UI, the passkey offered in autofill signs the user in`,
+    async () => {
+      const app = await site(adapterFor(), true)
+      const base = `http://localhost:${app.port}`
+      const landing = `${base}/auth/session`
+      try {
+        const { page } = await pageWithAuthenticator()
+        const optionsRequests: string[] = []
+        page.on('request', (r) => {
+          if (r.url().includes('/webauthn-options/')) optionsRequests.push(new URL(r.url()).search)
+        })
+        await registerAndSignOut(page, base, landing, 'grace@example.com')
+        optionsRequests.length = 0
+        // Nothing clicked: the page's conditional request is answered by the (automatically present) authenticator.
+        await page.goto(`${base}/auth/signin?callbackUrl=${encodeURIComponent(landing)}`)
+        await page.waitForURL(landing, { timeout: 15_000 })
+        expect(optionsRequests).toEqual(['?action=authenticate'])
+        expect(await sessionOf(page, base)).toMatchObject({ user: { email: 'grace@example.com' } })
+        await page.context().close()
+      } finally {
+        await app.close()
+      }
+    },
+    60_000,
+  )
 }
 
 describe('passkeys in Chromium', () => {
@@ -130,7 +177,9 @@ await describeWithService('postgres', probePostgres, () => {
   describe('passkeys in Chromium on PostgreSQL', () => {
     beforeAll(async () => {
       scratch = await createScratchPostgresSchema()
-      db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 3 }) }) })
+      db = new Kysely<unknown>({
+        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 3 }) }),
+      })
       await migrate(db)
     })
     afterAll(async () => {

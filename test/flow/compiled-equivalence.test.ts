@@ -6,7 +6,13 @@
 import { createMachine, transition, type AnyMachineSnapshot, type AnyStateMachine, type EventObject } from 'xstate'
 import { describe, expect, it } from 'vitest'
 import { machineRegistry } from '../../machines/index.js'
-import { compileMachine, stepCompiled, UnsupportedMachineFeature, type CompiledSnapshot, type FlowEvent } from '../../src/flow/compiled-machine.js'
+import {
+  compileMachine,
+  stepCompiled,
+  UnsupportedMachineFeature,
+  type CompiledSnapshot,
+  type FlowEvent,
+} from '../../src/flow/compiled-machine.js'
 import { configuredRegistry, pathAlphabet, pathName, simplePathsOf } from './flow-paths.js'
 
 interface Outcome {
@@ -17,20 +23,38 @@ interface Outcome {
   commands?: Array<{ type: string; params: unknown }>
 }
 
-function viaXstate(machine: AnyStateMachine, from: AnyMachineSnapshot, event: EventObject): [Outcome, AnyMachineSnapshot] {
+function viaXstate(
+  machine: AnyStateMachine,
+  from: AnyMachineSnapshot,
+  event: EventObject,
+): [Outcome, AnyMachineSnapshot] {
   const [next, actions] = transition(machine, from, event)
   if (next === from && actions.length === 0) return [{ accepted: false }, from]
-  const commands = actions.filter((a) => !a.type.startsWith('xstate.')).map((a) => ({ type: a.type, params: a.params ?? {} }))
+  const commands = actions
+    .filter((a) => !a.type.startsWith('xstate.'))
+    .map((a) => ({ type: a.type, params: a.params ?? {} }))
   return [{ accepted: true, value: next.value, context: next.context, status: next.status, commands }, next]
 }
 
 function viaTable(machine: AnyStateMachine, from: CompiledSnapshot, event: EventObject): [Outcome, CompiledSnapshot] {
   const step = stepCompiled(compileMachine(machine), from, event as FlowEvent)
   if (!step) return [{ accepted: false }, from]
-  return [{ accepted: true, value: step.snapshot.value, context: step.snapshot.context, status: step.snapshot.status, commands: step.commands }, step.snapshot]
+  return [
+    {
+      accepted: true,
+      value: step.snapshot.value,
+      context: step.snapshot.context,
+      status: step.snapshot.status,
+      commands: step.commands,
+    },
+    step.snapshot,
+  ]
 }
 
-for (const [label, registry] of [['as defined', machineRegistry], ['with app guards', configuredRegistry]] as const) {
+for (const [label, registry] of [
+  ['as defined', machineRegistry],
+  ['with app guards', configuredRegistry],
+] as const) {
   describe(`compiled machines ${label}`, () => {
     for (const entry of Object.values(registry)) {
       it(`${entry.id}: the table agrees with xstate on every event after every step of every generated path`, () => {
@@ -66,9 +90,22 @@ for (const [label, registry] of [['as defined', machineRegistry], ['with app gua
 
 describe('features the table cannot reproduce', () => {
   it.each([
-    ['a nested state', createMachine({ id: 'nested', initial: 'a', states: { a: { initial: 'inner', states: { inner: {} } } } })],
-    ['an inline side effect', createMachine({ id: 'effectful', initial: 'a', states: { a: { on: { GO: { target: 'b', actions: () => {} } } }, b: {} } })],
-    ['a delayed transition', createMachine({ id: 'delayed', initial: 'a', states: { a: { after: { 1000: 'b' } }, b: {} } })],
+    [
+      'a nested state',
+      createMachine({ id: 'nested', initial: 'a', states: { a: { initial: 'inner', states: { inner: {} } } } }),
+    ],
+    [
+      'an inline side effect',
+      createMachine({
+        id: 'effectful',
+        initial: 'a',
+        states: { a: { on: { GO: { target: 'b', actions: () => {} } } }, b: {} },
+      }),
+    ],
+    [
+      'a delayed transition',
+      createMachine({ id: 'delayed', initial: 'a', states: { a: { after: { 1000: 'b' } }, b: {} } }),
+    ],
   ])('%s is refused when the table is built, never run differently', (_name, machine) => {
     expect(() => compileMachine(machine)).toThrow(UnsupportedMachineFeature)
   })

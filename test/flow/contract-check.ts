@@ -16,7 +16,11 @@ interface StateShape {
 }
 
 /** Each mismatch between the machine and its contract, as a sentence; an empty list when they agree. */
-export function contractProblems(machine: AnyStateMachine, contract: Contract, requestEvents: readonly string[]): string[] {
+export function contractProblems(
+  machine: AnyStateMachine,
+  contract: Contract,
+  requestEvents: readonly string[],
+): string[] {
   const problems: string[] = []
   const emitted = new Set<string>()
   const states = compileMachine(machine).states as ReadonlyMap<string, StateShape>
@@ -27,7 +31,8 @@ export function contractProblems(machine: AnyStateMachine, contract: Contract, r
     if (commands.length > 1) problems.push(`${machine.id}.${state.key} runs ${commands.length} commands on entry`)
     if (command === undefined) {
       for (const event of accepted) {
-        if (!requestEvents.includes(event)) problems.push(`${machine.id}.${state.key} accepts ${event}, but no command runs there to answer it`)
+        if (!requestEvents.includes(event))
+          problems.push(`${machine.id}.${state.key} accepts ${event}, but no command runs there to answer it`)
       }
       continue
     }
@@ -38,10 +43,14 @@ export function contractProblems(machine: AnyStateMachine, contract: Contract, r
       continue
     }
     for (const event of accepted) {
-      if (!answers.includes(event) && !requestEvents.includes(event)) problems.push(`${machine.id}.${state.key} accepts ${event}, which no ${command} handler may answer`)
+      if (!answers.includes(event) && !requestEvents.includes(event))
+        problems.push(`${machine.id}.${state.key} accepts ${event}, which no ${command} handler may answer`)
     }
     for (const event of answers) {
-      if (!accepted.includes(event)) problems.push(`${machine.id}.${state.key}: a ${command} handler may answer ${event}, which the state does not accept`)
+      if (!accepted.includes(event))
+        problems.push(
+          `${machine.id}.${state.key}: a ${command} handler may answer ${event}, which the state does not accept`,
+        )
     }
   }
   for (const command of Object.keys(contract)) {

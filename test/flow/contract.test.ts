@@ -17,10 +17,16 @@ import { contractProblems } from './contract-check.js'
 import { orphanContract, orphanMachine } from './fixtures/orphan-machine.js'
 
 /** Per built-in machine: its contract and the events the HTTP layer sends (no command answers those). */
-const contracts: Record<string, { contract: Readonly<Record<string, readonly string[]>>; requests: readonly string[] }> = {
+const contracts: Record<
+  string,
+  { contract: Readonly<Record<string, readonly string[]>>; requests: readonly string[] }
+> = {
   credentials: { contract: credentialsContract, requests: ['CREDENTIALS_SUBMITTED'] },
   oauth: { contract: oauthContract, requests: ['SIGNIN_STARTED', 'CALLBACK_RECEIVED'] },
-  session: { contract: sessionContract, requests: ['SESSION_REQUESTED', 'SESSION_UPDATE_REQUESTED', 'SIGNOUT_REQUESTED'] },
+  session: {
+    contract: sessionContract,
+    requests: ['SESSION_REQUESTED', 'SESSION_UPDATE_REQUESTED', 'SIGNOUT_REQUESTED'],
+  },
   email: { contract: emailContract, requests: ['SIGNIN_REQUESTED', 'LINK_FOLLOWED', 'LINK_CONFIRMED'] },
   webauthn: { contract: webAuthnContract, requests: ['OPTIONS_REQUESTED', 'RESPONSE_RECEIVED'] },
 }
@@ -32,7 +38,9 @@ function sourcesUnder(dir: string): string[] {
   })
 }
 
-const handlerCode = sourcesUnder('src/effects').map((path) => readFileSync(path, 'utf8')).join('\n')
+const handlerCode = sourcesUnder('src/effects')
+  .map((path) => readFileSync(path, 'utf8'))
+  .join('\n')
 
 describe('command contracts', () => {
   it('every registered machine has a contract', () => {
@@ -45,7 +53,9 @@ describe('command contracts', () => {
     })
 
     it(`${id}: every event a handler may answer is produced somewhere in the handler code`, () => {
-      const unproduced = Object.values(contract).flat().filter((event) => !handlerCode.includes(`'${event}'`))
+      const unproduced = Object.values(contract)
+        .flat()
+        .filter((event) => !handlerCode.includes(`'${event}'`))
       expect(unproduced).toEqual([])
     })
   }

@@ -35,8 +35,14 @@ const saturdayTenParis = Date.UTC(2024, 2, 9, 9) / 1000
 const tuesdayNightParis = Date.UTC(2024, 2, 5, 21) / 1000 // 22:00 in Paris
 
 /** Runs requests through `runFlow()`; each command is answered from `answers`. */
-async function run(entry: MachineEntry, requests: EventObject[], answers: Record<string, ResultEvent>): Promise<{ value: unknown; error: unknown }> {
-  const effects: EffectHandlers = Object.fromEntries(Object.entries(answers).map(([command, answer]) => [command, () => answer]))
+async function run(
+  entry: MachineEntry,
+  requests: EventObject[],
+  answers: Record<string, ResultEvent>,
+): Promise<{ value: unknown; error: unknown }> {
+  const effects: EffectHandlers = Object.fromEntries(
+    Object.entries(answers).map(([command, answer]) => [command, () => answer]),
+  )
   const store = new MemoryFlowStore()
   let ref: string | null = null
   let last = { value: undefined as unknown, context: {} as Record<string, unknown> }
@@ -50,7 +56,9 @@ async function run(entry: MachineEntry, requests: EventObject[], answers: Record
 }
 
 function credentialsSignIn(now: number): Promise<{ value: unknown; error: unknown }> {
-  const submitted: CredentialsEvent[] = [{ type: 'CREDENTIALS_SUBMITTED', providerId: 'credentials', callbackUrl: '/', csrfVerified: true, now }]
+  const submitted: CredentialsEvent[] = [
+    { type: 'CREDENTIALS_SUBMITTED', providerId: 'credentials', callbackUrl: '/', csrfVerified: true, now },
+  ]
   return run(machines.credentials!, submitted, {
     runRedirectCallback: { type: 'REDIRECT_RESOLVED', url: 'http://localhost:3000/' },
     authorize: { type: 'AUTHORIZED', user: { id: 'u1', email: 'ada@example.com' } },
@@ -60,11 +68,25 @@ function credentialsSignIn(now: number): Promise<{ value: unknown; error: unknow
   })
 }
 
-function oauthSignIn(email: string, now: number, resolved: 'USER_NOT_FOUND' | 'SIGNED_IN_USER_FOUND' = 'USER_NOT_FOUND'): Promise<{ value: unknown; error: unknown }> {
+function oauthSignIn(
+  email: string,
+  now: number,
+  resolved: 'USER_NOT_FOUND' | 'SIGNED_IN_USER_FOUND' = 'USER_NOT_FOUND',
+): Promise<{ value: unknown; error: unknown }> {
   // The oauth machine carries no time past the callback request, so its guards read the clock.
   vi.useFakeTimers({ toFake: ['Date'], now: now * 1000 })
   const requests: OAuthEvent[] = [
-    { type: 'SIGNIN_STARTED', providerId: 'github', callbackUrl: '/', csrfVerified: true, now, expiresAt: now + 600, state: 's', nonce: 'n', codeVerifier: 'v' },
+    {
+      type: 'SIGNIN_STARTED',
+      providerId: 'github',
+      callbackUrl: '/',
+      csrfVerified: true,
+      now,
+      expiresAt: now + 600,
+      state: 's',
+      nonce: 'n',
+      codeVerifier: 'v',
+    },
     { type: 'CALLBACK_RECEIVED', providerId: 'github', state: 's', now: now + 20, dangerousEmailLinking: false },
   ]
   return run(machines.oauth!, requests, {
@@ -80,26 +102,37 @@ function oauthSignIn(email: string, now: number, resolved: 'USER_NOT_FOUND' | 'S
   })
 }
 
-afterEach(() => { vi.useRealTimers() })
+afterEach(() => {
+  vi.useRealTimers()
+})
 
 describe('docs/extending.md', () => {
   it('lists exactly the extension points of every registered machine', () => {
     const rows = [...doc.matchAll(/^\| `(\w+)`\s*\| (`(\w+)`|none)/gm)].map((m) => [m[1]!, m[3] ?? null] as const)
     for (const entry of Object.values(machineRegistry)) {
-      const documented = rows.filter(([machine]) => machine === entry.id).map(([, guard]) => guard).filter((g) => g !== null)
+      const documented = rows
+        .filter(([machine]) => machine === entry.id)
+        .map(([, guard]) => guard)
+        .filter((g) => g !== null)
       expect(documented, `extension points of ${entry.id}`).toEqual([...entry.extensionPoints])
-      expect(rows.some(([machine]) => machine === entry.id), `${entry.id} has a row`).toBe(true)
+      expect(
+        rows.some(([machine]) => machine === entry.id),
+        `${entry.id} has a row`,
+      ).toBe(true)
     }
   })
 
   it('shows the guards the tests run, verbatim', () => {
     const source = readFileSync('test/flow/fixtures/office-hours-guards.ts', 'utf8')
-    const shared = source.slice(source.indexOf("const allowedDomain"), source.indexOf('// end of the shared part')).trim()
+    const shared = source
+      .slice(source.indexOf('const allowedDomain'), source.indexOf('// end of the shared part'))
+      .trim()
     expect(doc).toContain(shared)
   })
 
   it('quotes the configuration error the page promises', () => {
-    const misnamed = (): unknown => configureMachines(machineRegistry, { credentials: { guards: { allowUserCreation: () => true } } })
+    const misnamed = (): unknown =>
+      configureMachines(machineRegistry, { credentials: { guards: { allowUserCreation: () => true } } })
     const message = /```\n\s*InvalidFlowExtension: ([^`]+?)\n\s*```/.exec(doc)![1]!.replace(/\s*\n\s*/g, ' ')
     expect(misnamed).toThrow(message)
   })
@@ -112,7 +145,10 @@ describe('docs/extending.md', () => {
 
   it('lets only the one domain sign in with GitHub, create or link an account, in office hours', async () => {
     expect(await oauthSignIn('ada@example.com', tuesdayTenParis)).toEqual({ value: 'signedIn', error: undefined })
-    expect(await oauthSignIn('Ada@Example.com', tuesdayTenParis, 'SIGNED_IN_USER_FOUND')).toEqual({ value: 'signedIn', error: undefined })
+    expect(await oauthSignIn('Ada@Example.com', tuesdayTenParis, 'SIGNED_IN_USER_FOUND')).toEqual({
+      value: 'signedIn',
+      error: undefined,
+    })
     expect(await oauthSignIn('eve@elsewhere.test', tuesdayTenParis)).toEqual({ value: 'failed', error: 'AccessDenied' })
     expect(await oauthSignIn('ada@example.com', saturdayTenParis)).toEqual({ value: 'failed', error: 'AccessDenied' })
   })

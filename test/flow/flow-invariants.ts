@@ -10,7 +10,18 @@ import { activeStatePaths, type FlowPath } from './flow-paths.js'
 
 /** The spec's value sets of the `error` query parameter (sign-in page and error page). */
 export const specErrorValues = {
-  signIn: ['Signin', 'OAuthSignin', 'OAuthCallbackError', 'OAuthCreateAccount', 'EmailCreateAccount', 'Callback', 'OAuthAccountNotLinked', 'EmailSignin', 'CredentialsSignin', 'SessionRequired'],
+  signIn: [
+    'Signin',
+    'OAuthSignin',
+    'OAuthCallbackError',
+    'OAuthCreateAccount',
+    'EmailCreateAccount',
+    'Callback',
+    'OAuthAccountNotLinked',
+    'EmailSignin',
+    'CredentialsSignin',
+    'SessionRequired',
+  ],
   error: ['Configuration', 'AccessDenied', 'Verification'],
 } as const
 
@@ -43,7 +54,9 @@ function entered(graph: FlowGraph, path: string): string[] {
 /** Where the machine can go from `path`, guards ignored: its own transitions and those of its ancestors. */
 function successors(graph: FlowGraph, path: string): string[] {
   const sources = graph.states.filter((s) => path === s.path || path.startsWith(`${s.path}.`)).map((s) => s.path)
-  return graph.transitions.filter((t) => sources.includes(t.source)).flatMap((t) => (t.targets.length ? t.targets : [t.source]).flatMap((p) => entered(graph, p)))
+  return graph.transitions
+    .filter((t) => sources.includes(t.source))
+    .flatMap((t) => (t.targets.length ? t.targets : [t.source]).flatMap((p) => entered(graph, p)))
 }
 
 /**
@@ -60,7 +73,8 @@ export function sessionWithoutSignIn(entry: MachineEntry): string[] {
     if (seen.has(path)) continue
     seen.add(path)
     const commands = commandsOf(graph, path)
-    if (commands.includes(machineConventions.issueSessionCommand)) violations.push(`${entry.id}: ${path} issues a session on a path that skips the signIn callback`)
+    if (commands.includes(machineConventions.issueSessionCommand))
+      violations.push(`${entry.id}: ${path} issues a session on a path that skips the signIn callback`)
     if (commands.includes(machineConventions.signInCommand)) continue
     queue.push(...successors(graph, path))
   }
@@ -76,7 +90,9 @@ export function sessionBeforeSignInOnPaths(entry: MachineEntry, paths: readonly 
     const issued = commands.indexOf(machineConventions.issueSessionCommand)
     const signIn = commands.indexOf(machineConventions.signInCommand)
     if (issued >= 0 && (signIn < 0 || signIn > issued)) {
-      violations.push(`${entry.id}: ${path.steps.map((s) => s.event.type).join(' › ')} issues a session before the signIn callback`)
+      violations.push(
+        `${entry.id}: ${path.steps.map((s) => s.event.type).join(' › ')} issues a session before the signIn callback`,
+      )
     }
   }
   return violations
@@ -93,8 +109,10 @@ export function statesThatKeepAFlow(entry: MachineEntry): string[] {
   for (const s of graph.states) {
     const waits = s.tags.includes(machineConventions.awaitingBrowserTag)
     const commands = s.entry.filter((a) => a.name !== 'assign')
-    if (s.type === 'final' && waits) violations.push(`${entry.id}: final state ${s.path} is tagged ${machineConventions.awaitingBrowserTag}`)
-    if (s.type === 'final' && commands.length > 0) violations.push(`${entry.id}: final state ${s.path} runs ${commands.map((c) => c.name).join(', ')}`)
+    if (s.type === 'final' && waits)
+      violations.push(`${entry.id}: final state ${s.path} is tagged ${machineConventions.awaitingBrowserTag}`)
+    if (s.type === 'final' && commands.length > 0)
+      violations.push(`${entry.id}: final state ${s.path} runs ${commands.map((c) => c.name).join(', ')}`)
     const eventless = graph.transitions.some((t) => t.source === s.path && t.event === 'always')
     if (s.type === 'atomic' && !waits && commands.length === 0 && !eventless && s.path !== graph.initial) {
       violations.push(`${entry.id}: ${s.path} neither waits for the browser nor runs a command`)
@@ -113,7 +131,10 @@ export function redirectsOutsideCallback(entry: MachineEntry, paths: readonly Fl
   const graph = describeEntry(entry)
   const violations: string[] = []
   for (const t of graph.transitions) {
-    if (t.targets.some((p) => p.split('.').at(-1) === 'redirected') && !commandsOf(graph, t.source).includes(machineConventions.redirectCommand)) {
+    if (
+      t.targets.some((p) => p.split('.').at(-1) === 'redirected') &&
+      !commandsOf(graph, t.source).includes(machineConventions.redirectCommand)
+    ) {
       violations.push(`${entry.id}: ${t.source} --${t.event}--> redirected without the redirect callback`)
     }
   }
@@ -127,10 +148,13 @@ export function redirectsOutsideCallback(entry: MachineEntry, paths: readonly Fl
     path.steps.forEach((s, i) => {
       if (i === 0) return
       const before = activeStatePaths(path.steps[i - 1]!.state.value)
-      if (before.some((p) => commandsOf(graph, p).includes(machineConventions.redirectCommand))) answered.add((s.event as { url?: unknown }).url)
+      if (before.some((p) => commandsOf(graph, p).includes(machineConventions.redirectCommand)))
+        answered.add((s.event as { url?: unknown }).url)
     })
     if (!answered.has(redirectTo)) {
-      violations.push(`${entry.id}: ${path.steps.map((s) => s.event.type).join(' › ')} ends redirecting to ${String(redirectTo)}, which the redirect callback never answered`)
+      violations.push(
+        `${entry.id}: ${path.steps.map((s) => s.event.type).join(' › ')} ends redirecting to ${String(redirectTo)}, which the redirect callback never answered`,
+      )
     }
   }
   return violations
@@ -151,7 +175,8 @@ export function errorsOutsideSpec(entry: MachineEntry, paths: readonly FlowPath[
     }
     const shown = errors.errorPageValue(new cls())
     const allowed: readonly string[] = specErrorValues[shown.page]
-    if (!allowed.includes(shown.value)) violations.push(`${entry.id}: ${where}: ${String(type)} shows as ${shown.value}, not a spec value`)
+    if (!allowed.includes(shown.value))
+      violations.push(`${entry.id}: ${where}: ${String(type)} shows as ${shown.value}, not a spec value`)
   }
   for (const t of graph.transitions) {
     for (const a of t.actions) {
@@ -164,8 +189,10 @@ export function errorsOutsideSpec(entry: MachineEntry, paths: readonly FlowPath[
     const end = activeStatePaths(path.state.value).at(-1)!
     const where = `${path.steps.map((s) => s.event.type).join(' › ')} → ${end}`
     if (error !== undefined) check(error, where)
-    if (end.split('.').at(-1) === 'failed' && error === undefined) violations.push(`${entry.id}: ${where} fails without an error`)
-    if (end.split('.').at(-1) !== 'failed' && error !== undefined) violations.push(`${entry.id}: ${where} carries error ${String(error)} but does not end in failed`)
+    if (end.split('.').at(-1) === 'failed' && error === undefined)
+      violations.push(`${entry.id}: ${where} fails without an error`)
+    if (end.split('.').at(-1) !== 'failed' && error !== undefined)
+      violations.push(`${entry.id}: ${where} carries error ${String(error)} but does not end in failed`)
   }
   return violations
 }

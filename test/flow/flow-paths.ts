@@ -22,7 +22,8 @@ export function deniedDomain(name: string): string {
 
 /** App guards for every extension point of every machine in `registry`: each refuses its own domain. */
 export function appGuardsFor(registry: Record<string, MachineEntry>): FlowExtensions {
-  const extensions: Record<string, { guards: Record<string, (args: { user: Record<string, unknown> }) => boolean> }> = {}
+  const extensions: Record<string, { guards: Record<string, (args: { user: Record<string, unknown> }) => boolean> }> =
+    {}
   for (const entry of Object.values(registry)) {
     if (entry.extensionPoints.length === 0) continue
     const guards: Record<string, (args: { user: Record<string, unknown> }) => boolean> = {}
@@ -38,7 +39,9 @@ export function appGuardsFor(registry: Record<string, MachineEntry>): FlowExtens
 function withEmail(value: unknown, email: string): unknown {
   if (Array.isArray(value)) return value.map((v) => withEmail(v, email))
   if (typeof value !== 'object' || value === null) return value
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'email' && typeof v === 'string' ? email : withEmail(v, email)]))
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, k === 'email' && typeof v === 'string' ? email : withEmail(v, email)]),
+  )
 }
 
 function carriesEmail(value: unknown): boolean {
@@ -89,7 +92,10 @@ export function finalPathsOf(entry: MachineEntry): FlowPath[] {
 /** Dotted paths of every active state node, ancestors included (`active`, `active.fresh`). */
 export function activeStatePaths(value: StateValue, prefix = ''): string[] {
   if (typeof value === 'string') return [`${prefix}${value}`]
-  return Object.entries(value).flatMap(([key, child]) => [`${prefix}${key}`, ...(child ? activeStatePaths(child, `${prefix}${key}.`) : [])])
+  return Object.entries(value).flatMap(([key, child]) => [
+    `${prefix}${key}`,
+    ...(child ? activeStatePaths(child, `${prefix}${key}.`) : []),
+  ])
 }
 
 function flatten(value: unknown, prefix: string, out: Map<string, string>): void {
@@ -106,15 +112,24 @@ export function eventLabel(event: EventObject, alphabet: readonly EventObject[])
   if (siblings.length < 2) return event.type
   const mine = new Map<string, string>()
   flatten(event, '', mine)
-  const others = siblings.map((s) => { const m = new Map<string, string>(); flatten(s, '', m); return m })
-  const differing = [...mine.entries()].filter(([key, value]) => key !== 'type' && others.some((o) => o.get(key) !== value))
+  const others = siblings.map((s) => {
+    const m = new Map<string, string>()
+    flatten(s, '', m)
+    return m
+  })
+  const differing = [...mine.entries()].filter(
+    ([key, value]) => key !== 'type' && others.some((o) => o.get(key) !== value),
+  )
   return differing.length === 0 ? event.type : `${event.type}(${differing.map(([k, v]) => `${k}=${v}`).join(', ')})`
 }
 
 /** A path's name: its event sequence and where it ends, e.g. `SIGNIN_STARTED › … → failed (MissingCSRF)`. */
 export function pathName(entry: MachineEntry, path: FlowPath): string {
   const alphabet = pathAlphabet(entry)
-  const events = path.steps.slice(1).map((s) => eventLabel(s.event, alphabet)).join(' › ')
+  const events = path.steps
+    .slice(1)
+    .map((s) => eventLabel(s.event, alphabet))
+    .join(' › ')
   const context = path.state.context as { error?: unknown }
   const end = activeStatePaths(path.state.value).at(-1)
   return `${events} → ${end}${context.error ? ` (${String(context.error)})` : ''}`

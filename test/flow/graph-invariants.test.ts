@@ -6,13 +6,21 @@ import { describe, expect, it } from 'vitest'
 import { machineRegistry } from '../../machines/index.js'
 import { describeEntry } from '../../visualizations/describe-machine.js'
 import { configuredRegistry, simplePathsOf } from './flow-paths.js'
-import { errorsOutsideSpec, redirectsOutsideCallback, sessionBeforeSignInOnPaths, sessionWithoutSignIn, statesThatKeepAFlow } from './flow-invariants.js'
+import {
+  errorsOutsideSpec,
+  redirectsOutsideCallback,
+  sessionBeforeSignInOnPaths,
+  sessionWithoutSignIn,
+  statesThatKeepAFlow,
+} from './flow-invariants.js'
 import { brokenEntry } from './fixtures/broken-machine.js'
 import { pathEventsOf } from './fixtures/path-alphabets.js'
 
 const entries = [
   ...Object.values(machineRegistry).map((e) => [`${e.id} (as shipped)`, e] as const),
-  ...Object.values(configuredRegistry).filter((e) => e !== machineRegistry[e.id]).map((e) => [`${e.id} (with app guards)`, e] as const),
+  ...Object.values(configuredRegistry)
+    .filter((e) => e !== machineRegistry[e.id])
+    .map((e) => [`${e.id} (with app guards)`, e] as const),
 ]
 
 describe.each(entries)('%s', (_, entry) => {
@@ -30,8 +38,13 @@ describe.each(entries)('%s', (_, entry) => {
   it('redirects only where the redirect callback decided', () => {
     expect(redirectsOutsideCallback(entry, paths)).toEqual([])
     // The check has teeth only if the callback's answer differs from every URL the browser sent.
-    const answered = pathEventsOf(entry).filter((e) => e.type === 'REDIRECT_RESOLVED').map((e) => (e as { url?: unknown }).url)
-    const sent = pathEventsOf(entry).flatMap((e) => [(e as { callbackUrl?: unknown }).callbackUrl, e.type === 'SIGNIN_REDIRECTED' ? (e as { url?: unknown }).url : undefined])
+    const answered = pathEventsOf(entry)
+      .filter((e) => e.type === 'REDIRECT_RESOLVED')
+      .map((e) => (e as { url?: unknown }).url)
+    const sent = pathEventsOf(entry).flatMap((e) => [
+      (e as { callbackUrl?: unknown }).callbackUrl,
+      e.type === 'SIGNIN_REDIRECTED' ? (e as { url?: unknown }).url : undefined,
+    ])
     for (const url of answered) expect(sent).not.toContain(url)
   })
 
@@ -50,8 +63,12 @@ describe('the invariant checks, on a machine that breaks them (control)', () => 
   const paths = simplePathsOf(brokenEntry)
 
   it('finds the session issued without the signIn callback', () => {
-    expect(sessionWithoutSignIn(brokenEntry)).toEqual(['broken: issuingSession issues a session on a path that skips the signIn callback'])
-    expect(sessionBeforeSignInOnPaths(brokenEntry, paths)).toContain('broken: xstate.init › STARTED issues a session before the signIn callback')
+    expect(sessionWithoutSignIn(brokenEntry)).toEqual([
+      'broken: issuingSession issues a session on a path that skips the signIn callback',
+    ])
+    expect(sessionBeforeSignInOnPaths(brokenEntry, paths)).toContain(
+      'broken: xstate.init › STARTED issues a session before the signIn callback',
+    )
   })
 
   it('finds the final state that waits and the state in limbo', () => {
@@ -71,7 +88,11 @@ describe('the invariant checks, on a machine that breaks them (control)', () => 
 
   it('finds the error type outside the spec', () => {
     const found = errorsOutsideSpec(brokenEntry, paths)
-    expect(found).toContain('broken: issuingSession --SESSION_FAILED--> sets error SomethingWentWrong, which is no AuthError type')
-    expect(found).toContain('broken: xstate.init › STARTED › SESSION_FAILED → failed sets error SomethingWentWrong, which is no AuthError type')
+    expect(found).toContain(
+      'broken: issuingSession --SESSION_FAILED--> sets error SomethingWentWrong, which is no AuthError type',
+    )
+    expect(found).toContain(
+      'broken: xstate.init › STARTED › SESSION_FAILED → failed sets error SomethingWentWrong, which is no AuthError type',
+    )
   })
 })

@@ -12,7 +12,9 @@ import { startOidcProvider, type RunningOidcProvider } from '../support/oidc-pro
 
 let op: RunningOidcProvider
 beforeAll(async () => {
-  op = await startOidcProvider({ clients: [{ client_id: 'app', client_secret: 'app-secret', redirect_uris: [`${origin}/auth/callback/idp`] }] })
+  op = await startOidcProvider({
+    clients: [{ client_id: 'app', client_secret: 'app-secret', redirect_uris: [`${origin}/auth/callback/idp`] }],
+  })
 })
 afterAll(() => op?.close())
 
@@ -20,17 +22,28 @@ type Hook = (record: TransitionRecord) => void
 type Config = ReturnType<typeof testConfig>
 
 function configWith(hook: Hook): Config {
-  return testConfig({ onTransition: hook, providers: [testCredentials(), OIDC({ id: 'idp', name: 'IdP', issuer: op.issuer, clientId: 'app', clientSecret: 'app-secret' })] })
+  return testConfig({
+    onTransition: hook,
+    providers: [
+      testCredentials(),
+      OIDC({ id: 'idp', name: 'IdP', issuer: op.issuer, clientId: 'app', clientSecret: 'app-secret' }),
+    ],
+  })
 }
 
 /** Each flow as a scenario: it runs against `config` and `jar`, and answers with what the user got. */
 const flows: Record<string, (config: Config, jar: CookieJar) => Promise<unknown>> = {
   'credentials sign-in': async (config, jar) => (await signIn(config, jar)).headers.get('location'),
   'OIDC sign-in': async (config, jar) => {
-    const start = await send(config, '/auth/signin/idp', { jar, form: { csrfToken: await csrfToken(config, jar), callbackUrl: '/in' } })
+    const start = await send(config, '/auth/signin/idp', {
+      jar,
+      form: { csrfToken: await csrfToken(config, jar), callbackUrl: '/in' },
+    })
     const result = await op.signInAs(new URL(start.headers.get('location') as string), 'alice')
     if (result.mode !== 'query') throw new Error('expected a query response')
-    return (await send(config, `${result.callbackUrl.pathname}${result.callbackUrl.search}`, { jar })).headers.get('location')
+    return (await send(config, `${result.callbackUrl.pathname}${result.callbackUrl.search}`, { jar })).headers.get(
+      'location',
+    )
   },
   'session read': async (config, jar) => {
     await signIn(config, jar)
@@ -38,11 +51,15 @@ const flows: Record<string, (config: Config, jar: CookieJar) => Promise<unknown>
   },
   'session update': async (config, jar) => {
     await signIn(config, jar)
-    return (await send(config, '/auth/session', { jar, json: { csrfToken: await csrfToken(config, jar), data: { x: 1 } } })).status
+    return (
+      await send(config, '/auth/session', { jar, json: { csrfToken: await csrfToken(config, jar), data: { x: 1 } } })
+    ).status
   },
   'sign-out': async (config, jar) => {
     await signIn(config, jar)
-    return (await send(config, '/auth/signout', { jar, form: { csrfToken: await csrfToken(config, jar) } })).headers.get('location')
+    return (
+      await send(config, '/auth/signout', { jar, form: { csrfToken: await csrfToken(config, jar) } })
+    ).headers.get('location')
   },
 }
 
@@ -50,13 +67,17 @@ describe('onTransition on every flow', () => {
   for (const [name, run] of Object.entries(flows)) {
     it(`${name}: the hook sees every transition, and a throwing hook changes nothing but a logged error`, async () => {
       const seen: TransitionRecord[] = []
-      const observed = configWith((record) => { seen.push(record) })
+      const observed = configWith((record) => {
+        seen.push(record)
+      })
       const expected = await run(observed, new CookieJar())
       expect(seen.length).toBeGreaterThan(1)
       expect(new Set(seen.map((r) => r.flowId)).size).toBeGreaterThan(0)
       for (const record of seen) expect(record.flowId).not.toBe('')
 
-      const throwing = configWith(() => { throw new Error('audit sink is down') })
+      const throwing = configWith(() => {
+        throw new Error('audit sink is down')
+      })
       const got = await run(throwing, new CookieJar())
       expect(got).toEqual(expected)
       const hookErrors = throwing.recorded.errors.filter((e) => e.message.includes('onTransition'))

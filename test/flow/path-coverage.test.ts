@@ -10,7 +10,15 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { machineConventions, type MachineEntry } from '../../machines/machine-entry.js'
 import type { ErrorType } from '../../src/errors.js'
 import { describeEntry } from '../../visualizations/describe-machine.js'
-import { activeStatePaths, configuredRegistry, deniedDomain, finalPathsOf, pathName, simplePathsOf, type FlowPath } from './flow-paths.js'
+import {
+  activeStatePaths,
+  configuredRegistry,
+  deniedDomain,
+  finalPathsOf,
+  pathName,
+  simplePathsOf,
+  type FlowPath,
+} from './flow-paths.js'
 import { replayPath } from './path-replay.js'
 import { declaredTransitions, transitionName, transitionsTaken } from './transition-coverage.js'
 
@@ -38,10 +46,11 @@ function expectedError(entry: MachineEntry, path: FlowPath): ErrorType | undefin
   const context = path.state.context as { dangerousEmailLinking?: boolean }
   const found = last as { ownerId?: unknown; signedInUserId?: unknown }
   if (last.type === 'EMAIL_MATCHED' && context.dangerousEmailLinking !== true) return 'OAuthAccountNotLinked'
-  if (last.type === 'ACCOUNT_FOUND' && found.signedInUserId !== undefined && found.signedInUserId !== found.ownerId) return 'OAuthAccountNotLinked'
+  if (last.type === 'ACCOUNT_FOUND' && found.signedInUserId !== undefined && found.signedInUserId !== found.ownerId)
+    return 'OAuthAccountNotLinked'
   const email = (path.state.context as { user?: { email?: unknown } }).user?.email
-  const refusedBy = describeEntry(entry).transitions
-    .filter((t) => t.event === last.type)
+  const refusedBy = describeEntry(entry)
+    .transitions.filter((t) => t.event === last.type)
     .flatMap((t) => t.guard?.refs.filter((r) => r.origin === 'app') ?? [])
     .some((r) => typeof email === 'string' && email.endsWith(`@${deniedDomain(r.name)}`))
   if (refusedBy) return 'AccessDenied'
@@ -49,17 +58,45 @@ function expectedError(entry: MachineEntry, path: FlowPath): ErrorType | undefin
   return specErrorAfter[last.type]
 }
 
-interface MachineReport { machine: string; version: number; simplePaths: number; pathsToFinalStates: number; byFinalState: Record<string, number>; transitions: number; covered: number; uncovered: string[] }
+interface MachineReport {
+  machine: string
+  version: number
+  simplePaths: number
+  pathsToFinalStates: number
+  byFinalState: Record<string, number>
+  transitions: number
+  covered: number
+  uncovered: string[]
+}
 const reports: MachineReport[] = []
 
 afterAll(() => {
   if (reports.length === 0) return
-  const totals = reports.reduce((t, r) => ({ paths: t.paths + r.pathsToFinalStates, transitions: t.transitions + r.transitions, covered: t.covered + r.covered }), { paths: 0, transitions: 0, covered: 0 })
-  const rows = reports.map((r) => `${r.machine.padEnd(12)} ${String(r.pathsToFinalStates).padStart(6)} ${String(r.transitions).padStart(12)} ${String(r.covered).padStart(8)} ${(100 * r.covered / r.transitions).toFixed(1).padStart(7)}%`)
-  console.log(['path coverage (configured machines, paths to final states):', 'machine       paths  transitions  covered  percent', ...rows,
-    `${'total'.padEnd(12)} ${String(totals.paths).padStart(6)} ${String(totals.transitions).padStart(12)} ${String(totals.covered).padStart(8)} ${(100 * totals.covered / totals.transitions).toFixed(1).padStart(7)}%`].join('\n'))
+  const totals = reports.reduce(
+    (t, r) => ({
+      paths: t.paths + r.pathsToFinalStates,
+      transitions: t.transitions + r.transitions,
+      covered: t.covered + r.covered,
+    }),
+    { paths: 0, transitions: 0, covered: 0 },
+  )
+  const rows = reports.map(
+    (r) =>
+      `${r.machine.padEnd(12)} ${String(r.pathsToFinalStates).padStart(6)} ${String(r.transitions).padStart(12)} ${String(r.covered).padStart(8)} ${((100 * r.covered) / r.transitions).toFixed(1).padStart(7)}%`,
+  )
+  console.log(
+    [
+      'path coverage (configured machines, paths to final states):',
+      'machine       paths  transitions  covered  percent',
+      ...rows,
+      `${'total'.padEnd(12)} ${String(totals.paths).padStart(6)} ${String(totals.transitions).padStart(12)} ${String(totals.covered).padStart(8)} ${((100 * totals.covered) / totals.transitions).toFixed(1).padStart(7)}%`,
+    ].join('\n'),
+  )
   mkdirSync(resolve('test-artifacts'), { recursive: true })
-  writeFileSync(resolve('test-artifacts/path-coverage.json'), `${JSON.stringify({ machines: reports, totals }, null, 2)}\n`)
+  writeFileSync(
+    resolve('test-artifacts/path-coverage.json'),
+    `${JSON.stringify({ machines: reports, totals }, null, 2)}\n`,
+  )
 })
 
 for (const entry of Object.values(configuredRegistry)) {
@@ -67,7 +104,9 @@ for (const entry of Object.values(configuredRegistry)) {
     const paths = finalPathsOf(entry)
 
     it('has paths to every final state of the definition', () => {
-      const finals = describeEntry(entry).states.filter((s) => s.type === 'final').map((s) => s.path)
+      const finals = describeEntry(entry)
+        .states.filter((s) => s.type === 'final')
+        .map((s) => s.path)
       const reached = new Set(paths.map((p) => activeStatePaths(p.state.value).at(-1)))
       expect([...reached].sort()).toEqual([...finals].sort())
     })
@@ -95,11 +134,15 @@ for (const entry of Object.values(configuredRegistry)) {
       // The outcome: a session is issued exactly on the signedIn paths, and only after the signIn callback.
       const commandTypes = replay.commands.map((c) => c.type)
       const error = final.context.error as ErrorType | undefined
-      const issued = replay.commands.some((c) => c.type === machineConventions.issueSessionCommand && !/FAIL/.test(c.answer.type))
+      const issued = replay.commands.some(
+        (c) => c.type === machineConventions.issueSessionCommand && !/FAIL/.test(c.answer.type),
+      )
       if (activeStatePaths(final.value).includes('signedIn')) {
         expect(issued).toBe(true)
         expect(commandTypes.indexOf(machineConventions.signInCommand)).toBeGreaterThanOrEqual(0)
-        expect(commandTypes.indexOf(machineConventions.signInCommand)).toBeLessThan(commandTypes.indexOf(machineConventions.issueSessionCommand))
+        expect(commandTypes.indexOf(machineConventions.signInCommand)).toBeLessThan(
+          commandTypes.indexOf(machineConventions.issueSessionCommand),
+        )
       }
       if (activeStatePaths(final.value).includes('failed')) {
         expect(error).toBeTypeOf('string')
@@ -127,21 +170,32 @@ for (const entry of Object.values(configuredRegistry)) {
         byFinalState[end] = (byFinalState[end] ?? 0) + 1
       }
       reports.push({
-        machine: entry.id, version: entry.version, simplePaths: simplePathsOf(entry).length, pathsToFinalStates: paths.length,
-        byFinalState, transitions: declared.length, covered: declared.length - uncovered.length, uncovered,
+        machine: entry.id,
+        version: entry.version,
+        simplePaths: simplePathsOf(entry).length,
+        pathsToFinalStates: paths.length,
+        byFinalState,
+        transitions: declared.length,
+        covered: declared.length - uncovered.length,
+        uncovered,
       })
       expect(uncovered).toEqual([])
     })
 
-    if (entry.extensionPoints.length > 0) it('reaches both answers of every extension point, through the app’s guards', () => {
-      for (const name of entry.extensionPoints) {
-        const denied = paths.filter((p) => {
-          const user = (p.state.context as { user?: { email?: unknown } }).user
-          return typeof user?.email === 'string' && user.email.endsWith(`@${deniedDomain(name)}`) && (p.state.context as { error?: unknown }).error === 'AccessDenied'
-        })
-        expect(denied.length, `${name} denies on some path`).toBeGreaterThan(0)
-      }
-      expect(paths.some((p) => activeStatePaths(p.state.value).includes('signedIn'))).toBe(true)
-    })
+    if (entry.extensionPoints.length > 0)
+      it('reaches both answers of every extension point, through the app’s guards', () => {
+        for (const name of entry.extensionPoints) {
+          const denied = paths.filter((p) => {
+            const user = (p.state.context as { user?: { email?: unknown } }).user
+            return (
+              typeof user?.email === 'string' &&
+              user.email.endsWith(`@${deniedDomain(name)}`) &&
+              (p.state.context as { error?: unknown }).error === 'AccessDenied'
+            )
+          })
+          expect(denied.length, `${name} denies on some path`).toBeGreaterThan(0)
+        }
+        expect(paths.some((p) => activeStatePaths(p.state.value).includes('signedIn'))).toBe(true)
+      })
   })
 }

@@ -62,7 +62,17 @@ export async function replayPath(entry: MachineEntry, path: FlowPath, flowId: st
     const event = queue.shift()!
     const eventNow: unknown = (event as { now?: unknown }).now
     if (typeof eventNow === 'number') now = eventNow
-    const result = await runFlow({ entry, event: event as ResultEvent, handlers: effects, now, flowId, onTransition: (r) => { audit.push(r) }, persistence: { store, ref, maxAge: flowMaxAge } })
+    const result = await runFlow({
+      entry,
+      event: event as ResultEvent,
+      handlers: effects,
+      now,
+      flowId,
+      onTransition: (r) => {
+        audit.push(r)
+      },
+      persistence: { store, ref, maxAge: flowMaxAge },
+    })
     requests.push(result)
     ref = result.ref
   }

@@ -14,7 +14,10 @@ export function declaredTransitions(machine: AnyStateMachine): AnyTransitionDefi
 
 /** `source --EVENT [guard]--> target`, for reports. */
 export function transitionName(t: AnyTransitionDefinition): string {
-  const guard = t.guard === undefined ? '' : ` [${typeof t.guard === 'string' ? t.guard : typeof t.guard === 'function' ? t.guard.name : String((t.guard as { type: unknown }).type)}]`
+  const guard =
+    t.guard === undefined
+      ? ''
+      : ` [${typeof t.guard === 'string' ? t.guard : typeof t.guard === 'function' ? t.guard.name : String((t.guard as { type: unknown }).type)}]`
   const targets = (t.target ?? []).map((n) => n.path.join('.')).join(',') || '(stays)'
   return `${t.source.path.join('.')} --${String(t.eventType) || 'always'}${guard}--> ${targets}`
 }

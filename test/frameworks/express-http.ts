@@ -18,10 +18,11 @@ export async function startApp(setup: (app: Express) => void): Promise<RunningAp
   })
   return {
     port: (server.address() as AddressInfo).port,
-    close: () => new Promise((resolve, reject) => {
-      server.closeAllConnections()
-      server.close((err) => (err ? reject(err) : resolve()))
-    }),
+    close: () =>
+      new Promise((resolve, reject) => {
+        server.closeAllConnections()
+        server.close((err) => (err ? reject(err) : resolve()))
+      }),
   }
 }
 
@@ -61,12 +62,14 @@ export async function http(port: number, path: string, options: HttpOptions = {}
     const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({
-        status: res.statusCode ?? 0,
-        headers: res.headers,
-        cookies: res.headers['set-cookie'] ?? [],
-        body: Buffer.concat(chunks).toString('utf8'),
-      }))
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          cookies: res.headers['set-cookie'] ?? [],
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      )
       res.on('error', reject)
     })
     req.on('error', reject)

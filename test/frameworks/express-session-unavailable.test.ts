@@ -9,7 +9,12 @@ import { testConfig } from '../support/auth-harness.js'
 
 describe('getSession with an unreachable session store', () => {
   it('throws FlowStoreUnavailable (worth a retry), not a configuration error', async () => {
-    const adapter = { ...MemoryAdapter(), getSessionAndUser: async () => { throw new Error('connection refused') } }
+    const adapter = {
+      ...MemoryAdapter(),
+      getSessionAndUser: async () => {
+        throw new Error('connection refused')
+      },
+    }
     const config = testConfig({ adapter, session: { strategy: 'database' } })
     const app = express()
     app.get('/me', async (req, res) => {

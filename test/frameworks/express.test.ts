@@ -14,9 +14,15 @@ function standardApp(config: AuthConfig, extra: (app: express.Express) => void =
   return (app: express.Express) => {
     extra(app)
     app.use(ExpressAuth(config))
-    app.get('/me', async (req, res) => { res.json({ session: await getSession(req, config) }) })
-    app.get('/hello', (_req, res) => { res.type('text').send('hello from the app') })
-    app.get('/authors', (_req, res) => { res.type('text').send('the app owns /authors') })
+    app.get('/me', async (req, res) => {
+      res.json({ session: await getSession(req, config) })
+    })
+    app.get('/hello', (_req, res) => {
+      res.type('text').send('hello from the app')
+    })
+    app.get('/authors', (_req, res) => {
+      res.type('text').send('the app owns /authors')
+    })
   }
 }
 
@@ -31,10 +37,15 @@ describe('ExpressAuth on a real Express 5 app', () => {
   let app: RunningApp
   beforeAll(async () => {
     config = testConfig()
-    app = await startApp(standardApp(config, (a) => {
-      // A cookie of the app's own, set before the auth middleware runs: it must survive the auth response.
-      a.use((_req, res, next) => { res.cookie('app-pref', 'dark'); next() })
-    }))
+    app = await startApp(
+      standardApp(config, (a) => {
+        // A cookie of the app's own, set before the auth middleware runs: it must survive the auth response.
+        a.use((_req, res, next) => {
+          res.cookie('app-pref', 'dark')
+          next()
+        })
+      }),
+    )
   })
   afterAll(() => app.close())
 
@@ -44,14 +55,16 @@ describe('ExpressAuth on a real Express 5 app', () => {
     expect(result.headers['content-type']).toMatch(/application\/json/)
     expect(JSON.parse(result.body)).toEqual({
       credentials: {
-        id: 'credentials', name: 'Credentials', type: 'credentials',
+        id: 'credentials',
+        name: 'Credentials',
+        type: 'credentials',
         signinUrl: `http://127.0.0.1:${app.port}/auth/signin/credentials`,
         callbackUrl: `http://127.0.0.1:${app.port}/auth/callback/credentials`,
       },
     })
   })
 
-  it('GET /auth/csrf answers the token and sets its cookie next to the app\'s own cookie', async () => {
+  it("GET /auth/csrf answers the token and sets its cookie next to the app's own cookie", async () => {
     const jar = new CookieJar()
     const result = await http(app.port, '/auth/csrf', { jar })
     expect(JSON.parse(result.body).csrfToken).toMatch(/^[0-9a-f]{64}$/)
@@ -69,7 +82,8 @@ describe('ExpressAuth on a real Express 5 app', () => {
     const jar = new CookieJar()
     const csrfToken = await csrf(app.port, jar)
     const result = await http(app.port, '/auth/callback/credentials', {
-      jar, form: { username: 'ada', password: 'lovelace', csrfToken, callbackUrl: '/dashboard' },
+      jar,
+      form: { username: 'ada', password: 'lovelace', csrfToken, callbackUrl: '/dashboard' },
     })
     expect(result.status).toBe(302)
     expect(result.headers.location).toBe(`http://127.0.0.1:${app.port}/dashboard`)
@@ -83,7 +97,10 @@ describe('ExpressAuth on a real Express 5 app', () => {
   it('getSession(req, config) gives an app route the session, and null without one', async () => {
     const jar = new CookieJar()
     const csrfToken = await csrf(app.port, jar)
-    await http(app.port, '/auth/callback/credentials', { jar, form: { username: 'alan', password: 'turing', csrfToken } })
+    await http(app.port, '/auth/callback/credentials', {
+      jar,
+      form: { username: 'alan', password: 'turing', csrfToken },
+    })
     const signedIn = JSON.parse((await http(app.port, '/me', { jar })).body)
     expect(signedIn.session.user).toEqual({ name: 'Alan Turing', email: 'alan@example.com' })
     expect(Date.parse(signedIn.session.expires)).toBeGreaterThan(Date.now())
@@ -93,7 +110,10 @@ describe('ExpressAuth on a real Express 5 app', () => {
   it('wrong credentials redirect to the sign-in page with the error and set no session', async () => {
     const jar = new CookieJar()
     const csrfToken = await csrf(app.port, jar)
-    const result = await http(app.port, '/auth/callback/credentials', { jar, form: { username: 'ada', password: 'nope', csrfToken } })
+    const result = await http(app.port, '/auth/callback/credentials', {
+      jar,
+      form: { username: 'ada', password: 'nope', csrfToken },
+    })
     expect(result.status).toBe(302)
     const location = new URL(result.headers.location as string)
     expect(location.pathname).toBe('/auth/signin')
@@ -104,7 +124,10 @@ describe('ExpressAuth on a real Express 5 app', () => {
   it('a POST without the CSRF token is refused', async () => {
     const jar = new CookieJar()
     await csrf(app.port, jar)
-    const result = await http(app.port, '/auth/callback/credentials', { jar, form: { username: 'ada', password: 'lovelace' } })
+    const result = await http(app.port, '/auth/callback/credentials', {
+      jar,
+      form: { username: 'ada', password: 'lovelace' },
+    })
     expect(result.status).toBe(302)
     const location = new URL(result.headers.location as string)
     expect(location.pathname).toBe('/auth/signin')
@@ -133,9 +156,10 @@ describe('ExpressAuth on a real Express 5 app', () => {
     }
   })
 
-  it('a body over the binding\'s limit is refused with 413', async () => {
+  it("a body over the binding's limit is refused with 413", async () => {
     const result = await http(app.port, '/auth/callback/credentials', {
-      body: 'a='.padEnd(2 * 1024 * 1024, 'x'), headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a='.padEnd(2 * 1024 * 1024, 'x'),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
     })
     expect(result.status).toBe(413)
   })
@@ -153,14 +177,21 @@ describe('ExpressAuth after body parsers', () => {
       let app: RunningApp
       beforeAll(async () => {
         config = testConfig()
-        app = await startApp(standardApp(config, (a) => { for (const p of parsers) a.use(p) }))
+        app = await startApp(
+          standardApp(config, (a) => {
+            for (const p of parsers) a.use(p)
+          }),
+        )
       })
       afterAll(() => app.close())
 
       it('signs in with a form POST the parser already consumed', async () => {
         const jar = new CookieJar()
         const csrfToken = await csrf(app.port, jar)
-        const result = await http(app.port, '/auth/callback/credentials', { jar, form: { username: 'ada', password: 'lovelace', csrfToken, callbackUrl: '/after' } })
+        const result = await http(app.port, '/auth/callback/credentials', {
+          jar,
+          form: { username: 'ada', password: 'lovelace', csrfToken, callbackUrl: '/after' },
+        })
         expect(result.status).toBe(302)
         expect(result.headers.location).toBe(`http://127.0.0.1:${app.port}/after`)
         expect(JSON.parse((await http(app.port, '/me', { jar })).body).session.user.name).toBe('Ada Lovelace')
@@ -169,7 +200,10 @@ describe('ExpressAuth after body parsers', () => {
       it('signs in with a JSON body', async () => {
         const jar = new CookieJar()
         const csrfToken = await csrf(app.port, jar)
-        const result = await http(app.port, '/auth/callback/credentials', { jar, json: { username: 'alan', password: 'turing', csrfToken } })
+        const result = await http(app.port, '/auth/callback/credentials', {
+          jar,
+          json: { username: 'alan', password: 'turing', csrfToken },
+        })
         expect(result.status).toBe(302)
         expect(cookieNames(result)).toContain('authjs.session-token')
       })
@@ -184,10 +218,17 @@ describe('trust proxy decides the origin', () => {
   let config: TestConfig
   beforeAll(async () => {
     config = testConfig()
-    trusting = await startApp(standardApp(config, (a) => { a.set('trust proxy', 'loopback') }))
+    trusting = await startApp(
+      standardApp(config, (a) => {
+        a.set('trust proxy', 'loopback')
+      }),
+    )
     direct = await startApp(standardApp(config))
   })
-  afterAll(async () => { await trusting.close(); await direct.close() })
+  afterAll(async () => {
+    await trusting.close()
+    await direct.close()
+  })
 
   it('behind a trusted proxy: https origin from X-Forwarded-Proto and -Host, secure cookie names', async () => {
     const providers = JSON.parse((await http(trusting.port, '/auth/providers', { headers: forwarded })).body)
@@ -200,7 +241,9 @@ describe('trust proxy decides the origin', () => {
     const csrfToken = JSON.parse(csrfResult.body).csrfToken as string
 
     const result = await http(trusting.port, '/auth/callback/credentials', {
-      jar, headers: forwarded, form: { username: 'ada', password: 'lovelace', csrfToken, callbackUrl: '/dashboard' },
+      jar,
+      headers: forwarded,
+      form: { username: 'ada', password: 'lovelace', csrfToken, callbackUrl: '/dashboard' },
     })
     expect(result.headers.location).toBe('https://auth.public.example/dashboard')
     expect(cookieNames(result)).toContain('__Secure-authjs.session-token')
@@ -222,8 +265,12 @@ describe('ExpressAuth mounted under its base path, with a custom base path', () 
     config = testConfig({ basePath: '/api/auth' })
     app = await startApp((a) => {
       a.use('/api/auth', ExpressAuth(config))
-      a.get('/api/other', (_req, res) => { res.send('other') })
-      a.get('/me', async (req, res) => { res.json({ session: await getSession(req, config) }) })
+      a.get('/api/other', (_req, res) => {
+        res.send('other')
+      })
+      a.get('/me', async (req, res) => {
+        res.json({ session: await getSession(req, config) })
+      })
     })
   })
   afterAll(() => app.close())
@@ -233,7 +280,10 @@ describe('ExpressAuth mounted under its base path, with a custom base path', () 
     expect(providers.credentials.callbackUrl).toBe(`http://127.0.0.1:${app.port}/api/auth/callback/credentials`)
     const jar = new CookieJar()
     const token = JSON.parse((await http(app.port, '/api/auth/csrf', { jar })).body).csrfToken as string
-    const result = await http(app.port, '/api/auth/callback/credentials', { jar, form: { username: 'ada', password: 'lovelace', csrfToken: token } })
+    const result = await http(app.port, '/api/auth/callback/credentials', {
+      jar,
+      form: { username: 'ada', password: 'lovelace', csrfToken: token },
+    })
     expect(result.status).toBe(302)
     expect(JSON.parse((await http(app.port, '/me', { jar })).body).session.user.name).toBe('Ada Lovelace')
     expect((await http(app.port, '/api/other')).body).toBe('other')
@@ -246,16 +296,20 @@ describe('toWebHandler: the fetch-style handler', () => {
     const handle = toWebHandler(config)
     const providers = await handle(new Request('https://app.example/auth/providers'))
     expect(providers.status).toBe(200)
-    expect(((await providers.json()) as Record<string, { signinUrl: string }>).credentials!.signinUrl).toBe('https://app.example/auth/signin/credentials')
+    expect(((await providers.json()) as Record<string, { signinUrl: string }>).credentials!.signinUrl).toBe(
+      'https://app.example/auth/signin/credentials',
+    )
 
     const csrf = await handle(new Request('https://app.example/auth/csrf'))
     const cookie = csrf.headers.getSetCookie()[0]!.split(';')[0]!
     const { csrfToken } = (await csrf.json()) as { csrfToken: string }
-    const signIn = await handle(new Request('https://app.example/auth/callback/credentials', {
-      method: 'POST',
-      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: 'ada', password: 'lovelace', csrfToken }).toString(),
-    }))
+    const signIn = await handle(
+      new Request('https://app.example/auth/callback/credentials', {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ username: 'ada', password: 'lovelace', csrfToken }).toString(),
+      }),
+    )
     expect(signIn.status).toBe(302)
     expect(signIn.headers.getSetCookie().some((c) => c.startsWith('__Secure-authjs.session-token='))).toBe(true)
   })

@@ -13,7 +13,13 @@ describe('inline security guards', () => {
       // @ts-expect-error isCsrfVerified is not a named guard of the machine: that is the point of this test
       guards: { isCsrfVerified: () => true },
     })
-    const [next] = transition(tampered, initialTransition(tampered)[0], { type: 'CREDENTIALS_SUBMITTED', providerId: 'c', callbackUrl: '/', csrfVerified: false, now: 1 })
+    const [next] = transition(tampered, initialTransition(tampered)[0], {
+      type: 'CREDENTIALS_SUBMITTED',
+      providerId: 'c',
+      callbackUrl: '/',
+      csrfVerified: false,
+      now: 1,
+    })
     expect(next.value).toBe('failed')
     expect(next.context.error).toBe('MissingCSRF')
   })
@@ -23,8 +29,17 @@ describe('inline security guards', () => {
       // @ts-expect-error hasMatchingState is not a named guard of the machine
       guards: { hasMatchingState: () => true, isFlowExpired: () => false },
     })
-    const waiting = tampered.resolveState({ value: 'awaitingCallback', context: { providerId: 'idp', state: 'expected', expiresAt: 100 } })
-    const [next] = transition(tampered, waiting, { type: 'CALLBACK_RECEIVED', providerId: 'idp', state: 'forged', now: 10, dangerousEmailLinking: false })
+    const waiting = tampered.resolveState({
+      value: 'awaitingCallback',
+      context: { providerId: 'idp', state: 'expected', expiresAt: 100 },
+    })
+    const [next] = transition(tampered, waiting, {
+      type: 'CALLBACK_RECEIVED',
+      providerId: 'idp',
+      state: 'forged',
+      now: 10,
+      dangerousEmailLinking: false,
+    })
     expect(next.value).toBe('failed')
     expect(next.context.error).toBe('OAuthCallbackError')
   })

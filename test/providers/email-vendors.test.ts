@@ -18,7 +18,12 @@ import SendGrid from '../../src/providers/sendgrid.js'
 import { CookieJar, csrfToken, origin, recordingLogger, secret, send } from '../support/auth-harness.js'
 import { readRequestBody } from '../support/read-request-body.js'
 
-interface Received { method: string; path: string; headers: Record<string, string | string[] | undefined>; body: string }
+interface Received {
+  method: string
+  path: string
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
 
 let server: Server
 let apiUrl: string
@@ -29,7 +34,9 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     void readRequestBody(req).then((body) => {
       received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body })
-      res.writeHead(answerStatus, { 'content-type': 'application/json' }).end(answerStatus === 200 ? '{"id":"msg-1"}' : '{"message":"refused"}')
+      res
+        .writeHead(answerStatus, { 'content-type': 'application/json' })
+        .end(answerStatus === 200 ? '{"id":"msg-1"}' : '{"message":"refused"}')
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
@@ -47,9 +54,19 @@ afterEach(() => {
 /** Asks for a sign-in link for `email` with `provider`; answers the redirect's Location. */
 async function requestLink(provider: EmailConfig, email = 'ada@example.com') {
   const recorded = recordingLogger()
-  const config = { secret, trustHost: true, url: `${origin}/auth`, adapter: MemoryAdapter(), logger: recorded.logger, providers: [provider] }
+  const config = {
+    secret,
+    trustHost: true,
+    url: `${origin}/auth`,
+    adapter: MemoryAdapter(),
+    logger: recorded.logger,
+    providers: [provider],
+  }
   const jar = new CookieJar()
-  const response = await send(config, `/auth/signin/${provider.id}`, { jar, form: { email, csrfToken: await csrfToken(config, jar) } })
+  const response = await send(config, `/auth/signin/${provider.id}`, {
+    jar,
+    form: { email, csrfToken: await csrfToken(config, jar) },
+  })
   return { location: response.headers.get('location'), recorded }
 }
 
@@ -60,7 +77,9 @@ function onlyRequest(): Received {
 
 /** The link in a body: one sign-in URL for this site with a 64-hex token. */
 function expectLink(text: string): void {
-  expect(text).toMatch(new RegExp(`${origin}/auth/callback/\\w+\\?callbackUrl=[^"\\s]+token=[0-9a-f]{64}`.replace(/\//g, '\\/')))
+  expect(text).toMatch(
+    new RegExp(`${origin}/auth/callback/\\w+\\?callbackUrl=[^"\\s]+token=[0-9a-f]{64}`.replace(/\//g, '\\/')),
+  )
 }
 
 describe('HTTP-API e-mail vendors, against a local stand-in of each API', () => {
@@ -70,7 +89,11 @@ describe('HTTP-API e-mail vendors, against a local stand-in of each API', () => 
     const request = onlyRequest()
     expect([request.method, request.path, request.headers.authorization]).toEqual(['POST', '/emails', 'Bearer re_test'])
     const body = JSON.parse(request.body) as Record<string, string>
-    expect(body).toMatchObject({ from: 'Site <login@site.test>', to: 'ada@example.com', subject: 'Sign in to localhost:3000' })
+    expect(body).toMatchObject({
+      from: 'Site <login@site.test>',
+      to: 'ada@example.com',
+      subject: 'Sign in to localhost:3000',
+    })
     expectLink(body.html)
     expectLink(body.text)
   })
@@ -84,8 +107,17 @@ describe('HTTP-API e-mail vendors, against a local stand-in of each API', () => 
   it('SendGrid: POST /v3/mail/send, Bearer key, personalizations and text/plain before text/html', async () => {
     await requestLink(SendGrid({ apiKey: 'SG.test', apiUrl, from: 'login@site.test' }))
     const request = onlyRequest()
-    expect([request.method, request.path, request.headers.authorization]).toEqual(['POST', '/v3/mail/send', 'Bearer SG.test'])
-    const body = JSON.parse(request.body) as { personalizations: unknown; from: unknown; subject: string; content: Array<{ type: string; value: string }> }
+    expect([request.method, request.path, request.headers.authorization]).toEqual([
+      'POST',
+      '/v3/mail/send',
+      'Bearer SG.test',
+    ])
+    const body = JSON.parse(request.body) as {
+      personalizations: unknown
+      from: unknown
+      subject: string
+      content: Array<{ type: string; value: string }>
+    }
     expect(body.personalizations).toEqual([{ to: [{ email: 'ada@example.com' }] }])
     expect(body.from).toEqual({ email: 'login@site.test' })
     expect(body.content.map((c) => c.type)).toEqual(['text/plain', 'text/html'])
@@ -95,7 +127,11 @@ describe('HTTP-API e-mail vendors, against a local stand-in of each API', () => 
   it('Postmark: POST /email, X-Postmark-Server-Token, PascalCase fields on the outbound stream', async () => {
     await requestLink(Postmark({ apiKey: 'pm-token', apiUrl, from: 'login@site.test' }))
     const request = onlyRequest()
-    expect([request.method, request.path, request.headers['x-postmark-server-token']]).toEqual(['POST', '/email', 'pm-token'])
+    expect([request.method, request.path, request.headers['x-postmark-server-token']]).toEqual([
+      'POST',
+      '/email',
+      'pm-token',
+    ])
     const body = JSON.parse(request.body) as Record<string, string>
     expect(body).toMatchObject({ From: 'login@site.test', To: 'ada@example.com', MessageStream: 'outbound' })
     expectLink(body.HtmlBody)
@@ -108,7 +144,9 @@ describe('HTTP-API e-mail vendors, against a local stand-in of each API', () => 
     expect([request.method, request.path]).toEqual(['POST', '/v3/mg.site.test/messages'])
     expect(request.headers.authorization).toBe(`Basic ${Buffer.from('api:key-mg').toString('base64')}`)
     expect(String(request.headers['content-type'])).toMatch(/^multipart\/form-data; boundary=/)
-    const form = await new Response(request.body, { headers: { 'content-type': String(request.headers['content-type']) } }).formData()
+    const form = await new Response(request.body, {
+      headers: { 'content-type': String(request.headers['content-type']) },
+    }).formData()
     expect(form.get('to')).toBe('ada@example.com')
     expect(form.get('from')).toBe('Site <login@mg.site.test>')
     expectLink(form.get('html') as string)
@@ -128,7 +166,11 @@ describe('HTTP-API e-mail vendors, against a local stand-in of each API', () => 
   it('Loops: POST /api/v1/transactional, Bearer key, the template id and the link as a data variable', async () => {
     await requestLink(Loops({ apiKey: 'loops-key', apiUrl, transactionalId: 'tmpl_1' }))
     const request = onlyRequest()
-    expect([request.method, request.path, request.headers.authorization]).toEqual(['POST', '/api/v1/transactional', 'Bearer loops-key'])
+    expect([request.method, request.path, request.headers.authorization]).toEqual([
+      'POST',
+      '/api/v1/transactional',
+      'Bearer loops-key',
+    ])
     const body = JSON.parse(request.body) as { transactionalId: string; email: string; dataVariables: { url: string } }
     expect(body.transactionalId).toBe('tmpl_1')
     expect(body.email).toBe('ada@example.com')
@@ -139,7 +181,9 @@ describe('HTTP-API e-mail vendors, against a local stand-in of each API', () => 
     answerStatus = 401
     const { location, recorded } = await requestLink(Resend({ apiKey: 're_test', apiUrl }))
     expect(location).toBe(`${origin}/auth/signin?error=EmailSignin`)
-    const logged = recorded.errors.map((e) => `${e.message} ${String((e.cause as { err?: Error } | undefined)?.err?.message)}`).join('\n')
+    const logged = recorded.errors
+      .map((e) => `${e.message} ${String((e.cause as { err?: Error } | undefined)?.err?.message)}`)
+      .join('\n')
     expect(logged).toContain('Resend answered 401')
     expect(logged).not.toMatch(/token=/)
   })

@@ -47,7 +47,6 @@ export interface FakeVendorServer {
   close(): Promise<void>
 }
 
-
 const keyOf = (method: string, url: URL) => `${method} ${url.origin}${url.pathname}`
 
 /** Starts an empty fake; register answers with `on()`. */
@@ -63,10 +62,18 @@ export async function startFakeVendorServer(): Promise<FakeVendorServer> {
       .then(async (body) => {
         const headers = new Headers()
         for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value)
-        const request: RecordedRequest = { method: req.method ?? 'GET', url, headers, body, form: new URLSearchParams(body) }
+        const request: RecordedRequest = {
+          method: req.method ?? 'GET',
+          url,
+          headers,
+          body,
+          form: new URLSearchParams(body),
+        }
         requests.push(request)
         const handler = handlers.get(keyOf(request.method, url))
-        const answer = handler ? await handler(request) : { status: 404, json: { error: 'no fake for this vendor URL', url: url.href } }
+        const answer = handler
+          ? await handler(request)
+          : { status: 404, json: { error: 'no fake for this vendor URL', url: url.href } }
         const contentType = answer.json !== undefined ? { 'content-type': 'application/json' } : {}
         res.writeHead(answer.status ?? 200, { ...contentType, ...answer.headers })
         res.end(answer.json !== undefined ? JSON.stringify(answer.json) : answer.body)
@@ -83,8 +90,12 @@ export async function startFakeVendorServer(): Promise<FakeVendorServer> {
     },
     on: (method, url, handler) => void handlers.set(keyOf(method, new URL(url)), handler),
     requests,
-    requestsTo: (url) => requests.filter((request) => keyOf(request.method, request.url).endsWith(` ${new URL(url).origin}${new URL(url).pathname}`)),
-    signIdToken: (claims) => new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'vendor-key' }).sign(privateKey),
+    requestsTo: (url) =>
+      requests.filter((request) =>
+        keyOf(request.method, request.url).endsWith(` ${new URL(url).origin}${new URL(url).pathname}`),
+      ),
+    signIdToken: (claims) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'vendor-key' }).sign(privateKey),
     jwks: () => ({ keys: [publicJwk] }),
     reset: () => {
       handlers.clear()

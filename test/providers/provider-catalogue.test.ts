@@ -13,12 +13,15 @@ describe('provider catalogue', () => {
     expect(vendorSubpaths()).toEqual([...authjsVendorIds].sort())
   })
 
-  it.each([...authjsVendorIds])('%s: the module at that subpath is an OAuth or OIDC provider with that id', async (subpath) => {
-    const config = (await loadVendor(subpath))({ clientId: 'id', clientSecret: 'secret' })
-    expect(config.id).toBe(subpath)
-    expect(['oauth', 'oidc']).toContain(config.type)
-    expect(config.name.length).toBeGreaterThan(0)
-  })
+  it.each([...authjsVendorIds])(
+    '%s: the module at that subpath is an OAuth or OIDC provider with that id',
+    async (subpath) => {
+      const config = (await loadVendor(subpath))({ clientId: 'id', clientSecret: 'secret' })
+      expect(config.id).toBe(subpath)
+      expect(['oauth', 'oidc']).toContain(config.type)
+      expect(config.name.length).toBeGreaterThan(0)
+    },
+  )
 
   it('docs/providers.md is what the provider modules generate (npm run providers:catalogue)', async () => {
     const onDisk = readFileSync(new URL('../../docs/providers.md', import.meta.url), 'utf8')

@@ -16,7 +16,12 @@ import { vendorSamples, type VendorSample } from './vendor-samples.js'
 import { resolveVendor } from './vendor-sign-in.js'
 
 /** Starts a sign-in with vendor `id`; `options` go to the factory, `sample` replaces parts of the vendor's sample. */
-export async function startVendorSignIn(fake: FakeVendorServer, id: string, options: Record<string, unknown> = {}, sample: Partial<VendorSample> = {}) {
+export async function startVendorSignIn(
+  fake: FakeVendorServer,
+  id: string,
+  options: Record<string, unknown> = {},
+  sample: Partial<VendorSample> = {},
+) {
   const base = vendorSamples[id]
   const endpoints = vendorEndpoints[id]
   if (!base || !endpoints) throw new Error(`no sample or endpoints for ${id}`)
@@ -26,9 +31,19 @@ export async function startVendorSignIn(fake: FakeVendorServer, id: string, opti
   const resolved = resolveVendor(provider)
   const vendor = serveVendor(fake, resolved, vendorSample, endpoints)
   const signIns: { user: User; account: Account | null }[] = []
-  const config = testConfig({ providers: [provider], events: { signIn: (message) => { signIns.push(message) } } })
+  const config = testConfig({
+    providers: [provider],
+    events: {
+      signIn: (message) => {
+        signIns.push(message)
+      },
+    },
+  })
   const jar = new CookieJar()
-  const start = await send(config, `/auth/signin/${id}`, { jar, form: { csrfToken: await csrfToken(config, jar), callbackUrl: '/after' } })
+  const start = await send(config, `/auth/signin/${id}`, {
+    jar,
+    form: { csrfToken: await csrfToken(config, jar), callbackUrl: '/after' },
+  })
   expect(start.status).toBe(302)
   const authorizationUrl = new URL(start.headers.get('location') ?? '')
 
@@ -38,7 +53,10 @@ export async function startVendorSignIn(fake: FakeVendorServer, id: string, opti
     for (const [key, value] of Object.entries(extra)) callback.set(key, value)
     const formPost = readEndpoint(resolved.authorization).params.response_mode === 'form_post'
     return formPost
-      ? send(config, `/auth/callback/${id}`, { jar, form: { ...Object.fromEntries(callback), ...vendorSample.formPost, ...extra } })
+      ? send(config, `/auth/callback/${id}`, {
+          jar,
+          form: { ...Object.fromEntries(callback), ...vendorSample.formPost, ...extra },
+        })
       : send(config, `/auth/callback/${id}?${callback}`, { jar })
   }
 

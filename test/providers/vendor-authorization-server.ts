@@ -42,7 +42,8 @@ const s256 = (verifier: string) => createHash('sha256').update(verifier).digest(
 function clientAuthenticated(provider: OAuthConfigInternal, request: RecordedRequest): string | undefined {
   const method = provider.client?.token_endpoint_auth_method ?? 'client_secret_basic'
   if (method === 'client_secret_post') {
-    if (request.form.get('client_id') !== clientId || request.form.get('client_secret') !== clientSecret) return 'client_secret_post credentials missing'
+    if (request.form.get('client_id') !== clientId || request.form.get('client_secret') !== clientSecret)
+      return 'client_secret_post credentials missing'
     if (request.headers.has('authorization')) return 'client_secret_post sent an Authorization header too'
     return undefined
   }
@@ -57,16 +58,25 @@ function clientAuthenticated(provider: OAuthConfigInternal, request: RecordedReq
  * sample says; the provider's own config only decides what a correct client must do (its client authentication,
  * whether its ID token is HMAC-signed or its profile comes from userinfo).
  */
-export function serveVendor(fake: FakeVendorServer, provider: OAuthConfigInternal, sample: VendorSample, endpoints: VendorEndpoints): ServedVendor {
+export function serveVendor(
+  fake: FakeVendorServer,
+  provider: OAuthConfigInternal,
+  sample: VendorSample,
+  endpoints: VendorEndpoints,
+): ServedVendor {
   const grants = new Map<string, Grant>()
   const refusals: string[] = []
   const oidc = 'issuer' in endpoints
   const issuer = oidc ? endpoints.issuer : ''
   const base = trim(issuer)
   // An OIDC provider may still pin an endpoint over the discovered one (Auth.js lets it); the vendor then serves it there.
-  const authorizationEndpoint = oidc ? (readEndpoint(provider.authorization).url ?? `${base}/vendor/authorize`) : endpoints.authorization
+  const authorizationEndpoint = oidc
+    ? (readEndpoint(provider.authorization).url ?? `${base}/vendor/authorize`)
+    : endpoints.authorization
   const tokenEndpoint = oidc ? (readEndpoint(provider.token).url ?? `${base}/vendor/token`) : endpoints.token
-  const userinfoEndpoint = oidc ? (readEndpoint(provider.userinfo).url ?? `${base}/vendor/userinfo`) : endpoints.userinfo
+  const userinfoEndpoint = oidc
+    ? (readEndpoint(provider.userinfo).url ?? `${base}/vendor/userinfo`)
+    : endpoints.userinfo
   const jwksUri = `${base}/vendor/jwks`
   const hmac = provider.client?.id_token_signed_response_alg?.startsWith('HS') === true
 
@@ -90,8 +100,18 @@ export function serveVendor(fake: FakeVendorServer, provider: OAuthConfigInterna
   async function idToken(grant: Grant): Promise<string> {
     const now = Math.floor(Date.now() / 1000)
     // With idToken: false the vendor's ID token names the subject only; the rest comes from userinfo.
-    const claims = provider.type === 'oidc' && provider.idToken === false ? { sub: sample.profile.sub } : (sample.idTokenClaims ?? sample.profile)
-    const payload = { ...claims, iss: issuer, aud: clientId, iat: now, exp: now + 600, ...(grant.nonce ? { nonce: grant.nonce } : {}) }
+    const claims =
+      provider.type === 'oidc' && provider.idToken === false
+        ? { sub: sample.profile.sub }
+        : (sample.idTokenClaims ?? sample.profile)
+    const payload = {
+      ...claims,
+      iss: issuer,
+      aud: clientId,
+      iat: now,
+      exp: now + 600,
+      ...(grant.nonce ? { nonce: grant.nonce } : {}),
+    }
     if (!hmac) return fake.signIdToken(payload)
     return new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(clientSecret))
   }
@@ -111,7 +131,12 @@ export function serveVendor(fake: FakeVendorServer, provider: OAuthConfigInterna
       refusals.push(refusal ?? 'no grant')
       return { status: 400, json: { error: 'invalid_grant', error_description: refusal } }
     }
-    const body: Record<string, unknown> = { access_token: 'vendor-access-token', token_type: 'bearer', expires_in: 3600, ...sample.token }
+    const body: Record<string, unknown> = {
+      access_token: 'vendor-access-token',
+      token_type: 'bearer',
+      expires_in: 3600,
+      ...sample.token,
+    }
     if (oidc) body.id_token = await idToken(grant)
     return { json: body }
   })
@@ -120,7 +145,10 @@ export function serveVendor(fake: FakeVendorServer, provider: OAuthConfigInterna
   const userinfoAnswer = async () => {
     if (!sample.userinfoJwt) return { json: profileAnswer }
     const now = Math.floor(Date.now() / 1000)
-    return { body: await fake.signIdToken({ ...sample.profile, iss: issuer, aud: clientId, iat: now }), headers: { 'content-type': 'application/jwt' } }
+    return {
+      body: await fake.signIdToken({ ...sample.profile, iss: issuer, aud: clientId, iat: now }),
+      headers: { 'content-type': 'application/jwt' },
+    }
   }
   // OAuth providers discovered from an issuer (FusionAuth) read userinfo too, as do OIDC ones with idToken: false.
   if (provider.type === 'oauth' || provider.idToken === false || sample.userinfoJwt) {

@@ -41,12 +41,21 @@ const knownGaps: Record<string, string> = {
 
 describe('every vendor provider signs in through Auth() against a stand-in of its authorization server', () => {
   it.each(authjsVendorIds.filter((id) => !(id in knownGaps)))('%s', async (id) => {
-    const { sample, resolved, vendor, signIns, authorizationUrl, complete, sessionUser: currentUser } = await startVendorSignIn(fake, id)
+    const {
+      sample,
+      resolved,
+      vendor,
+      signIns,
+      authorizationUrl,
+      complete,
+      sessionUser: currentUser,
+    } = await startVendorSignIn(fake, id)
     expect(`${authorizationUrl.origin}${authorizationUrl.pathname}`).toBe(vendor.authorizationEndpoint)
     expect(authorizationUrl.searchParams.get('client_id')).toBe(clientId)
     expect(authorizationUrl.searchParams.get('redirect_uri')).toBe(`${origin}/auth/callback/${id}`)
     expect(authorizationUrl.searchParams.get('response_type')).toBe('code')
-    for (const [key, value] of Object.entries(readEndpoint(resolved.authorization).params)) expect(authorizationUrl.searchParams.get(key)).toBe(value)
+    for (const [key, value] of Object.entries(readEndpoint(resolved.authorization).params))
+      expect(authorizationUrl.searchParams.get(key)).toBe(value)
 
     const response = await complete()
     expect(vendor.refusals).toEqual([])
@@ -54,7 +63,11 @@ describe('every vendor provider signs in through Auth() against a stand-in of it
 
     expect(await currentUser()).toEqual(sessionUser(sample.user))
     expect(signIns).toHaveLength(1)
-    expect(signIns[0]?.account).toMatchObject({ provider: id, providerAccountId: sample.user.id, access_token: 'vendor-access-token' })
+    expect(signIns[0]?.account).toMatchObject({
+      provider: id,
+      providerAccountId: sample.user.id,
+      access_token: 'vendor-access-token',
+    })
     expect(fake.requestsTo(vendor.tokenEndpoint)).toHaveLength(1)
   })
 })

@@ -29,10 +29,17 @@ describe('vendor profile() mapping', () => {
     const endpoints = vendorEndpoints[id]
     if (!endpoints) throw new Error(`no endpoints for ${id}`)
     const Vendor = await loadVendor(id)
-    const provider = Vendor({ clientId: 'vendor-client-id', clientSecret: 'vendor-client-secret', [customFetch]: fake.fetch, ...sample.options })
+    const provider = Vendor({
+      clientId: 'vendor-client-id',
+      clientSecret: 'vendor-client-secret',
+      [customFetch]: fake.fetch,
+      ...sample.options,
+    })
     serveVendor(fake, resolveVendor(provider), sample, endpoints)
     if (!provider.profile) throw new Error(`${id} has no profile()`)
     const user = await provider.profile(sample.profile as never, { ...tokens, ...sample.token })
-    expect({ id: user.id, name: user.name ?? null, email: user.email ?? null, image: user.image ?? null }).toEqual(sample.user)
+    expect({ id: user.id, name: user.name ?? null, email: user.email ?? null, image: user.image ?? null }).toEqual(
+      sample.user,
+    )
   })
 })

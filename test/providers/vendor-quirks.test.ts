@@ -23,18 +23,36 @@ describe('GitHub', () => {
     const flow = await startVendorSignIn(fake, 'github')
     expect(errorOf(await flow.complete())).toBeNull()
     expect((await flow.sessionUser())?.email).toBe('octo@example.test')
-    expect(fake.requestsTo('https://api.github.com/user/emails')[0]?.headers.get('authorization')).toBe('Bearer vendor-access-token')
+    expect(fake.requestsTo('https://api.github.com/user/emails')[0]?.headers.get('authorization')).toBe(
+      'Bearer vendor-access-token',
+    )
   })
 
   it('makes no second request when the profile has a public e-mail', async () => {
-    const flow = await startVendorSignIn(fake, 'github', {}, { userinfo: { id: 1, login: 'mona', name: 'Mona', email: 'mona@example.test', avatar_url: 'https://a.test/1' } })
+    const flow = await startVendorSignIn(
+      fake,
+      'github',
+      {},
+      { userinfo: { id: 1, login: 'mona', name: 'Mona', email: 'mona@example.test', avatar_url: 'https://a.test/1' } },
+    )
     await flow.complete()
     expect((await flow.sessionUser())?.email).toBe('mona@example.test')
     expect(fake.requestsTo('https://api.github.com/user/emails')).toHaveLength(0)
   })
 
   it('leaves the e-mail empty when no listed address is verified', async () => {
-    const flow = await startVendorSignIn(fake, 'github', {}, { routes: { 'GET https://api.github.com/user/emails': [{ email: 'x@example.test', primary: true, verified: false, visibility: 'private' }] } })
+    const flow = await startVendorSignIn(
+      fake,
+      'github',
+      {},
+      {
+        routes: {
+          'GET https://api.github.com/user/emails': [
+            { email: 'x@example.test', primary: true, verified: false, visibility: 'private' },
+          ],
+        },
+      },
+    )
     await flow.complete()
     expect((await flow.sessionUser())?.email).toBeUndefined()
   })
@@ -43,7 +61,9 @@ describe('GitHub', () => {
 describe('GitLab', () => {
   it('endpoints written as URL strings (as in Auth.js) keep their URL when the app overrides the scope', async () => {
     const flow = await startVendorSignIn(fake, 'gitlab', { authorization: { params: { scope: 'read_user openid' } } })
-    expect(`${flow.authorizationUrl.origin}${flow.authorizationUrl.pathname}`).toBe('https://gitlab.com/oauth/authorize')
+    expect(`${flow.authorizationUrl.origin}${flow.authorizationUrl.pathname}`).toBe(
+      'https://gitlab.com/oauth/authorize',
+    )
     expect(flow.authorizationUrl.searchParams.get('scope')).toBe('read_user openid')
     expect(errorOf(await flow.complete())).toBeNull()
   })
@@ -77,13 +97,19 @@ describe('X / Twitter', () => {
   it('asks the users/me endpoint for profile_image_url through user.fields by default', async () => {
     const flow = await startVendorSignIn(fake, 'twitter')
     await flow.complete()
-    expect(fake.requestsTo('https://api.x.com/2/users/me')[0]?.url.searchParams.get('user.fields')).toBe('profile_image_url')
+    expect(fake.requestsTo('https://api.x.com/2/users/me')[0]?.url.searchParams.get('user.fields')).toBe(
+      'profile_image_url',
+    )
   })
 
-  it('sends the app\'s own user.fields instead when given', async () => {
-    const flow = await startVendorSignIn(fake, 'twitter', { userinfo: { params: { 'user.fields': 'profile_image_url,verified' } } })
+  it("sends the app's own user.fields instead when given", async () => {
+    const flow = await startVendorSignIn(fake, 'twitter', {
+      userinfo: { params: { 'user.fields': 'profile_image_url,verified' } },
+    })
     await flow.complete()
-    expect(fake.requestsTo('https://api.x.com/2/users/me')[0]?.url.searchParams.get('user.fields')).toBe('profile_image_url,verified')
+    expect(fake.requestsTo('https://api.x.com/2/users/me')[0]?.url.searchParams.get('user.fields')).toBe(
+      'profile_image_url,verified',
+    )
   })
 })
 
@@ -96,20 +122,32 @@ describe('Microsoft Entra ID', () => {
 
   it('refuses an ID token issued by another tenant', async () => {
     const other = '72f988bf-86f1-41af-91ab-2d7cd011db47'
-    const flow = await startVendorSignIn(fake, 'microsoft-entra-id', {}, { profile: { sub: 'intruder', tid: other, iss: `https://login.microsoftonline.com/${other}/v2.0` } })
+    const flow = await startVendorSignIn(
+      fake,
+      'microsoft-entra-id',
+      {},
+      { profile: { sub: 'intruder', tid: other, iss: `https://login.microsoftonline.com/${other}/v2.0` } },
+    )
     // The stand-in puts its own issuer in every token; replace the token endpoint with one issuing for another tenant.
     fake.on('POST', `https://login.microsoftonline.com/${tenant}/v2.0/vendor/token`, async () => ({
       json: {
         access_token: 'vendor-access-token',
         token_type: 'Bearer',
-        id_token: await fake.signIdToken({ iss: `https://login.microsoftonline.com/${other}/v2.0`, aud: clientId, sub: 'intruder', tid: other, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 600 }),
+        id_token: await fake.signIdToken({
+          iss: `https://login.microsoftonline.com/${other}/v2.0`,
+          aud: clientId,
+          sub: 'intruder',
+          tid: other,
+          iat: Math.floor(Date.now() / 1000),
+          exp: Math.floor(Date.now() / 1000) + 600,
+        }),
       },
     }))
     expect(errorOf(await flow.complete())).toBe('OAuthCallbackError')
     expect(await flow.sessionUser()).toBeUndefined()
   })
 
-  it('azure-ad is the same provider under Auth.js\'s old id', async () => {
+  it("azure-ad is the same provider under Auth.js's old id", async () => {
     const flow = await startVendorSignIn(fake, 'azure-ad')
     expect(flow.resolved.issuer).toBe(`https://login.microsoftonline.com/${tenant}/v2.0`)
     expect(flow.authorizationUrl.searchParams.get('scope')).toBe('openid profile email User.Read')
@@ -136,11 +174,27 @@ describe('Slack, LinkedIn, Discord, Facebook, Spotify, Twitch', () => {
     expect(flow.authorizationUrl.searchParams.has('state')).toBe(true)
     expect(flow.authorizationUrl.searchParams.has('code_challenge')).toBe(false)
     await flow.complete()
-    expect(fake.requestsTo('https://www.linkedin.com/oauth/vendor/token')[0]?.form.get('client_secret')).toBe(clientSecret)
+    expect(fake.requestsTo('https://www.linkedin.com/oauth/vendor/token')[0]?.form.get('client_secret')).toBe(
+      clientSecret,
+    )
   })
 
   it('Discord: a user without an avatar gets the default avatar of their id', async () => {
-    const flow = await startVendorSignIn(fake, 'discord', {}, { userinfo: { id: '80351110224678912', username: 'nelly', global_name: 'Nelly', discriminator: '0', avatar: null, email: 'nelly@example.test' } })
+    const flow = await startVendorSignIn(
+      fake,
+      'discord',
+      {},
+      {
+        userinfo: {
+          id: '80351110224678912',
+          username: 'nelly',
+          global_name: 'Nelly',
+          discriminator: '0',
+          avatar: null,
+          email: 'nelly@example.test',
+        },
+      },
+    )
     await flow.complete()
     expect((await flow.sessionUser())?.image).toBe('https://cdn.discordapp.com/embed/avatars/5.png')
   })
@@ -148,7 +202,9 @@ describe('Slack, LinkedIn, Discord, Facebook, Spotify, Twitch', () => {
   it('Facebook: asks Graph for the profile fields it maps, and reads the nested picture', async () => {
     const flow = await startVendorSignIn(fake, 'facebook')
     await flow.complete()
-    expect(fake.requestsTo('https://graph.facebook.com/me')[0]?.url.searchParams.get('fields')).toBe('id,name,email,picture')
+    expect(fake.requestsTo('https://graph.facebook.com/me')[0]?.url.searchParams.get('fields')).toBe(
+      'id,name,email,picture',
+    )
     expect((await flow.sessionUser())?.image).toBe('https://fb.test/p.jpg')
   })
 
@@ -160,7 +216,9 @@ describe('Slack, LinkedIn, Discord, Facebook, Spotify, Twitch', () => {
 
   it('Twitch: asks for the profile claims through `claims`, and takes a scope array in the token answer', async () => {
     const flow = await startVendorSignIn(fake, 'twitch')
-    expect(JSON.parse(flow.authorizationUrl.searchParams.get('claims') ?? '{}')).toMatchObject({ id_token: { email: null, picture: null, preferred_username: null } })
+    expect(JSON.parse(flow.authorizationUrl.searchParams.get('claims') ?? '{}')).toMatchObject({
+      id_token: { email: null, picture: null, preferred_username: null },
+    })
     expect(errorOf(await flow.complete())).toBeNull()
     expect(flow.signIns[0]?.account?.scope).toBe('openid user:read:email')
   })
@@ -174,9 +232,18 @@ describe('vendors whose profile takes more than one plain request', () => {
   })
 
   it('Bitbucket: an unconfirmed primary address is not used', async () => {
-    const flow = await startVendorSignIn(fake, 'bitbucket', {}, {
-      routes: { 'GET https://api.bitbucket.org/2.0/user/emails': { values: [{ email: 'unconfirmed@bitbucket.test', is_primary: true, is_confirmed: false }] } },
-    })
+    const flow = await startVendorSignIn(
+      fake,
+      'bitbucket',
+      {},
+      {
+        routes: {
+          'GET https://api.bitbucket.org/2.0/user/emails': {
+            values: [{ email: 'unconfirmed@bitbucket.test', is_primary: true, is_confirmed: false }],
+          },
+        },
+      },
+    )
     await flow.complete()
     expect((await flow.sessionUser())?.email).toBeUndefined()
   })
@@ -190,14 +257,14 @@ describe('vendors whose profile takes more than one plain request', () => {
     expect((await flow.sessionUser())?.email).toBe('durov@vk.test')
   })
 
-  it('Notion: the person is the owner of the integration\'s bot user; a null refresh token is not stored', async () => {
+  it("Notion: the person is the owner of the integration's bot user; a null refresh token is not stored", async () => {
     const flow = await startVendorSignIn(fake, 'notion')
     await flow.complete()
     expect(fake.requestsTo('https://api.notion.com/v1/users/me')[0]?.headers.get('notion-version')).toBe('2022-06-28')
     expect(flow.signIns[0]?.account).not.toHaveProperty('refresh_token')
   })
 
-  it('Bungie: the account of the token\'s membership id, with the application\'s API key', async () => {
+  it("Bungie: the account of the token's membership id, with the application's API key", async () => {
     const flow = await startVendorSignIn(fake, 'bungie')
     await flow.complete()
     const account = fake.requestsTo('https://www.bungie.net/Platform/User/GetBungieAccount/4611686018/254/')[0]
@@ -213,7 +280,7 @@ describe('vendors whose profile takes more than one plain request', () => {
     expect(me?.url.searchParams.get('extended')).toBe('full')
   })
 
-  it('HubSpot: the user comes from the access token\'s metadata', async () => {
+  it("HubSpot: the user comes from the access token's metadata", async () => {
     const flow = await startVendorSignIn(fake, 'hubspot')
     await flow.complete()
     expect((await flow.sessionUser())?.email).toBe('hub@example.test')
@@ -227,7 +294,9 @@ describe('vendors whose profile takes more than one plain request', () => {
     expect(self?.url.searchParams.get('v')).toBe('20230131')
     const mailru = await startVendorSignIn(fake, 'mailru')
     await mailru.complete()
-    expect(fake.requestsTo('https://oauth.mail.ru/userinfo')[0]?.url.searchParams.get('access_token')).toBe('vendor-access-token')
+    expect(fake.requestsTo('https://oauth.mail.ru/userinfo')[0]?.url.searchParams.get('access_token')).toBe(
+      'vendor-access-token',
+    )
   })
 
   it('Nextcloud: the OCS user named by the token response, asked for JSON with the OCS-APIRequest header', async () => {
@@ -264,12 +333,16 @@ describe('vendors that name the client their own way', () => {
     const token = fake.requestsTo('https://api.weixin.qq.com/sns/oauth2/access_token')[0]
     expect(token?.form.get('appid')).toBe(clientId)
     expect(token?.form.get('secret')).toBe(clientSecret)
-    expect(fake.requestsTo('https://api.weixin.qq.com/sns/userinfo')[0]?.url.searchParams.get('openid')).toBe('OPENID-1')
+    expect(fake.requestsTo('https://api.weixin.qq.com/sns/userinfo')[0]?.url.searchParams.get('openid')).toBe(
+      'OPENID-1',
+    )
   })
 
   it('WeChat: the website QR-code login when platformType is WebsiteApp', async () => {
     const flow = await startVendorSignIn(fake, 'wechat', { platformType: 'WebsiteApp' })
-    expect(`${flow.authorizationUrl.origin}${flow.authorizationUrl.pathname}`).toBe('https://open.weixin.qq.com/connect/qrconnect')
+    expect(`${flow.authorizationUrl.origin}${flow.authorizationUrl.pathname}`).toBe(
+      'https://open.weixin.qq.com/connect/qrconnect',
+    )
     expect(flow.authorizationUrl.searchParams.get('scope')).toBe('snsapi_login')
   })
 })
@@ -282,13 +355,18 @@ describe('issuers built from options', () => {
     expect(again.resolved.issuer).toBe('https://api.asgardeo.io/t/acme/oauth2/token')
   })
 
-  it('OneLogin: the account URL (Auth.js\'s form) gets the /oidc/2 its tokens carry', async () => {
+  it("OneLogin: the account URL (Auth.js's form) gets the /oidc/2 its tokens carry", async () => {
     const flow = await startVendorSignIn(fake, 'onelogin', { issuer: 'https://acme.onelogin.test' })
     expect(flow.resolved.issuer).toBe('https://acme.onelogin.test/oidc/2')
   })
 
-  it('NetSuite: the account id (given as issuer, as in Auth.js) names the account\'s hosts', async () => {
-    const flow = await startVendorSignIn(fake, 'netsuite', { issuer: '81555_SB1' }, { options: { userinfo: 'https://81555-sb1.restlets.api.netsuite.com/app/site/hosting/restlet.nl' } })
+  it("NetSuite: the account id (given as issuer, as in Auth.js) names the account's hosts", async () => {
+    const flow = await startVendorSignIn(
+      fake,
+      'netsuite',
+      { issuer: '81555_SB1' },
+      { options: { userinfo: 'https://81555-sb1.restlets.api.netsuite.com/app/site/hosting/restlet.nl' } },
+    )
     expect(flow.authorizationUrl.origin).toBe('https://81555-sb1.app.netsuite.com')
     expect(flow.resolved.issuer).toBeUndefined()
   })
@@ -298,15 +376,20 @@ describe('issuers built from options', () => {
     expect(flow.resolved.issuer).toBe(`https://api.descope.com/${clientId}`)
   })
 
-  it('FusionAuth: a tenant id selects that tenant\'s discovery document', async () => {
+  it("FusionAuth: a tenant id selects that tenant's discovery document", async () => {
     const flow = await startVendorSignIn(fake, 'fusionauth', { tenantId: 'tenant-1' })
-    expect(flow.resolved.wellKnown).toBe('https://login.piedpiper.test/.well-known/openid-configuration?tenantId=tenant-1')
+    expect(flow.resolved.wellKnown).toBe(
+      'https://login.piedpiper.test/.well-known/openid-configuration?tenantId=tenant-1',
+    )
     expect(flow.authorizationUrl.searchParams.get('tenantId')).toBe('tenant-1')
   })
 
   it('a self-hosted OAuth vendor without its instance URL is refused at configuration, saying what is missing', async () => {
     const flow = startVendorSignIn(fake, 'mastodon', { issuer: undefined }, { options: {} })
-    await expect(flow).rejects.toMatchObject({ name: 'InvalidEndpoints', message: expect.stringContaining('needs issuer') })
+    await expect(flow).rejects.toMatchObject({
+      name: 'InvalidEndpoints',
+      message: expect.stringContaining('needs issuer'),
+    })
   })
 })
 
@@ -342,10 +425,15 @@ describe('BankID Norway', () => {
     expect((await flow.sessionUser())?.email).toBe('kari@bankid.test')
   })
 
-  it('refuses a userinfo JWT not signed by BankID\'s key', async () => {
+  it("refuses a userinfo JWT not signed by BankID's key", async () => {
     const flow = await startVendorSignIn(fake, 'bankid-no')
     const { privateKey } = await generateKeyPair('RS256')
-    const forged = await new SignJWT({ sub: '9578-6000-4-365161', email: 'attacker@example.test', iss: 'https://auth.current.bankid.no/auth/realms/current', aud: clientId })
+    const forged = await new SignJWT({
+      sub: '9578-6000-4-365161',
+      email: 'attacker@example.test',
+      iss: 'https://auth.current.bankid.no/auth/realms/current',
+      aud: clientId,
+    })
       .setProtectedHeader({ alg: 'RS256', kid: 'vendor-key' })
       .sign(privateKey)
     fake.on('GET', userinfoUrl, () => ({ body: forged, headers: { 'content-type': 'application/jwt' } }))
@@ -359,7 +447,13 @@ describe('BankID Norway', () => {
   it('refuses a userinfo JWT about another subject than the ID token', async () => {
     const flow = await startVendorSignIn(fake, 'bankid-no')
     const now = Math.floor(Date.now() / 1000)
-    const other = await fake.signIdToken({ sub: 'someone-else', email: 'else@example.test', iss: 'https://auth.current.bankid.no/auth/realms/current', aud: clientId, iat: now })
+    const other = await fake.signIdToken({
+      sub: 'someone-else',
+      email: 'else@example.test',
+      iss: 'https://auth.current.bankid.no/auth/realms/current',
+      aud: clientId,
+      iat: now,
+    })
     fake.on('GET', userinfoUrl, () => ({ body: other, headers: { 'content-type': 'application/jwt' } }))
     expect(errorOf(await flow.complete())).toBe('Configuration')
     expect(await flow.sessionUser()).toBeUndefined()

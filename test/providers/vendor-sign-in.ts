@@ -18,24 +18,37 @@ const base = 'https://app.example.test/auth'
 
 /** The provider as the runtime would resolve it. */
 export function resolveVendor(config: OAuthConfigOfAnyProfile): OAuthConfigInternal {
-  return normalizeOAuthProvider(config, { signinUrl: `${base}/signin/${config.id}`, callbackUrl: `${base}/callback/${config.id}` })
+  return normalizeOAuthProvider(config, {
+    signinUrl: `${base}/signin/${config.id}`,
+    callbackUrl: `${base}/callback/${config.id}`,
+  })
 }
 
 /** The callback parameters a vendor sends back for an authorization URL (the fake's "user clicked allow"). */
 export type VendorAuthorize = (authorizationUrl: URL) => URLSearchParams
 
 /** Plain OAuth 2 vendors: a fixed code, and the state echoed as RFC 6749 §4.1.2 requires. */
-export const authorizeWithCode = (code: string): VendorAuthorize => (url) => {
-  const params = new URLSearchParams({ code })
-  const state = url.searchParams.get('state')
-  if (state) params.set('state', state)
-  return params
-}
+export const authorizeWithCode =
+  (code: string): VendorAuthorize =>
+  (url) => {
+    const params = new URLSearchParams({ code })
+    const state = url.searchParams.get('state')
+    if (state) params.set('state', state)
+    return params
+  }
 
 /** One complete sign-in; returns the authorization URL the provider built and the callback's result. */
-export async function signInWithVendor(provider: OAuthConfigInternal, authorize: VendorAuthorize, extraCallbackParams: Record<string, string> = {}): Promise<{ authorizationUrl: URL; result: OAuthCallbackResult }> {
+export async function signInWithVendor(
+  provider: OAuthConfigInternal,
+  authorize: VendorAuthorize,
+  extraCallbackParams: Record<string, string> = {},
+): Promise<{ authorizationUrl: URL; result: OAuthCallbackResult }> {
   const values = { state: randomState(), nonce: randomNonce(), codeVerifier: randomPKCECodeVerifier() }
-  const authorizationUrl = await createAuthorizationUrl(provider, { redirectUri: provider.callbackUrl, ...values, timeoutMs })
+  const authorizationUrl = await createAuthorizationUrl(provider, {
+    redirectUri: provider.callbackUrl,
+    ...values,
+    timeoutMs,
+  })
   const callbackParams = authorize(authorizationUrl)
   for (const [key, value] of Object.entries(extraCallbackParams)) callbackParams.set(key, value)
   const result = await handleOAuthCallback(provider, {
@@ -88,8 +101,21 @@ export function serveOidcVendor(fake: FakeVendorServer, vendor: OidcVendorFake):
     if (!nonces.has(code)) return { status: 400, json: { error: 'invalid_grant' } }
     const now = Math.floor(Date.now() / 1000)
     const nonce = nonces.get(code)
-    const claims = { iss: vendor.issuer, aud: clientId, iat: now, exp: now + 600, ...(nonce ? { nonce } : {}), ...vendor.claims }
-    const body = { access_token: 'vendor-access-token', token_type: 'Bearer', expires_in: 3600, scope: 'openid profile email', id_token: await fake.signIdToken(claims) }
+    const claims = {
+      iss: vendor.issuer,
+      aud: clientId,
+      iat: now,
+      exp: now + 600,
+      ...(nonce ? { nonce } : {}),
+      ...vendor.claims,
+    }
+    const body = {
+      access_token: 'vendor-access-token',
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'openid profile email',
+      id_token: await fake.signIdToken(claims),
+    }
     return { json: vendor.tokenBody ? vendor.tokenBody(body) : body }
   })
   return (url) => {

@@ -32,14 +32,28 @@ describe('session cookie tampering', () => {
   it('answers null for a session token sealed with another secret', async () => {
     const config = testConfig()
     const jar = new CookieJar()
-    jar.cookies.set('authjs.session-token', await encode({ token: { sub: 'mallory' }, secret: 'another-secret-that-is-long-enough-to-use', salt: 'authjs.session-token' }))
+    jar.cookies.set(
+      'authjs.session-token',
+      await encode({
+        token: { sub: 'mallory' },
+        secret: 'another-secret-that-is-long-enough-to-use',
+        salt: 'authjs.session-token',
+      }),
+    )
     expect(await session(config, jar)).toBeNull()
   })
 
   it('answers null for a token sealed for another cookie name (salt)', async () => {
     const config = testConfig()
     const jar = new CookieJar()
-    jar.cookies.set('authjs.session-token', await encode({ token: { sub: 'mallory' }, secret: config.secret as string, salt: '__Secure-authjs.session-token' }))
+    jar.cookies.set(
+      'authjs.session-token',
+      await encode({
+        token: { sub: 'mallory' },
+        secret: config.secret as string,
+        salt: '__Secure-authjs.session-token',
+      }),
+    )
     expect(await session(config, jar)).toBeNull()
   })
 
@@ -58,7 +72,17 @@ describe('session cookie tampering', () => {
 
 describe('junk in the other cookies', () => {
   // Header values cannot carry NUL, CR or LF (fetch refuses them), so %00 stands in for a raw control character.
-  const junk = ['%', '%E0%A4%A', '%00', '"unterminated', '{"json":true}', 'a|b|c', '<script>x</script>', 'x'.repeat(5000), '__proto__']
+  const junk = [
+    '%',
+    '%E0%A4%A',
+    '%00',
+    '"unterminated',
+    '{"json":true}',
+    'a|b|c',
+    '<script>x</script>',
+    'x'.repeat(5000),
+    '__proto__',
+  ]
 
   it.each(junk)('GET /auth/session survives a callback-url cookie of %j', async (value) => {
     const config = testConfig()
@@ -69,7 +93,9 @@ describe('junk in the other cookies', () => {
 
   it.each(junk)('GET /auth/signin survives csrf and callback-url cookies of %j', async (value) => {
     const config = testConfig()
-    const response = await send(config, '/auth/signin', { headers: { cookie: `authjs.csrf-token=${value}; authjs.callback-url=${value}; authchart.flow=${value}` } })
+    const response = await send(config, '/auth/signin', {
+      headers: { cookie: `authjs.csrf-token=${value}; authjs.callback-url=${value}; authchart.flow=${value}` },
+    })
     expect(response.status).toBe(200)
     const html = await response.text()
     expect(html).toContain('<form')
@@ -89,7 +115,10 @@ describe('junk in the other cookies', () => {
 describe('malformed bodies', () => {
   it('answers 400 JSON for a malformed JSON body, with no stack', async () => {
     const config = testConfig()
-    const response = await send(config, '/auth/callback/credentials', { body: '{"username":', headers: { 'content-type': 'application/json' } })
+    const response = await send(config, '/auth/callback/credentials', {
+      body: '{"username":',
+      headers: { 'content-type': 'application/json' },
+    })
     expect(response.status).toBe(400)
     const body = (await response.json()) as Record<string, unknown>
     expect(body.error).toBe('InvalidRequest')
@@ -98,7 +127,10 @@ describe('malformed bodies', () => {
   })
 
   it('answers 400 for a JSON body that is not an object', async () => {
-    const response = await send(testConfig(), '/auth/session', { body: '[1,2]', headers: { 'content-type': 'application/json' } })
+    const response = await send(testConfig(), '/auth/session', {
+      body: '[1,2]',
+      headers: { 'content-type': 'application/json' },
+    })
     expect(response.status).toBe(400)
   })
 
@@ -111,7 +143,11 @@ describe('malformed bodies', () => {
     const config = testConfig()
     const jar = new CookieJar()
     await csrfToken(config, jar)
-    const response = await send(config, '/auth/callback/credentials', { jar, body: '%%%&&&==&csrfToken', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    const response = await send(config, '/auth/callback/credentials', {
+      jar,
+      body: '%%%&&&==&csrfToken',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
     expect(response.status).toBe(302)
     expect(new URL(response.headers.get('location') as string).searchParams.get('error')).toBe('Signin')
   })
@@ -119,8 +155,13 @@ describe('malformed bodies', () => {
 
 describe('routing', () => {
   it.each([
-    ['/auth/nope', 'GET'], ['/auth/session/extra', 'GET'], ['/auth/providers/github', 'GET'], ['/auth', 'GET'],
-    ['/elsewhere/session', 'GET'], ['/auth/csrf', 'POST'], ['/auth/callback/%E0%A4%A', 'GET'],
+    ['/auth/nope', 'GET'],
+    ['/auth/session/extra', 'GET'],
+    ['/auth/providers/github', 'GET'],
+    ['/auth', 'GET'],
+    ['/elsewhere/session', 'GET'],
+    ['/auth/csrf', 'POST'],
+    ['/auth/callback/%E0%A4%A', 'GET'],
   ])('answers 400 JSON for %s %s', async (path, method) => {
     const response = await send(testConfig(), path, { method })
     expect(response.status).toBe(400)
@@ -150,10 +191,23 @@ describe('routing', () => {
 
 describe('open redirects in callbackUrl', () => {
   const attempts = [
-    '//evil.example', '//evil.example/path', '/\\evil.example', '\\\\evil.example', 'https://evil.example',
-    'http://evil.example:3000', 'javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:text/html,<script>alert(1)</script>',
-    'https://localhost:3000@evil.example', 'http://localhost:3000@evil.example/', 'https://evil.example#@localhost:3000',
-    'http://localhost:3000.evil.example', '/%2F%2Fevil.example', ' //evil.example', '\t//evil.example', '/\t/evil.example',
+    '//evil.example',
+    '//evil.example/path',
+    '/\\evil.example',
+    '\\\\evil.example',
+    'https://evil.example',
+    'http://evil.example:3000',
+    'javascript:alert(1)',
+    'JaVaScRiPt:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'https://localhost:3000@evil.example',
+    'http://localhost:3000@evil.example/',
+    'https://evil.example#@localhost:3000',
+    'http://localhost:3000.evil.example',
+    '/%2F%2Fevil.example',
+    ' //evil.example',
+    '\t//evil.example',
+    '/\t/evil.example',
   ]
 
   it.each(attempts)('never redirects off-site after sign-in for callbackUrl=%j', async (callbackUrl) => {
@@ -167,7 +221,10 @@ describe('open redirects in callbackUrl', () => {
 
   it('keeps a same-origin absolute URL and a relative path', async () => {
     const config = testConfig()
-    for (const [callbackUrl, expected] of [[`${origin}/a?b=1`, `${origin}/a?b=1`], ['/deep/path?x=1#frag', `${origin}/deep/path?x=1#frag`]]) {
+    for (const [callbackUrl, expected] of [
+      [`${origin}/a?b=1`, `${origin}/a?b=1`],
+      ['/deep/path?x=1#frag', `${origin}/deep/path?x=1#frag`],
+    ]) {
       const response = await signIn(config, new CookieJar(), 'ada', 'lovelace', { callbackUrl: callbackUrl as string })
       expect(response.headers.get('location')).toBe(expected)
     }

@@ -19,7 +19,9 @@ const evil = 'http://evil.attacker.test'
 let op: RunningOidcProvider
 
 beforeAll(async () => {
-  op = await startOidcProvider({ clients: [{ client_id: 'app', client_secret: 'app-secret', redirect_uris: [`${proxy}/auth/callback/idp`] }] })
+  op = await startOidcProvider({
+    clients: [{ client_id: 'app', client_secret: 'app-secret', redirect_uris: [`${proxy}/auth/callback/idp`] }],
+  })
 })
 afterAll(async () => {
   await op?.close()
@@ -35,7 +37,11 @@ function deployment(overrides: Partial<AuthConfig> = {}) {
 }
 
 async function startSignIn(config: AuthConfig, base: string, jar = new CookieJar()) {
-  const response = await send(config, '/auth/signin/idp', { base, jar, form: { csrfToken: await csrfToken(config, jar, base), callbackUrl: '/after' } })
+  const response = await send(config, '/auth/signin/idp', {
+    base,
+    jar,
+    form: { csrfToken: await csrfToken(config, jar, base), callbackUrl: '/after' },
+  })
   return { response, location: new URL(response.headers.get('location') as string), jar }
 }
 
@@ -58,7 +64,9 @@ describe('the forged-Host takeover chain, in-process', () => {
     // The victim signs in at the OP; the proxy forwards the code to the configured deployment, not to the attacker.
     const result = await op.signInAs(location, 'alice')
     if (result.mode !== 'query') throw new Error('expected a query response')
-    const atProxy = await send(deployment(), `${result.callbackUrl.pathname}${result.callbackUrl.search}`, { base: proxy })
+    const atProxy = await send(deployment(), `${result.callbackUrl.pathname}${result.callbackUrl.search}`, {
+      base: proxy,
+    })
     const forwarded = new URL(atProxy.headers.get('location') as string)
     expect(forwarded.origin).toBe(preview)
     expect(forwarded.href).not.toContain('attacker')
@@ -73,7 +81,9 @@ describe('the forged-Host takeover chain, in-process', () => {
     const result = await op.signInAs(location, 'alice')
     if (result.mode !== 'query') throw new Error('expected a query response')
     const proxyConfig = deployment()
-    const atProxy = await send(proxyConfig, `${result.callbackUrl.pathname}${result.callbackUrl.search}`, { base: proxy })
+    const atProxy = await send(proxyConfig, `${result.callbackUrl.pathname}${result.callbackUrl.search}`, {
+      base: proxy,
+    })
     const answer = new URL(atProxy.headers.get('location') as string)
     expect(answer.origin).toBe(proxy)
     expect(answer.searchParams.get('error')).toBe('OAuthCallbackError')
@@ -150,7 +160,9 @@ describe('the forged-Host takeover chain, over HTTP through ExpressAuth', () => 
     expect(authorization.origin).toBe(new URL(op.issuer).origin)
     const result = await op.signInAs(authorization, 'alice')
     if (result.mode !== 'query') throw new Error('expected a query response')
-    const atProxy = await http(proxyApp.port, `${result.callbackUrl.pathname}${result.callbackUrl.search}`, { headers: { host: 'auth.localhost:3000' } })
+    const atProxy = await http(proxyApp.port, `${result.callbackUrl.pathname}${result.callbackUrl.search}`, {
+      headers: { host: 'auth.localhost:3000' },
+    })
     expect(atProxy.status).toBe(302)
     expect(new URL(atProxy.headers.location as string).origin).toBe(preview)
   })

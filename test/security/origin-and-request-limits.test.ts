@@ -27,15 +27,24 @@ describe('the configured URL decides every origin', () => {
   beforeAll(async () => {
     app = await startApp((server) => {
       server.use(ExpressAuth(config))
-      server.get('/me', async (req, res) => { res.json(await getSession(req, config)) })
+      server.get('/me', async (req, res) => {
+        res.json(await getSession(req, config))
+      })
     })
   })
   afterAll(() => app?.close())
 
   it('ExpressAuth builds provider URLs from it, not from a forged Host or X-Forwarded-Host', async () => {
-    const result = await http(app.port, '/auth/providers', { headers: { host: 'evil.attacker.test', 'x-forwarded-host': 'evil2.attacker.test' } })
+    const result = await http(app.port, '/auth/providers', {
+      headers: { host: 'evil.attacker.test', 'x-forwarded-host': 'evil2.attacker.test' },
+    })
     expect(result.status).toBe(200)
-    expect(JSON.parse(result.body)).toMatchObject({ credentials: { signinUrl: `${configured}/auth/signin/credentials`, callbackUrl: `${configured}/auth/callback/credentials` } })
+    expect(JSON.parse(result.body)).toMatchObject({
+      credentials: {
+        signinUrl: `${configured}/auth/signin/credentials`,
+        callbackUrl: `${configured}/auth/callback/credentials`,
+      },
+    })
     expect(result.body).not.toContain('attacker')
   })
 
@@ -60,9 +69,13 @@ describe('the configured URL decides every origin', () => {
     it('toWebHandler and Auth() honour AUTH_URL', async () => {
       process.env.AUTH_URL = `${configured}/auth`
       const handler = toWebHandler(testConfig())
-      const viaHandler = (await (await handler(new Request('http://evil.attacker.test/auth/providers'))).json()) as Record<string, { callbackUrl: string }>
+      const viaHandler = (await (
+        await handler(new Request('http://evil.attacker.test/auth/providers'))
+      ).json()) as Record<string, { callbackUrl: string }>
       expect(viaHandler.credentials?.callbackUrl).toBe(`${configured}/auth/callback/credentials`)
-      const viaAuth = (await (await Auth(new Request('http://evil.attacker.test/auth/providers'), testConfig())).json()) as Record<string, { callbackUrl: string }>
+      const viaAuth = (await (
+        await Auth(new Request('http://evil.attacker.test/auth/providers'), testConfig())
+      ).json()) as Record<string, { callbackUrl: string }>
       expect(viaAuth.credentials?.callbackUrl).toBe(`${configured}/auth/callback/credentials`)
     })
 
@@ -111,9 +124,16 @@ describe('malformed hosts', () => {
   it('Auth() refuses a request URL carrying user info when the host decides the origin', async () => {
     // undici will not build a Request whose URL carries credentials, so only a hand-built request can carry one.
     const { parseRequest, UnusableHost } = await import('../../src/core/request.js')
-    const handBuilt = { url: 'http://u:p@example.test/auth/session', method: 'GET', headers: new Headers(), body: null } as unknown as Request
+    const handBuilt = {
+      url: 'http://u:p@example.test/auth/session',
+      method: 'GET',
+      headers: new Headers(),
+      body: null,
+    } as unknown as Request
     await expect(parseRequest(handBuilt, '/auth', { hostDecidesOrigin: true })).rejects.toBeInstanceOf(UnusableHost)
-    await expect(parseRequest(handBuilt, '/auth', { hostDecidesOrigin: false })).resolves.toMatchObject({ action: 'session' })
+    await expect(parseRequest(handBuilt, '/auth', { hostDecidesOrigin: false })).resolves.toMatchObject({
+      action: 'session',
+    })
   })
 })
 
@@ -125,33 +145,42 @@ describe('methods no action serves', () => {
   })
   afterAll(() => app?.close())
 
-  it.each(['TRACE', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'])('%s through ExpressAuth answers 405 with Allow, never 500', async (method) => {
-    const result = await http(app.port, '/auth/session', { method })
-    expect(result.status).toBe(405)
-    expect(result.headers.allow).toBe('GET, HEAD, POST')
-    expect(result.body).not.toMatch(/at .*\.(ts|js)/)
-  })
+  it.each(['TRACE', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'])(
+    '%s through ExpressAuth answers 405 with Allow, never 500',
+    async (method) => {
+      const result = await http(app.port, '/auth/session', { method })
+      expect(result.status).toBe(405)
+      expect(result.headers.allow).toBe('GET, HEAD, POST')
+      expect(result.body).not.toMatch(/at .*\.(ts|js)/)
+    },
+  )
 
-  it.each(['PUT', 'DELETE', 'OPTIONS', 'PATCH'])('%s through Auth() answers 405 with Allow and logs refused:method', async (method) => {
-    const config = testConfig()
-    const response = await send(config, '/auth/providers', { method })
-    expect(response.status).toBe(405)
-    expect(response.headers.get('allow')).toBe('GET, HEAD, POST')
-    expect(config.recorded.refusals.map((r) => r.code)).toEqual(['refused:method'])
-  })
+  it.each(['PUT', 'DELETE', 'OPTIONS', 'PATCH'])(
+    '%s through Auth() answers 405 with Allow and logs refused:method',
+    async (method) => {
+      const config = testConfig()
+      const response = await send(config, '/auth/providers', { method })
+      expect(response.status).toBe(405)
+      expect(response.headers.get('allow')).toBe('GET, HEAD, POST')
+      expect(config.recorded.refusals.map((r) => r.code)).toEqual(['refused:method'])
+    },
+  )
 })
 
 /** A body stream of `total` bytes with no declared length, counting what the server pulled from it. */
 function countingStream(total: number): { stream: ReadableStream<Uint8Array>; pulled: () => number } {
   const chunk = new Uint8Array(16 * 1024).fill(0x61)
   let sent = 0
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (sent >= total) return controller.close()
-      sent += chunk.byteLength
-      controller.enqueue(chunk)
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (sent >= total) return controller.close()
+        sent += chunk.byteLength
+        controller.enqueue(chunk)
+      },
     },
-  }, { highWaterMark: 0 })
+    { highWaterMark: 0 },
+  )
   return { stream, pulled: () => sent }
 }
 
@@ -162,7 +191,15 @@ describe('the 64 KiB body cap holds for streamed bodies', () => {
   it('Auth() reads at most the cap of a body without Content-Length, then answers 413', async () => {
     const config = testConfig()
     const { stream, pulled } = countingStream(twentyMegabytes)
-    const response = await Auth(new Request(`${origin}/auth/callback/credentials`, { method: 'POST', headers, body: stream, duplex: 'half' } as RequestInit), config)
+    const response = await Auth(
+      new Request(`${origin}/auth/callback/credentials`, {
+        method: 'POST',
+        headers,
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
+      config,
+    )
     expect(response.status).toBe(413)
     expect(pulled()).toBeLessThan(256 * 1024)
     expect(config.recorded.refusals.map((r) => r.code)).toEqual(['refused:body-size'])
@@ -170,7 +207,14 @@ describe('the 64 KiB body cap holds for streamed bodies', () => {
 
   it('toWebHandler does the same', async () => {
     const { stream, pulled } = countingStream(twentyMegabytes)
-    const response = await toWebHandler(testConfig())(new Request(`${origin}/auth/callback/credentials`, { method: 'POST', headers, body: stream, duplex: 'half' } as RequestInit))
+    const response = await toWebHandler(testConfig())(
+      new Request(`${origin}/auth/callback/credentials`, {
+        method: 'POST',
+        headers,
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
+    )
     expect(response.status).toBe(413)
     expect(pulled()).toBeLessThan(256 * 1024)
   })
@@ -179,11 +223,18 @@ describe('the 64 KiB body cap holds for streamed bodies', () => {
     const app = await startApp((server) => server.use(ExpressAuth(testConfig())))
     try {
       const status = await new Promise<number>((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port: app.port, path: '/auth/callback/credentials', method: 'POST', headers }, (res) => {
-          res.resume()
-          resolve(res.statusCode ?? 0)
-        })
-        req.on('error', (error) => ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || (error as NodeJS.ErrnoException).code === 'EPIPE' ? undefined : reject(error)))
+        const req = httpRequest(
+          { host: '127.0.0.1', port: app.port, path: '/auth/callback/credentials', method: 'POST', headers },
+          (res) => {
+            res.resume()
+            resolve(res.statusCode ?? 0)
+          },
+        )
+        req.on('error', (error) =>
+          (error as NodeJS.ErrnoException).code === 'ECONNRESET' || (error as NodeJS.ErrnoException).code === 'EPIPE'
+            ? undefined
+            : reject(error),
+        )
         // Chunked (no Content-Length): 200 KiB in 16 KiB writes; the server answers before it has read them all.
         const chunk = Buffer.alloc(16 * 1024, 0x61)
         for (let i = 0; i < 13; i++) req.write(chunk)
@@ -197,15 +248,23 @@ describe('the 64 KiB body cap holds for streamed bodies', () => {
 })
 
 describe('credentials users without an id', () => {
-  const anonymous = (id?: unknown) => Credentials({
-    credentials: { username: { label: 'Username' } },
-    authorize: async (input) => ({ ...(id === undefined ? {} : { id }), name: String(input.username) }) as never,
-  })
+  const anonymous = (id?: unknown) =>
+    Credentials({
+      credentials: { username: { label: 'Username' } },
+      authorize: async (input) => ({ ...(id === undefined ? {} : { id }), name: String(input.username) }) as never,
+    })
 
   async function subOf(config: ReturnType<typeof testConfig>, username: string): Promise<unknown> {
     const jar = new CookieJar()
-    await send(config, '/auth/callback/credentials', { jar, form: { username, csrfToken: await csrfToken(config, jar) } })
-    const token = await decode({ token: jar.cookies.get('authjs.session-token') as string, secret: config.secret as string, salt: 'authjs.session-token' })
+    await send(config, '/auth/callback/credentials', {
+      jar,
+      form: { username, csrfToken: await csrfToken(config, jar) },
+    })
+    const token = await decode({
+      token: jar.cookies.get('authjs.session-token') as string,
+      secret: config.secret as string,
+      salt: 'authjs.session-token',
+    })
     return token?.sub
   }
 
@@ -236,14 +295,21 @@ describe('an untrusted host', () => {
 describe('a bare callback without OAuth parameters', () => {
   let op: RunningOidcProvider
   beforeAll(async () => {
-    op = await startOidcProvider({ clients: [{ client_id: 'app', client_secret: 'app-secret', redirect_uris: [`${origin}/auth/callback/idp`] }] })
+    op = await startOidcProvider({
+      clients: [{ client_id: 'app', client_secret: 'app-secret', redirect_uris: [`${origin}/auth/callback/idp`] }],
+    })
   })
   afterAll(() => op?.close())
 
   it('neither consumes nor clears the sign-in under way, which still completes afterwards', async () => {
-    const config = testConfig({ providers: [OIDC({ id: 'idp', name: 'IdP', issuer: op.issuer, clientId: 'app', clientSecret: 'app-secret' })] })
+    const config = testConfig({
+      providers: [OIDC({ id: 'idp', name: 'IdP', issuer: op.issuer, clientId: 'app', clientSecret: 'app-secret' })],
+    })
     const jar = new CookieJar()
-    const start = await send(config, '/auth/signin/idp', { jar, form: { csrfToken: await csrfToken(config, jar), callbackUrl: '/in' } })
+    const start = await send(config, '/auth/signin/idp', {
+      jar,
+      form: { csrfToken: await csrfToken(config, jar), callbackUrl: '/in' },
+    })
     const flowCookie = jar.cookies.get('authchart.flow')
     expect(flowCookie).toBeDefined()
     const preview = await send(config, '/auth/callback/idp', { jar })
@@ -264,7 +330,11 @@ describe('session tokens and their lifetime', () => {
   it('a token without exp is no session (and is logged as refused:session-token)', async () => {
     const config = testConfig()
     const key = deriveSessionTokenKey(config.secret as string, salt, 'A256CBC-HS512')
-    const forever = sealCompactJwe(JSON.stringify({ name: 'Ada', sub: 'u-ada', iat: Math.floor(Date.now() / 1000) }), key, 'A256CBC-HS512')
+    const forever = sealCompactJwe(
+      JSON.stringify({ name: 'Ada', sub: 'u-ada', iat: Math.floor(Date.now() / 1000) }),
+      key,
+      'A256CBC-HS512',
+    )
     const jar = new CookieJar()
     jar.cookies.set(salt, forever)
     expect(await session(config, jar)).toBeNull()
@@ -274,7 +344,15 @@ describe('session tokens and their lifetime', () => {
   it('a token whose exp lies beyond iat + maxAge is no session', async () => {
     const config = testConfig({ session: { maxAge: 3600 } })
     const jar = new CookieJar()
-    jar.cookies.set(salt, await encode({ token: { name: 'Ada', sub: 'u-ada' }, secret: config.secret as string, salt, maxAge: 10 * 365 * 86400 }))
+    jar.cookies.set(
+      salt,
+      await encode({
+        token: { name: 'Ada', sub: 'u-ada' },
+        secret: config.secret as string,
+        salt,
+        maxAge: 10 * 365 * 86400,
+      }),
+    )
     expect(await session(config, jar)).toBeNull()
   })
 

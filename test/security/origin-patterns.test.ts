@@ -30,16 +30,32 @@ describe('redirect-proxy allow-list', () => {
   })
 
   it('refuses patterns that would allow too much or are not origins', () => {
-    expect(allowList(['https://*.com', 'https://app.example.com/path', 'ftp://x.example', 'https://*.*.example.com', '*']).invalid).toHaveLength(5)
-    expect(parseOriginPattern('http://*.localhost:3000')).toMatchObject({ wildcard: true, host: 'localhost', port: '3000' })
+    expect(
+      allowList(['https://*.com', 'https://app.example.com/path', 'ftp://x.example', 'https://*.*.example.com', '*'])
+        .invalid,
+    ).toHaveLength(5)
+    expect(parseOriginPattern('http://*.localhost:3000')).toMatchObject({
+      wildcard: true,
+      host: 'localhost',
+      port: '3000',
+    })
   })
 })
 
 describe('usable hosts', () => {
   it.each([
-    ['app.example.com', true], ['app.example.com:8080', true], ['127.0.0.1:3000', true], ['[::1]:3000', true], ['localhost', true],
-    ['app.example.com:65536', false], ['app.example.com:0', false], ['user@app.example.com', false], ['app example.com', false],
-    ['app.example.com/path', false], ['', false], ['-bad.example', false],
+    ['app.example.com', true],
+    ['app.example.com:8080', true],
+    ['127.0.0.1:3000', true],
+    ['[::1]:3000', true],
+    ['localhost', true],
+    ['app.example.com:65536', false],
+    ['app.example.com:0', false],
+    ['user@app.example.com', false],
+    ['app example.com', false],
+    ['app.example.com/path', false],
+    ['', false],
+    ['-bad.example', false],
   ])('%s → %s', (host, expected) => {
     expect(isUsableHost(host)).toBe(expected)
   })

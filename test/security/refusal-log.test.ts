@@ -29,7 +29,19 @@ let redis: Redis
 const redisPrefix = `${scratchName('refusals')}:`
 
 beforeAll(async () => {
-  op = await startOidcProvider({ clients: [{ client_id: 'app', client_secret: 'app-secret', redirect_uris: [`${origin}/auth/callback/idp`, `${origin}/auth/callback/other`, `${origin}/auth/callback/pkceonly`] }] })
+  op = await startOidcProvider({
+    clients: [
+      {
+        client_id: 'app',
+        client_secret: 'app-secret',
+        redirect_uris: [
+          `${origin}/auth/callback/idp`,
+          `${origin}/auth/callback/other`,
+          `${origin}/auth/callback/pkceonly`,
+        ],
+      },
+    ],
+  })
   hostile = await startHostileOp()
 })
 afterAll(async () => {
@@ -49,7 +61,9 @@ afterEach(() => {
 /** Console lines written at warn while `run` ran, with the built-in logger (no custom logger in the config). */
 async function consoleWarnings(run: () => Promise<unknown>): Promise<string[]> {
   const lines: string[] = []
-  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => { lines.push(args.map(String).join(' ')) })
+  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+    lines.push(args.map(String).join(' '))
+  })
   vi.spyOn(console, 'error').mockImplementation(() => {})
   await run()
   vi.restoreAllMocks()
@@ -58,13 +72,35 @@ async function consoleWarnings(run: () => Promise<unknown>): Promise<string[]> {
 
 function config(overrides: Partial<AuthConfig> = {}): AuthConfig {
   return {
-    secret, trustHost: true,
+    secret,
+    trustHost: true,
     providers: [
       testCredentials(),
-      OIDC({ id: 'idp', name: 'IdP', issuer: op.issuer, clientId: 'app', clientSecret: 'app-secret', checks: ['pkce', 'state', 'nonce'] }),
+      OIDC({
+        id: 'idp',
+        name: 'IdP',
+        issuer: op.issuer,
+        clientId: 'app',
+        clientSecret: 'app-secret',
+        checks: ['pkce', 'state', 'nonce'],
+      }),
       OIDC({ id: 'other', name: 'Other', issuer: op.issuer, clientId: 'app', clientSecret: 'app-secret' }),
-      OIDC({ id: 'hostile', name: 'Hostile', issuer: hostile.issuer, clientId: 'client', clientSecret: 'client-secret-of-at-least-32-bytes!!', checks: ['pkce', 'state', 'nonce'] }),
-      OIDC({ id: 'pkceonly', name: 'PKCE only', issuer: op.issuer, clientId: 'app', clientSecret: 'app-secret', checks: ['pkce'] }),
+      OIDC({
+        id: 'hostile',
+        name: 'Hostile',
+        issuer: hostile.issuer,
+        clientId: 'client',
+        clientSecret: 'client-secret-of-at-least-32-bytes!!',
+        checks: ['pkce', 'state', 'nonce'],
+      }),
+      OIDC({
+        id: 'pkceonly',
+        name: 'PKCE only',
+        issuer: op.issuer,
+        clientId: 'app',
+        clientSecret: 'app-secret',
+        checks: ['pkce'],
+      }),
     ],
     ...overrides,
   }
@@ -91,8 +127,17 @@ function remember(...values: Array<string | null | undefined>) {
 /** An e-mail sign-in config on the memory adapter, whose links are remembered as secrets instead of being mailed. */
 function emailConfig(): AuthConfig {
   return {
-    secret, trustHost: true, adapter: MemoryAdapter(),
-    providers: [Email({ rateLimit: { perAddress: 1 }, sendVerificationRequest: ({ token, url }) => { remember(token, url) } })],
+    secret,
+    trustHost: true,
+    adapter: MemoryAdapter(),
+    providers: [
+      Email({
+        rateLimit: { perAddress: 1 },
+        sendVerificationRequest: ({ token, url }) => {
+          remember(token, url)
+        },
+      }),
+    ],
   }
 }
 
@@ -103,12 +148,27 @@ async function requestEmailLink(cfg: AuthConfig, email: string): Promise<void> {
 
 /** A passkey deployment on the memory adapter, with a software authenticator that has registered one passkey. */
 async function passkeySite() {
-  const cfg: AuthConfig = { secret, trustHost: true, adapter: MemoryAdapter(), session: { strategy: 'jwt' }, experimental: { enableWebAuthn: true }, providers: [Passkey()] }
+  const cfg: AuthConfig = {
+    secret,
+    trustHost: true,
+    adapter: MemoryAdapter(),
+    session: { strategy: 'jwt' },
+    experimental: { enableWebAuthn: true },
+    providers: [Passkey()],
+  }
   const authenticator = new SoftAuthenticator(origin)
   const post = async (jar: CookieJar, action: string, data: unknown) => {
-    await send(cfg, '/auth/callback/passkey', { jar, form: { action, data: JSON.stringify(data), csrfToken: await csrfToken(cfg, jar) } })
+    await send(cfg, '/auth/callback/passkey', {
+      jar,
+      form: { action, data: JSON.stringify(data), csrfToken: await csrfToken(cfg, jar) },
+    })
   }
-  const optionsFor = async (jar: CookieJar, query = '') => ((await (await send(cfg, `/auth/webauthn-options/passkey${query}`, { jar })).json()) as { options: { challenge: string; rp: { id?: string }; user: { id: string } } }).options
+  const optionsFor = async (jar: CookieJar, query = '') =>
+    (
+      (await (await send(cfg, `/auth/webauthn-options/passkey${query}`, { jar })).json()) as {
+        options: { challenge: string; rp: { id?: string }; user: { id: string } }
+      }
+    ).options
   const jar = new CookieJar()
   await post(jar, 'register', authenticator.create(await optionsFor(jar, '?email=ada@example.com')))
   const signIn = async (overrides: CeremonyOverrides = {}) => {
@@ -119,7 +179,9 @@ async function passkeySite() {
 }
 
 const drivers: Record<RefusalCheck, () => Promise<void>> = {
-  'email-address': async () => { await requestEmailLink(emailConfig(), 'victim@example.test,attacker@evil.test') },
+  'email-address': async () => {
+    await requestEmailLink(emailConfig(), 'victim@example.test,attacker@evil.test')
+  },
   'rate-limit': async () => {
     const cfg = emailConfig()
     await requestEmailLink(cfg, 'flooded@example.test')
@@ -128,10 +190,17 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
   'verification-token': async () => {
     const cfg = emailConfig()
     const jar = new CookieJar()
-    await send(cfg, '/auth/callback/email', { jar, form: { token: 'f'.repeat(64), email: 'someone@example.test', csrfToken: await csrfToken(cfg, jar) } })
+    await send(cfg, '/auth/callback/email', {
+      jar,
+      form: { token: 'f'.repeat(64), email: 'someone@example.test', csrfToken: await csrfToken(cfg, jar) },
+    })
   },
-  method: async () => { await send(config(), '/auth/session', { method: 'DELETE' }) },
-  'body-size': async () => { await send(config(), '/auth/callback/credentials', { form: { username: 'a'.repeat(70_000) } }) },
+  method: async () => {
+    await send(config(), '/auth/session', { method: 'DELETE' })
+  },
+  'body-size': async () => {
+    await send(config(), '/auth/callback/credentials', { form: { username: 'a'.repeat(70_000) } })
+  },
   host: async () => {
     const app = await startApp((server) => server.use(ExpressAuth(config())))
     try {
@@ -140,30 +209,56 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
       await app.close()
     }
   },
-  csrf: async () => { await send(config(), '/auth/callback/credentials', { form: { username: 'ada', password: 'lovelace', csrfToken: 'forged' } }) },
+  csrf: async () => {
+    await send(config(), '/auth/callback/credentials', {
+      form: { username: 'ada', password: 'lovelace', csrfToken: 'forged' },
+    })
+  },
   'callback-url': async () => {
     const cfg = config()
     const jar = new CookieJar()
-    await send(cfg, '/auth/callback/credentials', { jar, form: { username: 'ada', password: 'lovelace', csrfToken: await csrfToken(cfg, jar), callbackUrl: `/${'x'.repeat(600)}` } })
+    await send(cfg, '/auth/callback/credentials', {
+      jar,
+      form: {
+        username: 'ada',
+        password: 'lovelace',
+        csrfToken: await csrfToken(cfg, jar),
+        callbackUrl: `/${'x'.repeat(600)}`,
+      },
+    })
   },
   'redirect-proxy-origin': async () => {
-    const cfg = config({ redirectProxyUrl: 'http://auth.localhost:3000/auth', redirectProxyAllowedOrigins: ['http://*.preview.localhost:3000'] })
+    const cfg = config({
+      redirectProxyUrl: 'http://auth.localhost:3000/auth',
+      redirectProxyAllowedOrigins: ['http://*.preview.localhost:3000'],
+    })
     await begin(cfg, 'other')
   },
   'redirect-proxy-target': async () => {
-    const beginning = config({ url: 'http://evil.attacker.test', redirectProxyUrl: 'http://auth.localhost:3000/auth', redirectProxyAllowedOrigins: ['http://evil.attacker.test'] })
+    const beginning = config({
+      url: 'http://evil.attacker.test',
+      redirectProxyUrl: 'http://auth.localhost:3000/auth',
+      redirectProxyAllowedOrigins: ['http://evil.attacker.test'],
+    })
     const { authorization } = await begin(beginning, 'other')
     const state = authorization.searchParams.get('state')
     remember(state)
-    const proxy = config({ redirectProxyUrl: 'http://auth.localhost:3000/auth', redirectProxyAllowedOrigins: ['http://*.preview.localhost:3000'] })
-    await send(proxy, `/auth/callback/other?code=stolen-code-value&state=${encodeURIComponent(state as string)}`, { base: 'http://auth.localhost:3000' })
+    const proxy = config({
+      redirectProxyUrl: 'http://auth.localhost:3000/auth',
+      redirectProxyAllowedOrigins: ['http://*.preview.localhost:3000'],
+    })
+    await send(proxy, `/auth/callback/other?code=stolen-code-value&state=${encodeURIComponent(state as string)}`, {
+      base: 'http://auth.localhost:3000',
+    })
   },
   'callback-parameters': async () => {
     const cfg = config()
     const { jar } = await begin(cfg, 'idp')
     await send(cfg, '/auth/callback/idp', { jar })
   },
-  'flow-missing': async () => { await send(config(), '/auth/callback/idp?code=some-code-value&state=some-state-value') },
+  'flow-missing': async () => {
+    await send(config(), '/auth/callback/idp?code=some-code-value&state=some-state-value')
+  },
   'flow-invalid': async () => {
     const jar = new CookieJar()
     jar.cookies.set('authchart.flow', 'not.a.sealed.flow.cookie')
@@ -250,7 +345,9 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
     const site = await passkeySite()
     await site.post(new CookieJar(), 'authenticate', { id: 'AAAA', response: {} })
   },
-  'webauthn-verification': async () => { await (await passkeySite()).signIn({ tamperSignature: true }) },
+  'webauthn-verification': async () => {
+    await (await passkeySite()).signIn({ tamperSignature: true })
+  },
   'webauthn-credential': async () => {
     const site = await passkeySite()
     const jar = new CookieJar()
@@ -264,7 +361,12 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
   },
   'session-token': async () => {
     const jar = new CookieJar()
-    const token = await encode({ token: { sub: 'u-ada' }, secret, salt: 'authjs.session-token', maxAge: 10 * 365 * 86400 })
+    const token = await encode({
+      token: { sub: 'u-ada' },
+      secret,
+      salt: 'authjs.session-token',
+      maxAge: 10 * 365 * 86400,
+    })
     remember(token)
     jar.cookies.set('authjs.session-token', token)
     await send(config(), '/auth/session', { jar })
@@ -272,7 +374,17 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
 }
 
 /** Checks whose refusal concerns a flow, so their line names the flow id. */
-const flowChecks = new Set<RefusalCheck>(['csrf', 'redirect-proxy-origin', 'flow-expired', 'provider-mismatch', 'state', 'issuer', 'pkce', 'nonce', 'id-token'])
+const flowChecks = new Set<RefusalCheck>([
+  'csrf',
+  'redirect-proxy-origin',
+  'flow-expired',
+  'provider-mismatch',
+  'state',
+  'issuer',
+  'pkce',
+  'nonce',
+  'id-token',
+])
 
 await describeWithService('redis', probeRedis, () => {
   describe('refusal log lines', () => {

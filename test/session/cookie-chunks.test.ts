@@ -22,12 +22,22 @@ function browserStore(records: CookieRecord[], jar = new Map<string, string>()):
   return parseCookieHeader([...jar].map(([n, v]) => serializeCookie({ name: n, value: v, options: {} })).join('; '))
 }
 
-const valueOf = (size: number) => Array.from({ length: size }, (_, i) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.'[i % 65]).join('')
+const valueOf = (size: number) =>
+  Array.from(
+    { length: size },
+    (_, i) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.'[i % 65],
+  ).join('')
 
 describe('cookieChunkSize', () => {
   it('is 4096 minus the 160 bytes @auth/core estimates, which its serializer confirms', () => {
     const estimate = authjsSerialize('__Secure.authjs.session-token.0', '', {
-      expires: new Date(), httpOnly: true, maxAge: Number.MAX_SAFE_INTEGER, path: '/', sameSite: 'strict', secure: true, domain: 'example.com',
+      expires: new Date(),
+      httpOnly: true,
+      maxAge: Number.MAX_SAFE_INTEGER,
+      path: '/',
+      sameSite: 'strict',
+      secure: true,
+      domain: 'example.com',
     }).length
     expect(estimate).toBe(160)
     expect(cookieChunkSize(name, sessionOptions)).toBe(4096 - 160)
@@ -64,7 +74,12 @@ describe('chunkCookie / readChunkedCookie', () => {
     const before = browserStore(chunkCookie(name, valueOf(20_000), sessionOptions, new Map()))
     expect(before.size).toBe(6)
     const records = chunkCookie(name, valueOf(5000), sessionOptions, before)
-    expect(records.filter((r) => r.options.maxAge === 0).map((r) => r.name)).toEqual([`${name}.2`, `${name}.3`, `${name}.4`, `${name}.5`])
+    expect(records.filter((r) => r.options.maxAge === 0).map((r) => r.name)).toEqual([
+      `${name}.2`,
+      `${name}.3`,
+      `${name}.4`,
+      `${name}.5`,
+    ])
     const after = browserStore(records, new Map(before))
     expect([...after.keys()]).toEqual([`${name}.0`, `${name}.1`])
     expect(readChunkedCookie(name, after)).toBe(valueOf(5000))
@@ -73,15 +88,28 @@ describe('chunkCookie / readChunkedCookie', () => {
   it('clears every chunk when the value fits one cookie again, and the whole cookie when it grows into chunks', () => {
     const chunked = browserStore(chunkCookie(name, valueOf(9000), sessionOptions, new Map()))
     const small = chunkCookie(name, 'small', sessionOptions, chunked)
-    expect(small.map((r) => [r.name, r.options.maxAge])).toEqual([[name, undefined], [`${name}.0`, 0], [`${name}.1`, 0], [`${name}.2`, 0]])
+    expect(small.map((r) => [r.name, r.options.maxAge])).toEqual([
+      [name, undefined],
+      [`${name}.0`, 0],
+      [`${name}.1`, 0],
+      [`${name}.2`, 0],
+    ])
     const grown = chunkCookie(name, valueOf(5000), sessionOptions, new Map([[name, 'small']]))
-    expect(grown.map((r) => [r.name, r.options.maxAge])).toEqual([[`${name}.0`, undefined], [`${name}.1`, undefined], [name, 0]])
+    expect(grown.map((r) => [r.name, r.options.maxAge])).toEqual([
+      [`${name}.0`, undefined],
+      [`${name}.1`, undefined],
+      [name, 0],
+    ])
   })
 
-  it('gives clean-up records the cookie\'s scope but no expiry date', () => {
+  it("gives clean-up records the cookie's scope but no expiry date", () => {
     const options = { ...sessionOptions, domain: 'example.com', expires: new Date(Date.now() + 1e6) }
     const [, clean] = chunkCookie(name, 'v', options, new Map([[`${name}.0`, 'x']]))
-    expect(clean).toEqual({ name: `${name}.0`, value: '', options: { ...sessionOptions, domain: 'example.com', maxAge: 0 } })
+    expect(clean).toEqual({
+      name: `${name}.0`,
+      value: '',
+      options: { ...sessionOptions, domain: 'example.com', maxAge: 0 },
+    })
   })
 
   it('reassembles chunks by numeric index whatever their header order', () => {
@@ -92,27 +120,82 @@ describe('chunkCookie / readChunkedCookie', () => {
   })
 
   it('ignores junk suffixes and unrelated cookies that share the prefix', () => {
-    const cookies = new Map([[`${name}.0`, 'A'], [`${name}.1`, 'B'], [`${name}.x`, 'junk'], [`${name}.01`, 'junk'], [`${name}.-1`, 'junk'], [`${name}.1e1`, 'junk'], [`${name}.`, 'junk'], [`${name}x.2`, 'junk']])
+    const cookies = new Map([
+      [`${name}.0`, 'A'],
+      [`${name}.1`, 'B'],
+      [`${name}.x`, 'junk'],
+      [`${name}.01`, 'junk'],
+      [`${name}.-1`, 'junk'],
+      [`${name}.1e1`, 'junk'],
+      [`${name}.`, 'junk'],
+      [`${name}x.2`, 'junk'],
+    ])
     expect(readChunkedCookie(name, cookies)).toBe('AB')
   })
 
   it('gives undefined for a gap, a missing first chunk or an empty chunk', () => {
-    expect(readChunkedCookie(name, new Map([[`${name}.0`, 'A'], [`${name}.2`, 'C']]))).toBeUndefined()
+    expect(
+      readChunkedCookie(
+        name,
+        new Map([
+          [`${name}.0`, 'A'],
+          [`${name}.2`, 'C'],
+        ]),
+      ),
+    ).toBeUndefined()
     expect(readChunkedCookie(name, new Map([[`${name}.1`, 'B']]))).toBeUndefined()
-    expect(readChunkedCookie(name, new Map([[`${name}.0`, 'A'], [`${name}.1`, '']]))).toBeUndefined()
-    expect(readChunkedCookie(name, new Map([[`${name}.0`, 'A'], [`${name}.99999`, 'Z']]))).toBe('A')
+    expect(
+      readChunkedCookie(
+        name,
+        new Map([
+          [`${name}.0`, 'A'],
+          [`${name}.1`, ''],
+        ]),
+      ),
+    ).toBeUndefined()
+    expect(
+      readChunkedCookie(
+        name,
+        new Map([
+          [`${name}.0`, 'A'],
+          [`${name}.99999`, 'Z'],
+        ]),
+      ),
+    ).toBe('A')
     expect(readChunkedCookie(name, new Map())).toBeUndefined()
   })
 
   it('prefers a whole cookie over chunks, and falls back to chunks when the whole one is empty', () => {
-    expect(readChunkedCookie(name, new Map([[`${name}.0`, 'A'], [name, 'whole']]))).toBe('whole')
-    expect(readChunkedCookie(name, new Map([[name, ''], [`${name}.0`, 'A']]))).toBe('A')
+    expect(
+      readChunkedCookie(
+        name,
+        new Map([
+          [`${name}.0`, 'A'],
+          [name, 'whole'],
+        ]),
+      ),
+    ).toBe('whole')
+    expect(
+      readChunkedCookie(
+        name,
+        new Map([
+          [name, ''],
+          [`${name}.0`, 'A'],
+        ]),
+      ),
+    ).toBe('A')
   })
 })
 
 describe('clearChunkedCookie', () => {
   it('expires the cookie and each chunk present, and nothing else', () => {
-    const cookies = new Map([[name, 'a'], [`${name}.0`, 'b'], [`${name}.7`, 'c'], [`${name}.sig`, 'keep'], ['other', 'keep']])
+    const cookies = new Map([
+      [name, 'a'],
+      [`${name}.0`, 'b'],
+      [`${name}.7`, 'c'],
+      [`${name}.sig`, 'keep'],
+      ['other', 'keep'],
+    ])
     expect(clearChunkedCookie(name, sessionOptions, cookies)).toEqual(
       [name, `${name}.0`, `${name}.7`].map((n) => ({ name: n, value: '', options: { ...sessionOptions, maxAge: 0 } })),
     )
@@ -123,19 +206,30 @@ describe('clearChunkedCookie', () => {
 describe('cookies chunked by the real @auth/core', () => {
   it('reassembles and decodes the session cookies of an @auth/core credentials sign-in, chunked as we would chunk them', async () => {
     const config = {
-      providers: [Credentials({ credentials: { username: {} }, authorize: (c: Partial<Record<string, unknown>>) => ({ id: '1', name: String(c.username) }) })],
+      providers: [
+        Credentials({
+          credentials: { username: {} },
+          authorize: (c: Partial<Record<string, unknown>>) => ({ id: '1', name: String(c.username) }),
+        }),
+      ],
       secret,
       trustHost: true,
       callbacks: { jwt: () => ({ big: 'x'.repeat(6000), sub: '1' }) },
     }
     const csrfResponse = await Auth(new Request('http://localhost:3000/auth/csrf'), config)
     const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string }
-    const csrfCookie = csrfResponse.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
-    const signIn = await Auth(new Request('http://localhost:3000/auth/callback/credentials', {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
-      body: new URLSearchParams({ csrfToken, username: 'ada', callbackUrl: 'http://localhost:3000/' }),
-    }), config)
+    const csrfCookie = csrfResponse.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ')
+    const signIn = await Auth(
+      new Request('http://localhost:3000/auth/callback/credentials', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
+        body: new URLSearchParams({ csrfToken, username: 'ada', callbackUrl: 'http://localhost:3000/' }),
+      }),
+      config,
+    )
     expect(signIn.status).toBe(302)
     const setCookies = signIn.headers.getSetCookie().filter((c) => c.startsWith(name))
     const jar = parseCookieHeader(setCookies.map((c) => c.split(';')[0]).join('; '))
@@ -155,6 +249,8 @@ describe('cookies chunked by the real @auth/core', () => {
     const chunks = new Map<string, string>()
     for (let i = 0; i * 3936 < token.length; i++) chunks.set(`${name}.${i}`, token.slice(i * 3936, (i + 1) * 3936))
     expect(chunks.size).toBeGreaterThan(3)
-    expect(await decode({ token: readChunkedCookie(name, chunks), secret, salt: name })).toMatchObject({ blob: 'y'.repeat(12_000) })
+    expect(await decode({ token: readChunkedCookie(name, chunks), secret, salt: name })).toMatchObject({
+      blob: 'y'.repeat(12_000),
+    })
   })
 })

@@ -8,7 +8,11 @@ import { serialize as authjsSerialize } from '../../node_modules/@auth/core/lib/
 
 describe('parseCookieHeader', () => {
   it('reads name=value pairs, trimming spaces and tabs', () => {
-    expect([...parseCookieHeader('a=1; b = two ;\tc=3')]).toEqual([['a', '1'], ['b', 'two'], ['c', '3']])
+    expect([...parseCookieHeader('a=1; b = two ;\tc=3')]).toEqual([
+      ['a', '1'],
+      ['b', 'two'],
+      ['c', '3'],
+    ])
   })
 
   it('returns an empty map for a missing or empty header', () => {
@@ -22,7 +26,10 @@ describe('parseCookieHeader', () => {
   })
 
   it('skips empty names and pairs without =', () => {
-    expect([...parseCookieHeader('=orphan; flag; ;; a=1; =; b=')]).toEqual([['a', '1'], ['b', '']])
+    expect([...parseCookieHeader('=orphan; flag; ;; a=1; =; b=')]).toEqual([
+      ['a', '1'],
+      ['b', ''],
+    ])
   })
 
   it('keeps values containing =', () => {
@@ -53,7 +60,9 @@ describe('parseCookieHeader', () => {
   it('never throws on junk', () => {
     for (let i = 0; i < 2000; i++) {
       const junk = randomBytes(i % 200).toString(i % 3 === 0 ? 'latin1' : i % 3 === 1 ? 'utf8' : 'base64')
-      expect(() => parseCookieHeader(junk.replace(/[A-C]/g, ';').replace(/[D-F]/g, '=').replace(/[G-I]/g, '%'))).not.toThrow()
+      expect(() =>
+        parseCookieHeader(junk.replace(/[A-C]/g, ';').replace(/[D-F]/g, '=').replace(/[G-I]/g, '%')),
+      ).not.toThrow()
     }
   })
 })
@@ -65,24 +74,65 @@ describe('serializeCookie', () => {
     const header = serializeCookie({
       name: '__Secure-authjs.session-token',
       value: 'abc.def',
-      options: { maxAge: 3600, domain: 'example.com', path: '/', expires: at, httpOnly: true, secure: true, partitioned: true, priority: 'high', sameSite: 'lax' },
+      options: {
+        maxAge: 3600,
+        domain: 'example.com',
+        path: '/',
+        expires: at,
+        httpOnly: true,
+        secure: true,
+        partitioned: true,
+        priority: 'high',
+        sameSite: 'lax',
+      },
     })
-    expect(header).toBe('__Secure-authjs.session-token=abc.def; Max-Age=3600; Domain=example.com; Path=/; Expires=Wed, 02 Jan 2030 03:04:05 GMT; HttpOnly; Secure; Partitioned; Priority=High; SameSite=Lax')
+    expect(header).toBe(
+      '__Secure-authjs.session-token=abc.def; Max-Age=3600; Domain=example.com; Path=/; Expires=Wed, 02 Jan 2030 03:04:05 GMT; HttpOnly; Secure; Partitioned; Priority=High; SameSite=Lax',
+    )
   })
 
   it('writes what @auth/core writes for the same record', () => {
     const records: CookieRecord[] = [
-      { name: 'authjs.session-token', value: 'eyJhbGciOiJkaXIifQ..iv.ct.tag', options: { httpOnly: true, sameSite: 'lax', path: '/', secure: false, expires: at } },
-      { name: '__Host-authjs.csrf-token', value: `${'a'.repeat(64)}|${'b'.repeat(64)}`, options: { httpOnly: true, sameSite: 'lax', path: '/', secure: true } },
-      { name: 'authjs.callback-url', value: 'http://localhost:3000/a b?x=1;y=2,z=%20', options: { sameSite: 'strict', path: '/' } },
-      { name: 'authjs.session-token.3', value: '', options: { path: '/', maxAge: 0, sameSite: 'none', secure: true, priority: 'low' } },
+      {
+        name: 'authjs.session-token',
+        value: 'eyJhbGciOiJkaXIifQ..iv.ct.tag',
+        options: { httpOnly: true, sameSite: 'lax', path: '/', secure: false, expires: at },
+      },
+      {
+        name: '__Host-authjs.csrf-token',
+        value: `${'a'.repeat(64)}|${'b'.repeat(64)}`,
+        options: { httpOnly: true, sameSite: 'lax', path: '/', secure: true },
+      },
+      {
+        name: 'authjs.callback-url',
+        value: 'http://localhost:3000/a b?x=1;y=2,z=%20',
+        options: { sameSite: 'strict', path: '/' },
+      },
+      {
+        name: 'authjs.session-token.3',
+        value: '',
+        options: { path: '/', maxAge: 0, sameSite: 'none', secure: true, priority: 'low' },
+      },
       { name: 'x', value: 'é✓', options: { sameSite: true, domain: '.example.com' } },
     ]
-    for (const record of records) expect(serializeCookie(record)).toBe(authjsSerialize(record.name, record.value, record.options))
+    for (const record of records)
+      expect(serializeCookie(record)).toBe(authjsSerialize(record.name, record.value, record.options))
   })
 
   it('encodes values so that parseCookieHeader reads them back unchanged', () => {
-    const values = ['plain', 'a;b', 'a,b', 'with space', 'quote"d', 'back\\slash', '100%', '%20', 'é✓🙂', 'tab\tnewline\n', '']
+    const values = [
+      'plain',
+      'a;b',
+      'a,b',
+      'with space',
+      'quote"d',
+      'back\\slash',
+      '100%',
+      '%20',
+      'é✓🙂',
+      'tab\tnewline\n',
+      '',
+    ]
     const header = values.map((value, i) => serializeCookie({ name: `c${i}`, value, options: {} })).join('; ')
     const cookies = parseCookieHeader(header)
     values.forEach((value, i) => expect(cookies.get(`c${i}`)).toBe(value))
@@ -95,21 +145,29 @@ describe('serializeCookie', () => {
 
   it('maps sameSite true to Strict, omits false, and rounds a fractional maxAge down', () => {
     expect(serializeCookie({ name: 'n', value: 'v', options: { sameSite: true } })).toBe('n=v; SameSite=Strict')
-    expect(serializeCookie({ name: 'n', value: 'v', options: { sameSite: false, httpOnly: false, secure: false } })).toBe('n=v')
+    expect(
+      serializeCookie({ name: 'n', value: 'v', options: { sameSite: false, httpOnly: false, secure: false } }),
+    ).toBe('n=v')
     expect(serializeCookie({ name: 'n', value: 'v', options: { maxAge: 59.9 } })).toBe('n=v; Max-Age=59')
     expect(serializeCookie({ name: 'n', value: 'v', options: { maxAge: 0 } })).toBe('n=v; Max-Age=0')
   })
 
   const rejects = (record: CookieRecord, attribute: string) => {
     let thrown: unknown
-    try { serializeCookie(record) } catch (error) { thrown = error }
+    try {
+      serializeCookie(record)
+    } catch (error) {
+      thrown = error
+    }
     expect(thrown).toBeInstanceOf(InvalidCookieOption)
     expect(thrown).toMatchObject({ type: 'InvalidCookieOption' })
     expect((thrown as InvalidCookieOption).message).toContain(attribute)
   }
 
   it.each(['', 'has space', 'semi;colon', 'eq=uals', 'quo"te', 'brack[et]', 'ünïcode', 'tab\t', 'new\nline', 'comma,'])(
-    'rejects the invalid name %j', (name) => rejects({ name, value: 'v', options: {} }, 'name'))
+    'rejects the invalid name %j',
+    (name) => rejects({ name, value: 'v', options: {} }, 'name'),
+  )
 
   it('rejects a value that is not valid unicode (a lone surrogate)', () => {
     rejects({ name: 'n', value: 'a\uD800b', options: {} }, 'value')

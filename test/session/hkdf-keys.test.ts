@@ -14,13 +14,20 @@ async function webCryptoHkdf(secret: string, salt: string, info: string, length:
 }
 
 describe('deriveSessionTokenKey', () => {
-  it.each(['authjs.session-token', '__Secure-authjs.session-token'])('derives the Auth.js key for salt %s', async (salt) => {
-    const info = `Auth.js Generated Encryption Key (${salt})`
-    expect(deriveSessionTokenKey('s3cret', salt, 'A256CBC-HS512')).toEqual(await webCryptoHkdf('s3cret', salt, info, 64))
-    expect(deriveSessionTokenKey('s3cret', salt, 'A256GCM')).toEqual(await webCryptoHkdf('s3cret', salt, info, 32))
-    // @panva/hkdf is the derivation @auth/core itself calls.
-    expect(deriveSessionTokenKey('s3cret', salt, 'A256CBC-HS512')).toEqual(await hkdf('sha256', 's3cret', salt, info, 64))
-  })
+  it.each(['authjs.session-token', '__Secure-authjs.session-token'])(
+    'derives the Auth.js key for salt %s',
+    async (salt) => {
+      const info = `Auth.js Generated Encryption Key (${salt})`
+      expect(deriveSessionTokenKey('s3cret', salt, 'A256CBC-HS512')).toEqual(
+        await webCryptoHkdf('s3cret', salt, info, 64),
+      )
+      expect(deriveSessionTokenKey('s3cret', salt, 'A256GCM')).toEqual(await webCryptoHkdf('s3cret', salt, info, 32))
+      // @panva/hkdf is the derivation @auth/core itself calls.
+      expect(deriveSessionTokenKey('s3cret', salt, 'A256CBC-HS512')).toEqual(
+        await hkdf('sha256', 's3cret', salt, info, 64),
+      )
+    },
+  )
 
   it('sizes the key for the content encryption', () => {
     expect(sessionTokenKeyLength('A256CBC-HS512')).toBe(64)
@@ -58,11 +65,15 @@ describe('deriveSessionTokenKey', () => {
 describe('derivePurposeKey', () => {
   it('derives with our own info string, salted by the purpose', async () => {
     const key = derivePurposeKey('s3cret', 'flow cookie authjs.flow', 32)
-    expect(key).toEqual(await webCryptoHkdf('s3cret', 'flow cookie authjs.flow', 'Authchart purpose key (flow cookie authjs.flow)', 32))
+    expect(key).toEqual(
+      await webCryptoHkdf('s3cret', 'flow cookie authjs.flow', 'Authchart purpose key (flow cookie authjs.flow)', 32),
+    )
   })
 
   it('never yields a session-token key, even when the purpose is a cookie name', () => {
-    expect(derivePurposeKey('s3cret', 'authjs.session-token', 32)).not.toEqual(deriveSessionTokenKey('s3cret', 'authjs.session-token', 'A256GCM'))
+    expect(derivePurposeKey('s3cret', 'authjs.session-token', 32)).not.toEqual(
+      deriveSessionTokenKey('s3cret', 'authjs.session-token', 'A256GCM'),
+    )
   })
 
   it('gives each purpose and length its own key, and caches it', () => {

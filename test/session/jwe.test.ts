@@ -45,20 +45,31 @@ describe('sealCompactJwe / openCompactJwe', () => {
     expect(opened && text(opened.plaintext)).toBe('héllo wörld')
     expect(opened?.header).toEqual({ alg: 'dir', enc, kid: 'k1' })
     const bytes = randomBytes(100)
-    expect(Buffer.from(openCompactJwe(sealCompactJwe(bytes, keyFor(enc), enc), [keyFor(enc)], [enc])?.plaintext ?? [])).toEqual(bytes)
+    expect(
+      Buffer.from(openCompactJwe(sealCompactJwe(bytes, keyFor(enc), enc), [keyFor(enc)], [enc])?.plaintext ?? []),
+    ).toEqual(bytes)
   })
 
   it('round-trips an empty plaintext', () => {
-    for (const enc of both) expect(openCompactJwe(sealCompactJwe('', keyFor(enc), enc), [keyFor(enc)], [enc])?.plaintext).toHaveLength(0)
+    for (const enc of both)
+      expect(openCompactJwe(sealCompactJwe('', keyFor(enc), enc), [keyFor(enc)], [enc])?.plaintext).toHaveLength(0)
   })
 
   it('pins alg and enc and drops zip and crit from the extra header', () => {
-    const sealed = sealCompactJwe('x', cbcKey, 'A256CBC-HS512', { alg: 'A128KW', enc: 'A256GCM', zip: 'DEF', crit: ['b64'], kid: 'k' })
+    const sealed = sealCompactJwe('x', cbcKey, 'A256CBC-HS512', {
+      alg: 'A128KW',
+      enc: 'A256GCM',
+      zip: 'DEF',
+      crit: ['b64'],
+      kid: 'k',
+    })
     expect(decodeProtectedHeader(sealed)).toEqual({ alg: 'dir', enc: 'A256CBC-HS512', kid: 'k' })
   })
 
   it('uses a fresh IV each time', () => {
-    expect(sealCompactJwe('same', gcmKey, 'A256GCM').split('.')[2]).not.toBe(sealCompactJwe('same', gcmKey, 'A256GCM').split('.')[2])
+    expect(sealCompactJwe('same', gcmKey, 'A256GCM').split('.')[2]).not.toBe(
+      sealCompactJwe('same', gcmKey, 'A256GCM').split('.')[2],
+    )
   })
 
   it('throws SessionTokenError for a key of the wrong length', () => {
@@ -75,17 +86,35 @@ describe('sealCompactJwe / openCompactJwe', () => {
   it('lets a function choose the candidates from the vetted header', () => {
     const sealed = sealCompactJwe('x', gcmKey, 'A256GCM', { kid: 'gcm' })
     const seen: unknown[] = []
-    const opened = openCompactJwe(sealed, (header) => { seen.push(header); return header.kid === 'gcm' ? [gcmKey] : [] }, both)
+    const opened = openCompactJwe(
+      sealed,
+      (header) => {
+        seen.push(header)
+        return header.kid === 'gcm' ? [gcmKey] : []
+      },
+      both,
+    )
     expect(opened?.keyIndex).toBe(0)
     expect(seen).toEqual([{ alg: 'dir', enc: 'A256GCM', kid: 'gcm' }])
-    expect(openCompactJwe(sealed, () => { throw new Error('resolver failed') }, both)).toBeNull()
+    expect(
+      openCompactJwe(
+        sealed,
+        () => {
+          throw new Error('resolver failed')
+        },
+        both,
+      ),
+    ).toBeNull()
   })
 })
 
 describe('interoperability with jose', () => {
   it.each(both)('jose decrypts what we seal with %s', async (enc) => {
     const sealed = sealCompactJwe('{"sub":"1"}', keyFor(enc), enc, { kid: 'x' })
-    const { plaintext, protectedHeader } = await compactDecrypt(sealed, keyFor(enc), { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: [enc] })
+    const { plaintext, protectedHeader } = await compactDecrypt(sealed, keyFor(enc), {
+      keyManagementAlgorithms: ['dir'],
+      contentEncryptionAlgorithms: [enc],
+    })
     expect(text(plaintext)).toBe('{"sub":"1"}')
     expect(protectedHeader).toEqual({ alg: 'dir', enc, kid: 'x' })
   })
@@ -93,7 +122,9 @@ describe('interoperability with jose', () => {
   it.each(both)('we open what jose encrypts with %s', async (enc) => {
     for (const size of [0, 1, 15, 16, 17, 1000]) {
       const message = 'm'.repeat(size)
-      const jwe = await new CompactEncrypt(new TextEncoder().encode(message)).setProtectedHeader({ alg: 'dir', enc, cty: 'JWT' }).encrypt(keyFor(enc))
+      const jwe = await new CompactEncrypt(new TextEncoder().encode(message))
+        .setProtectedHeader({ alg: 'dir', enc, cty: 'JWT' })
+        .encrypt(keyFor(enc))
       const opened = openCompactJwe(jwe, [keyFor(enc)], [enc])
       expect(opened && text(opened.plaintext)).toBe(message)
       expect(opened?.header.cty).toBe('JWT')
@@ -179,7 +210,11 @@ describe('openCompactJwe rejects malformed or unauthenticated input with null', 
     expect(open(withSegment(good, 3, b64(randomBytes(17))))).toBeNull()
   })
 
-  it.each([[2, 'IV'], [3, 'ciphertext'], [4, 'tag']])('a flipped bit in the %s (segment %i)', (index) => {
+  it.each([
+    [2, 'IV'],
+    [3, 'ciphertext'],
+    [4, 'tag'],
+  ])('a flipped bit in the %s (segment %i)', (index) => {
     expect(open(flipBit(good, index as number))).toBeNull()
     expect(open(flipBit(goodGcm, index as number))).toBeNull()
   })
@@ -203,7 +238,10 @@ describe('openCompactJwe rejects malformed or unauthenticated input with null', 
     const aad = Buffer.from(encodedHeader)
     const al = Buffer.alloc(8)
     al.writeBigUInt64BE(BigInt(aad.length * 8))
-    const tag = createHmac('sha512', cbcKey.subarray(0, 32)).update(Buffer.concat([aad, iv, ct, al])).digest().subarray(0, 32)
+    const tag = createHmac('sha512', cbcKey.subarray(0, 32))
+      .update(Buffer.concat([aad, iv, ct, al]))
+      .digest()
+      .subarray(0, 32)
     expect(open(`${encodedHeader}..${b64(iv)}.${b64(ct)}.${b64(tag)}`)).toBeNull()
   })
 

@@ -14,7 +14,9 @@ export function recordingLogger() {
   /** Each `refused:<check>` warning with the detail it was logged with. */
   const refusals: Array<{ code: string; detail: Record<string, unknown> }> = []
   const logger: LoggerInstance = {
-    error: (e) => { errors.push(e) },
+    error: (e) => {
+      errors.push(e)
+    },
     warn: (c, detail) => {
       warnings.push(c)
       if (c.startsWith('refused:')) refusals.push({ code: c, detail: { ...detail } })
@@ -49,7 +51,9 @@ export function testCredentials() {
 }
 
 /** A config for tests: one credentials provider, a recording logger, trusted host. */
-export function testConfig(overrides: Partial<AuthConfig> = {}): AuthConfig & { recorded: ReturnType<typeof recordingLogger> } {
+export function testConfig(
+  overrides: Partial<AuthConfig> = {},
+): AuthConfig & { recorded: ReturnType<typeof recordingLogger> } {
   const recorded = recordingLogger()
   return { providers: [testCredentials()], secret, trustHost: true, logger: recorded.logger, ...overrides, recorded }
 }
@@ -65,7 +69,9 @@ export class CookieJar {
       const eq = (pair as string).indexOf('=')
       const name = (pair as string).slice(0, eq).trim()
       const value = (pair as string).slice(eq + 1).trim()
-      const expired = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a)) || attrs.some((a) => /^\s*expires=/i.test(a) && Date.parse(a.split('=')[1] as string) < Date.now())
+      const expired =
+        attrs.some((a) => /^\s*max-age=0\s*$/i.test(a)) ||
+        attrs.some((a) => /^\s*expires=/i.test(a) && Date.parse(a.split('=')[1] as string) < Date.now())
       if (expired) this.cookies.delete(name)
       else this.cookies.set(name, value)
     }
@@ -112,9 +118,18 @@ export async function csrfToken(config: AuthConfig, jar: CookieJar, base?: strin
 }
 
 /** Signs in with the test credentials provider; returns the response of the callback. */
-export async function signIn(config: AuthConfig, jar: CookieJar, username = 'ada', password = users[username]?.password ?? 'x', extra: Record<string, string> = {}): Promise<Response> {
+export async function signIn(
+  config: AuthConfig,
+  jar: CookieJar,
+  username = 'ada',
+  password = users[username]?.password ?? 'x',
+  extra: Record<string, string> = {},
+): Promise<Response> {
   const token = await csrfToken(config, jar)
-  return send(config, `${config.basePath ?? '/auth'}/callback/credentials`, { jar, form: { username, password, csrfToken: token, ...extra } })
+  return send(config, `${config.basePath ?? '/auth'}/callback/credentials`, {
+    jar,
+    form: { username, password, csrfToken: token, ...extra },
+  })
 }
 
 /** GET /auth/session as JSON. */

@@ -16,7 +16,13 @@ import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose'
 import { readRequestBody } from './read-request-body.js'
 
 /** How the ID token is signed: honestly, or in one of the ways an attacker would try. */
-export type IdTokenSigning = 'honest' | 'unpublished-key' | 'published-kid-wrong-key' | 'alg-none' | 'hs256-with-public-key' | { hs256Secret: string }
+export type IdTokenSigning =
+  | 'honest'
+  | 'unpublished-key'
+  | 'published-kid-wrong-key'
+  | 'alg-none'
+  | 'hs256-with-public-key'
+  | { hs256Secret: string }
 
 /** What the OP does wrong from now on. Everything unset behaves. */
 export interface HostileBehaviour {
@@ -43,10 +49,16 @@ export interface HostileOp {
   close(): Promise<void>
 }
 
-interface IssuedCode { clientId: string; redirectUri: string; nonce?: string; codeChallenge?: string; subject: string; used: boolean }
+interface IssuedCode {
+  clientId: string
+  redirectUri: string
+  nonce?: string
+  codeChallenge?: string
+  subject: string
+  used: boolean
+}
 
 const base64url = (bytes: Buffer) => bytes.toString('base64url')
-
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
@@ -83,8 +95,14 @@ export async function startHostileOp(): Promise<HostileOp> {
       const pem = KeyObject.from(published.publicKey).export({ type: 'spki', format: 'pem' })
       return new SignJWT(payload).setProtectedHeader({ alg: 'HS256', kid: 'published' }).sign(Buffer.from(pem))
     }
-    if (typeof signing === 'object') return new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(signing.hs256Secret))
-    const [key, kid] = signing === 'honest' ? [published.privateKey, 'published'] : [unpublished.privateKey, signing === 'unpublished-key' ? 'unpublished' : 'published']
+    if (typeof signing === 'object')
+      return new SignJWT(payload)
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode(signing.hs256Secret))
+    const [key, kid] =
+      signing === 'honest'
+        ? [published.privateKey, 'published']
+        : [unpublished.privateKey, signing === 'unpublished-key' ? 'unpublished' : 'published']
     return new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid }).sign(key)
   }
 
@@ -98,7 +116,10 @@ export async function startHostileOp(): Promise<HostileOp> {
     }
     issued.used = true
     const verifier = form.get('code_verifier')
-    if (issued.codeChallenge && (!verifier || base64url(createHash('sha256').update(verifier).digest()) !== issued.codeChallenge)) {
+    if (
+      issued.codeChallenge &&
+      (!verifier || base64url(createHash('sha256').update(verifier).digest()) !== issued.codeChallenge)
+    ) {
       json(res, 400, { error: 'invalid_grant', error_description: 'PKCE verification failed' })
       return
     }
@@ -108,12 +129,27 @@ export async function startHostileOp(): Promise<HostileOp> {
       return
     }
     if (behaviour.tokenTransport === 'truncated-json') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"access_token":"abc","token_type":"Bearer","id_tok')
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"access_token":"abc","token_type":"Bearer","id_tok')
       return
     }
     const now = Math.floor(Date.now() / 1000)
-    const claims: JWTPayload = { iss: issuer, sub: issued.subject, aud: issued.clientId, iat: now, exp: now + 300, ...(issued.nonce ? { nonce: issued.nonce } : {}) }
-    const body: Record<string, unknown> = { access_token: base64url(randomBytes(24)), token_type: 'Bearer', expires_in: 3600, scope: 'openid', id_token: await signIdToken(claims) }
+    const claims: JWTPayload = {
+      iss: issuer,
+      sub: issued.subject,
+      aud: issued.clientId,
+      iat: now,
+      exp: now + 300,
+      ...(issued.nonce ? { nonce: issued.nonce } : {}),
+    }
+    const body: Record<string, unknown> = {
+      access_token: base64url(randomBytes(24)),
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'openid',
+      id_token: await signIdToken(claims),
+    }
     json(res, 200, behaviour.tokenBody ? behaviour.tokenBody(body) : body)
   }
 
@@ -123,7 +159,14 @@ export async function startHostileOp(): Promise<HostileOp> {
     const code = base64url(randomBytes(16))
     const nonce = params.get('nonce') ?? undefined
     const codeChallenge = params.get('code_challenge') ?? undefined
-    codes.set(code, { clientId: params.get('client_id') ?? '', redirectUri: redirect.href, nonce, codeChallenge, subject: params.get('login_hint') ?? 'victim', used: false })
+    codes.set(code, {
+      clientId: params.get('client_id') ?? '',
+      redirectUri: redirect.href,
+      nonce,
+      codeChallenge,
+      subject: params.get('login_hint') ?? 'victim',
+      used: false,
+    })
     const answer = behaviour.callback?.error ? { ...behaviour.callback.error } : { code }
     for (const [key, value] of Object.entries(answer)) redirect.searchParams.set(key, value)
     const state = behaviour.callback?.state ?? params.get('state')

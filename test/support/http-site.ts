@@ -25,7 +25,14 @@ export async function startHttpSite(configFor: (origin: string) => AuthConfig): 
   })
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   mounted.handler = ExpressAuth(configFor(origin))
-  return { origin, close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }) }
+  return {
+    origin,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
 }
 
 /** One browser: its own cookies. */
@@ -33,7 +40,10 @@ export class HttpBrowser {
   readonly jar = new CookieJar()
   constructor(private readonly origin: string) {}
 
-  async request(pathOrUrl: string, init: { form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
+  async request(
+    pathOrUrl: string,
+    init: { form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
     const headers = new Headers(init.headers)
     if (this.jar.cookies.size > 0) headers.set('cookie', this.jar.header())
     let body: string | undefined
@@ -42,7 +52,12 @@ export class HttpBrowser {
       headers.set('content-type', 'application/x-www-form-urlencoded')
     }
     const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${this.origin}${pathOrUrl}`
-    const response = await fetch(url, { method: body === undefined ? 'GET' : 'POST', headers, body, redirect: 'manual' })
+    const response = await fetch(url, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers,
+      body,
+      redirect: 'manual',
+    })
     this.jar.take(response)
     return response
   }
@@ -62,7 +77,13 @@ export class HttpBrowser {
 export function confirmationFields(html: string): Record<string, string> {
   const fields: Record<string, string> = {}
   for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)" \/>/g)) {
-    fields[match[1]] = (match[2]).replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#96;/g, '`').replace(/&amp;/g, '&')
+    fields[match[1]] = match[2]
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&#96;/g, '`')
+      .replace(/&amp;/g, '&')
   }
   return fields
 }

@@ -62,13 +62,23 @@ interface OidcInteraction {
 interface OidcProviderInstance {
   callback(): (req: IncomingMessage, res: ServerResponse) => void
   interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<OidcInteraction>
-  interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>
+  interactionFinished(
+    req: IncomingMessage,
+    res: ServerResponse,
+    result: Record<string, unknown>,
+    options?: { mergeWithLastSubmission?: boolean },
+  ): Promise<void>
   Grant: new (init: { accountId: string; clientId: string }) => OidcGrant
 }
 type OidcProviderConstructor = new (issuer: string, configuration: Record<string, unknown>) => OidcProviderInstance
 
 const defaultAccounts: Record<string, Record<string, unknown>> = {
-  alice: { name: 'Alice Liddell', email: 'Alice@Example.test', email_verified: true, picture: 'https://example.test/alice.png' },
+  alice: {
+    name: 'Alice Liddell',
+    email: 'Alice@Example.test',
+    email_verified: true,
+    picture: 'https://example.test/alice.png',
+  },
   bob: { name: 'Bob Builder', email: 'bob@example.test', email_verified: false },
 }
 
@@ -96,7 +106,11 @@ function readBody(req: IncomingMessage): Promise<URLSearchParams> {
 }
 
 /** Plays the login and consent pages: whoever posts `login=<accountId>` is that account and consents to everything. */
-async function finishInteraction(provider: OidcProviderInstance, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function finishInteraction(
+  provider: OidcProviderInstance,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const details = await provider.interactionDetails(req, res)
   const body = req.method === 'POST' ? await readBody(req) : new URLSearchParams()
   const accountId = body.get('login') ?? details.session?.accountId
@@ -111,9 +125,13 @@ async function finishInteraction(provider: OidcProviderInstance, req: IncomingMe
 }
 
 function decodeHtml(value: string): string {
-  return value.replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+  return value
+    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
     .replace(/&#(\d+);/g, (_, dec: string) => String.fromCharCode(Number(dec)))
-    .replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
 }
 
 /** Reads oidc-provider's auto-submitting form_post page: the form's action and its hidden inputs. */
@@ -121,7 +139,8 @@ function parseFormPost(html: string): { action: string; params: URLSearchParams 
   const action = /<form[^>]*action="([^"]+)"/i.exec(html)?.[1]
   if (!action) return undefined
   const params = new URLSearchParams()
-  for (const match of html.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/gi)) params.append(decodeHtml(match[1] ?? ''), decodeHtml(match[2] ?? ''))
+  for (const match of html.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/gi))
+    params.append(decodeHtml(match[1] ?? ''), decodeHtml(match[2] ?? ''))
   return { action: decodeHtml(action), params }
 }
 
@@ -142,7 +161,11 @@ class CookieJar {
   }
 }
 
-async function driveSignIn(issuer: string, authorizationUrl: string | URL, accountId: string): Promise<AuthorizationResult> {
+async function driveSignIn(
+  issuer: string,
+  authorizationUrl: string | URL,
+  accountId: string,
+): Promise<AuthorizationResult> {
   const jar = new CookieJar()
   const origin = new URL(issuer).origin
   let response = await fetch(authorizationUrl, { redirect: 'manual' })
@@ -153,7 +176,12 @@ async function driveSignIn(issuer: string, authorizationUrl: string | URL, accou
       const next = new URL(location, issuer)
       if (next.origin !== origin) return { mode: 'query', callbackUrl: next, params: next.searchParams }
       response = next.pathname.startsWith('/interaction/')
-        ? await fetch(next, { method: 'POST', redirect: 'manual', headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ login: accountId }) })
+        ? await fetch(next, {
+            method: 'POST',
+            redirect: 'manual',
+            headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({ login: accountId }),
+          })
         : await fetch(next, { redirect: 'manual', headers: { cookie: jar.header() } })
       continue
     }
@@ -178,7 +206,11 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<R
     jwks: await signingKeys(),
     cookies: { keys: [randomBytes(32).toString('hex')] },
     conformIdTokenClaims: options.conformIdTokenClaims ?? false,
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'given_name', 'family_name', 'picture', 'preferred_username'] },
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'given_name', 'family_name', 'picture', 'preferred_username'],
+    },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     findAccount: (_ctx: unknown, sub: string) => {

@@ -19,7 +19,10 @@ export function envPrefix(id: string): string {
 
 const probeIssuer = 'https://tenant.example'
 
-function resolved(options: Record<string, unknown>, Vendor: VendorFactory): ReturnType<typeof normalizeOAuthProvider> | undefined {
+function resolved(
+  options: Record<string, unknown>,
+  Vendor: VendorFactory,
+): ReturnType<typeof normalizeOAuthProvider> | undefined {
   try {
     return normalizeOAuthProvider(Vendor(options), urls)
   } catch {
@@ -33,7 +36,9 @@ function needs(Vendor: VendorFactory): string {
   const withIssuer = resolved({ ...credentials, issuer: probeIssuer }, Vendor)
   // An issuer counts only where the vendor uses it: discovery, or endpoints built on the instance's URL.
   const usesIssuer =
-    withIssuer?.type === 'oidc' || withIssuer?.wellKnown?.startsWith(probeIssuer) || readEndpoint(withIssuer?.authorization).url?.startsWith(probeIssuer)
+    withIssuer?.type === 'oidc' ||
+    withIssuer?.wellKnown?.startsWith(probeIssuer) ||
+    readEndpoint(withIssuer?.authorization).url?.startsWith(probeIssuer)
   return usesIssuer ? '`issuer`' : 'options (see the module)'
 }
 
@@ -61,13 +66,13 @@ async function catalogueRow(subpath: string): Promise<CatalogueRow> {
  */
 const differences = [
   '`azure-devops`: not usable end to end yet. Azure DevOps answers `response_type=Assertion` with a code exchanged as a JWT-bearer assertion; Authchart always sends `response_type=code`.',
-  '`bankid-no`: the userinfo answer (a signed JWT) is verified against BankID\'s keys before use; Auth.js decodes it unverified.',
+  "`bankid-no`: the userinfo answer (a signed JWT) is verified against BankID's keys before use; Auth.js decodes it unverified.",
   '`bitbucket`: also asks for the `email` scope and takes the primary confirmed address from `/2.0/user/emails`; Auth.js gives no e-mail address.',
-  '`bungie`: takes the member from the token response\'s `membership_id` and sends the `apiKey` option as `X-API-Key`, which Bungie requires.',
+  "`bungie`: takes the member from the token response's `membership_id` and sends the `apiKey` option as `X-API-Key`, which Bungie requires.",
   '`vk`, `naver`, `yandex`, `mailru`, `line`, and most other plain OAuth 2 vendors: `state` is sent (with or instead of PKCE, as the vendor supports), so every flow is bound to the browser; Auth.js sends no check at all to VK.',
-  '`atlassian`, `figma`, `pipedrive`, `patreon`: the scope or endpoint the vendor documents today (`read:me`, `current_user:read`, `/v1/users/me`, the v2 identity endpoint) where Auth.js has another (Figma\'s `files:read` and Patreon\'s v1 API are deprecated by the vendors).',
-  '`netsuite`: the account id (given as `issuer`, as in Auth.js) is turned into NetSuite\'s host name form (lower case, `_` as `-`).',
-  '`asgardeo`, `onelogin`: an organisation URL given as `issuer` gets the path suffix (`/oauth2/token`, `/oidc/2`) the vendor\'s tokens carry, so the issuer check passes.',
+  "`atlassian`, `figma`, `pipedrive`, `patreon`: the scope or endpoint the vendor documents today (`read:me`, `current_user:read`, `/v1/users/me`, the v2 identity endpoint) where Auth.js has another (Figma's `files:read` and Patreon's v1 API are deprecated by the vendors).",
+  "`netsuite`: the account id (given as `issuer`, as in Auth.js) is turned into NetSuite's host name form (lower case, `_` as `-`).",
+  "`asgardeo`, `onelogin`: an organisation URL given as `issuer` gets the path suffix (`/oauth2/token`, `/oidc/2`) the vendor's tokens carry, so the issuer check passes.",
 ]
 
 /** The markdown of docs/providers.md. */
@@ -97,10 +102,12 @@ export async function renderProviderCatalogue(): Promise<string> {
         `\`https://<your app>/auth/callback/${row.id}\``,
         row.needs,
         '',
-      ].join(' | ').trim(),
+      ]
+        .join(' | ')
+        .trim(),
     ),
     '',
-    '## Where a provider differs from Auth.js\'s',
+    "## Where a provider differs from Auth.js's",
     '',
     ...differences.map((line) => `- ${line}`),
     '',

@@ -57,7 +57,7 @@ async function freeClusterPorts(count: number, from: number): Promise<number[]> 
   const ports: number[] = []
   // Start at a random offset so two runs starting at the same moment rarely probe the same ports.
   for (let port = from + Math.floor(Math.random() * 2000); ports.length < count && port < 55535; port++) {
-    if (await portIsFree(port) && await portIsFree(port + 10000)) ports.push(port)
+    if ((await portIsFree(port)) && (await portIsFree(port + 10000))) ports.push(port)
   }
   if (ports.length < count) throw new Error('no free loopback ports for a Redis Cluster')
   return ports
@@ -72,10 +72,20 @@ function run(command: string, args: string[], timeoutMs: number): Promise<string
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString('utf8') })
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString('utf8') })
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${command} timed out:\n${output}`)) }, timeoutMs)
-    child.once('error', (err) => { clearTimeout(timer); reject(err) })
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8')
+    })
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8')
+    })
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`${command} timed out:\n${output}`))
+    }, timeoutMs)
+    child.once('error', (err) => {
+      clearTimeout(timer)
+      reject(err)
+    })
     child.once('exit', (code) => {
       clearTimeout(timer)
       if (code === 0) resolve(output)
@@ -99,8 +109,17 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
 
 /** Asks one node a question on a short-lived connection. */
 async function ask<T>(port: number, question: (client: Redis) => Promise<T>): Promise<T> {
-  const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500 })
-  client.on('error', () => { /* the caller sees the failed command */ })
+  const client = new Redis({
+    host: '127.0.0.1',
+    port,
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 500,
+  })
+  client.on('error', () => {
+    /* the caller sees the failed command */
+  })
   try {
     await client.connect()
     return await question(client)
@@ -143,10 +162,12 @@ async function startOnce(): Promise<PrivateRedisCluster> {
 
   const stop = async () => {
     process.off('exit', killOnExit)
-    await Promise.all(children.map(async (child) => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-      await exited(child)
-    }))
+    await Promise.all(
+      children.map(async (child) => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+        await exited(child)
+      }),
+    )
     await rm(dir, { recursive: true, force: true })
   }
 
@@ -154,23 +175,54 @@ async function startOnce(): Promise<PrivateRedisCluster> {
     for (const port of ports) {
       const nodeDir = join(dir, String(port))
       await mkdir(nodeDir)
-      const child = spawn('redis-server', [
-        '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', nodeDir,
-        '--daemonize', 'no', '--loglevel', 'warning', '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf',
-        '--cluster-node-timeout', String(nodeTimeoutMs),
-        // A replica may take over however long it lost its primary for: the tests kill primaries on purpose.
-        '--cluster-replica-validity-factor', '0',
-        // A replica's first sync starts at once instead of after the default 5 s wait for more replicas.
-        '--repl-diskless-sync-delay', '0',
-      ], { stdio: 'ignore' })
+      const child = spawn(
+        'redis-server',
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--dir',
+          nodeDir,
+          '--daemonize',
+          'no',
+          '--loglevel',
+          'warning',
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          'nodes.conf',
+          '--cluster-node-timeout',
+          String(nodeTimeoutMs),
+          // A replica may take over however long it lost its primary for: the tests kill primaries on purpose.
+          '--cluster-replica-validity-factor',
+          '0',
+          // A replica's first sync starts at once instead of after the default 5 s wait for more replicas.
+          '--repl-diskless-sync-delay',
+          '0',
+        ],
+        { stdio: 'ignore' },
+      )
       children.push(child)
       await new Promise<void>((resolve, reject) => {
         child.once('spawn', resolve)
         child.once('error', reject)
       })
     }
-    await Promise.all(ports.map((port) => waitFor(async () => (await ask(port, (c) => c.ping())) === 'PONG', 5000, `redis-server on ${port}`)))
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes'], 30_000)
+    await Promise.all(
+      ports.map((port) =>
+        waitFor(async () => (await ask(port, (c) => c.ping())) === 'PONG', 5000, `redis-server on ${port}`),
+      ),
+    )
+    await run(
+      'redis-cli',
+      ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes'],
+      30_000,
+    )
   } catch (err) {
     await stop()
     throw err
@@ -180,7 +232,9 @@ async function startOnce(): Promise<PrivateRedisCluster> {
     const child = children[i] as ChildProcess
     return {
       port,
-      get pid() { return child.exitCode === null && child.signalCode === null ? child.pid ?? -1 : -1 },
+      get pid() {
+        return child.exitCode === null && child.signalCode === null ? (child.pid ?? -1) : -1
+      },
       isRunning: () => child.exitCode === null && child.signalCode === null,
     }
   })
@@ -216,7 +270,7 @@ async function startOnce(): Promise<PrivateRedisCluster> {
     client: (options = {}) => new Cluster(startupNodes, options),
     async primaryOf(key) {
       const live = running()[0] as ClusterNode
-      const slot = await ask(live.port, (c) => c.cluster('KEYSLOT', key)) as number
+      const slot = (await ask(live.port, (c) => c.cluster('KEYSLOT', key))) as number
       const slots = await slotPrimaries(live.port)
       const range = slots.find(({ first, last }) => slot >= first && slot <= last)
       const node = nodes.find((candidate) => candidate.port === range?.port)

@@ -28,7 +28,9 @@ export async function probeRedisServerBinary(): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const child = spawn('redis-server', ['--version'], { stdio: 'ignore' })
     child.once('error', (err) => reject(new Error(`redis-server cannot be run: ${err.message}`)))
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`redis-server --version exited with ${code}`))))
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`redis-server --version exited with ${code}`)),
+    )
   })
 }
 
@@ -59,9 +61,15 @@ export async function sparePort(): Promise<number> {
 function rawCommand(port: number, command: string, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect({ host: '127.0.0.1', port })
-    const timer = setTimeout(() => { socket.destroy(); reject(new Error('timed out')) }, timeoutMs)
+    const timer = setTimeout(() => {
+      socket.destroy()
+      reject(new Error('timed out'))
+    }, timeoutMs)
     let reply = ''
-    socket.once('error', (err) => { clearTimeout(timer); reject(err) })
+    socket.once('error', (err) => {
+      clearTimeout(timer)
+      reject(err)
+    })
     socket.on('data', (chunk) => {
       reply += chunk.toString('utf8')
       if (reply.includes('\r\n')) {
@@ -98,8 +106,10 @@ function exited(child: ChildProcess): Promise<void> {
  * `extraArgs` go on the command line as they are (for example `['--rename-command', 'GETDEL', '']`).
  * With `sentinelOf`, the process is a Sentinel monitoring that master (Sentinel needs a config file it can rewrite).
  */
-export async function startRedisServer(options: { port?: number; extraArgs?: string[]; sentinelOf?: { name: string; port: number } } = {}): Promise<PrivateRedis> {
-  const port = options.port ?? await sparePort()
+export async function startRedisServer(
+  options: { port?: number; extraArgs?: string[]; sentinelOf?: { name: string; port: number } } = {},
+): Promise<PrivateRedis> {
+  const port = options.port ?? (await sparePort())
   let child: ChildProcess
   // Its own working directory, so files a server writes (a cluster's nodes.conf) go away with it.
   let dir: string
@@ -111,8 +121,21 @@ export async function startRedisServer(options: { port?: number; extraArgs?: str
     if (sentinel) await writeFile(configFile, `sentinel monitor ${sentinel.name} 127.0.0.1 ${sentinel.port} 1\n`)
     const args = [
       ...(sentinel ? [configFile, '--sentinel'] : []),
-      '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
-      '--dir', dir, '--daemonize', 'no', '--loglevel', 'warning', ...(options.extraArgs ?? []),
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--daemonize',
+      'no',
+      '--loglevel',
+      'warning',
+      ...(options.extraArgs ?? []),
     ]
     child = spawn('redis-server', args, { stdio: 'ignore' })
     await new Promise<void>((resolve, reject) => {
@@ -127,15 +150,19 @@ export async function startRedisServer(options: { port?: number; extraArgs?: str
     host: '127.0.0.1',
     port,
     url: `redis://127.0.0.1:${port}`,
-    get pid() { return child.pid ?? -1 },
+    get pid() {
+      return child.pid ?? -1
+    },
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       const done = exited(child)
-      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(child.pid, signal)
+      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null)
+        process.kill(child.pid, signal)
       await done
       await rm(dir, { recursive: true, force: true })
     },
     async restart() {
-      if (child.exitCode === null && child.signalCode === null) throw new Error('restart() needs the server stopped first')
+      if (child.exitCode === null && child.signalCode === null)
+        throw new Error('restart() needs the server stopped first')
       await launch()
     },
   }

@@ -35,11 +35,16 @@ const probeTimeoutMs = 2000
 /** Probes Redis with a PING. */
 export const probeRedis: ServiceProbe = async () => {
   const client = new Redis(redisUrl(), {
-    lazyConnect: true, connectTimeout: probeTimeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null,
+    lazyConnect: true,
+    connectTimeout: probeTimeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
   })
   // connect() itself only says "Connection is closed."; the 'error' event before it says why.
   let lastError: Error | undefined
-  client.on('error', (err: Error) => { lastError = err })
+  client.on('error', (err: Error) => {
+    lastError = err
+  })
   try {
     await client.connect()
     await client.ping()
@@ -57,7 +62,9 @@ export const probePostgres: ServiceProbe = async () => {
     await client.connect()
     await client.query('select 1')
   } finally {
-    await client.end().catch(() => { /* never connected */ })
+    await client.end().catch(() => {
+      /* never connected */
+    })
   }
 }
 
@@ -77,7 +84,10 @@ const probeResults = new Map<ServiceProbe, Promise<string | null>>()
 function unreachableReason(probe: ServiceProbe): Promise<string | null> {
   let result = probeResults.get(probe)
   if (!result) {
-    result = probe().then(() => null, (err: unknown) => (err instanceof Error ? err.message || err.name : String(err)))
+    result = probe().then(
+      () => null,
+      (err: unknown) => (err instanceof Error ? err.message || err.name : String(err)),
+    )
     probeResults.set(probe, result)
   }
   return result

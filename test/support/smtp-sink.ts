@@ -30,11 +30,14 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, session, callback) {
-      simpleParser(stream).then((parsed) => {
-        messages.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), parsed })
-        for (const wake of waiters.splice(0)) wake()
-        callback()
-      }, (err: Error) => callback(err))
+      simpleParser(stream).then(
+        (parsed) => {
+          messages.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), parsed })
+          for (const wake of waiters.splice(0)) wake()
+          callback()
+        },
+        (err: Error) => callback(err),
+      )
     },
   })
   await new Promise<void>((resolve, reject) => {

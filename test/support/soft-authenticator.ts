@@ -21,7 +21,10 @@ function head(major: number, length: number): Buffer {
 /** Canonical-enough CBOR (RFC 8949) for the handful of shapes WebAuthn uses. */
 export function cbor(value: Cbor): Buffer {
   if (typeof value === 'number') return value >= 0 ? head(0, value) : head(1, -1 - value)
-  if (typeof value === 'string') { const bytes = Buffer.from(value, 'utf8'); return Buffer.concat([head(3, bytes.length), bytes]) }
+  if (typeof value === 'string') {
+    const bytes = Buffer.from(value, 'utf8')
+    return Buffer.concat([head(3, bytes.length), bytes])
+  }
   if (value instanceof Uint8Array) return Buffer.concat([head(2, value.length), Buffer.from(value)])
   if (Array.isArray(value)) return Buffer.concat([head(4, value.length), ...value.map(cbor)])
   const entries = value instanceof Map ? [...value.entries()] : Object.entries(value)
@@ -62,38 +65,88 @@ export class SoftAuthenticator {
   }
 
   /** navigator.credentials.create(): the RegistrationResponseJSON for the server's creation options. */
-  create(options: { challenge: string; rp: { id?: string }; user: { id: string } }, overrides: CeremonyOverrides = {}): Record<string, unknown> {
+  create(
+    options: { challenge: string; rp: { id?: string }; user: { id: string } },
+    overrides: CeremonyOverrides = {},
+  ): Record<string, unknown> {
     const rpId = overrides.rpId ?? options.rp.id ?? new URL(this.origin).hostname
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
     const jwk = publicKey.export({ format: 'jwk' })
-    const publicKeyCose = cbor(new Map<number, Cbor>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x as string, 'base64url')], [-3, Buffer.from(jwk.y as string, 'base64url')]]))
+    const publicKeyCose = cbor(
+      new Map<number, Cbor>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, Buffer.from(jwk.x as string, 'base64url')],
+        [-3, Buffer.from(jwk.y as string, 'base64url')],
+      ]),
+    )
     const id = randomBytes(16)
-    const credential: SoftCredential = { id, privateKey, publicKeyCose, counter: overrides.counter ?? 0, userHandle: options.user.id }
+    const credential: SoftCredential = {
+      id,
+      privateKey,
+      publicKeyCose,
+      counter: overrides.counter ?? 0,
+      userHandle: options.user.id,
+    }
     const credentialLength = Buffer.alloc(2)
     credentialLength.writeUInt16BE(id.length)
     const attested = Buffer.concat([Buffer.alloc(16), credentialLength, id, publicKeyCose])
     // UP | UV | AT
     const authData = this.authData(rpId, 0x01 | 0x04 | 0x40, credential.counter, attested)
-    const clientDataJSON = JSON.stringify({ type: 'webauthn.create', challenge: overrides.challenge ?? options.challenge, origin: overrides.origin ?? this.origin, crossOrigin: false })
+    const clientDataJSON = JSON.stringify({
+      type: 'webauthn.create',
+      challenge: overrides.challenge ?? options.challenge,
+      origin: overrides.origin ?? this.origin,
+      crossOrigin: false,
+    })
     this.credentials.push(credential)
     return {
-      id: b64url(id), rawId: b64url(id), type: 'public-key', clientExtensionResults: {}, authenticatorAttachment: 'platform',
-      response: { clientDataJSON: b64url(Buffer.from(clientDataJSON)), attestationObject: b64url(cbor({ fmt: 'none', attStmt: {}, authData })), transports: ['internal'] },
+      id: b64url(id),
+      rawId: b64url(id),
+      type: 'public-key',
+      clientExtensionResults: {},
+      authenticatorAttachment: 'platform',
+      response: {
+        clientDataJSON: b64url(Buffer.from(clientDataJSON)),
+        attestationObject: b64url(cbor({ fmt: 'none', attStmt: {}, authData })),
+        transports: ['internal'],
+      },
     }
   }
 
   /** navigator.credentials.get(): the AuthenticationResponseJSON of `credential` (the first one by default). */
-  get(options: { challenge: string; rpId?: string }, overrides: CeremonyOverrides = {}, credential = this.credentials[0]): Record<string, unknown> {
+  get(
+    options: { challenge: string; rpId?: string },
+    overrides: CeremonyOverrides = {},
+    credential = this.credentials[0],
+  ): Record<string, unknown> {
     if (!credential) throw new Error('the soft authenticator holds no credential')
     const rpId = overrides.rpId ?? options.rpId ?? new URL(this.origin).hostname
     credential.counter = overrides.counter ?? credential.counter + 1
     const authenticatorData = this.authData(rpId, 0x01 | 0x04, credential.counter)
-    const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge: overrides.challenge ?? options.challenge, origin: overrides.origin ?? this.origin, crossOrigin: false }))
+    const clientDataJSON = Buffer.from(
+      JSON.stringify({
+        type: 'webauthn.get',
+        challenge: overrides.challenge ?? options.challenge,
+        origin: overrides.origin ?? this.origin,
+        crossOrigin: false,
+      }),
+    )
     const signature = sign('sha256', Buffer.concat([authenticatorData, sha256(clientDataJSON)]), credential.privateKey)
     if (overrides.tamperSignature) signature[signature.length - 1] ^= 0x01
     return {
-      id: b64url(credential.id), rawId: b64url(credential.id), type: 'public-key', clientExtensionResults: {}, authenticatorAttachment: 'platform',
-      response: { clientDataJSON: b64url(clientDataJSON), authenticatorData: b64url(authenticatorData), signature: b64url(signature), userHandle: credential.userHandle },
+      id: b64url(credential.id),
+      rawId: b64url(credential.id),
+      type: 'public-key',
+      clientExtensionResults: {},
+      authenticatorAttachment: 'platform',
+      response: {
+        clientDataJSON: b64url(clientDataJSON),
+        authenticatorData: b64url(authenticatorData),
+        signature: b64url(signature),
+        userHandle: credential.userHandle,
+      },
     }
   }
 }

@@ -11,7 +11,11 @@ import { fixtureNestedEntry, fixtureSignInEntry } from './fixtures/fixture-machi
 const scratch = mkdtempSync(join(tmpdir(), 'authchart-diagram-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
-function capture(): { out: string[]; err: string[]; options: { stdout: (l: string) => void; stderr: (l: string) => void } } {
+function capture(): {
+  out: string[]
+  err: string[]
+  options: { stdout: (l: string) => void; stderr: (l: string) => void }
+} {
   const out: string[] = []
   const err: string[] = []
   return { out, err, options: { stdout: (l) => out.push(l), stderr: (l) => err.push(l) } }
@@ -22,7 +26,11 @@ describe('authchart diagram', () => {
     const dir = join(scratch, 'mermaid')
     const io = capture()
     expect(await runDiagramCommand(['--format', 'mermaid', '--out', dir], io.options)).toBe(0)
-    expect(readdirSync(dir).sort()).toEqual(Object.keys(machineRegistry).map((id) => `${id}.mmd`).sort())
+    expect(readdirSync(dir).sort()).toEqual(
+      Object.keys(machineRegistry)
+        .map((id) => `${id}.mmd`)
+        .sort(),
+    )
     for (const entry of Object.values(machineRegistry)) {
       expect(readFileSync(join(dir, `${entry.id}.mmd`), 'utf8')).toBe(toMermaid(describeEntry(entry)))
     }
@@ -39,13 +47,18 @@ describe('authchart diagram', () => {
   it('--format markdown writes flows.md', async () => {
     const dir = join(scratch, 'md')
     expect(await runDiagramCommand(['--format', 'markdown', '--out', dir], capture().options)).toBe(0)
-    expect(readFileSync(join(dir, 'flows.md'), 'utf8')).toBe(toFlowsMarkdown(Object.values(machineRegistry).map(describeEntry)))
+    expect(readFileSync(join(dir, 'flows.md'), 'utf8')).toBe(
+      toFlowsMarkdown(Object.values(machineRegistry).map(describeEntry)),
+    )
   })
 
   it('--config applies the app’s guards, so they show on the diagram', async () => {
     const dir = join(scratch, 'configured')
     const io = capture()
-    const code = await runDiagramCommand(['--config', 'test/visualizations/fixtures/auth-config.ts', '--out', dir], { ...io.options, cwd: resolve('.') })
+    const code = await runDiagramCommand(['--config', 'test/visualizations/fixtures/auth-config.ts', '--out', dir], {
+      ...io.options,
+      cwd: resolve('.'),
+    })
     expect(io.err).toEqual([])
     expect(code).toBe(0)
     expect(readFileSync(join(dir, 'credentials.mmd'), 'utf8')).toContain('SIGNIN_ALLOWED [allowSignIn (app)]')
@@ -54,9 +67,14 @@ describe('authchart diagram', () => {
 
   it('refuses a config whose guard is not an extension point, naming it', async () => {
     const io = capture()
-    const code = await runDiagramCommand(['--config', 'test/visualizations/fixtures/misnamed-guard-config.ts', '--out', join(scratch, 'never')], io.options)
+    const code = await runDiagramCommand(
+      ['--config', 'test/visualizations/fixtures/misnamed-guard-config.ts', '--out', join(scratch, 'never')],
+      io.options,
+    )
     expect(code).toBe(1)
-    expect(io.err.join('\n')).toMatch(/^authchart diagram: InvalidFlowExtension: config\.flows\.credentials\.guards\.allowUserCreation: "allowUserCreation" is not an extension point of the credentials machine/)
+    expect(io.err.join('\n')).toMatch(
+      /^authchart diagram: InvalidFlowExtension: config\.flows\.credentials\.guards\.allowUserCreation: "allowUserCreation" is not an extension point of the credentials machine/,
+    )
   })
 
   it('answers an unknown format or flag with the usage and exit code 2', async () => {
@@ -76,7 +94,9 @@ describe('authchart diagram', () => {
 
   it('runs from the bin: `authchart diagram --format html` writes the inspector', () => {
     const dir = join(scratch, 'bin')
-    const run = spawnSync(process.execPath, ['bin/authchart.js', 'diagram', '--format', 'html', '--out', dir], { encoding: 'utf8' })
+    const run = spawnSync(process.execPath, ['bin/authchart.js', 'diagram', '--format', 'html', '--out', dir], {
+      encoding: 'utf8',
+    })
     expect(run.stderr).toBe('')
     expect(run.status).toBe(0)
     expect(run.stdout.trim()).toBe(`wrote ${join(dir, 'flow-inspector.html')}`)

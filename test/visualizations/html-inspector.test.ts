@@ -5,7 +5,9 @@ import { toInspectorHtml } from '../../visualizations/html-inspector.js'
 import { layoutGraph } from '../../visualizations/layered-layout.js'
 import { fixtureHostileEntry, fixtureNestedEntry, fixtureSignInEntry } from './fixtures/fixture-machines.js'
 
-const graphs = [...Object.values(machineRegistry), fixtureSignInEntry, fixtureNestedEntry, fixtureHostileEntry].map(describeEntry)
+const graphs = [...Object.values(machineRegistry), fixtureSignInEntry, fixtureNestedEntry, fixtureHostileEntry].map(
+  describeEntry,
+)
 const html = toInspectorHtml(graphs)
 
 describe('the flow inspector page', () => {
@@ -17,7 +19,9 @@ describe('the flow inspector page', () => {
     expect(/@import|url\((?!#)/i.test(css), 'CSS import or non-local url()').toBe(false)
     for (const [, href] of html.matchAll(/href="([^"]*)"/g)) expect(href).toMatch(/^#machine-/)
     // The page forbids itself any fetch, so a slip would fail loudly in the browser too.
-    expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"`)
+    expect(html).toContain(
+      `content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"`,
+    )
   })
 
   it('has a section per machine with its chart and its state and transition tables', () => {
@@ -47,7 +51,10 @@ describe('the flow inspector page', () => {
 
 describe('layoutGraph', () => {
   const boxes = [
-    { id: 'a', width: 80, height: 30 }, { id: 'b', width: 60, height: 30 }, { id: 'c', width: 90, height: 40 }, { id: 'd', width: 50, height: 30 },
+    { id: 'a', width: 80, height: 30 },
+    { id: 'b', width: 60, height: 30 },
+    { id: 'c', width: 90, height: 40 },
+    { id: 'd', width: 50, height: 30 },
   ]
   const edges = [
     { id: 'ab', source: 'a', target: 'b', labelWidth: 40, labelHeight: 18 },
@@ -64,7 +71,12 @@ describe('layoutGraph', () => {
     const layout = layoutGraph(boxes, edges, 'a', direction)
     const placedLabels = layout.edges.map((e) => {
       const input = edges.find((i) => i.id === e.id)!
-      return { x: e.labelX - input.labelWidth / 2, y: e.labelY - input.labelHeight / 2, width: input.labelWidth, height: input.labelHeight }
+      return {
+        x: e.labelX - input.labelWidth / 2,
+        y: e.labelY - input.labelHeight / 2,
+        width: input.labelWidth,
+        height: input.labelHeight,
+      }
     })
     const rects = [...layout.nodes, ...placedLabels]
     for (let i = 0; i < rects.length; i++) {

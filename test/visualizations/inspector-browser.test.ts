@@ -15,21 +15,34 @@ import { describeEntry } from '../../visualizations/describe-machine.js'
 const chromiumPath = '/usr/bin/chromium'
 const inCI = process.env.CI === 'true'
 const canRun = existsSync(chromiumPath) || inCI
-if (!canRun) console.log(`[inspector-browser] ${chromiumPath} not found: skipping the Chromium check (apt-get install chromium; under CI=true this fails instead)`)
+if (!canRun)
+  console.log(
+    `[inspector-browser] ${chromiumPath} not found: skipping the Chromium check (apt-get install chromium; under CI=true this fails instead)`,
+  )
 
 const artifacts = resolve('test-artifacts')
 const outDir = resolve(artifacts, 'diagrams')
 
-interface Box { x: number; y: number; width: number; height: number }
-const overlaps = (p: Box, q: Box): boolean => p.x < q.x + q.width - 0.5 && q.x < p.x + p.width - 0.5 && p.y < q.y + q.height - 0.5 && q.y < p.y + p.height - 0.5
+interface Box {
+  x: number
+  y: number
+  width: number
+  height: number
+}
+const overlaps = (p: Box, q: Box): boolean =>
+  p.x < q.x + q.width - 0.5 && q.x < p.x + p.width - 0.5 && p.y < q.y + q.height - 0.5 && q.y < p.y + p.height - 0.5
 
 describe('authchart diagram --format html, opened in Chromium', () => {
   let browser: Browser | undefined
-  afterAll(async () => { await browser?.close() })
+  afterAll(async () => {
+    await browser?.close()
+  })
 
   it.runIf(canRun)('renders every machine, with nothing fetched from the network, and keeps a screenshot', async () => {
     // The command a user types: `npx authchart diagram --format html` runs bin/authchart.js.
-    const run = spawnSync(process.execPath, ['bin/authchart.js', 'diagram', '--format', 'html', '--out', outDir], { encoding: 'utf8' })
+    const run = spawnSync(process.execPath, ['bin/authchart.js', 'diagram', '--format', 'html', '--out', outDir], {
+      encoding: 'utf8',
+    })
     const file = resolve(outDir, 'flow-inspector.html')
     expect(run.stderr).toBe('')
     expect(run.status).toBe(0)
@@ -37,13 +50,23 @@ describe('authchart diagram --format html, opened in Chromium', () => {
 
     browser = await chromium.launch({
       executablePath: chromiumPath,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
     })
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
     const requests: string[] = []
     const problems: string[] = []
     page.on('request', (r) => requests.push(r.url()))
-    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`) })
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`)
+    })
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`))
     await page.goto(pathToFileURL(file).href)
     // Taken before any click, so the artifact shows the page as a reader first sees it.
@@ -66,22 +89,29 @@ describe('authchart diagram --format html, opened in Chromium', () => {
         expect(box, `${graph.machineId}.${state.path} is drawn`).not.toBeNull()
         expect(box!.width).toBeGreaterThan(20)
         boxes.push(box!)
-        expect(await svg.locator(`g.state[data-state="${state.path}"] .state-name`).textContent()).toBe(state.path.split('.').join(' › '))
+        expect(await svg.locator(`g.state[data-state="${state.path}"] .state-name`).textContent()).toBe(
+          state.path.split('.').join(' › '),
+        )
       }
-      const labels = await svg.locator('rect.label-bg').evaluateAll((rects) => rects.map((r) => {
-        const b = r.getBoundingClientRect()
-        return { x: b.x, y: b.y, width: b.width, height: b.height }
-      }))
+      const labels = await svg.locator('rect.label-bg').evaluateAll((rects) =>
+        rects.map((r) => {
+          const b = r.getBoundingClientRect()
+          return { x: b.x, y: b.y, width: b.width, height: b.height }
+        }),
+      )
       expect(labels).toHaveLength(graph.transitions.reduce((n, t) => n + Math.max(1, t.targets.length), 0))
       const drawn = [...boxes, ...labels]
       for (let i = 0; i < drawn.length; i++) {
-        for (let j = i + 1; j < drawn.length; j++) expect(overlaps(drawn[i]!, drawn[j]!), `${graph.machineId}: boxes ${i} and ${j} overlap`).toBe(false)
+        for (let j = i + 1; j < drawn.length; j++)
+          expect(overlaps(drawn[i]!, drawn[j]!), `${graph.machineId}: boxes ${i} and ${j} overlap`).toBe(false)
       }
       // Clicking a state lights it and its arrows.
       const first = graph.states.find((s) => graph.transitions.some((t) => t.source === s.path))!
       await svg.locator(`g.state[data-state="${first.path}"]`).click()
       expect(await svg.getAttribute('class')).toContain('focused')
-      expect(await svg.locator(`g.edge.lit[data-source="${first.path}"]`).count()).toBe(graph.transitions.filter((t) => t.source === first.path).reduce((n, t) => n + Math.max(1, t.targets.length), 0))
+      expect(await svg.locator(`g.edge.lit[data-source="${first.path}"]`).count()).toBe(
+        graph.transitions.filter((t) => t.source === first.path).reduce((n, t) => n + Math.max(1, t.targets.length), 0),
+      )
       await svg.locator(`g.state[data-state="${first.path}"]`).click()
       expect(await svg.getAttribute('class')).not.toContain('focused')
     }

@@ -9,7 +9,11 @@ const idPattern = /^[A-Za-z_][A-Za-z0-9_]*$/
 const keywordLike = /^(default|state$|note$|class$|classdef$|scale$|end$|direction$|hide$)/i
 const descriptionPattern = /^[^:;#\n%]+$/
 
-export interface MermaidCheck { errors: string[]; ids: Set<string>; relations: Array<{ from: string; to: string; label: string | null }> }
+export interface MermaidCheck {
+  errors: string[]
+  ids: Set<string>
+  relations: Array<{ from: string; to: string; label: string | null }>
+}
 
 function checkId(id: string, line: number, errors: string[]): void {
   if (id === '[*]') return
@@ -18,8 +22,10 @@ function checkId(id: string, line: number, errors: string[]): void {
 }
 
 function checkDescription(text: string, line: number, errors: string[]): void {
-  if (!descriptionPattern.test(text)) errors.push(`line ${line}: description "${text}" contains a character that ends or comments it out`)
-  if (/direction\s+(tb|bt|rl|lr)/i.test(text)) errors.push(`line ${line}: description "${text}" reads as a direction statement`)
+  if (!descriptionPattern.test(text))
+    errors.push(`line ${line}: description "${text}" contains a character that ends or comments it out`)
+  if (/direction\s+(tb|bt|rl|lr)/i.test(text))
+    errors.push(`line ${line}: description "${text}" reads as a direction statement`)
 }
 
 /** Checks one diagram; `errors` is empty when every line is one the generator is allowed to emit. */
@@ -48,7 +54,8 @@ export function checkMermaidStateDiagram(text: string): MermaidCheck {
     }
     if (/^classDef \w+ [^\n]+$/.test(line)) return
     if ((m = /^class (\w+(?:,\w+)*) (\w+)$/.exec(line))) {
-      for (const id of m[1]!.split(',')) if (!ids.has(id)) errors.push(`line ${n}: class applied to undeclared id "${id}"`)
+      for (const id of m[1]!.split(','))
+        if (!ids.has(id)) errors.push(`line ${n}: class applied to undeclared id "${id}"`)
       return
     }
     if ((m = /^(\S+) --> (\S+)(?: : (.+))?$/.exec(line))) {

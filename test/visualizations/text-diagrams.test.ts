@@ -10,10 +10,18 @@ import { mermaidIds, toMermaid } from '../../visualizations/mermaid.js'
 import { fixtureHostileEntry, fixtureNestedEntry, fixtureSignInEntry } from './fixtures/fixture-machines.js'
 import { checkMermaidStateDiagram } from './mermaid-syntax.js'
 
-const machines: MachineEntry[] = [...Object.values(machineRegistry), fixtureSignInEntry, fixtureNestedEntry, fixtureHostileEntry]
+const machines: MachineEntry[] = [
+  ...Object.values(machineRegistry),
+  fixtureSignInEntry,
+  fixtureNestedEntry,
+  fixtureHostileEntry,
+]
 const dotBinary = '/usr/bin/dot'
 const hasDot = existsSync(dotBinary)
-if (!hasDot) console.log(`[text-diagrams] ${dotBinary} not found: the Graphviz rendering check is skipped (apt-get install graphviz to run it)`)
+if (!hasDot)
+  console.log(
+    `[text-diagrams] ${dotBinary} not found: the Graphviz rendering check is skipped (apt-get install graphviz to run it)`,
+  )
 
 describe('Mermaid stateDiagram-v2', () => {
   it.each(machines.map((e) => [e.id, e] as const))('%s: every line is valid state-diagram syntax', (_, entry) => {
@@ -21,16 +29,21 @@ describe('Mermaid stateDiagram-v2', () => {
     expect(check.errors).toEqual([])
   })
 
-  it.each(machines.map((e) => [e.id, e] as const))('%s: draws every state and one arrow per transition target', (_, entry) => {
-    const graph = describeEntry(entry)
-    const ids = mermaidIds(graph)
-    const check = checkMermaidStateDiagram(toMermaid(graph))
-    for (const state of graph.states) expect(check.ids).toContain(ids.get(state.path))
-    const arrows = check.relations.filter((r) => r.from !== '[*]' && r.to !== '[*]')
-    expect(arrows).toHaveLength(graph.transitions.reduce((n, t) => n + Math.max(1, t.targets.length), 0))
-    for (const r of arrows) expect([...ids.values()]).toContain(r.from)
-    expect(check.relations.filter((r) => r.to === '[*]')).toHaveLength(graph.states.filter((s) => s.type === 'final').length)
-  })
+  it.each(machines.map((e) => [e.id, e] as const))(
+    '%s: draws every state and one arrow per transition target',
+    (_, entry) => {
+      const graph = describeEntry(entry)
+      const ids = mermaidIds(graph)
+      const check = checkMermaidStateDiagram(toMermaid(graph))
+      for (const state of graph.states) expect(check.ids).toContain(ids.get(state.path))
+      const arrows = check.relations.filter((r) => r.from !== '[*]' && r.to !== '[*]')
+      expect(arrows).toHaveLength(graph.transitions.reduce((n, t) => n + Math.max(1, t.targets.length), 0))
+      for (const r of arrows) expect([...ids.values()]).toContain(r.from)
+      expect(check.relations.filter((r) => r.to === '[*]')).toHaveLength(
+        graph.states.filter((s) => s.type === 'final').length,
+      )
+    },
+  )
 
   it('labels arrows with the event, the guard and the commands', () => {
     const text = toMermaid(describeEntry(fixtureSignInEntry))
@@ -42,7 +55,9 @@ describe('Mermaid stateDiagram-v2', () => {
 
   it('nests compound states in a state block', () => {
     const text = toMermaid(describeEntry(fixtureNestedEntry))
-    expect(text).toMatch(/state active \{\n {4}\[\*\] --> fresh\n[\s\S]*fresh --> refreshing : SESSION_READ\n[\s\S]*\n {2}\}\n/)
+    expect(text).toMatch(
+      /state active \{\n {4}\[\*\] --> fresh\n[\s\S]*fresh --> refreshing : SESSION_READ\n[\s\S]*\n {2}\}\n/,
+    )
     expect(text).toContain('  active --> signedOut : SIGNED_OUT\n')
   })
 
@@ -61,7 +76,9 @@ describe('Mermaid stateDiagram-v2', () => {
 
   it('the syntax check rejects broken input (control)', () => {
     expect(checkMermaidStateDiagram('stateDiagram-v2\n  a --> b : EVENT: with colon\n').errors).toHaveLength(1)
-    expect(checkMermaidStateDiagram('stateDiagram-v2\n  state a {\n  a --> b\n').errors).toEqual(['unbalanced state blocks: 1 left open'])
+    expect(checkMermaidStateDiagram('stateDiagram-v2\n  state a {\n  a --> b\n').errors).toEqual([
+      'unbalanced state blocks: 1 left open',
+    ])
     expect(checkMermaidStateDiagram('stateDiagram-v2\n  sign-in --> b\n').errors).toHaveLength(1)
     expect(checkMermaidStateDiagram('stateDiagram-v2\n  default --> b\n').errors).toHaveLength(1)
     expect(checkMermaidStateDiagram('stateDiagram-v2\n  a --> b : fine # but commented\n').errors).toHaveLength(1)
@@ -69,17 +86,20 @@ describe('Mermaid stateDiagram-v2', () => {
 })
 
 describe('Graphviz DOT', () => {
-  it.each(machines.map((e) => [e.id, e] as const))('%s: one node per state, one edge per transition target, balanced braces', (_, entry) => {
-    const graph = describeEntry(entry)
-    const text = toDot(graph)
-    expect(text.startsWith(`digraph "${graph.machineId}" {`)).toBe(true)
-    expect(text.match(/\{/g)?.length).toBe(text.match(/\}/g)?.length)
-    const nodes = text.split('\n').filter((l) => /^\s*"[^"]+" \[label=/.test(l))
-    const clusters = graph.states.filter((s) => s.type === 'compound' || s.type === 'parallel').length
-    expect(nodes).toHaveLength(graph.states.length - clusters)
-    const edges = text.split('\n').filter((l) => / -> /.test(l) && !l.includes('"[*]" ->'))
-    expect(edges).toHaveLength(graph.transitions.reduce((n, t) => n + Math.max(1, t.targets.length), 0))
-  })
+  it.each(machines.map((e) => [e.id, e] as const))(
+    '%s: one node per state, one edge per transition target, balanced braces',
+    (_, entry) => {
+      const graph = describeEntry(entry)
+      const text = toDot(graph)
+      expect(text.startsWith(`digraph "${graph.machineId}" {`)).toBe(true)
+      expect(text.match(/\{/g)?.length).toBe(text.match(/\}/g)?.length)
+      const nodes = text.split('\n').filter((l) => /^\s*"[^"]+" \[label=/.test(l))
+      const clusters = graph.states.filter((s) => s.type === 'compound' || s.type === 'parallel').length
+      expect(nodes).toHaveLength(graph.states.length - clusters)
+      const edges = text.split('\n').filter((l) => / -> /.test(l) && !l.includes('"[*]" ->'))
+      expect(edges).toHaveLength(graph.transitions.reduce((n, t) => n + Math.max(1, t.targets.length), 0))
+    },
+  )
 
   it('escapes quotes and backslashes in labels', () => {
     const text = toDot(describeEntry(fixtureHostileEntry))
@@ -93,13 +113,17 @@ describe('Graphviz DOT', () => {
     expect(text).toContain('"active.fresh" -> "signedOut" [label="SIGNED_OUT", ltail="cluster_active"];')
   })
 
-  it.runIf(hasDot).each(machines.map((e) => [e.id, e] as const))('%s: Graphviz renders it without warnings', (_, entry) => {
-    const run = spawnSync(dotBinary, ['-Tsvg'], { input: toDot(describeEntry(entry)), encoding: 'utf8' })
-    expect(run.status).toBe(0)
-    expect(run.stderr).toBe('')
-    const svg = run.stdout
-    expect(svg).toContain('<svg')
-    const graph = describeEntry(entry)
-    for (const state of graph.states.filter((s) => s.type !== 'compound')) expect(svg).toContain(`<title>${state.path}</title>`)
-  })
+  it.runIf(hasDot).each(machines.map((e) => [e.id, e] as const))(
+    '%s: Graphviz renders it without warnings',
+    (_, entry) => {
+      const run = spawnSync(dotBinary, ['-Tsvg'], { input: toDot(describeEntry(entry)), encoding: 'utf8' })
+      expect(run.status).toBe(0)
+      expect(run.stderr).toBe('')
+      const svg = run.stdout
+      expect(svg).toContain('<svg')
+      const graph = describeEntry(entry)
+      for (const state of graph.states.filter((s) => s.type !== 'compound'))
+        expect(svg).toContain(`<title>${state.path}</title>`)
+    },
+  )
 })

@@ -6,7 +6,11 @@
 import type { ErrorType } from '../../errors.js'
 import { emailFlowEffects } from '../../effects/email/email-flow.js'
 import { renderEmailConfirmPage } from '../../pages/email-confirm-page.js'
-import { defaultEmailRequestLimits, MemoryRequestCounter, type RequestCounter } from '../../providers/email-request-limits.js'
+import {
+  defaultEmailRequestLimits,
+  MemoryRequestCounter,
+  type RequestCounter,
+} from '../../providers/email-request-limits.js'
 import type { EmailConfig } from '../../types/providers.js'
 import type { ResponseInternal } from '../../types/index.js'
 import { requestedCallbackUrl } from '../callback-url.js'
@@ -35,11 +39,15 @@ function clientKeyOf(ctx: RequestContext, provider: EmailConfig): string | undef
   return ctx.req.request.headers.get('x-forwarded-for')?.split(',')[0]?.trim().slice(0, 200) || undefined
 }
 
-function flowInput(ctx: RequestContext, provider: EmailConfig, extra: { postedIdentifier?: unknown; linkToken?: string; linkIdentifier?: string }) {
+function flowInput(
+  ctx: RequestContext,
+  provider: EmailConfig,
+  extra: { postedIdentifier?: unknown; linkToken?: string; linkIdentifier?: string },
+) {
   return {
     provider,
     adapter: ctx.config.adapter!,
-    secret: provider.secret ?? (ctx.config.secrets[0]),
+    secret: provider.secret ?? ctx.config.secrets[0],
     callbackBase: actionUrl(ctx, 'callback', provider.id),
     counter: counterFor(provider),
     windowSeconds: provider.rateLimit?.windowSeconds ?? defaultEmailRequestLimits.windowSeconds,
@@ -57,7 +65,11 @@ function verifyRequestRedirect(ctx: RequestContext, provider: EmailConfig): Resp
 export async function emailSignInAction(ctx: RequestContext, provider: EmailConfig): Promise<ResponseInternal> {
   const env = effectEnv(ctx)
   const event = {
-    type: 'SIGNIN_REQUESTED', providerId: provider.id, callbackUrl: requestedCallbackUrl(ctx) ?? '', csrfVerified: ctx.csrfVerified, now: ctx.now,
+    type: 'SIGNIN_REQUESTED',
+    providerId: provider.id,
+    callbackUrl: requestedCallbackUrl(ctx) ?? '',
+    csrfVerified: ctx.csrfVerified,
+    now: ctx.now,
     addressLimit: provider.rateLimit?.perAddress ?? defaultEmailRequestLimits.perAddress,
     clientLimit: provider.rateLimit?.perClient ?? defaultEmailRequestLimits.perClient,
   }
@@ -82,19 +94,33 @@ export async function emailCallbackAction(ctx: RequestContext, provider: EmailCo
   const linkIdentifier = linkValue(ctx, 'email')
   const callbackUrl = requestedCallbackUrl(ctx) ?? ''
   const base = { providerId: provider.id, callbackUrl, linkIdentifier, hasToken: linkToken !== undefined, now: ctx.now }
-  const event = ctx.req.method === 'POST'
-    ? { type: 'LINK_CONFIRMED', ...base, csrfVerified: ctx.csrfVerified }
-    : { type: 'LINK_FOLLOWED', ...base, consumeOnGet: provider.dangerousConsumeOnGet === true }
+  const event =
+    ctx.req.method === 'POST'
+      ? { type: 'LINK_CONFIRMED', ...base, csrfVerified: ctx.csrfVerified }
+      : { type: 'LINK_FOLLOWED', ...base, consumeOnGet: provider.dangerousConsumeOnGet === true }
   const handlers = emailFlowEffects(env, flowInput(ctx, provider, { linkToken, linkIdentifier }))
   const result = await runMachine(ctx, ctx.config.machines.email, event, handlers)
   const context = result.context as { error?: ErrorType; redirectTo?: string }
   if (result.value === 'awaitingConfirmation') {
     const body = renderEmailConfirmPage({
-      actionUrl: actionUrl(ctx, 'callback', provider.id), csrfToken: ensureCsrfToken(ctx), token: linkToken as string,
-      email: linkIdentifier, callbackUrl: callbackUrl || undefined, theme: ctx.config.theme,
+      actionUrl: actionUrl(ctx, 'callback', provider.id),
+      csrfToken: ensureCsrfToken(ctx),
+      token: linkToken as string,
+      email: linkIdentifier,
+      callbackUrl: callbackUrl || undefined,
+      theme: ctx.config.theme,
     })
     // The page carries the token: never cached, never sent on as a Referer.
-    return { status: 200, body, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }, cookies: ctx.setCookies }
+    return {
+      status: 200,
+      body,
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'referrer-policy': 'no-referrer',
+      },
+      cookies: ctx.setCookies,
+    }
   }
   if (result.value === 'signedIn' || result.value === 'redirected') {
     applySessionOutcome(ctx, env.outcome)

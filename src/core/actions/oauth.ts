@@ -54,16 +54,34 @@ export async function oauthSignInAction(ctx: RequestContext, configured: OAuthCo
     return errorRedirect(ctx, errorFromType('OAuthSignInError'))
   }
   const event = {
-    type: 'SIGNIN_STARTED', flowId, providerId: provider.id, csrfVerified: ctx.csrfVerified, now: ctx.now, expiresAt: ctx.now + callbackWindow,
+    type: 'SIGNIN_STARTED',
+    flowId,
+    providerId: provider.id,
+    csrfVerified: ctx.csrfVerified,
+    now: ctx.now,
+    expiresAt: ctx.now + callbackWindow,
     callbackUrl: requestedCallbackUrl(ctx) ?? '',
     // 128 bits each: unguessable, and short enough that pkce+state+nonce keep the Cookie header under 700 bytes.
     // Behind a redirect proxy the state is a sealed note naming this deployment's callback (src/core/redirect-proxy.ts).
-    state: provider.redirectProxyUrl ? sealProxyState(ctx, provider.callbackUrl) : checks.includes('state') ? randomToken(16) : undefined,
+    state: provider.redirectProxyUrl
+      ? sealProxyState(ctx, provider.callbackUrl)
+      : checks.includes('state')
+        ? randomToken(16)
+        : undefined,
     nonce: checks.includes('nonce') ? randomToken(16) : undefined,
     codeVerifier: checks.includes('pkce') ? randomToken() : undefined,
   }
-  const handlers = oauthFlowEffects(env, { provider, redirectUri: oauthRedirectUri(provider), authorizationParams: authorizationParams(ctx), issueSession: sessionIssuerFor(ctx.config), users: profileIsTheUser })
-  const result = await runMachine(ctx, ctx.config.machines.oauth!, event, handlers, { flowId, persistence: { store: ctx.config.flowStore, ref: null, maxAge: flowMaxAge } })
+  const handlers = oauthFlowEffects(env, {
+    provider,
+    redirectUri: oauthRedirectUri(provider),
+    authorizationParams: authorizationParams(ctx),
+    issueSession: sessionIssuerFor(ctx.config),
+    users: profileIsTheUser,
+  })
+  const result = await runMachine(ctx, ctx.config.machines.oauth!, event, handlers, {
+    flowId,
+    persistence: { store: ctx.config.flowStore, ref: null, maxAge: flowMaxAge },
+  })
   if (result.status === 'active' && result.ref && env.outcome.authorizationUrl) {
     ctx.setCookies.push({ name: ctx.cookies.flow.name, value: result.ref, options: flowCookieOptions(ctx, provider) })
     return { redirect: env.outcome.authorizationUrl, cookies: ctx.setCookies }
@@ -95,7 +113,10 @@ export async function oauthCallbackAction(ctx: RequestContext, configured: OAuth
   const params = callbackParams(ctx)
   // A link preview or a stray bookmark is no answer from the provider: it must not end a sign-in under way.
   if (!authorizationResponseParams.some((name) => params.has(name))) {
-    logRefusal(ctx.config.logger, 'callback-parameters', { provider: provider.id, reason: 'callback without authorization response parameters' })
+    logRefusal(ctx.config.logger, 'callback-parameters', {
+      provider: provider.id,
+      reason: 'callback without authorization response parameters',
+    })
     return errorRedirect(ctx, errorFromType('OAuthCallbackError'))
   }
   clearFlowCookie(ctx)
@@ -106,19 +127,36 @@ export async function oauthCallbackAction(ctx: RequestContext, configured: OAuth
   const env = effectEnv(ctx)
   const users = userResolutionFor(ctx, env)
   const event = {
-    type: 'CALLBACK_RECEIVED', providerId: provider.id, state: params.get('state') ?? undefined, now: ctx.now,
+    type: 'CALLBACK_RECEIVED',
+    providerId: provider.id,
+    state: params.get('state') ?? undefined,
+    now: ctx.now,
     dangerousEmailLinking: provider.allowDangerousEmailAccountLinking === true,
   }
-  const handlers = oauthFlowEffects(env, { provider, redirectUri: oauthRedirectUri(provider), callbackParams: params, issueSession: sessionIssuerFor(ctx.config), users })
+  const handlers = oauthFlowEffects(env, {
+    provider,
+    redirectUri: oauthRedirectUri(provider),
+    callbackParams: params,
+    issueSession: sessionIssuerFor(ctx.config),
+    users,
+  })
   let result
   try {
-    result = await runMachine(ctx, ctx.config.machines.oauth!, event, handlers, { persistence: { store: ctx.config.flowStore, ref, maxAge: flowMaxAge } })
+    result = await runMachine(ctx, ctx.config.machines.oauth!, event, handlers, {
+      persistence: { store: ctx.config.flowStore, ref, maxAge: flowMaxAge },
+    })
   } catch (error) {
     // The runtime logged the refusal.
     if (!(error instanceof FlowRejected)) throw error
     return errorRedirect(ctx, errorFromType('OAuthCallbackError'))
   }
-  const context = result.context as { error?: ErrorType; redirectTo?: string; isNewUser?: boolean; callbackUrl?: string; flowId?: string }
+  const context = result.context as {
+    error?: ErrorType
+    redirectTo?: string
+    isNewUser?: boolean
+    callbackUrl?: string
+    flowId?: string
+  }
   if (result.value === 'signedIn' || result.value === 'redirected') {
     applySessionOutcome(ctx, env.outcome)
     const newUserPage = ctx.config.pages.newUser

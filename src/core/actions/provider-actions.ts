@@ -25,26 +25,38 @@ const flowOf: Readonly<Record<ServedKind, ProviderFlow>> = {
   credentials: {
     // Credentials are posted to the callback; a sign-in request just shows the form.
     signIn: async (ctx) => ({ redirect: pageUrl(ctx, 'signIn'), cookies: ctx.setCookies }),
-    callback: async (ctx, provider) => (ctx.req.method === 'POST' && provider.kind === 'credentials'
-      ? credentialsCallbackAction(ctx, provider)
-      : errorRedirect(ctx, errorFromType('InvalidProvider'))),
+    callback: async (ctx, provider) =>
+      ctx.req.method === 'POST' && provider.kind === 'credentials'
+        ? credentialsCallbackAction(ctx, provider)
+        : errorRedirect(ctx, errorFromType('InvalidProvider')),
   },
   email: {
-    signIn: async (ctx, provider) => (provider.kind === 'email' && ctx.req.method === 'POST'
-      ? emailSignInAction(ctx, provider)
-      : errorRedirect(ctx, errorFromType('InvalidProvider'))),
-    callback: async (ctx, provider) => (provider.kind === 'email' ? emailCallbackAction(ctx, provider) : errorRedirect(ctx, errorFromType('InvalidProvider'))),
+    signIn: async (ctx, provider) =>
+      provider.kind === 'email' && ctx.req.method === 'POST'
+        ? emailSignInAction(ctx, provider)
+        : errorRedirect(ctx, errorFromType('InvalidProvider')),
+    callback: async (ctx, provider) =>
+      provider.kind === 'email'
+        ? emailCallbackAction(ctx, provider)
+        : errorRedirect(ctx, errorFromType('InvalidProvider')),
   },
   oauth: {
-    signIn: async (ctx, provider) => (provider.kind === 'oauth' && ctx.req.method === 'POST'
-      ? oauthSignInAction(ctx, provider)
-      : errorRedirect(ctx, errorFromType('InvalidProvider'))),
-    callback: async (ctx, provider) => (provider.kind === 'oauth' ? oauthCallbackAction(ctx, provider) : errorRedirect(ctx, errorFromType('InvalidProvider'))),
+    signIn: async (ctx, provider) =>
+      provider.kind === 'oauth' && ctx.req.method === 'POST'
+        ? oauthSignInAction(ctx, provider)
+        : errorRedirect(ctx, errorFromType('InvalidProvider')),
+    callback: async (ctx, provider) =>
+      provider.kind === 'oauth'
+        ? oauthCallbackAction(ctx, provider)
+        : errorRedirect(ctx, errorFromType('InvalidProvider')),
   },
   webauthn: {
     // Passkeys start in the browser (GET /webauthn-options); a sign-in request just shows the page.
     signIn: async (ctx) => ({ redirect: pageUrl(ctx, 'signIn'), cookies: ctx.setCookies }),
-    callback: async (ctx, provider) => (provider.kind === 'webauthn' ? webAuthnCallbackAction(ctx, provider) : errorRedirect(ctx, errorFromType('InvalidProvider'))),
+    callback: async (ctx, provider) =>
+      provider.kind === 'webauthn'
+        ? webAuthnCallbackAction(ctx, provider)
+        : errorRedirect(ctx, errorFromType('InvalidProvider')),
   },
 }
 
@@ -62,7 +74,9 @@ export async function signInAction(ctx: RequestContext): Promise<ResponseInterna
   const provider = providerOf(ctx)
   const handler = provider && flows[provider.kind]?.signIn
   if (!provider || !handler) {
-    ctx.config.logger.error(new InvalidProvider(`no sign-in for provider "${String(ctx.req.providerId ?? '').slice(0, 40)}"`))
+    ctx.config.logger.error(
+      new InvalidProvider(`no sign-in for provider "${String(ctx.req.providerId ?? '').slice(0, 40)}"`),
+    )
     return errorRedirect(ctx, errorFromType('InvalidProvider'))
   }
   return handler(ctx, provider)
@@ -73,7 +87,9 @@ export async function callbackAction(ctx: RequestContext): Promise<ResponseInter
   const provider = providerOf(ctx)
   const handler = provider && flows[provider.kind]?.callback
   if (!provider || !handler) {
-    ctx.config.logger.error(new InvalidProvider(`no callback for provider "${String(ctx.req.providerId ?? '').slice(0, 40)}"`))
+    ctx.config.logger.error(
+      new InvalidProvider(`no callback for provider "${String(ctx.req.providerId ?? '').slice(0, 40)}"`),
+    )
     return errorRedirect(ctx, errorFromType('InvalidProvider'))
   }
   return handler(ctx, provider)

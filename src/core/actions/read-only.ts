@@ -23,7 +23,13 @@ export function ensureCsrfToken(ctx: RequestContext): string {
 export function providersAction(ctx: RequestContext): ResponseInternal {
   const body: Record<string, PublicProvider> = {}
   for (const p of ctx.config.providers) {
-    body[p.id] = { id: p.id, name: p.name, type: p.type, signinUrl: actionUrl(ctx, 'signin', p.id), callbackUrl: actionUrl(ctx, 'callback', p.id) }
+    body[p.id] = {
+      id: p.id,
+      name: p.name,
+      type: p.type,
+      signinUrl: actionUrl(ctx, 'signin', p.id),
+      callbackUrl: actionUrl(ctx, 'callback', p.id),
+    }
   }
   return { status: 200, body, headers: { 'cache-control': 'no-store' } }
 }
@@ -53,12 +59,28 @@ export function signInPageAction(ctx: RequestContext): ResponseInternal {
     return { redirect: pageUrl(ctx, 'signIn', { callbackUrl, ...(error ? { error } : {}) }), cookies: ctx.setCookies }
   }
   const providers = ctx.config.providers.map((p) => ({
-    id: p.id, name: p.name, type: p.type,
-    signinUrl: actionUrl(ctx, 'signin', p.id), callbackUrl: actionUrl(ctx, 'callback', p.id),
+    id: p.id,
+    name: p.name,
+    type: p.type,
+    signinUrl: actionUrl(ctx, 'signin', p.id),
+    callbackUrl: actionUrl(ctx, 'callback', p.id),
     credentials: p.kind === 'credentials' ? p.credentials : undefined,
-    passkey: p.kind === 'webauthn' ? { basePath: `${ctx.origin}${ctx.config.basePath}`, formFields: p.formFields ?? {}, conditional: p.enableConditionalUI === true } : undefined,
+    passkey:
+      p.kind === 'webauthn'
+        ? {
+            basePath: `${ctx.origin}${ctx.config.basePath}`,
+            formFields: p.formFields ?? {},
+            conditional: p.enableConditionalUI === true,
+          }
+        : undefined,
   }))
-  const body = renderSignInPage({ providers, csrfToken: ctx.config.csrfEnabled ? ensureCsrfToken(ctx) : '', callbackUrl, error, theme: ctx.config.theme })
+  const body = renderSignInPage({
+    providers,
+    csrfToken: ctx.config.csrfEnabled ? ensureCsrfToken(ctx) : '',
+    callbackUrl,
+    error,
+    theme: ctx.config.theme,
+  })
   return { status: 200, body, headers: htmlHeaders, cookies: ctx.setCookies }
 }
 
@@ -66,7 +88,12 @@ export function signInPageAction(ctx: RequestContext): ResponseInternal {
 export function signOutPageAction(ctx: RequestContext): ResponseInternal {
   if (ctx.config.pages.signOut) return { redirect: pageUrl(ctx, 'signOut'), cookies: ctx.setCookies }
   const callbackUrl = requestedCallbackUrl(ctx)
-  const body = renderSignOutPage({ actionUrl: actionUrl(ctx, 'signout'), csrfToken: ctx.config.csrfEnabled ? ensureCsrfToken(ctx) : '', callbackUrl, theme: ctx.config.theme })
+  const body = renderSignOutPage({
+    actionUrl: actionUrl(ctx, 'signout'),
+    csrfToken: ctx.config.csrfEnabled ? ensureCsrfToken(ctx) : '',
+    callbackUrl,
+    theme: ctx.config.theme,
+  })
   return { status: 200, body, headers: htmlHeaders, cookies: ctx.setCookies }
 }
 
@@ -75,12 +102,22 @@ export function errorPageAction(ctx: RequestContext): ResponseInternal {
   const error = requestedError(ctx) ?? 'Default'
   if (ctx.config.pages.error) return { redirect: pageUrl(ctx, 'error', { error }), cookies: ctx.setCookies }
   const status = error === 'Configuration' ? 500 : error === 'AccessDenied' ? 403 : error === 'Verification' ? 403 : 400
-  const body = renderErrorPage({ error, homeUrl: ctx.origin, signInUrl: actionUrl(ctx, 'signin'), theme: ctx.config.theme })
+  const body = renderErrorPage({
+    error,
+    homeUrl: ctx.origin,
+    signInUrl: actionUrl(ctx, 'signin'),
+    theme: ctx.config.theme,
+  })
   return { status, body, headers: htmlHeaders, cookies: ctx.setCookies }
 }
 
 /** GET /verify-request: "check your e-mail". */
 export function verifyRequestPageAction(ctx: RequestContext): ResponseInternal {
   if (ctx.config.pages.verifyRequest) return { redirect: pageUrl(ctx, 'verifyRequest'), cookies: ctx.setCookies }
-  return { status: 200, body: renderVerifyRequestPage({ homeUrl: ctx.origin, theme: ctx.config.theme }), headers: htmlHeaders, cookies: ctx.setCookies }
+  return {
+    status: 200,
+    body: renderVerifyRequestPage({ homeUrl: ctx.origin, theme: ctx.config.theme }),
+    headers: htmlHeaders,
+    cookies: ctx.setCookies,
+  }
 }

@@ -16,16 +16,33 @@ import { privateNoStoreHeaders } from '../response.js'
 
 function sessionEffects(ctx: RequestContext, env: EffectEnv): SessionHandlers {
   const raw = readChunkedCookie(ctx.cookies.sessionToken.name, ctx.req.cookies)
-  if (ctx.config.session.strategy === 'database' && ctx.config.adapter) return databaseSessionEffects(env, ctx.config.adapter, raw)
+  if (ctx.config.session.strategy === 'database' && ctx.config.adapter)
+    return databaseSessionEffects(env, ctx.config.adapter, raw)
   return jwtSessionEffects(env, raw)
 }
 
-async function runSessionMachine(ctx: RequestContext, env: EffectEnv, effects: SessionHandlers, kind: 'read' | 'update' | 'signOut') {
-  const event = kind === 'read'
-    ? { type: 'SESSION_REQUESTED', now: ctx.now, updateAge: ctx.config.session.updateAge }
-    : kind === 'update'
-      ? { type: 'SESSION_UPDATE_REQUESTED', csrfVerified: ctx.csrfVerified, now: ctx.now, updateAge: ctx.config.session.updateAge }
-      : { type: 'SIGNOUT_REQUESTED', csrfVerified: ctx.csrfVerified, callbackUrl: requestedCallbackUrl(ctx) ?? '', now: ctx.now }
+async function runSessionMachine(
+  ctx: RequestContext,
+  env: EffectEnv,
+  effects: SessionHandlers,
+  kind: 'read' | 'update' | 'signOut',
+) {
+  const event =
+    kind === 'read'
+      ? { type: 'SESSION_REQUESTED', now: ctx.now, updateAge: ctx.config.session.updateAge }
+      : kind === 'update'
+        ? {
+            type: 'SESSION_UPDATE_REQUESTED',
+            csrfVerified: ctx.csrfVerified,
+            now: ctx.now,
+            updateAge: ctx.config.session.updateAge,
+          }
+        : {
+            type: 'SIGNOUT_REQUESTED',
+            csrfVerified: ctx.csrfVerified,
+            callbackUrl: requestedCallbackUrl(ctx) ?? '',
+            now: ctx.now,
+          }
   const final = await runMachine(ctx, ctx.config.machines.session!, event, effects)
   const context = final.context as { error?: ErrorType; redirectTo?: string }
   return { state: final.value, error: context.error, redirectTo: context.redirectTo }
@@ -38,11 +55,16 @@ export async function sessionAction(ctx: RequestContext): Promise<ResponseIntern
   const isUpdate = ctx.req.method === 'POST'
   const result = await runSessionMachine(ctx, env, effects, isUpdate ? 'update' : 'read')
   if (result.state === 'failed' && result.error === 'MissingCSRF') {
-    return { status: 403, body: { error: 'MissingCSRF' }, headers: { 'cache-control': 'no-store' }, cookies: ctx.setCookies }
+    return {
+      status: 403,
+      body: { error: 'MissingCSRF' },
+      headers: { 'cache-control': 'no-store' },
+      cookies: ctx.setCookies,
+    }
   }
   if (result.state === 'failed') env.outcome.clearSession = true
   applySessionOutcome(ctx, env.outcome)
-  const body = result.state === 'active' ? env.outcome.session ?? null : null
+  const body = result.state === 'active' ? (env.outcome.session ?? null) : null
   return { status: 200, body, headers: privateNoStoreHeaders, cookies: ctx.setCookies }
 }
 

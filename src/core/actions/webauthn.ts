@@ -30,12 +30,18 @@ function spentChallenges(config: ResolvedConfig): SpentChallenges {
 }
 
 function json(status: number, body: Record<string, unknown>, ctx: RequestContext): ResponseInternal {
-  return { status, body, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' }, cookies: ctx.setCookies }
+  return {
+    status,
+    body,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+    cookies: ctx.setCookies,
+  }
 }
 
 /** The relying party of this request: the provider's function, else its fixed fields, else this site's own origin. */
 export function relyingPartyOf(ctx: RequestContext, provider: WebAuthnConfig): RelyingParty {
-  if (typeof provider.getRelayingParty === 'function') return provider.getRelayingParty({ origin: ctx.origin, provider }, ctx.req.request)
+  if (typeof provider.getRelayingParty === 'function')
+    return provider.getRelayingParty({ origin: ctx.origin, provider }, ctx.req.request)
   const fixed = provider.relayingParty ?? {}
   const host = new URL(ctx.origin).hostname
   return { id: fixed.id ?? host, name: fixed.name ?? host, origin: fixed.origin ?? ctx.origin }
@@ -60,15 +66,29 @@ function handlersFor(ctx: RequestContext, provider: WebAuthnConfig, sink: { opti
   // resolveConfig refuses a WebAuthn provider without an adapter; this keeps the types honest.
   if (!adapter) throw new MissingAdapter('a WebAuthn provider needs an adapter')
   const handlers = webAuthnEffects(env, {
-    provider, adapter, appAdapter: ctx.config.source.adapter, relyingParty: relyingPartyOf(ctx, provider), query: ctx.req.query,
-    issueSession: sessionIssuerFor(ctx.config), spent: spentChallenges(ctx.config), sink,
+    provider,
+    adapter,
+    appAdapter: ctx.config.source.adapter,
+    relyingParty: relyingPartyOf(ctx, provider),
+    query: ctx.req.query,
+    issueSession: sessionIssuerFor(ctx.config),
+    spent: spentChallenges(ctx.config),
+    sink,
   })
   return { env, handlers }
 }
 
 /** GET /webauthn-options/:provider: decide register or authenticate, answer the options, keep the challenge. */
 export async function webAuthnOptionsAction(ctx: RequestContext): Promise<ResponseInternal> {
-  if (!ctx.config.webAuthnEnabled) return json(400, { error: 'ExperimentalFeatureNotEnabled', message: 'WebAuthn is experimental: set experimental.enableWebAuthn to true' }, ctx)
+  if (!ctx.config.webAuthnEnabled)
+    return json(
+      400,
+      {
+        error: 'ExperimentalFeatureNotEnabled',
+        message: 'WebAuthn is experimental: set experimental.enableWebAuthn to true',
+      },
+      ctx,
+    )
   const provider = webAuthnProviderOf(ctx)
   if (!provider) return json(400, { error: 'InvalidProvider', message: 'Not a WebAuthn provider' }, ctx)
   const action = ctx.req.query.get('action')
@@ -79,44 +99,71 @@ export async function webAuthnOptionsAction(ctx: RequestContext): Promise<Respon
   const { handlers } = handlersFor(ctx, provider, sink)
   const flowId = randomToken(9)
   const event = {
-    type: 'OPTIONS_REQUESTED', flowId, providerId: provider.id, requested: action ?? undefined,
+    type: 'OPTIONS_REQUESTED',
+    flowId,
+    providerId: provider.id,
+    requested: action ?? undefined,
     signedInUserId: (await signedInUserId(ctx)) ?? undefined,
     // 256 bits; the browser gets it back as base64url in the options.
-    challenge: randomToken(32), now: ctx.now, expiresAt: ctx.now + challengeWindow,
+    challenge: randomToken(32),
+    now: ctx.now,
+    expiresAt: ctx.now + challengeWindow,
   }
-  const result = await runMachine(ctx, ctx.config.machines.webauthn, event, handlers, { flowId, persistence: { store: ctx.config.flowStore, ref: null, maxAge: flowMaxAge } })
+  const result = await runMachine(ctx, ctx.config.machines.webauthn, event, handlers, {
+    flowId,
+    persistence: { store: ctx.config.flowStore, ref: null, maxAge: flowMaxAge },
+  })
   const context = result.context as { action?: string; error?: ErrorType }
   if (result.status === 'active' && result.ref && sink.options) {
     ctx.setCookies.push({ name: ctx.cookies.flow.name, value: result.ref, options: ctx.cookies.flow.options })
     return json(200, { action: context.action, options: sink.options }, ctx)
   }
-  return json(400, { error: context.error ?? 'WebAuthnVerificationError', message: 'No passkey options for this request' }, ctx)
+  return json(
+    400,
+    { error: context.error ?? 'WebAuthnVerificationError', message: 'No passkey options for this request' },
+    ctx,
+  )
 }
 
 /** POST /callback/:provider: resume the flow with the browser's response, verify it, sign the user in. */
 export async function webAuthnCallbackAction(ctx: RequestContext, provider: WebAuthnConfig): Promise<ResponseInternal> {
   if (ctx.req.method !== 'POST') return errorRedirect(ctx, errorFromType('InvalidProvider'))
   const ref = ctx.req.cookies.get(ctx.cookies.flow.name)
-  if (ref) ctx.setCookies.push({ name: ctx.cookies.flow.name, value: '', options: { ...ctx.cookies.flow.options, maxAge: 0 } })
+  if (ref)
+    ctx.setCookies.push({ name: ctx.cookies.flow.name, value: '', options: { ...ctx.cookies.flow.options, maxAge: 0 } })
   if (!ref) {
-    logRefusal(ctx.config.logger, 'webauthn-challenge', { provider: provider.id, reason: 'WebAuthn response without a challenge (no flow cookie)' })
+    logRefusal(ctx.config.logger, 'webauthn-challenge', {
+      provider: provider.id,
+      reason: 'WebAuthn response without a challenge (no flow cookie)',
+    })
     return refused(ctx, 'WebAuthnVerificationError')
   }
   const { env, handlers } = handlersFor(ctx, provider, {})
   const action = ctx.req.body?.action
   const event = {
-    type: 'RESPONSE_RECEIVED', providerId: provider.id, action: typeof action === 'string' ? action : undefined,
-    callbackUrl: requestedCallbackUrl(ctx) ?? '', csrfVerified: ctx.csrfVerified, now: ctx.now,
+    type: 'RESPONSE_RECEIVED',
+    providerId: provider.id,
+    action: typeof action === 'string' ? action : undefined,
+    callbackUrl: requestedCallbackUrl(ctx) ?? '',
+    csrfVerified: ctx.csrfVerified,
+    now: ctx.now,
   }
   let result
   try {
-    result = await runMachine(ctx, ctx.config.machines.webauthn, event, handlers, { persistence: { store: ctx.config.flowStore, ref, maxAge: flowMaxAge } })
+    result = await runMachine(ctx, ctx.config.machines.webauthn, event, handlers, {
+      persistence: { store: ctx.config.flowStore, ref, maxAge: flowMaxAge },
+    })
   } catch (error) {
     // The runtime logged the refusal (missing, forged, replayed or expired flow).
     if (!(error instanceof FlowRejected)) throw error
     return refused(ctx, 'WebAuthnVerificationError')
   }
-  const context = result.context as { error?: ErrorType; redirectTo?: string; isNewUser?: boolean; callbackUrl?: string }
+  const context = result.context as {
+    error?: ErrorType
+    redirectTo?: string
+    isNewUser?: boolean
+    callbackUrl?: string
+  }
   if (result.value === 'signedIn' || result.value === 'redirected') {
     applySessionOutcome(ctx, env.outcome)
     const newUserPage = ctx.config.pages.newUser

@@ -27,7 +27,11 @@ function pickUser(user: User): { id?: string; name?: string | null; email?: stri
 }
 
 /** Builds the handlers for one credentials sign-in. */
-export function credentialsEffects(env: EffectEnv, provider: CredentialsConfig, issueSession: SessionIssuer = issueJwtSession): CredentialsHandlers {
+export function credentialsEffects(
+  env: EffectEnv,
+  provider: CredentialsConfig,
+  issueSession: SessionIssuer = issueJwtSession,
+): CredentialsHandlers {
   const { config } = env
   const { csrfToken: _csrf, callbackUrl: _callback, ...credentials } = env.body ?? {}
   let user: User | null = null
@@ -46,15 +50,27 @@ export function credentialsEffects(env: EffectEnv, provider: CredentialsConfig, 
           config.logger.warn('credentials-signin', { provider: provider.id, code })
           return { type: 'AUTHORIZE_REJECTED', code }
         }
-        config.logger.error(new CallbackRouteError('authorize() threw', { err: err instanceof Error ? err : undefined, provider: provider.id }))
+        config.logger.error(
+          new CallbackRouteError('authorize() threw', {
+            err: err instanceof Error ? err : undefined,
+            provider: provider.id,
+          }),
+        )
         return { type: 'AUTHORIZE_FAILED' }
       }
       if (!user || typeof user !== 'object') {
-        config.logger.warn('credentials-signin', { provider: provider.id, code: 'credentials', reason: 'authorize() returned no user' })
+        config.logger.warn('credentials-signin', {
+          provider: provider.id,
+          code: 'credentials',
+          reason: 'authorize() returned no user',
+        })
         return { type: 'AUTHORIZE_REJECTED', code: 'credentials' }
       }
       // Auth.js gives a user without an id a fresh one; without it two such users would share `token.sub`.
-      user = { ...user, id: user.id === undefined || user.id === null || user.id === '' ? randomUUID() : String(user.id) }
+      user = {
+        ...user,
+        id: user.id === undefined || user.id === null || user.id === '' ? randomUUID() : String(user.id),
+      }
       account = { providerAccountId: user.id as string, type: 'credentials', provider: provider.id }
       return { type: 'AUTHORIZED', user: pickUser(user) }
     },

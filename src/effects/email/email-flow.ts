@@ -63,7 +63,12 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
   /** The user as the adapter has it, or the one that will be created. */
   let user: User | AdapterUser | undefined
 
-  const account = (identifier: string, userId: string | undefined): Account => ({ providerAccountId: identifier, userId, type: 'email', provider: provider.id })
+  const account = (identifier: string, userId: string | undefined): Account => ({
+    providerAccountId: identifier,
+    userId,
+    type: 'email',
+    provider: provider.id,
+  })
 
   return {
     async runRedirectCallback(params) {
@@ -75,12 +80,20 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
     async normalizeIdentifier() {
       const posted = input.postedIdentifier
       if (typeof posted !== 'string' || posted === '' || posted.length > 1024) return { type: 'IDENTIFIER_REJECTED' }
-      if (!provider.normalizeIdentifier) return { type: 'IDENTIFIER_NORMALISED', identifier: normalizeEmailAddress(posted), customRule: false }
+      if (!provider.normalizeIdentifier)
+        return { type: 'IDENTIFIER_NORMALISED', identifier: normalizeEmailAddress(posted), customRule: false }
       try {
         const identifier = provider.normalizeIdentifier(posted)
-        return typeof identifier === 'string' ? { type: 'IDENTIFIER_NORMALISED', identifier, customRule: true } : { type: 'IDENTIFIER_REJECTED' }
+        return typeof identifier === 'string'
+          ? { type: 'IDENTIFIER_NORMALISED', identifier, customRule: true }
+          : { type: 'IDENTIFIER_REJECTED' }
       } catch (err) {
-        config.logger.error(new EmailSignInError('normalizeIdentifier threw', { err: err instanceof Error ? err : undefined, provider: provider.id }))
+        config.logger.error(
+          new EmailSignInError('normalizeIdentifier threw', {
+            err: err instanceof Error ? err : undefined,
+            provider: provider.id,
+          }),
+        )
         return { type: 'IDENTIFIER_REJECTED' }
       }
     },
@@ -88,10 +101,17 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
     async countSignInRequest({ identifier }) {
       try {
         const addressRequests = await input.counter.hit(counterKey('address', identifier), input.windowSeconds, env.now)
-        const clientRequests = input.clientKey ? await input.counter.hit(counterKey('client', input.clientKey), input.windowSeconds, env.now) : 0
+        const clientRequests = input.clientKey
+          ? await input.counter.hit(counterKey('client', input.clientKey), input.windowSeconds, env.now)
+          : 0
         return { type: 'REQUESTS_COUNTED', addressRequests, clientRequests }
       } catch (err) {
-        config.logger.error(new EmailSignInError('the request counter failed', { err: err instanceof Error ? err : undefined, provider: provider.id }))
+        config.logger.error(
+          new EmailSignInError('the request counter failed', {
+            err: err instanceof Error ? err : undefined,
+            provider: provider.id,
+          }),
+        )
         return { type: 'REQUEST_COUNT_FAILED' }
       }
     },
@@ -100,7 +120,11 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
       if (verificationRequest) {
         const known = await adapter.getUserByEmail(identifier).catch(() => null)
         user = known ?? { id: randomId(), email: identifier, emailVerified: null }
-        return runSignInCallback(env, { user, account: account(identifier, user.id), email: { verificationRequest: true } }, provider.id)
+        return runSignInCallback(
+          env,
+          { user, account: account(identifier, user.id), email: { verificationRequest: true } },
+          provider.id,
+        )
       }
       const current = user ?? { id: randomId(), email: identifier, emailVerified: null }
       return runSignInCallback(env, { user: current, account: account(identifier, current.id) }, provider.id)
@@ -109,12 +133,22 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
     async storeVerificationToken({ identifier }) {
       try {
         token = provider.generateVerificationToken ? await provider.generateVerificationToken() : newVerificationToken()
-        if (typeof token !== 'string' || token === '') throw new TypeError('generateVerificationToken returned no token')
+        if (typeof token !== 'string' || token === '')
+          throw new TypeError('generateVerificationToken returned no token')
         expires = new Date((env.now + (provider.maxAge ?? 24 * 60 * 60)) * 1000)
-        await adapter.createVerificationToken({ identifier, token: hashVerificationToken(token, input.secret), expires })
+        await adapter.createVerificationToken({
+          identifier,
+          token: hashVerificationToken(token, input.secret),
+          expires,
+        })
         return { type: 'TOKEN_STORED' }
       } catch (err) {
-        config.logger.error(new EmailSignInError('the verification token could not be stored', { err: err instanceof Error ? err : undefined, provider: provider.id }))
+        config.logger.error(
+          new EmailSignInError('the verification token could not be stored', {
+            err: err instanceof Error ? err : undefined,
+            provider: provider.id,
+          }),
+        )
         return { type: 'TOKEN_STORE_FAILED' }
       }
     },
@@ -123,12 +157,23 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
       const url = `${input.callbackBase}?${new URLSearchParams({ callbackUrl: callbackUrl || env.baseUrl, token: token as string, email: identifier })}`
       try {
         await provider.sendVerificationRequest({
-          identifier, url, expires: expires as Date, provider, token: token as string, theme: config.theme, request: env.request,
+          identifier,
+          url,
+          expires: expires as Date,
+          provider,
+          token: token as string,
+          theme: config.theme,
+          request: env.request,
         })
         return { type: 'MAIL_SENT' }
       } catch (err) {
         // The cause is logged (SMTP refusal, vendor status); the link and token are not.
-        config.logger.error(new EmailSignInError('the sign-in message could not be sent', { err: err instanceof Error ? err : undefined, provider: provider.id }))
+        config.logger.error(
+          new EmailSignInError('the sign-in message could not be sent', {
+            err: err instanceof Error ? err : undefined,
+            provider: provider.id,
+          }),
+        )
         return { type: 'MAIL_FAILED' }
       }
     },
@@ -139,11 +184,23 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
       try {
         // Adapters match address and hash together, so another address's token is neither found nor deleted; the
         // machine compares the addresses again for adapters that match on the hash alone.
-        const found = await adapter.useVerificationToken({ identifier: input.linkIdentifier ?? '', token: hashVerificationToken(presented, input.secret) })
+        const found = await adapter.useVerificationToken({
+          identifier: input.linkIdentifier ?? '',
+          token: hashVerificationToken(presented, input.secret),
+        })
         if (!found) return { type: 'TOKEN_NOT_FOUND' }
-        return { type: 'TOKEN_CONSUMED', identifier: found.identifier, expiresAt: Math.floor(new Date(found.expires).getTime() / 1000) }
+        return {
+          type: 'TOKEN_CONSUMED',
+          identifier: found.identifier,
+          expiresAt: Math.floor(new Date(found.expires).getTime() / 1000),
+        }
       } catch (err) {
-        config.logger.error(new Verification('the verification token could not be read', { err: err instanceof Error ? err : undefined, provider: provider.id }))
+        config.logger.error(
+          new Verification('the verification token could not be read', {
+            err: err instanceof Error ? err : undefined,
+            provider: provider.id,
+          }),
+        )
         return { type: 'TOKEN_LOOKUP_FAILED' }
       }
     },
@@ -163,7 +220,7 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
     async saveVerifiedUser({ identifier }) {
       const verifiedAt = new Date(env.now * 1000)
       try {
-        if (user && typeof user.id === 'string' && await adapter.getUser(user.id)) {
+        if (user && typeof user.id === 'string' && (await adapter.getUser(user.id))) {
           user = await adapter.updateUser({ id: user.id, emailVerified: verifiedAt })
           await emitAppEvent(env, 'updateUser', { user })
           return { type: 'USER_SAVED', isNewUser: false }
@@ -180,12 +237,19 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
     issueSession: ({ user: picked }) => {
       const subject = user ?? picked
       const identifier = subject.email ?? ''
-      return input.issueSession(env, { user: subject, account: account(identifier, subject.id ?? undefined), isNewUser: undefined })
+      return input.issueSession(env, {
+        user: subject,
+        account: account(identifier, subject.id ?? undefined),
+        isNewUser: undefined,
+      })
     },
 
     async emitSignInEvent() {
       const subject = user as User
-      await emitAppEvent(env, 'signIn', { user: subject, account: account(subject.email ?? '', subject.id ?? undefined) })
+      await emitAppEvent(env, 'signIn', {
+        user: subject,
+        account: account(subject.email ?? '', subject.id ?? undefined),
+      })
       return { type: 'SIGNIN_ANNOUNCED' }
     },
   }

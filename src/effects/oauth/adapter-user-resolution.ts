@@ -21,15 +21,24 @@ function adapterAccount(account: Account, userId: string): AdapterAccount {
 }
 
 /** User resolution over the adapter; `signedInUserId` is the user of the session this browser already has, if any. */
-export function adapterUserResolution(env: EffectEnv, adapter: WrappedAdapter, signedInUserId: () => Promise<string | null>): UserResolution {
+export function adapterUserResolution(
+  env: EffectEnv,
+  adapter: WrappedAdapter,
+  signedInUserId: () => Promise<string | null>,
+): UserResolution {
   return {
     async resolveUser(subject: SignInSubject) {
       const account = subject.account as Account
-      const byAccount = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId })
+      const byAccount = await adapter.getUserByAccount({
+        provider: account.provider,
+        providerAccountId: account.providerAccountId,
+      })
       const current = await signedInUserId()
       if (byAccount) {
         subject.user = byAccount
-        return current ? { type: 'ACCOUNT_FOUND', ownerId: byAccount.id, signedInUserId: current } : { type: 'ACCOUNT_FOUND', ownerId: byAccount.id }
+        return current
+          ? { type: 'ACCOUNT_FOUND', ownerId: byAccount.id, signedInUserId: current }
+          : { type: 'ACCOUNT_FOUND', ownerId: byAccount.id }
       }
       if (current) {
         const signedIn = await adapter.getUser(current)
@@ -55,7 +64,12 @@ export function adapterUserResolution(env: EffectEnv, adapter: WrappedAdapter, s
         const { id: _profileId, email, ...fields } = profileUser as User & Record<string, unknown>
         // A profile without an address gives a user without one (NULL in SQL), as Auth.js does: '' would be stored
         // as an address, and the unique e-mail index would refuse the next user who has none.
-        created = await adapter.createUser({ ...fields, ...(email ? { email } : {}), id: randomId(), emailVerified: null } as AdapterUser)
+        created = await adapter.createUser({
+          ...fields,
+          ...(email ? { email } : {}),
+          id: randomId(),
+          emailVerified: null,
+        } as AdapterUser)
         await adapter.linkAccount(adapterAccount(account, created.id))
       } catch {
         // Already logged by the adapter wrapper. Undo a half-made user so a retry starts clean.

@@ -19,7 +19,8 @@ export interface AuthorizationResponseExpectations {
 // RFC 6749 §3.1: request and response parameters must not be included more than once.
 function single(params: URLSearchParams, name: string, check: CallbackCheck): string | undefined {
   const values = params.getAll(name)
-  if (values.length > 1) throw callbackFailure(check, `authorization response repeats the ${name} parameter`, { parameter: name })
+  if (values.length > 1)
+    throw callbackFailure(check, `authorization response repeats the ${name} parameter`, { parameter: name })
   return values[0]
 }
 
@@ -28,11 +29,17 @@ function single(params: URLSearchParams, name: string, check: CallbackCheck): st
 function checkIssuerParameter(params: URLSearchParams, expect: AuthorizationResponseExpectations): void {
   const iss = single(params, 'iss', 'iss')
   if (iss === undefined) {
-    if (expect.issuerParameterRequired) throw callbackFailure('iss', 'authorization response has no iss although the provider promises one', { expected: expect.issuer })
+    if (expect.issuerParameterRequired)
+      throw callbackFailure('iss', 'authorization response has no iss although the provider promises one', {
+        expected: expect.issuer,
+      })
     return
   }
   if (expect.issuer !== undefined && iss !== expect.issuer) {
-    throw callbackFailure('iss', 'authorization response iss is not the provider issuer', { expected: expect.issuer, received: loggable(iss) })
+    throw callbackFailure('iss', 'authorization response iss is not the provider issuer', {
+      expected: expect.issuer,
+      received: loggable(iss),
+    })
   }
 }
 
@@ -40,11 +47,16 @@ function checkIssuerParameter(params: URLSearchParams, expect: AuthorizationResp
 function checkStateParameter(params: URLSearchParams, expectedState: string | undefined): void {
   const state = single(params, 'state', 'state')
   if (expectedState === undefined) {
-    if (state !== undefined) throw callbackFailure('state', 'authorization response carries a state this flow did not send', { received: 'present' })
+    if (state !== undefined)
+      throw callbackFailure('state', 'authorization response carries a state this flow did not send', {
+        received: 'present',
+      })
     return
   }
-  if (state === undefined) throw callbackFailure('state', 'authorization response has no state', { received: 'missing' })
-  if (!constantTimeEqual(state, expectedState)) throw callbackFailure('state', 'authorization response state does not match the flow', { received: 'mismatch' })
+  if (state === undefined)
+    throw callbackFailure('state', 'authorization response has no state', { received: 'missing' })
+  if (!constantTimeEqual(state, expectedState))
+    throw callbackFailure('state', 'authorization response state does not match the flow', { received: 'mismatch' })
 }
 
 // RFC 6749 §4.1.2.1: the provider ended the authorization with an error (the user declined, a bad request, ...).
@@ -70,7 +82,10 @@ function checkCodeParameter(params: URLSearchParams): void {
  * @throws OAuthCallbackError with `cause.check` `iss`, `state`, `provider_error` or `code`
  * @see https://www.rfc-editor.org/rfc/rfc9207 and https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2
  */
-export function checkAuthorizationResponse(params: URLSearchParams, expect: AuthorizationResponseExpectations): URLSearchParams {
+export function checkAuthorizationResponse(
+  params: URLSearchParams,
+  expect: AuthorizationResponseExpectations,
+): URLSearchParams {
   checkIssuerParameter(params, expect)
   checkStateParameter(params, expect.expectedState)
   checkErrorParameter(params)

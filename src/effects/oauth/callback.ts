@@ -40,7 +40,12 @@ export interface OAuthCallbackResult {
 
 function expected(value: string | undefined, check: CallbackCheck, provider: OAuthConfigInternal): string {
   // The flow lost a value its provider's checks need: refuse rather than silently skip the check.
-  if (!value) throw callbackFailure(check, `provider "${provider.id}" checks include ${check} but the flow has no ${check} value`, { reason: 'missing_expected_value' })
+  if (!value)
+    throw callbackFailure(
+      check,
+      `provider "${provider.id}" checks include ${check} but the flow has no ${check} value`,
+      { reason: 'missing_expected_value' },
+    )
   return value
 }
 
@@ -51,7 +56,9 @@ async function resolveForCallback(provider: OAuthConfigInternal, timeoutMs: numb
     // Discovery is cached, so it fails here only on a cold instance; the sign-in error's cause says what failed.
     if (err instanceof AuthError && typeof err.cause?.check === 'string') {
       const check = err.cause.check as CallbackCheck
-      throw callbackFailure(check === 'timeout' || check === 'endpoint' ? check : 'discovery', err.message, { ...err.cause })
+      throw callbackFailure(check === 'timeout' || check === 'endpoint' ? check : 'discovery', err.message, {
+        ...err.cause,
+      })
     }
     throw callbackFailure('discovery', 'provider could not be resolved', undefined, err)
   }
@@ -65,24 +72,44 @@ async function resolveForCallback(provider: OAuthConfigInternal, timeoutMs: numb
 function asPkceRefusal(error: AuthError, usedPkce: boolean): AuthError {
   const cause = error.cause as { check?: unknown; error?: unknown; status?: unknown } | undefined
   if (!usedPkce || cause?.check !== 'token_endpoint' || cause.error !== 'invalid_grant') return error
-  return callbackFailure('pkce', 'provider refused the code grant: PKCE verifier mismatch, or a replayed or injected code', { status: cause.status, error: 'invalid_grant' }, error)
+  return callbackFailure(
+    'pkce',
+    'provider refused the code grant: PKCE verifier mismatch, or a replayed or injected code',
+    { status: cause.status, error: 'invalid_grant' },
+    error,
+  )
 }
 
 function exchangeFailure(err: unknown, usedPkce: boolean): AuthError {
   const own = findAuthError(err)
   if (own instanceof OAuthCallbackError) return asPkceRefusal(own, usedPkce)
   if (own) return callbackFailure('endpoint', own.message, { ...own.cause })
-  if (isTimeout(err)) return callbackFailure('timeout', 'token endpoint did not answer in time', { endpoint: 'token' }, err)
+  if (isTimeout(err))
+    return callbackFailure('timeout', 'token endpoint did not answer in time', { endpoint: 'token' }, err)
   if (err instanceof client.ResponseBodyError) {
-    return callbackFailure('token_endpoint', 'token endpoint refused the code exchange', { status: err.status, error: loggable(err.error) }, err)
+    return callbackFailure(
+      'token_endpoint',
+      'token endpoint refused the code exchange',
+      { status: err.status, error: loggable(err.error) },
+      err,
+    )
   }
-  if (err instanceof client.AuthorizationResponseError) return callbackFailure('provider_error', 'provider returned an error to the callback', { error: loggable(err.error) }, err)
+  if (err instanceof client.AuthorizationResponseError)
+    return callbackFailure(
+      'provider_error',
+      'provider returned an error to the callback',
+      { error: loggable(err.error) },
+      err,
+    )
   const code = (err as { code?: unknown }).code
-  const claim = ((err as { cause?: { cause?: { claim?: unknown } } }).cause?.cause?.claim)
-  if (claim === 'nonce') return callbackFailure('nonce', 'id token nonce does not match the flow', { received: 'mismatch' }, err)
-  if (typeof code === 'string' && code.startsWith('OAUTH_JWT')) return callbackFailure('id_token', 'openid-client refused the id token', { reason: 'client_library', code }, err)
+  const claim = (err as { cause?: { cause?: { claim?: unknown } } }).cause?.cause?.claim
+  if (claim === 'nonce')
+    return callbackFailure('nonce', 'id token nonce does not match the flow', { received: 'mismatch' }, err)
+  if (typeof code === 'string' && code.startsWith('OAUTH_JWT'))
+    return callbackFailure('id_token', 'openid-client refused the id token', { reason: 'client_library', code }, err)
   // fetch() rejects with a plain TypeError when the connection fails; openid-client's own TypeErrors carry a code.
-  if (err instanceof TypeError && code === undefined) return callbackFailure('token_endpoint', 'token endpoint could not be reached', { reason: 'network' }, err)
+  if (err instanceof TypeError && code === undefined)
+    return callbackFailure('token_endpoint', 'token endpoint could not be reached', { reason: 'network' }, err)
   return callbackFailure('token_endpoint', 'code exchange failed', { reason: 'unexpected', code: loggable(code) }, err)
 }
 
@@ -127,7 +154,10 @@ async function exchangeCode(
  * @throws OAuthProfileParseError when the provider's `profile()` throws or returns no id
  * @see https://openid.net/specs/openid-connect-core-1_0.html#CodeFlowAuth and https://www.rfc-editor.org/rfc/rfc9700
  */
-export async function handleOAuthCallback(provider: OAuthConfigInternal, input: OAuthCallbackInput): Promise<OAuthCallbackResult> {
+export async function handleOAuthCallback(
+  provider: OAuthConfigInternal,
+  input: OAuthCallbackInput,
+): Promise<OAuthCallbackResult> {
   const nowSeconds = Math.floor((input.now ?? Date.now)() / 1000)
   const expectedState = provider.checks.includes('state') ? expected(input.expectedState, 'state', provider) : undefined
   const expectedNonce = provider.checks.includes('nonce') ? expected(input.expectedNonce, 'nonce', provider) : undefined
@@ -141,7 +171,13 @@ export async function handleOAuthCallback(provider: OAuthConfigInternal, input: 
   })
   const exchange: CodeExchange = { expectedNonce, now: nowSeconds }
   const tokens = await exchangeCode(provider, providerClient, params, input, exchange, { expectedState, codeVerifier })
-  const profile = await fetchProviderProfile(provider, providerClient, tokens, exchange.verifiedIdTokenClaims, input.callbackParams)
+  const profile = await fetchProviderProfile(
+    provider,
+    providerClient,
+    tokens,
+    exchange.verifiedIdTokenClaims,
+    input.callbackParams,
+  )
   const { user, account, tokens: tokenSet } = await mapUserAndAccount(provider, profile, tokens, nowSeconds)
   return { profile, user, account, tokens: tokenSet }
 }

@@ -38,8 +38,12 @@ function clientMetadata(provider: OAuthConfigInternal): Partial<client.ClientMet
 }
 
 function configuredUrls(provider: OAuthConfigInternal): string[] {
-  const endpoints = [provider.authorization, provider.token, provider.userinfo].map((handler) => readEndpoint(handler).url)
-  return [provider.issuer, provider.wellKnown, provider.jwks_endpoint, ...endpoints].filter((url): url is string => Boolean(url))
+  const endpoints = [provider.authorization, provider.token, provider.userinfo].map(
+    (handler) => readEndpoint(handler).url,
+  )
+  return [provider.issuer, provider.wellKnown, provider.jwks_endpoint, ...endpoints].filter((url): url is string =>
+    Boolean(url),
+  )
 }
 
 /** Plain http is only ever enabled for a provider whose configured URLs all sit on loopback hosts (tests, dev). */
@@ -71,30 +75,50 @@ function discoveryFailure(err: unknown, url: URL): AuthError {
   if (isTimeout(err)) return signInFailure('timeout', 'provider discovery timed out', { url: url.href }, err)
   const cause = (err as { cause?: { expected?: unknown; body?: { issuer?: unknown }; attribute?: unknown } }).cause
   if (cause?.attribute === 'issuer') {
-    return signInFailure('discovery', 'discovery document names another issuer', { expected: cause.expected, received: cause.body?.issuer }, err)
+    return signInFailure(
+      'discovery',
+      'discovery document names another issuer',
+      { expected: cause.expected, received: cause.body?.issuer },
+      err,
+    )
   }
   return signInFailure('discovery', 'provider discovery failed', { url: url.href }, err)
 }
 
-async function discover(provider: OAuthConfigInternal, providerFetch: ProviderFetch, timeoutMs: number): Promise<client.Configuration> {
+async function discover(
+  provider: OAuthConfigInternal,
+  providerFetch: ProviderFetch,
+  timeoutMs: number,
+): Promise<client.Configuration> {
   const server = new URL(provider.wellKnown ?? provider.issuer ?? '')
   let config: client.Configuration
   try {
-    config = await client.discovery(server, provider.clientId ?? '', clientMetadata(provider), clientAuthentication(provider), {
-      algorithm: provider.type === 'oidc' ? 'oidc' : 'oauth2',
-      timeout: timeoutMs / 1000,
-      [client.customFetch]: asOpenidClientFetch(providerFetch),
-      execute: usesLoopbackHttp(provider) ? [client.allowInsecureRequests] : [],
-    })
+    config = await client.discovery(
+      server,
+      provider.clientId ?? '',
+      clientMetadata(provider),
+      clientAuthentication(provider),
+      {
+        algorithm: provider.type === 'oidc' ? 'oidc' : 'oauth2',
+        timeout: timeoutMs / 1000,
+        [client.customFetch]: asOpenidClientFetch(providerFetch),
+        execute: usesLoopbackHttp(provider) ? [client.allowInsecureRequests] : [],
+      },
+    )
   } catch (err) {
     throw discoveryFailure(err, server)
   }
   const discoveredIssuer = config.serverMetadata().issuer
   // openid-client compares the issuer only when it derived the well-known URL itself; from a wellKnown URL it trusts
   // the document. OIDC Discovery §4.3: the issuer in the document must be the one the URL was built from.
-  const expectedIssuer = provider.wellKnown ? (provider.issuer ?? issuerImpliedByWellKnown(provider.wellKnown)) : undefined
+  const expectedIssuer = provider.wellKnown
+    ? (provider.issuer ?? issuerImpliedByWellKnown(provider.wellKnown))
+    : undefined
   if (expectedIssuer && withoutTrailingSlash(expectedIssuer) !== withoutTrailingSlash(discoveredIssuer)) {
-    throw signInFailure('discovery', 'discovery document names another issuer', { expected: expectedIssuer, received: discoveredIssuer })
+    throw signInFailure('discovery', 'discovery document names another issuer', {
+      expected: expectedIssuer,
+      received: discoveredIssuer,
+    })
   }
   return config
 }
@@ -110,7 +134,12 @@ function withExplicitEndpoints(config: client.Configuration, provider: OAuthConf
   if (userinfo) overrides.userinfo_endpoint = userinfo
   if (provider.jwks_endpoint) overrides.jwks_uri = provider.jwks_endpoint
   if (Object.keys(overrides).length === 0) return config
-  return new client.Configuration({ ...config.serverMetadata(), ...overrides }, provider.clientId ?? '', clientMetadata(provider), clientAuthentication(provider))
+  return new client.Configuration(
+    { ...config.serverMetadata(), ...overrides },
+    provider.clientId ?? '',
+    clientMetadata(provider),
+    clientAuthentication(provider),
+  )
 }
 
 function explicitConfiguration(provider: OAuthConfigInternal): client.Configuration {
@@ -123,24 +152,45 @@ function explicitConfiguration(provider: OAuthConfigInternal): client.Configurat
     userinfo_endpoint: readEndpoint(provider.userinfo).url,
     jwks_uri: provider.jwks_endpoint,
   }
-  return new client.Configuration(metadata, provider.clientId ?? '', clientMetadata(provider), clientAuthentication(provider))
+  return new client.Configuration(
+    metadata,
+    provider.clientId ?? '',
+    clientMetadata(provider),
+    clientAuthentication(provider),
+  )
 }
 
-function idTokenKey(provider: OAuthConfigInternal, config: client.Configuration, providerFetch: ProviderFetch, timeoutMs: number): IdTokenKey | undefined {
+function idTokenKey(
+  provider: OAuthConfigInternal,
+  config: client.Configuration,
+  providerFetch: ProviderFetch,
+  timeoutMs: number,
+): IdTokenKey | undefined {
   if (provider.type !== 'oidc') return undefined
-  if (provider.client?.id_token_signed_response_alg?.startsWith('HS')) return new TextEncoder().encode(provider.clientSecret ?? '')
+  if (provider.client?.id_token_signed_response_alg?.startsWith('HS'))
+    return new TextEncoder().encode(provider.clientSecret ?? '')
   const jwksUri = config.serverMetadata().jwks_uri
-  if (!jwksUri) throw signInFailure('discovery', 'provider metadata has no jwks_uri to verify ID tokens with', { issuer: config.serverMetadata().issuer })
-  return createRemoteJWKSet(new URL(jwksUri), { timeoutDuration: Math.ceil(timeoutMs), [joseCustomFetch]: providerFetch })
+  if (!jwksUri)
+    throw signInFailure('discovery', 'provider metadata has no jwks_uri to verify ID tokens with', {
+      issuer: config.serverMetadata().issuer,
+    })
+  return createRemoteJWKSet(new URL(jwksUri), {
+    timeoutDuration: Math.ceil(timeoutMs),
+    [joseCustomFetch]: providerFetch,
+  })
 }
 
 async function buildProviderClient(provider: OAuthConfigInternal, timeoutMs: number): Promise<ProviderClient> {
   const providerFetch = createProviderFetch(provider, timeoutMs)
   const discovered = needsDiscovery(provider)
-  const config = discovered ? withExplicitEndpoints(await discover(provider, providerFetch, timeoutMs), provider) : explicitConfiguration(provider)
+  const config = discovered
+    ? withExplicitEndpoints(await discover(provider, providerFetch, timeoutMs), provider)
+    : explicitConfiguration(provider)
   if (usesLoopbackHttp(provider)) client.allowInsecureRequests(config)
   config.timeout = timeoutMs / 1000
-  config[client.customFetch] = asOpenidClientFetch(guardTokenEndpoint(provider, config, idTokenKey(provider, config, providerFetch, timeoutMs), providerFetch))
+  config[client.customFetch] = asOpenidClientFetch(
+    guardTokenEndpoint(provider, config, idTokenKey(provider, config, providerFetch, timeoutMs), providerFetch),
+  )
   return { config, issuerKnown: discovered || Boolean(provider.issuer), fetch: providerFetch }
 }
 

@@ -4,7 +4,13 @@
  * straight from the token endpoint (TLS is deemed enough); Authchart verifies it anyway, so a token endpoint answer
  * that was tampered with, or an OP that signs with a key it does not publish, is refused.
  */
-import { compactVerify, decodeProtectedHeader, errors as joseErrors, type CompactVerifyGetKey, type JWTPayload } from 'jose'
+import {
+  compactVerify,
+  decodeProtectedHeader,
+  errors as joseErrors,
+  type CompactVerifyGetKey,
+  type JWTPayload,
+} from 'jose'
 import { callbackFailure, loggable } from './oauth-failure.js'
 
 /** The key an ID token must verify with: the OP's JWKS, or the client secret bytes for an HS* algorithm. */
@@ -31,7 +37,10 @@ export const idTokenClockToleranceSeconds = 30
 const asymmetricAlgorithms = /^(RS|PS|ES)(256|384|512)$|^EdDSA$|^Ed25519$/
 
 /** Signing algorithms accepted from an OP: the client's configured one, else the OP's asymmetric ones, else RS256. */
-export function acceptedIdTokenAlgorithms(configured: string | undefined, advertised: readonly string[] | undefined): string[] {
+export function acceptedIdTokenAlgorithms(
+  configured: string | undefined,
+  advertised: readonly string[] | undefined,
+): string[] {
   if (configured) return [configured]
   const asymmetric = (advertised ?? []).filter((alg) => asymmetricAlgorithms.test(alg))
   // OIDC Discovery §3: RS256 is the algorithm every OP must support, so it is the default when nothing else is known.
@@ -50,7 +59,10 @@ function checkAlgorithm(idToken: string, algorithms: readonly string[]): string 
     throw fail('malformed', 'id token is not a compact JWS', undefined, err)
   }
   if (typeof alg !== 'string' || alg === 'none' || !algorithms.includes(alg)) {
-    throw fail('alg', 'id token is signed with an algorithm that is not accepted', { expected: algorithms, received: loggable(alg) })
+    throw fail('alg', 'id token is signed with an algorithm that is not accepted', {
+      expected: algorithms,
+      received: loggable(alg),
+    })
   }
   return alg
 }
@@ -59,14 +71,24 @@ function checkAlgorithm(idToken: string, algorithms: readonly string[]): string 
 async function checkSignature(idToken: string, alg: string, key: IdTokenKey): Promise<JWTPayload> {
   let payload: Uint8Array
   try {
-    const verified = key instanceof Uint8Array
-      ? await compactVerify(idToken, key, { algorithms: [alg] })
-      : await compactVerify(idToken, key, { algorithms: [alg] })
+    const verified =
+      key instanceof Uint8Array
+        ? await compactVerify(idToken, key, { algorithms: [alg] })
+        : await compactVerify(idToken, key, { algorithms: [alg] })
     payload = verified.payload
   } catch (err) {
-    if (err instanceof joseErrors.JWKSTimeout) throw callbackFailure('timeout', 'fetching the provider JWKS timed out', { endpoint: 'jwks' }, err)
-    const known = err instanceof joseErrors.JWSSignatureVerificationFailed || err instanceof joseErrors.JWKSNoMatchingKey || err instanceof joseErrors.JWKSMultipleMatchingKeys
-    throw fail(known ? 'signature' : 'jwks', known ? 'id token signature does not verify with the provider keys' : 'provider keys could not be used', { alg }, err)
+    if (err instanceof joseErrors.JWKSTimeout)
+      throw callbackFailure('timeout', 'fetching the provider JWKS timed out', { endpoint: 'jwks' }, err)
+    const known =
+      err instanceof joseErrors.JWSSignatureVerificationFailed ||
+      err instanceof joseErrors.JWKSNoMatchingKey ||
+      err instanceof joseErrors.JWKSMultipleMatchingKeys
+    throw fail(
+      known ? 'signature' : 'jwks',
+      known ? 'id token signature does not verify with the provider keys' : 'provider keys could not be used',
+      { alg },
+      err,
+    )
   }
   let claims: unknown
   try {
@@ -74,31 +96,39 @@ async function checkSignature(idToken: string, alg: string, key: IdTokenKey): Pr
   } catch (err) {
     throw fail('malformed', 'id token payload is not JSON', undefined, err)
   }
-  if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) throw fail('malformed', 'id token payload is not a JSON object')
+  if (typeof claims !== 'object' || claims === null || Array.isArray(claims))
+    throw fail('malformed', 'id token payload is not a JSON object')
   return claims as JWTPayload
 }
 
 // OIDC Core §3.1.3.7 (2): iss must exactly match the issuer we discovered.
 function checkIssuer(claims: JWTPayload, issuer: string): void {
-  const expected = issuer.includes('{tenantid}') && typeof claims.tid === 'string' ? issuer.replace('{tenantid}', claims.tid) : issuer
-  if (claims.iss !== expected) throw fail('iss', 'id token iss is not the provider issuer', { expected, received: loggable(claims.iss) })
+  const expected =
+    issuer.includes('{tenantid}') && typeof claims.tid === 'string' ? issuer.replace('{tenantid}', claims.tid) : issuer
+  if (claims.iss !== expected)
+    throw fail('iss', 'id token iss is not the provider issuer', { expected, received: loggable(claims.iss) })
 }
 
 // OIDC Core §3.1.3.7 (3): aud must contain our client_id.
 function checkAudience(claims: JWTPayload, clientId: string): void {
   const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud]
-  if (!audiences.includes(clientId)) throw fail('aud', 'id token aud does not name this client', { expected: clientId, received: claims.aud })
+  if (!audiences.includes(clientId))
+    throw fail('aud', 'id token aud does not name this client', { expected: clientId, received: claims.aud })
 }
 
 // OIDC Core §3.1.3.7 (4, 5): with several audiences, azp must be present and be us; an azp present must be us.
 function checkAuthorizedParty(claims: JWTPayload, clientId: string): void {
   const several = Array.isArray(claims.aud) && claims.aud.length > 1
   if ((several || claims.azp !== undefined) && claims.azp !== clientId) {
-    throw fail('azp', several ? 'id token has other audiences and azp is not this client' : 'id token azp is not this client', {
-      expected: clientId,
-      received: loggable(claims.azp),
-      audiences: claims.aud,
-    })
+    throw fail(
+      'azp',
+      several ? 'id token has other audiences and azp is not this client' : 'id token azp is not this client',
+      {
+        expected: clientId,
+        received: loggable(claims.azp),
+        audiences: claims.aud,
+      },
+    )
   }
 }
 
@@ -117,11 +147,14 @@ function checkIssuedAt(claims: JWTPayload, now: number, tolerance: number): void
 // OIDC Core §3.1.3.7 (11): the nonce binds the token to this browser's flow; replayed tokens carry another one.
 function checkNonce(claims: JWTPayload, expectedNonce: string | undefined): void {
   if (expectedNonce === undefined) {
-    if (claims.nonce !== undefined) throw callbackFailure('nonce', 'id token carries a nonce this flow did not send', { received: 'present' })
+    if (claims.nonce !== undefined)
+      throw callbackFailure('nonce', 'id token carries a nonce this flow did not send', { received: 'present' })
     return
   }
   if (claims.nonce !== expectedNonce) {
-    throw callbackFailure('nonce', 'id token nonce does not match the flow', { received: claims.nonce === undefined ? 'missing' : 'mismatch' })
+    throw callbackFailure('nonce', 'id token nonce does not match the flow', {
+      received: claims.nonce === undefined ? 'missing' : 'mismatch',
+    })
   }
 }
 

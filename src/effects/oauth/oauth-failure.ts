@@ -34,22 +34,40 @@ export function loggable(value: unknown): string | undefined {
   return value.length > maxLoggedLength ? `${value.slice(0, maxLoggedLength)}…` : value
 }
 
-function causeOf(check: string, details: Record<string, unknown> | undefined, err: unknown): Record<string, unknown> & { err?: Error } {
+function causeOf(
+  check: string,
+  details: Record<string, unknown> | undefined,
+  err: unknown,
+): Record<string, unknown> & { err?: Error } {
   return { check, ...details, ...(err instanceof Error ? { err } : {}) }
 }
 
 /** An OAuthSignInError whose cause names the failed step. */
-export function signInFailure(check: SignInCheck, message: string, details?: Record<string, unknown>, err?: unknown): OAuthSignInError {
+export function signInFailure(
+  check: SignInCheck,
+  message: string,
+  details?: Record<string, unknown>,
+  err?: unknown,
+): OAuthSignInError {
   return new OAuthSignInError(message, causeOf(check, details, err))
 }
 
 /** An OAuthCallbackError whose cause names the failed step. */
-export function callbackFailure(check: CallbackCheck, message: string, details?: Record<string, unknown>, err?: unknown): OAuthCallbackError {
+export function callbackFailure(
+  check: CallbackCheck,
+  message: string,
+  details?: Record<string, unknown>,
+  err?: unknown,
+): OAuthCallbackError {
   return new OAuthCallbackError(message, causeOf(check, details, err))
 }
 
 /** An OAuthProfileParseError: the provider's `profile()` threw or returned no usable id. */
-export function profileFailure(message: string, details?: Record<string, unknown>, err?: unknown): OAuthProfileParseError {
+export function profileFailure(
+  message: string,
+  details?: Record<string, unknown>,
+  err?: unknown,
+): OAuthProfileParseError {
   return new OAuthProfileParseError(message, causeOf('profile', details, err))
 }
 
@@ -63,7 +81,7 @@ export function findAuthError(err: unknown): AuthError | undefined {
     if (current instanceof AuthError) return current
     if (typeof current !== 'object') return undefined
     const cause: unknown = (current as { cause?: unknown }).cause
-    current = cause instanceof AuthError ? cause : (cause as { err?: unknown } | undefined)?.err ?? cause
+    current = cause instanceof AuthError ? cause : ((cause as { err?: unknown } | undefined)?.err ?? cause)
   }
   return undefined
 }
@@ -74,7 +92,8 @@ export function isTimeout(err: unknown): boolean {
   for (let depth = 0; depth < 6 && current; depth++) {
     if (typeof current !== 'object') return false
     const { name, code } = current as { name?: unknown; code?: unknown }
-    if (name === 'TimeoutError' || code === 'OAUTH_TIMEOUT' || name === 'JWKSTimeout' || code === 'ERR_JWKS_TIMEOUT') return true
+    if (name === 'TimeoutError' || code === 'OAUTH_TIMEOUT' || name === 'JWKSTimeout' || code === 'ERR_JWKS_TIMEOUT')
+      return true
     current = (current as { cause?: unknown }).cause
   }
   return false

@@ -74,7 +74,8 @@ export const profileIsTheUser: UserResolution = {
 
 function pickUser(user: User) {
   return {
-    id: user.id, name: typeof user.name === 'string' ? user.name.slice(0, 256) : undefined,
+    id: user.id,
+    name: typeof user.name === 'string' ? user.name.slice(0, 256) : undefined,
     email: typeof user.email === 'string' ? user.email.slice(0, 256) : undefined,
     image: typeof user.image === 'string' ? user.image.slice(0, 1024) : undefined,
   }
@@ -145,7 +146,8 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): OAuthHa
       }
     },
 
-    runSignInCallback: () => runSignInCallback(env, { user: subject.user, account: subject.account, profile: subject.profile }, provider.id),
+    runSignInCallback: () =>
+      runSignInCallback(env, { user: subject.user, account: subject.account, profile: subject.profile }, provider.id),
 
     resolveUser: () => input.users.resolveUser(subject),
     createUser: async () => {
@@ -158,7 +160,12 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): OAuthHa
     issueSession: () => input.issueSession(env, subject),
 
     async emitSignInEvent() {
-      await emitAppEvent(env, 'signIn', { user: subject.user, account: subject.account, profile: subject.profile, isNewUser: subject.isNewUser === true })
+      await emitAppEvent(env, 'signIn', {
+        user: subject.user,
+        account: subject.account,
+        profile: subject.profile,
+        isNewUser: subject.isNewUser === true,
+      })
       return { type: 'SIGNIN_ANNOUNCED' }
     },
   }

@@ -54,5 +54,6 @@ export function withProviderFetch(provider: OAuthConfigInternal, providerFetch: 
 
 /** The provider fetch in the shape openid-client calls: its body type is wider than `RequestInit`'s. */
 export function asOpenidClientFetch(providerFetch: ProviderFetch): CustomFetch {
-  return (url, { body, ...init }) => providerFetch(url, { ...init, body: body instanceof Uint8Array ? new Uint8Array(body) : body })
+  return (url, { body, ...init }) =>
+    providerFetch(url, { ...init, body: body instanceof Uint8Array ? new Uint8Array(body) : body })
 }

@@ -23,7 +23,11 @@ function userinfoFailure(err: unknown, message: string) {
 }
 
 // OIDC Core §5.3.2: the userinfo `sub` must be the ID token's, or the two responses describe different people.
-async function fetchOidcUserinfo(providerClient: ProviderClient, accessToken: string, subject: string): Promise<Profile> {
+async function fetchOidcUserinfo(
+  providerClient: ProviderClient,
+  accessToken: string,
+  subject: string,
+): Promise<Profile> {
   try {
     return await client.fetchUserInfo(providerClient.config, accessToken, subject)
   } catch (err) {
@@ -38,7 +42,8 @@ async function fetchOAuthUserinfo(providerClient: ProviderClient, url: URL, acce
   } catch (err) {
     throw userinfoFailure(err, 'userinfo request failed')
   }
-  if (response.status !== 200) throw callbackFailure('userinfo', 'userinfo endpoint answered with an error status', { status: response.status })
+  if (response.status !== 200)
+    throw callbackFailure('userinfo', 'userinfo endpoint answered with an error status', { status: response.status })
   let body: unknown
   try {
     body = await response.json()
@@ -49,7 +54,11 @@ async function fetchOAuthUserinfo(providerClient: ProviderClient, url: URL, acce
   return body
 }
 
-async function runUserinfoRequest(provider: OAuthConfigInternal, providerClient: ProviderClient, tokens: TokenSet): Promise<Profile> {
+async function runUserinfoRequest(
+  provider: OAuthConfigInternal,
+  providerClient: ProviderClient,
+  tokens: TokenSet,
+): Promise<Profile> {
   const request = readEndpoint(provider.userinfo).request
   if (!request) return {}
   let body: unknown
@@ -67,7 +76,10 @@ async function runUserinfoRequest(provider: OAuthConfigInternal, providerClient:
  * ID token never has. It is unsigned, so it is offered as `profile.user` for display fields and nothing more, and
  * only for form_post providers, where it arrives in the POST body rather than in a URL anyone can edit.
  */
-function firstSignInUser(provider: OAuthConfigInternal, callbackParams: URLSearchParams): Record<string, unknown> | undefined {
+function firstSignInUser(
+  provider: OAuthConfigInternal,
+  callbackParams: URLSearchParams,
+): Record<string, unknown> | undefined {
   if (readEndpoint(provider.authorization).params.response_mode !== 'form_post') return undefined
   const raw = callbackParams.get('user')
   if (!raw) return undefined

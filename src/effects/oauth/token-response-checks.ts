@@ -9,7 +9,12 @@ import type { Configuration } from 'openid-client'
 import { readEndpoint } from '../../providers/oauth-endpoint.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
 import { currentCodeExchange } from './code-exchange-context.js'
-import { acceptedIdTokenAlgorithms, checkIdToken, idTokenClockToleranceSeconds, type IdTokenKey } from './id-token-checks.js'
+import {
+  acceptedIdTokenAlgorithms,
+  checkIdToken,
+  idTokenClockToleranceSeconds,
+  type IdTokenKey,
+} from './id-token-checks.js'
 import { callbackFailure, loggable } from './oauth-failure.js'
 import type { ProviderFetch } from './provider-fetch.js'
 
@@ -24,7 +29,10 @@ function sameEndpoint(a: string, b: string | undefined): boolean {
 }
 
 // RFC 6749 §5.1: a successful answer is a JSON object. A proxy's HTML error page or a truncated body is not one.
-async function readTokenResponse(response: Response, conform: ReturnType<typeof readEndpoint>['conform']): Promise<{ status: number; body: TokenBody }> {
+async function readTokenResponse(
+  response: Response,
+  conform: ReturnType<typeof readEndpoint>['conform'],
+): Promise<{ status: number; body: TokenBody }> {
   const text = await response.text()
   let current = new Response(text, { status: response.status, headers: response.headers })
   if (conform) current = (await conform(current.clone())) ?? current
@@ -33,7 +41,12 @@ async function readTokenResponse(response: Response, conform: ReturnType<typeof 
   try {
     body = JSON.parse(await current.text())
   } catch (err) {
-    throw callbackFailure('token_endpoint', 'token endpoint answer is not JSON', { status: current.status, contentType: loggable(contentType) }, err)
+    throw callbackFailure(
+      'token_endpoint',
+      'token endpoint answer is not JSON',
+      { status: current.status, contentType: loggable(contentType) },
+      err,
+    )
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw callbackFailure('token_endpoint', 'token endpoint answer is not a JSON object', { status: current.status })
@@ -62,7 +75,11 @@ function checkAccessToken(body: TokenBody): void {
 // RFC 6749 §7.1 and RFC 6750: we only know how to use bearer tokens; the type is case-insensitive, and stored lowercased.
 function checkTokenType(body: TokenBody): void {
   const type = typeof body.token_type === 'string' ? body.token_type.toLowerCase() : undefined
-  if (type !== 'bearer') throw callbackFailure('token_type', 'token endpoint issued a token type other than bearer', { expected: 'bearer', received: loggable(body.token_type) })
+  if (type !== 'bearer')
+    throw callbackFailure('token_type', 'token endpoint issued a token type other than bearer', {
+      expected: 'bearer',
+      received: loggable(body.token_type),
+    })
   body.token_type = type
 }
 
@@ -73,7 +90,8 @@ function checkIdTokenPresence(body: TokenBody, type: OAuthConfigInternal['type']
     delete body.id_token
     return undefined
   }
-  if (typeof body.id_token !== 'string' || body.id_token.length === 0) throw callbackFailure('id_token', 'token endpoint answer has no id_token', { reason: 'missing' })
+  if (typeof body.id_token !== 'string' || body.id_token.length === 0)
+    throw callbackFailure('id_token', 'token endpoint answer has no id_token', { reason: 'missing' })
   return body.id_token
 }
 
@@ -82,10 +100,18 @@ function checkIdTokenPresence(body: TokenBody, type: OAuthConfigInternal['type']
  * other requests pass through untouched.
  * @param key the OP's JWKS, or the client secret bytes for HS* ID tokens; undefined for plain OAuth 2
  */
-export function guardTokenEndpoint(provider: OAuthConfigInternal, config: Configuration, key: IdTokenKey | undefined, providerFetch: ProviderFetch): ProviderFetch {
+export function guardTokenEndpoint(
+  provider: OAuthConfigInternal,
+  config: Configuration,
+  key: IdTokenKey | undefined,
+  providerFetch: ProviderFetch,
+): ProviderFetch {
   const metadata = config.serverMetadata()
   const conform = readEndpoint(provider.token).conform
-  const algorithms = acceptedIdTokenAlgorithms(provider.client?.id_token_signed_response_alg, metadata.id_token_signing_alg_values_supported)
+  const algorithms = acceptedIdTokenAlgorithms(
+    provider.client?.id_token_signed_response_alg,
+    metadata.id_token_signing_alg_values_supported,
+  )
   return async (url, init) => {
     const response = await providerFetch(url, init)
     if (!sameEndpoint(url, metadata.token_endpoint)) return response
@@ -97,7 +123,8 @@ export function guardTokenEndpoint(provider: OAuthConfigInternal, config: Config
     if (idToken !== undefined) {
       const exchange = currentCodeExchange()
       // Fail closed: an ID token is only ever checked against a flow's expectations.
-      if (!exchange || !key) throw callbackFailure('id_token', 'id token arrived outside a code exchange', { reason: 'no_flow' })
+      if (!exchange || !key)
+        throw callbackFailure('id_token', 'id token arrived outside a code exchange', { reason: 'no_flow' })
       exchange.verifiedIdTokenClaims = await checkIdToken(idToken, {
         issuer: metadata.issuer,
         clientId: provider.clientId ?? '',

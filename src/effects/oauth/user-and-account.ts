@@ -35,7 +35,12 @@ export function withExpiresAt(tokens: TokenSet, nowSeconds: number): TokenSet {
  * Runs the provider's `profile()` and `account()` for one sign-in.
  * @throws OAuthProfileParseError when `profile()` throws or returns no id
  */
-export async function mapUserAndAccount(provider: OAuthConfigInternal, profile: Profile, rawTokens: TokenSet, nowSeconds: number): Promise<MappedSignIn> {
+export async function mapUserAndAccount(
+  provider: OAuthConfigInternal,
+  profile: Profile,
+  rawTokens: TokenSet,
+  nowSeconds: number,
+): Promise<MappedSignIn> {
   const tokens = withExpiresAt(rawTokens, nowSeconds)
   let mapped: unknown
   try {
@@ -43,10 +48,12 @@ export async function mapUserAndAccount(provider: OAuthConfigInternal, profile: 
   } catch (err) {
     throw profileFailure(`profile() of provider "${provider.id}" threw`, { provider: provider.id }, err)
   }
-  if (typeof mapped !== 'object' || mapped === null) throw profileFailure(`profile() of provider "${provider.id}" returned no user`, { provider: provider.id })
+  if (typeof mapped !== 'object' || mapped === null)
+    throw profileFailure(`profile() of provider "${provider.id}" returned no user`, { provider: provider.id })
   const user = mapped as User
   const id = idOf(user.id)
-  if (!id) throw profileFailure(`profile() of provider "${provider.id}" returned a user without id`, { provider: provider.id })
+  if (!id)
+    throw profileFailure(`profile() of provider "${provider.id}" returned a user without id`, { provider: provider.id })
   // As in Auth.js, e-mail addresses are compared lowercased everywhere (account linking, getUserByEmail).
   const email = typeof user.email === 'string' ? user.email.toLowerCase() : user.email
   const accountFields = (provider.account ?? defaultAccount)(tokens) ?? defaultAccount(tokens)

@@ -13,7 +13,11 @@ import type { SessionHandlers } from './jwt-session.js'
 import { strategyNeutralSessionEffects } from './session-clearing.js'
 
 /** Builds the handlers for one request; `sessionToken` is the session cookie's value, if any. */
-export function databaseSessionEffects(env: EffectEnv, adapter: WrappedAdapter, sessionToken: string | undefined): SessionHandlers {
+export function databaseSessionEffects(
+  env: EffectEnv,
+  adapter: WrappedAdapter,
+  sessionToken: string | undefined,
+): SessionHandlers {
   const { config, outcome } = env
   const { maxAge } = config.session
   let row: AdapterSession | null = null
@@ -49,14 +53,17 @@ export function databaseSessionEffects(env: EffectEnv, adapter: WrappedAdapter, 
     async runSessionCallback(params) {
       const current = row as AdapterSession
       const owner = user as AdapterUser
-      const session = { user: { name: owner.name ?? undefined, email: owner.email, image: owner.image ?? undefined }, expires: current.expires.toISOString() }
+      const session = {
+        user: { name: owner.name ?? undefined, email: owner.email, image: owner.image ?? undefined },
+        expires: current.expires.toISOString(),
+      }
       try {
-        outcome.session = await config.callbacks.session({
+        outcome.session = (await config.callbacks.session({
           session: session as Session & { user: AdapterUser },
           user: owner,
           token: undefined as never,
           ...(params.trigger === 'update' ? { trigger: 'update' as const, newSession: updateData } : {}),
-        }) as Session
+        })) as Session
         return { type: 'SESSION_RESOLVED' }
       } catch (err) {
         config.logger.error(err instanceof Error ? err : new Error(String(err)))
@@ -85,7 +92,11 @@ export function databaseSessionEffects(env: EffectEnv, adapter: WrappedAdapter, 
         await emitAppEvent(env, 'signOut', { session: deleted ?? null })
         return { type: 'SESSION_ENDED' }
       } catch (err) {
-        config.logger.error(new SignOutError('the database session could not be deleted', { err: err instanceof Error ? err : undefined }))
+        config.logger.error(
+          new SignOutError('the database session could not be deleted', {
+            err: err instanceof Error ? err : undefined,
+          }),
+        )
         return { type: 'SIGNOUT_FAILED' }
       }
     },
@@ -93,7 +104,11 @@ export function databaseSessionEffects(env: EffectEnv, adapter: WrappedAdapter, 
 }
 
 /** Creates a database session for a signed-in user; answers SESSION_ISSUED. */
-export async function createDatabaseSession(env: EffectEnv, adapter: WrappedAdapter, userId: string): Promise<{ type: 'SESSION_ISSUED' }> {
+export async function createDatabaseSession(
+  env: EffectEnv,
+  adapter: WrappedAdapter,
+  userId: string,
+): Promise<{ type: 'SESSION_ISSUED' }> {
   const { maxAge, generateSessionToken } = env.config.session
   const sessionToken = generateSessionToken()
   const expires = env.now + maxAge

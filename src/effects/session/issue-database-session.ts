@@ -10,12 +10,22 @@ import type { EffectEnv } from '../shared/effect-env.js'
 import type { SessionIssued, SignInSubject } from './issue-jwt-session.js'
 
 /** Issues a database session for the subject; a credentials user unknown to the adapter gets CredentialsSignin. */
-export async function issueDatabaseSession(env: EffectEnv, adapter: WrappedAdapter, subject: SignInSubject): Promise<SessionIssued> {
+export async function issueDatabaseSession(
+  env: EffectEnv,
+  adapter: WrappedAdapter,
+  subject: SignInSubject,
+): Promise<SessionIssued> {
   let userId = subject.user.id
   if (subject.account?.type === 'credentials') {
-    const known = (userId ? await adapter.getUser(userId) : null) ?? (subject.user.email ? await adapter.getUserByEmail(subject.user.email) : null)
+    const known =
+      (userId ? await adapter.getUser(userId) : null) ??
+      (subject.user.email ? await adapter.getUserByEmail(subject.user.email) : null)
     if (!known) {
-      env.config.logger.error(new CredentialsSignin('authorize() returned a user the adapter does not know', { provider: subject.account.provider }))
+      env.config.logger.error(
+        new CredentialsSignin('authorize() returned a user the adapter does not know', {
+          provider: subject.account.provider,
+        }),
+      )
       return { type: 'SESSION_FAILED', error: 'CredentialsSignin' }
     }
     userId = known.id

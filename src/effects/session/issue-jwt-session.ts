@@ -27,7 +27,12 @@ export type SessionIssuer = (env: EffectEnv, subject: SignInSubject) => Promise<
 export async function issueJwtSession(env: EffectEnv, subject: SignInSubject): Promise<SessionIssued> {
   const { config } = env
   const { user, account, profile, isNewUser } = subject
-  const initial: JWT = { name: user.name, email: user.email, picture: user.image, sub: user.id ?? account?.providerAccountId }
+  const initial: JWT = {
+    name: user.name,
+    email: user.email,
+    picture: user.image,
+    sub: user.id ?? account?.providerAccountId,
+  }
   let token: JWT | null
   try {
     token = await config.callbacks.jwt({
@@ -39,7 +44,9 @@ export async function issueJwtSession(env: EffectEnv, subject: SignInSubject): P
       trigger: isNewUser ? 'signUp' : 'signIn',
     })
   } catch (err) {
-    config.logger.error(new JWTSessionError('the jwt callback threw during sign-in', { err: err instanceof Error ? err : undefined }))
+    config.logger.error(
+      new JWTSessionError('the jwt callback threw during sign-in', { err: err instanceof Error ? err : undefined }),
+    )
     return { type: 'SESSION_FAILED', error: 'JWTSessionError' }
   }
   // A jwt callback that answers null at sign-in refuses the session.
@@ -48,7 +55,9 @@ export async function issueJwtSession(env: EffectEnv, subject: SignInSubject): P
     env.outcome.issuedSession = await writeSessionToken(config, env.sessionCookieName, token, env.now)
     env.outcome.token = token
   } catch (err) {
-    config.logger.error(new JWTSessionError('the session token could not be encoded', { err: err instanceof Error ? err : undefined }))
+    config.logger.error(
+      new JWTSessionError('the session token could not be encoded', { err: err instanceof Error ? err : undefined }),
+    )
     return { type: 'SESSION_FAILED', error: 'JWTSessionError' }
   }
   return { type: 'SESSION_ISSUED' }

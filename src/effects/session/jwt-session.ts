@@ -54,7 +54,9 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
           ...(isUpdate ? { trigger: 'update' as const, session: updateData } : {}),
         })
       } catch (err) {
-        config.logger.error(new JWTSessionError('the jwt callback threw', { err: err instanceof Error ? err : undefined }))
+        config.logger.error(
+          new JWTSessionError('the jwt callback threw', { err: err instanceof Error ? err : undefined }),
+        )
         return { type: 'SESSION_REFRESH_FAILED', error: 'JWTSessionError' }
       }
       if (next === null || next === undefined) return { type: 'SESSION_REVOKED' }
@@ -68,7 +70,11 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
       try {
         outcome.issuedSession = await writeSessionToken(config, env.sessionCookieName, claims, env.now)
       } catch (err) {
-        config.logger.error(new JWTSessionError('the session token could not be encoded', { err: err instanceof Error ? err : undefined }))
+        config.logger.error(
+          new JWTSessionError('the session token could not be encoded', {
+            err: err instanceof Error ? err : undefined,
+          }),
+        )
         return { type: 'SESSION_REISSUE_FAILED' }
       }
       expires = outcome.issuedSession.expires
@@ -78,15 +84,17 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
     async runSessionCallback(params) {
       const current = token as JWT
       try {
-        outcome.session = await config.callbacks.session({
+        outcome.session = (await config.callbacks.session({
           session: sessionOf(current, expires) as Session & { user: NonNullable<Session['user']> },
           token: current,
           user: undefined as never,
           ...(params.trigger === 'update' ? { trigger: 'update' as const, newSession: updateData } : {}),
-        }) as Session
+        })) as Session
         return { type: 'SESSION_RESOLVED' }
       } catch (err) {
-        config.logger.error(new JWTSessionError('the session callback threw', { err: err instanceof Error ? err : undefined }))
+        config.logger.error(
+          new JWTSessionError('the session callback threw', { err: err instanceof Error ? err : undefined }),
+        )
         return { type: 'SESSION_CALLBACK_FAILED' }
       }
     },

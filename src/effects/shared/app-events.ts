@@ -4,12 +4,18 @@ import type { EventCallbacks } from '../../types/index.js'
 import type { EffectEnv } from './effect-env.js'
 
 /** Calls `events[name]` with its message, logging (not throwing) what it throws. */
-export async function emitAppEvent<K extends keyof EventCallbacks>(env: EffectEnv, name: K, message: Parameters<EventCallbacks[K]>[0]): Promise<void> {
+export async function emitAppEvent<K extends keyof EventCallbacks>(
+  env: EffectEnv,
+  name: K,
+  message: Parameters<EventCallbacks[K]>[0],
+): Promise<void> {
   const handler = env.config.events[name] as ((m: typeof message) => unknown) | undefined
   if (!handler) return
   try {
     await handler(message)
   } catch (err) {
-    env.config.logger.error(new EventError(`the ${name} event handler threw`, { err: err instanceof Error ? err : undefined }))
+    env.config.logger.error(
+      new EventError(`the ${name} event handler threw`, { err: err instanceof Error ? err : undefined }),
+    )
   }
 }

@@ -12,12 +12,18 @@ export async function runRedirectCallback(env: EffectEnv, params: { url?: unknow
   try {
     const decided = await env.config.callbacks.redirect({ url, baseUrl: env.baseUrl })
     if (typeof decided !== 'string' || !isNavigableUrl(decided)) {
-      env.config.logger.error(new InvalidCallbackUrl('the redirect callback returned something a browser cannot be sent to', { returned: String(decided).slice(0, 100) }))
+      env.config.logger.error(
+        new InvalidCallbackUrl('the redirect callback returned something a browser cannot be sent to', {
+          returned: String(decided).slice(0, 100),
+        }),
+      )
       return { type: 'REDIRECT_FAILED' }
     }
     return { type: 'REDIRECT_RESOLVED', url: decided }
   } catch (err) {
-    env.config.logger.error(new InvalidCallbackUrl('the redirect callback threw', { err: err instanceof Error ? err : undefined }))
+    env.config.logger.error(
+      new InvalidCallbackUrl('the redirect callback threw', { err: err instanceof Error ? err : undefined }),
+    )
     return { type: 'REDIRECT_FAILED' }
   }
 }

@@ -4,10 +4,18 @@ import type { SignInCallbackParams } from '../../types/index.js'
 import type { EffectEnv } from './effect-env.js'
 
 /** What the signIn callback answered. */
-export type SignInResult = { type: 'SIGNIN_ALLOWED' } | { type: 'SIGNIN_REDIRECTED'; url: string } | { type: 'SIGNIN_DENIED' } | { type: 'SIGNIN_FAILED' }
+export type SignInResult =
+  | { type: 'SIGNIN_ALLOWED' }
+  | { type: 'SIGNIN_REDIRECTED'; url: string }
+  | { type: 'SIGNIN_DENIED' }
+  | { type: 'SIGNIN_FAILED' }
 
 /** Runs the signIn callback; a thrown error is an AccessDenied carrying the original message. */
-export async function runSignInCallback(env: EffectEnv, params: SignInCallbackParams, providerId: string): Promise<SignInResult> {
+export async function runSignInCallback(
+  env: EffectEnv,
+  params: SignInCallbackParams,
+  providerId: string,
+): Promise<SignInResult> {
   const { logger, callbacks } = env.config
   try {
     const verdict = await callbacks.signIn(params)
@@ -16,7 +24,11 @@ export async function runSignInCallback(env: EffectEnv, params: SignInCallbackPa
     logger.error(new AccessDenied('the signIn callback refused the sign-in', { provider: providerId }))
     return { type: 'SIGNIN_DENIED' }
   } catch (err) {
-    logger.error(new AccessDenied(err instanceof Error ? err.message : 'the signIn callback threw', { err: err instanceof Error ? err : undefined }))
+    logger.error(
+      new AccessDenied(err instanceof Error ? err.message : 'the signIn callback threw', {
+        err: err instanceof Error ? err : undefined,
+      }),
+    )
     return { type: 'SIGNIN_FAILED' }
   }
 }

@@ -20,7 +20,13 @@ import type { SessionIssuer } from '../session/issue-jwt-session.js'
 import { runRedirectCallback } from '../shared/redirect-callback.js'
 import { runSignInCallback } from '../shared/sign-in-callback.js'
 import type { SpentChallenges } from '../webauthn-challenges.js'
-import { credentialIdToBase64, fromBase64, toBase64, transportsFromString, transportsToString } from '../webauthn-encoding.js'
+import {
+  credentialIdToBase64,
+  fromBase64,
+  toBase64,
+  transportsFromString,
+  transportsToString,
+} from '../webauthn-encoding.js'
 
 export type WebAuthnHandlers = HandlersFor<WebAuthnCommand, WebAuthnEvent, typeof webAuthnContract>
 
@@ -46,7 +52,12 @@ async function library(): Promise<Library> {
   return import('@simplewebauthn/server')
 }
 
-function flowUser(user: { id?: string; email?: string | null; name?: string | null; image?: string | null }): WebAuthnFlowUser {
+function flowUser(user: {
+  id?: string
+  email?: string | null
+  name?: string | null
+  image?: string | null
+}): WebAuthnFlowUser {
   const out: WebAuthnFlowUser = {}
   if (typeof user.id === 'string' && user.id !== '') out.id = user.id
   if (typeof user.email === 'string') out.email = user.email.slice(0, 256)
@@ -61,18 +72,23 @@ async function defaultUserInfo(adapter: WrappedAdapter, query: URLSearchParams):
   if (!email) return null
   if (email.length > 320 || !/^[^\s@]+@[^\s@]+$/.test(email)) return null
   const stored = await adapter.getUserByEmail(email)
-  return stored ? { user: { id: stored.id, email: stored.email, name: stored.name ?? null }, exists: true } : { user: { email }, exists: false }
+  return stored
+    ? { user: { id: stored.id, email: stored.email, name: stored.name ?? null }, exists: true }
+    : { user: { email }, exists: false }
 }
 
 /** The browser's JSON-encoded PublicKeyCredential from the callback body's `data` field, if it looks like one. */
-function postedCredential(env: EffectEnv): { id: string; response: Record<string, unknown> } & Record<string, unknown> | undefined {
+function postedCredential(
+  env: EffectEnv,
+): ({ id: string; response: Record<string, unknown> } & Record<string, unknown>) | undefined {
   const data = env.body?.data
   if (typeof data !== 'string' || data.length > 64 * 1024) return undefined
   try {
     const parsed: unknown = JSON.parse(data)
     if (typeof parsed !== 'object' || parsed === null) return undefined
     const record = parsed as Record<string, unknown>
-    if (typeof record.id !== 'string' || typeof record.response !== 'object' || record.response === null) return undefined
+    if (typeof record.id !== 'string' || typeof record.response !== 'object' || record.response === null)
+      return undefined
     return record as { id: string; response: Record<string, unknown> } & Record<string, unknown>
   } catch {
     return undefined
@@ -87,7 +103,16 @@ function reason(error: unknown): string {
 export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): WebAuthnHandlers {
   const { provider, adapter, relyingParty, sink } = input
   const log = env.config.logger
-  let registration: { credentialID: string; publicKey: string; counter: number; backedUp: boolean; deviceType: string; transports?: string } | undefined
+  let registration:
+    | {
+        credentialID: string
+        publicKey: string
+        counter: number
+        backedUp: boolean
+        deviceType: string
+        transports?: string
+      }
+    | undefined
   let stored: AdapterAuthenticator | undefined
   let user: User | undefined
   let account: Account | null = null
@@ -100,13 +125,19 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
           return found ? { type: 'USER_INFO_FOUND', user: flowUser(found), exists: true } : { type: 'USER_INFO_FAILED' }
         }
         const appAdapter = input.appAdapter
-        const info = provider.getUserInfo && appAdapter
-          ? await provider.getUserInfo({ adapter: appAdapter, provider }, env.request)
-          : await defaultUserInfo(adapter, input.query)
+        const info =
+          provider.getUserInfo && appAdapter
+            ? await provider.getUserInfo({ adapter: appAdapter, provider }, env.request)
+            : await defaultUserInfo(adapter, input.query)
         if (!info || typeof info !== 'object' || !info.user) return { type: 'USER_INFO_NONE' }
         return { type: 'USER_INFO_FOUND', user: flowUser(info.user), exists: info.exists === true }
       } catch (error) {
-        log.error(new WebAuthnVerificationError('looking up the user for WebAuthn options failed', { err: error instanceof Error ? error : undefined, provider: provider.id }))
+        log.error(
+          new WebAuthnVerificationError('looking up the user for WebAuthn options failed', {
+            err: error instanceof Error ? error : undefined,
+            provider: provider.id,
+          }),
+        )
         return { type: 'USER_INFO_FAILED' }
       }
     },
@@ -115,20 +146,30 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
       try {
         const { generateRegistrationOptions } = await library()
         const held = subject.id ? await adapter.listAuthenticatorsByUserId(subject.id) : []
-        sink.options = { ...(await generateRegistrationOptions({
-          ...provider.registrationOptions,
-          rpName: relyingParty.name,
-          rpID: relyingParty.id,
-          userName: subject.email ?? subject.name ?? 'user',
-          userDisplayName: subject.name ?? undefined,
-          // A random handle: the stored authenticator, not this value, links a credential to its user.
-          userID: new Uint8Array(Buffer.from(randomId().replace(/-/g, ''), 'hex')),
-          challenge: new Uint8Array(Buffer.from(challenge, 'base64url')),
-          excludeCredentials: held.map((a) => ({ id: Buffer.from(a.credentialID, 'base64').toString('base64url'), transports: transportsFromString(a.transports) })),
-        })) }
+        sink.options = {
+          ...(await generateRegistrationOptions({
+            ...provider.registrationOptions,
+            rpName: relyingParty.name,
+            rpID: relyingParty.id,
+            userName: subject.email ?? subject.name ?? 'user',
+            userDisplayName: subject.name ?? undefined,
+            // A random handle: the stored authenticator, not this value, links a credential to its user.
+            userID: new Uint8Array(Buffer.from(randomId().replace(/-/g, ''), 'hex')),
+            challenge: new Uint8Array(Buffer.from(challenge, 'base64url')),
+            excludeCredentials: held.map((a) => ({
+              id: Buffer.from(a.credentialID, 'base64').toString('base64url'),
+              transports: transportsFromString(a.transports),
+            })),
+          })),
+        }
         return { type: 'OPTIONS_BUILT' }
       } catch (error) {
-        log.error(new WebAuthnVerificationError('building WebAuthn registration options failed', { err: error instanceof Error ? error : undefined, provider: provider.id }))
+        log.error(
+          new WebAuthnVerificationError('building WebAuthn registration options failed', {
+            err: error instanceof Error ? error : undefined,
+            provider: provider.id,
+          }),
+        )
         return { type: 'OPTIONS_FAILED' }
       }
     },
@@ -137,16 +178,26 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
       try {
         const { generateAuthenticationOptions } = await library()
         const held = userId ? await adapter.listAuthenticatorsByUserId(userId) : []
-        sink.options = { ...(await generateAuthenticationOptions({
-          ...provider.authenticationOptions,
-          rpID: relyingParty.id,
-          challenge: new Uint8Array(Buffer.from(challenge, 'base64url')),
-          // Empty: any discoverable credential of this relying party may answer.
-          allowCredentials: held.map((a) => ({ id: Buffer.from(a.credentialID, 'base64').toString('base64url'), transports: transportsFromString(a.transports) })),
-        })) }
+        sink.options = {
+          ...(await generateAuthenticationOptions({
+            ...provider.authenticationOptions,
+            rpID: relyingParty.id,
+            challenge: new Uint8Array(Buffer.from(challenge, 'base64url')),
+            // Empty: any discoverable credential of this relying party may answer.
+            allowCredentials: held.map((a) => ({
+              id: Buffer.from(a.credentialID, 'base64').toString('base64url'),
+              transports: transportsFromString(a.transports),
+            })),
+          })),
+        }
         return { type: 'OPTIONS_BUILT' }
       } catch (error) {
-        log.error(new WebAuthnVerificationError('building WebAuthn authentication options failed', { err: error instanceof Error ? error : undefined, provider: provider.id }))
+        log.error(
+          new WebAuthnVerificationError('building WebAuthn authentication options failed', {
+            err: error instanceof Error ? error : undefined,
+            provider: provider.id,
+          }),
+        )
         return { type: 'OPTIONS_FAILED' }
       }
     },
@@ -154,7 +205,9 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
     runRedirectCallback: (params) => runRedirectCallback(env, params),
 
     claimChallenge({ challenge, expiresAt }) {
-      return input.spent.claim(challenge, expiresAt, env.now) ? { type: 'CHALLENGE_CLAIMED' } : { type: 'CHALLENGE_SPENT' }
+      return input.spent.claim(challenge, expiresAt, env.now)
+        ? { type: 'CHALLENGE_CLAIMED' }
+        : { type: 'CHALLENGE_SPENT' }
     },
 
     async verifyRegistration({ challenge }) {
@@ -183,7 +236,12 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
         counter: info.credential.counter,
         backedUp: info.credentialBackedUp,
         deviceType: info.credentialDeviceType,
-        transports: transportsToString(info.credential.transports ?? (Array.isArray(response.response.transports) ? response.response.transports.filter((t): t is string => typeof t === 'string') : undefined)),
+        transports: transportsToString(
+          info.credential.transports ??
+            (Array.isArray(response.response.transports)
+              ? response.response.transports.filter((t): t is string => typeof t === 'string')
+              : undefined),
+        ),
       }
       return { type: 'REGISTRATION_VERIFIED' }
     },
@@ -197,13 +255,19 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
       if (!found || !owner) return { type: 'CREDENTIAL_UNKNOWN' }
       stored = found
       user = owner
-      account = { type: 'webauthn', provider: provider.id, providerAccountId: found.providerAccountId, userId: owner.id }
+      account = {
+        type: 'webauthn',
+        provider: provider.id,
+        providerAccountId: found.providerAccountId,
+        userId: owner.id,
+      }
       return { type: 'CREDENTIAL_FOUND', storedCounter: Number(found.counter) || 0, user: flowUser(owner) }
     },
 
     async verifyAuthentication({ challenge }) {
       const response = postedCredential(env)
-      if (!response || !stored) return { type: 'VERIFICATION_FAILED', reason: 'the body carries no authentication response' }
+      if (!response || !stored)
+        return { type: 'VERIFICATION_FAILED', reason: 'the body carries no authentication response' }
       try {
         const { verifyAuthenticationResponse } = await library()
         const verified = await verifyAuthenticationResponse({
@@ -213,7 +277,12 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
           expectedOrigin: relyingParty.origin,
           expectedRPID: relyingParty.id,
           // 0: the machine compares counters itself (isAuthenticatorCounterRegressed).
-          credential: { id: response.id, publicKey: fromBase64(stored.credentialPublicKey), counter: 0, transports: transportsFromString(stored.transports) },
+          credential: {
+            id: response.id,
+            publicKey: fromBase64(stored.credentialPublicKey),
+            counter: 0,
+            transports: transportsFromString(stored.transports),
+          },
         })
         if (!verified.verified) return { type: 'VERIFICATION_FAILED', reason: 'authentication response not verified' }
         return { type: 'ASSERTION_VERIFIED', newCounter: verified.authenticationInfo.newCounter }
@@ -244,16 +313,31 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
         owner = await adapter.getUser(signedInUserId)
       } else {
         // Checked again here: the e-mail may have been taken since the options were built.
-        if (subject.email && await adapter.getUserByEmail(subject.email)) return { type: 'SAVE_FAILED' }
-        owner = await adapter.createUser({ id: randomId(), email: subject.email ?? '', name: subject.name ?? null, emailVerified: null })
+        if (subject.email && (await adapter.getUserByEmail(subject.email))) return { type: 'SAVE_FAILED' }
+        owner = await adapter.createUser({
+          id: randomId(),
+          email: subject.email ?? '',
+          name: subject.name ?? null,
+          emailVerified: null,
+        })
         isNewUser = true
       }
       if (!owner) return { type: 'SAVE_FAILED' }
-      const linked = { type: 'webauthn' as const, provider: provider.id, providerAccountId: fresh.credentialID, userId: owner.id }
+      const linked = {
+        type: 'webauthn' as const,
+        provider: provider.id,
+        providerAccountId: fresh.credentialID,
+        userId: owner.id,
+      }
       await adapter.linkAccount(linked)
       await adapter.createAuthenticator({
-        credentialID: fresh.credentialID, userId: owner.id, providerAccountId: fresh.credentialID, counter: fresh.counter,
-        credentialBackedUp: fresh.backedUp, credentialPublicKey: fresh.publicKey, credentialDeviceType: fresh.deviceType,
+        credentialID: fresh.credentialID,
+        userId: owner.id,
+        providerAccountId: fresh.credentialID,
+        counter: fresh.counter,
+        credentialBackedUp: fresh.backedUp,
+        credentialPublicKey: fresh.publicKey,
+        credentialDeviceType: fresh.deviceType,
         transports: fresh.transports ?? null,
       })
       user = owner

@@ -17,8 +17,14 @@ const maxRefLength = 3800
 function isFlowRecord(value: unknown): value is FlowRecord {
   if (typeof value !== 'object' || value === null) return false
   const r = value as Record<string, unknown>
-  return typeof r.v === 'number' && typeof r.m === 'string' && typeof r.x === 'number' &&
-    (typeof r.s === 'string' || (typeof r.s === 'object' && r.s !== null)) && typeof r.c === 'object' && r.c !== null
+  return (
+    typeof r.v === 'number' &&
+    typeof r.m === 'string' &&
+    typeof r.x === 'number' &&
+    (typeof r.s === 'string' || (typeof r.s === 'object' && r.s !== null)) &&
+    typeof r.c === 'object' &&
+    r.c !== null
+  )
 }
 
 /** Keeps each flow in an encrypted cookie. */
@@ -45,7 +51,8 @@ export class CookieFlowStore implements ConfigurableFlowStore {
     const key = this.#keys[0]
     if (!key) throw new FlowStoreUnavailable('cookie flow store used before configure()')
     const ref = sealCompactJwe(JSON.stringify(record), key, 'A256GCM')
-    if (ref.length > maxRefLength) throw new FlowStoreUnavailable('flow is too large for a cookie', { length: ref.length })
+    if (ref.length > maxRefLength)
+      throw new FlowStoreUnavailable('flow is too large for a cookie', { length: ref.length })
     return ref
   }
 

@@ -41,9 +41,15 @@ const downStatuses = new Set(['reconnecting', 'close', 'end', 'disconnecting'])
 function isFlowRecord(value: unknown): value is FlowRecord {
   if (typeof value !== 'object' || value === null) return false
   const r = value as Record<string, unknown>
-  return typeof r.v === 'number' && typeof r.m === 'string' && typeof r.x === 'number' &&
+  return (
+    typeof r.v === 'number' &&
+    typeof r.m === 'string' &&
+    typeof r.x === 'number' &&
     (typeof r.s === 'string' || (typeof r.s === 'object' && r.s !== null)) &&
-    typeof r.c === 'object' && r.c !== null && !Array.isArray(r.c)
+    typeof r.c === 'object' &&
+    r.c !== null &&
+    !Array.isArray(r.c)
+  )
 }
 
 function isUnknownCommand(err: unknown): boolean {
@@ -79,7 +85,9 @@ export class RedisKeyedFlowStore implements FlowStore {
   constructor(client: Redis | Cluster, options: RedisFlowStoreOptions = {}) {
     const timeoutMs = options.operationTimeoutMs ?? 2000
     if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-      throw new InvalidConfig('operationTimeoutMs must be a positive number of milliseconds', { operationTimeoutMs: timeoutMs })
+      throw new InvalidConfig('operationTimeoutMs must be a positive number of milliseconds', {
+        operationTimeoutMs: timeoutMs,
+      })
     }
     this.#client = client
     this.#prefix = options.prefix ?? 'authchart:flow:'
@@ -159,7 +167,12 @@ export class RedisKeyedFlowStore implements FlowStore {
   #run<T>(operation: string, send: () => Promise<T>): Promise<T> {
     const status = this.#client.status
     if (downStatuses.has(status)) {
-      return Promise.reject(new FlowStoreUnavailable(`redis flow store: ${operation} refused, connection is ${status}`, { operation, status }))
+      return Promise.reject(
+        new FlowStoreUnavailable(`redis flow store: ${operation} refused, connection is ${status}`, {
+          operation,
+          status,
+        }),
+      )
     }
     return new Promise<T>((resolve, reject) => {
       let settled = false
@@ -169,20 +182,36 @@ export class RedisKeyedFlowStore implements FlowStore {
         clearTimeout(timer)
         done()
       }
-      const timer = setTimeout(() => settle(() => reject(new FlowStoreUnavailable(
-        `redis flow store: ${operation} timed out after ${this.#timeoutMs} ms`,
-        { operation, timeoutMs: this.#timeoutMs, status: this.#client.status },
-      ))), this.#timeoutMs)
+      const timer = setTimeout(
+        () =>
+          settle(() =>
+            reject(
+              new FlowStoreUnavailable(`redis flow store: ${operation} timed out after ${this.#timeoutMs} ms`, {
+                operation,
+                timeoutMs: this.#timeoutMs,
+                status: this.#client.status,
+              }),
+            ),
+          ),
+        this.#timeoutMs,
+      )
 
       this.#whenReady()
         // A deadline that passed while connecting must not let the command go out afterwards.
         .then(() => (settled ? undefined : send()))
         .then(
           (value) => settle(() => resolve(value as T)),
-          (err: unknown) => settle(() => reject(err instanceof FlowStoreUnavailable ? err : new FlowStoreUnavailable(
-            `redis flow store: ${operation} failed`,
-            err instanceof Error ? err : { reason: String(err) },
-          ))),
+          (err: unknown) =>
+            settle(() =>
+              reject(
+                err instanceof FlowStoreUnavailable
+                  ? err
+                  : new FlowStoreUnavailable(
+                      `redis flow store: ${operation} failed`,
+                      err instanceof Error ? err : { reason: String(err) },
+                    ),
+              ),
+            ),
         )
     })
   }
@@ -202,12 +231,21 @@ export class RedisKeyedFlowStore implements FlowStore {
           client.off('end', onEnd)
           this.#ready = null
         }
-        const onReady = () => { done(); resolve() }
-        const onEnd = () => { done(); reject(new FlowStoreUnavailable('redis flow store: the client was closed', { status: client.status })) }
+        const onReady = () => {
+          done()
+          resolve()
+        }
+        const onEnd = () => {
+          done()
+          reject(new FlowStoreUnavailable('redis flow store: the client was closed', { status: client.status }))
+        }
         client.on('ready', onReady)
         client.on('end', onEnd)
       })
-      if (client.status === 'wait') client.connect().catch(() => { /* the deadline reports it */ })
+      if (client.status === 'wait')
+        client.connect().catch(() => {
+          /* the deadline reports it */
+        })
     }
     return this.#ready
   }

@@ -35,7 +35,13 @@ import {
   type RequestHandler,
 } from '@builder.io/qwik-city'
 import type { Session } from '../../types/index.js'
-import { checkSignInInput, checkSignOutInput, type InputErrors, type SignInFieldErrors, type SignOutFieldErrors } from './input.js'
+import {
+  checkSignInInput,
+  checkSignOutInput,
+  type InputErrors,
+  type SignInFieldErrors,
+  type SignOutFieldErrors,
+} from './input.js'
 import type { QwikAuthConfig } from './server.js'
 import { serverModule$ } from './server-module.js'
 
@@ -120,40 +126,60 @@ export function QwikAuthQrl(configQrl: QRL<QwikAuthConfigFn>): QwikAuthResult {
   }
 
   const useSession = routeLoaderQrl(
-    inlinedQrl(async (event: RequestEventCommon): Promise<Session | null> => {
-      const [captured] = useLexicalScope<Captured>()
-      const { server, config } = await configure(captured, event)
-      return server.sessionOf(event, config)
-    }, 'AuthchartQwik_useSession', [configQrl]),
+    inlinedQrl(
+      async (event: RequestEventCommon): Promise<Session | null> => {
+        const [captured] = useLexicalScope<Captured>()
+        const { server, config } = await configure(captured, event)
+        return server.sessionOf(event, config)
+      },
+      'AuthchartQwik_useSession',
+      [configQrl],
+    ),
     { id: 'authchart-session' },
   )
 
   const useSignIn: Action<SignInResult, SignInInput> = globalActionQrl(
-    inlinedQrl(async (data: unknown, event: RequestEventAction): Promise<SignInResult> => {
-      const [captured] = useLexicalScope<Captured>()
-      const { server, config } = await configure(captured, event)
-      // The action's CSRF check: without it another site could post a form here and sign the visitor in.
-      if (!server.isOwnOriginPost(event)) return event.fail(403, { fieldErrors: noSignInErrors(), formErrors: [crossSite] })
-      const checked = checkSignInInput(data, server.providersOf(config).map((provider) => provider.id), event.url.origin)
-      if (!checked.ok) return event.fail(400, checked.errors)
-      const outcome = await server.signIn(event, config, checked.value)
-      if ('error' in outcome) return event.fail(outcome.status, { fieldErrors: noSignInErrors(), formErrors: [outcome.error] })
-      throw event.redirect(303, redirectTarget(outcome.url, event.url))
-    }, 'AuthchartQwik_useSignIn', [configQrl]),
+    inlinedQrl(
+      async (data: unknown, event: RequestEventAction): Promise<SignInResult> => {
+        const [captured] = useLexicalScope<Captured>()
+        const { server, config } = await configure(captured, event)
+        // The action's CSRF check: without it another site could post a form here and sign the visitor in.
+        if (!server.isOwnOriginPost(event))
+          return event.fail(403, { fieldErrors: noSignInErrors(), formErrors: [crossSite] })
+        const checked = checkSignInInput(
+          data,
+          server.providersOf(config).map((provider) => provider.id),
+          event.url.origin,
+        )
+        if (!checked.ok) return event.fail(400, checked.errors)
+        const outcome = await server.signIn(event, config, checked.value)
+        if ('error' in outcome)
+          return event.fail(outcome.status, { fieldErrors: noSignInErrors(), formErrors: [outcome.error] })
+        throw event.redirect(303, redirectTarget(outcome.url, event.url))
+      },
+      'AuthchartQwik_useSignIn',
+      [configQrl],
+    ),
     { id: 'authchart-signin' },
   )
 
   const useSignOut: Action<SignOutResult, SignOutInput> = globalActionQrl(
-    inlinedQrl(async (data: unknown, event: RequestEventAction): Promise<SignOutResult> => {
-      const [captured] = useLexicalScope<Captured>()
-      const { server, config } = await configure(captured, event)
-      if (!server.isOwnOriginPost(event)) return event.fail(403, { fieldErrors: { redirectTo: undefined }, formErrors: [crossSite] })
-      const checked = checkSignOutInput(data, event.url.origin)
-      if (!checked.ok) return event.fail(400, checked.errors)
-      const outcome = await server.signOut(event, config, checked.value)
-      if ('error' in outcome) return event.fail(outcome.status, { fieldErrors: { redirectTo: undefined }, formErrors: [outcome.error] })
-      throw event.redirect(303, redirectTarget(outcome.url, event.url))
-    }, 'AuthchartQwik_useSignOut', [configQrl]),
+    inlinedQrl(
+      async (data: unknown, event: RequestEventAction): Promise<SignOutResult> => {
+        const [captured] = useLexicalScope<Captured>()
+        const { server, config } = await configure(captured, event)
+        if (!server.isOwnOriginPost(event))
+          return event.fail(403, { fieldErrors: { redirectTo: undefined }, formErrors: [crossSite] })
+        const checked = checkSignOutInput(data, event.url.origin)
+        if (!checked.ok) return event.fail(400, checked.errors)
+        const outcome = await server.signOut(event, config, checked.value)
+        if ('error' in outcome)
+          return event.fail(outcome.status, { fieldErrors: { redirectTo: undefined }, formErrors: [outcome.error] })
+        throw event.redirect(303, redirectTarget(outcome.url, event.url))
+      },
+      'AuthchartQwik_useSignOut',
+      [configQrl],
+    ),
     { id: 'authchart-signout' },
   )
 

@@ -95,8 +95,17 @@ function checkAuthorizationParams(value: unknown): { value: URLSearchParams; err
  * Checks the sign-in action's input. `providerIds` are the configured providers; `origin` the app's.
  * `options.redirectTo`, when given, wins over `redirectTo` (Auth.js's `signIn(provider, options)` order).
  */
-export function checkSignInInput(data: unknown, providerIds: readonly string[], origin: string): Checked<SignInRequest, SignInFieldErrors> {
-  const fieldErrors: SignInFieldErrors = { authorizationParams: undefined, options: undefined, providerId: undefined, redirectTo: undefined }
+export function checkSignInInput(
+  data: unknown,
+  providerIds: readonly string[],
+  origin: string,
+): Checked<SignInRequest, SignInFieldErrors> {
+  const fieldErrors: SignInFieldErrors = {
+    authorizationParams: undefined,
+    options: undefined,
+    providerId: undefined,
+    redirectTo: undefined,
+  }
   if (!isRecord(data)) return { ok: false, errors: { fieldErrors, formErrors: [messages.notAnObject] } }
 
   const providerId = data.providerId
@@ -124,15 +133,20 @@ export function checkSignInInput(data: unknown, providerIds: readonly string[], 
     return { ok: false, errors: { fieldErrors, formErrors: [] } }
   }
   const fields: Array<[string, string]> = []
-  for (const [name, value] of Object.entries(data)) if (!ownFields.has(name) && typeof value === 'string') fields.push([name, value])
-  return { ok: true, value: { providerId, redirectTo: optionsRedirect ?? redirect.value, authorizationParams: params.value, fields } }
+  for (const [name, value] of Object.entries(data))
+    if (!ownFields.has(name) && typeof value === 'string') fields.push([name, value])
+  return {
+    ok: true,
+    value: { providerId, redirectTo: optionsRedirect ?? redirect.value, authorizationParams: params.value, fields },
+  }
 }
 
 /** Checks the sign-out action's input: only `redirectTo`, optional. */
 export function checkSignOutInput(data: unknown, origin: string): Checked<SignOutRequest, SignOutFieldErrors> {
   // A sign-out button without fields submits nothing at all.
   if (data === undefined || data === null) return { ok: true, value: { redirectTo: undefined } }
-  if (!isRecord(data)) return { ok: false, errors: { fieldErrors: { redirectTo: undefined }, formErrors: [messages.notAnObject] } }
+  if (!isRecord(data))
+    return { ok: false, errors: { fieldErrors: { redirectTo: undefined }, formErrors: [messages.notAnObject] } }
   const redirect = checkRedirect(data.redirectTo, origin)
   if (redirect.errors) return { ok: false, errors: { fieldErrors: { redirectTo: redirect.errors }, formErrors: [] } }
   return { ok: true, value: { redirectTo: redirect.value } }

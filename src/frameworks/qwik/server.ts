@@ -23,7 +23,6 @@ export interface AuthRequestEvent {
   readonly cookie: { set(name: string, value: string, options?: CookieOptions): void }
 }
 
-
 const prepared = new WeakSet<object>()
 
 function isConfig(value: unknown): value is QwikAuthConfig {
@@ -32,7 +31,8 @@ function isConfig(value: unknown): value is QwikAuthConfig {
 
 /** Refuses what cannot be a configuration; applies the environment defaults once per configuration object. */
 export function prepare(value: unknown): QwikAuthConfig {
-  if (!isConfig(value)) throw new InvalidConfig('the QwikAuth$ function returned no configuration with a `providers` array')
+  if (!isConfig(value))
+    throw new InvalidConfig('the QwikAuth$ function returned no configuration with a `providers` array')
   if ('raw' in value) throw new InvalidConfig('QwikAuth$ needs real responses: remove `raw` from the configuration')
   if (!prepared.has(value)) {
     // Qwik City's node adapters read `event.env` from process.env; the defaults read the same variables.
@@ -42,14 +42,18 @@ export function prepare(value: unknown): QwikAuthConfig {
   return value
 }
 
-interface ProviderShape { id?: unknown; type?: unknown }
+interface ProviderShape {
+  id?: unknown
+  type?: unknown
+}
 
 /** The configured providers' ids and types. */
 export function providersOf(config: QwikAuthConfig): Array<{ id: string; type: string }> {
   const list: Array<{ id: string; type: string }> = []
   for (const entry of config.providers) {
     const provider = (typeof entry === 'function' ? entry() : entry) as ProviderShape
-    if (typeof provider.id === 'string' && typeof provider.type === 'string') list.push({ id: provider.id, type: provider.type })
+    if (typeof provider.id === 'string' && typeof provider.type === 'string')
+      list.push({ id: provider.id, type: provider.type })
   }
   return list
 }
@@ -92,12 +96,21 @@ function needsSameOrigin(config: QwikAuthConfig, method: string, path: string): 
  * A cross-site state-changing request is answered 403 before `Auth()` sees it; `Auth()` then applies its own
  * double-submit CSRF check, so neither defence depends on the other (nor on Qwik City's `checkOrigin`).
  */
-export async function answerAuthRequest(event: AuthRequestEvent, config: QwikAuthConfig): Promise<Response | undefined> {
+export async function answerAuthRequest(
+  event: AuthRequestEvent,
+  config: QwikAuthConfig,
+): Promise<Response | undefined> {
   const basePath = basePathOf(config)
   if (!isUnderBasePath(event.url.pathname, basePath)) return undefined
   const method = event.request.method.toUpperCase()
-  if (needsSameOrigin(config, method, event.url.pathname.slice(basePath.length)) && !isSameOrigin(event.request, event.url.origin)) {
-    return new Response('Cross-site request refused', { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } })
+  if (
+    needsSameOrigin(config, method, event.url.pathname.slice(basePath.length)) &&
+    !isSameOrigin(event.request, event.url.origin)
+  ) {
+    return new Response('Cross-site request refused', {
+      status: 403,
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+    })
   }
   const response = await callAuth(event.request, config)
   forwardCookies(response, event)
@@ -112,7 +125,8 @@ async function fetchSession(event: AuthRequestEvent, config: QwikAuthConfig): Pr
   if (cookie) headers.set('cookie', cookie)
   const response = await callAuth(new Request(`${event.url.origin}${basePathOf(config)}/session`, { headers }), config)
   const data: unknown = await response.json().catch(() => null)
-  if (response.status !== 200) throw new InvalidConfig('the session endpoint did not answer', { status: response.status })
+  if (response.status !== 200)
+    throw new InvalidConfig('the session endpoint did not answer', { status: response.status })
   // A refreshed session cookie (rolling expiry, database `updateAge`) reaches the browser with the page.
   forwardCookies(response, event)
   if (typeof data !== 'object' || data === null || Object.keys(data).length === 0) return null
@@ -136,9 +150,15 @@ export function sessionOf(event: AuthRequestEvent, config: QwikAuthConfig): Prom
 export type AuthOutcome = { url: string } | { error: string; status: number }
 
 /** A CSRF token for this request from `Auth()`, and the cookie header that goes with it. */
-async function csrfFor(event: AuthRequestEvent, config: QwikAuthConfig): Promise<{ token: string; cookie: string } | undefined> {
+async function csrfFor(
+  event: AuthRequestEvent,
+  config: QwikAuthConfig,
+): Promise<{ token: string; cookie: string } | undefined> {
   const cookie = event.request.headers.get('cookie')
-  const response = await callAuth(new Request(`${event.url.origin}${basePathOf(config)}/csrf`, { headers: cookie ? { cookie } : {} }), config)
+  const response = await callAuth(
+    new Request(`${event.url.origin}${basePathOf(config)}/csrf`, { headers: cookie ? { cookie } : {} }),
+    config,
+  )
   const body: unknown = response.ok ? await response.json().catch(() => null) : null
   const token = typeof body === 'object' && body !== null ? (body as { csrfToken?: unknown }).csrfToken : undefined
   if (typeof token !== 'string') return undefined
@@ -150,17 +170,30 @@ async function csrfFor(event: AuthRequestEvent, config: QwikAuthConfig): Promise
  * Posts `fields` to `Auth()` at `path`, as the browser's own form would. The action has already checked that the
  * browser's request comes from this origin (its CSRF check), so it takes a token from `Auth()` for this request.
  */
-async function postToAuth(event: AuthRequestEvent, config: QwikAuthConfig, path: string, fields: URLSearchParams): Promise<AuthOutcome> {
+async function postToAuth(
+  event: AuthRequestEvent,
+  config: QwikAuthConfig,
+  path: string,
+  fields: URLSearchParams,
+): Promise<AuthOutcome> {
   const csrf = await csrfFor(event, config)
   if (!csrf) return { error: 'Sign-in is unavailable right now', status: 503 }
   fields.set('csrfToken', csrf.token)
-  const headers = new Headers({ 'content-type': 'application/x-www-form-urlencoded', 'x-auth-return-redirect': '1', origin: event.url.origin })
+  const headers = new Headers({
+    'content-type': 'application/x-www-form-urlencoded',
+    'x-auth-return-redirect': '1',
+    origin: event.url.origin,
+  })
   if (csrf.cookie) headers.set('cookie', csrf.cookie)
-  const response = await callAuth(new Request(`${event.url.origin}${path}`, { method: 'POST', headers, body: fields }), config)
+  const response = await callAuth(
+    new Request(`${event.url.origin}${path}`, { method: 'POST', headers, body: fields }),
+    config,
+  )
   forwardCookies(response, event)
   const body: unknown = await response.json().catch(() => null)
   const url = typeof body === 'object' && body !== null ? (body as { url?: unknown }).url : undefined
-  if (typeof url !== 'string') return { error: 'Sign-in could not be completed', status: response.status >= 500 ? 503 : 400 }
+  if (typeof url !== 'string')
+    return { error: 'Sign-in could not be completed', status: response.status >= 500 ? 503 : 400 }
   return { url }
 }
 
@@ -171,12 +204,22 @@ export function signIn(event: AuthRequestEvent, config: QwikAuthConfig, input: S
   fields.set('callbackUrl', input.redirectTo ?? event.url.pathname)
   const endpoint = type === 'credentials' ? 'callback' : 'signin'
   const search = input.authorizationParams.size > 0 ? `?${input.authorizationParams}` : ''
-  return postToAuth(event, config, `${basePathOf(config)}/${endpoint}/${encodeURIComponent(input.providerId)}${search}`, fields)
+  return postToAuth(
+    event,
+    config,
+    `${basePathOf(config)}/${endpoint}/${encodeURIComponent(input.providerId)}${search}`,
+    fields,
+  )
 }
 
 /** The sign-out action's work: ends the session; the browser lands on `redirectTo` (default `/`). */
 export function signOut(event: AuthRequestEvent, config: QwikAuthConfig, input: SignOutRequest): Promise<AuthOutcome> {
-  return postToAuth(event, config, `${basePathOf(config)}/signout`, new URLSearchParams({ callbackUrl: input.redirectTo ?? '/' }))
+  return postToAuth(
+    event,
+    config,
+    `${basePathOf(config)}/signout`,
+    new URLSearchParams({ callbackUrl: input.redirectTo ?? '/' }),
+  )
 }
 
 /** The action's own CSRF check: the post must come from a page of this origin. */

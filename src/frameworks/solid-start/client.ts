@@ -29,11 +29,24 @@ export const defaultBasePath = '/api/auth'
  * Signs in with `providerId`: OAuth and OIDC providers go to the provider, credentials and e-mail are posted with
  * the fields in `options`. Without a provider, opens the sign-in page.
  */
-export async function signIn(providerId?: string, options?: SignInOptions<true>, authorizationParams?: AuthorizationParams): Promise<void>
-export async function signIn(providerId: string, options: SignInOptions<false>, authorizationParams?: AuthorizationParams): Promise<SignInResponse>
-export async function signIn(providerId?: string, options: SignInOptions<boolean> = {}, authorizationParams?: AuthorizationParams): Promise<SignInResponse | void> {
+export async function signIn(
+  providerId?: string,
+  options?: SignInOptions<true>,
+  authorizationParams?: AuthorizationParams,
+): Promise<void>
+export async function signIn(
+  providerId: string,
+  options: SignInOptions<false>,
+  authorizationParams?: AuthorizationParams,
+): Promise<SignInResponse>
+export async function signIn(
+  providerId?: string,
+  options: SignInOptions<boolean> = {},
+  authorizationParams?: AuthorizationParams,
+): Promise<SignInResponse | void> {
   const withBase = { ...options, basePath: options.basePath ?? defaultBasePath }
-  if (withBase.redirect === false) return postSignIn(providerId ?? '', { ...withBase, redirect: false }, authorizationParams)
+  if (withBase.redirect === false)
+    return postSignIn(providerId ?? '', { ...withBase, redirect: false }, authorizationParams)
   return postSignIn(providerId, { ...withBase, redirect: true }, authorizationParams)
 }
 

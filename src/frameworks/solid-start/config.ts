@@ -20,7 +20,8 @@ export const defaultPrefix = '/api/auth'
 const prepared = new WeakSet<object>()
 
 function normalised(path: string, option: string): string {
-  if (!path.startsWith('/')) throw new InvalidConfig(`SolidAuth: \`${option}\` must be a path starting with "/" (got ${JSON.stringify(path)})`)
+  if (!path.startsWith('/'))
+    throw new InvalidConfig(`SolidAuth: \`${option}\` must be a path starting with "/" (got ${JSON.stringify(path)})`)
   return path.replace(/\/+$/, '')
 }
 
@@ -40,7 +41,9 @@ export function prepareSolidConfig(config: unknown, env: Record<string, string |
   const prefix = config.prefix === undefined ? undefined : normalised(config.prefix, 'prefix')
   const basePath = config.basePath === undefined ? undefined : normalised(config.basePath, 'basePath')
   if (prefix !== undefined && basePath !== undefined && prefix !== basePath) {
-    throw new InvalidConfig(`SolidAuth: \`prefix\` (${prefix}) and \`basePath\` (${basePath}) name the same path and must agree; set one of them`)
+    throw new InvalidConfig(
+      `SolidAuth: \`prefix\` (${prefix}) and \`basePath\` (${basePath}) name the same path and must agree; set one of them`,
+    )
   }
   const path = prefix ?? basePath ?? defaultPrefix
   config.prefix = path

@@ -19,7 +19,10 @@ export interface SolidAuthEvent {
 
 export type SolidAuthHandler = (event: SolidAuthEvent) => Promise<Response | undefined>
 
-interface ProviderShape { id?: unknown; type?: unknown }
+interface ProviderShape {
+  id?: unknown
+  type?: unknown
+}
 
 /** The type of the provider `id` (`oauth`, `oidc`, `credentials`, ...), or undefined when there is none. */
 function providerType(config: SolidAuthConfig, id: string): string | undefined {
@@ -48,7 +51,10 @@ function mayComeFromElsewhere(config: SolidAuthConfig, action: string): boolean 
 }
 
 function plain(status: number, text: string): Response {
-  return new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } })
+  return new Response(text, {
+    status,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+  })
 }
 
 export function createHandlers(config: SolidAuthConfig): { GET: SolidAuthHandler; POST: SolidAuthHandler } {

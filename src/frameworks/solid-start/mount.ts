@@ -27,6 +27,8 @@ function safeDecode(value: string): string {
 
 /** The message for a route mounted at `mounted` while the configuration says `prefix`. */
 export function mountMismatchMessage(mounted: string, prefix: string): string {
-  return `SolidAuth: the auth route is mounted at ${mounted || '/'} but the configured prefix (basePath) is ${prefix || '/'}; ` +
+  return (
+    `SolidAuth: the auth route is mounted at ${mounted || '/'} but the configured prefix (basePath) is ${prefix || '/'}; ` +
     `move the route to src/routes${prefix}/[...solidauth].ts or set \`prefix: '${mounted}'\`. Callback URLs use the prefix, so they would reach no route.`
+  )
 }

@@ -29,7 +29,10 @@ export async function getSession(request: Request, config: SolidAuthConfig): Pro
   if (response.status === 503) throw new FlowStoreUnavailable('the session store is unavailable', { status: 503 })
   if (response.status !== 200) {
     const reason = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).error : undefined
-    throw new InvalidConfig('the session endpoint did not answer', { status: response.status, error: typeof reason === 'string' ? reason : undefined })
+    throw new InvalidConfig('the session endpoint did not answer', {
+      status: response.status,
+      error: typeof reason === 'string' ? reason : undefined,
+    })
   }
   if (typeof data !== 'object' || data === null || Object.keys(data).length === 0) return null
   return data as Session
@@ -49,7 +52,11 @@ export interface RequireSessionOptions {
  * `redirectTo`). Call it in a server function (`"use server"`, under `query`): SolidStart's router turns the thrown
  * response into a redirect, on the server during rendering as in the browser.
  */
-export async function requireSession(request: Request, config: SolidAuthConfig, options: RequireSessionOptions = {}): Promise<SessionWithUser> {
+export async function requireSession(
+  request: Request,
+  config: SolidAuthConfig,
+  options: RequireSessionOptions = {},
+): Promise<SessionWithUser> {
   const session = await getSession(request, config)
   if (session?.user) return session as SessionWithUser
   // SolidStart's router turns a thrown Response with a Location into a redirect; an Error would be an error page.

@@ -38,11 +38,18 @@ function field(form: FormData, name: string): string | undefined {
 }
 
 /** The CSRF token to send, and the cookie header that goes with it. */
-async function csrfFor(event: RequestEvent, config: SvelteKitAuthConfig, submitted: string | undefined): Promise<{ token: string; cookie: string }> {
+async function csrfFor(
+  event: RequestEvent,
+  config: SvelteKitAuthConfig,
+  submitted: string | undefined,
+): Promise<{ token: string; cookie: string }> {
   const cookie = event.request.headers.get('cookie')
   // A token the page carried is checked by Auth() against the browser's cookie, as for any other client.
   if (submitted) return { token: submitted, cookie: cookie ?? '' }
-  const response = await callAuth(new Request(`${event.url.origin}${basePathOf(config)}/csrf`, { headers: cookie ? { cookie } : {} }), config)
+  const response = await callAuth(
+    new Request(`${event.url.origin}${basePathOf(config)}/csrf`, { headers: cookie ? { cookie } : {} }),
+    config,
+  )
   const body: unknown = response.ok ? await response.json().catch(() => null) : null
   const token = typeof body === 'object' && body !== null ? (body as { csrfToken?: unknown }).csrfToken : undefined
   if (typeof token !== 'string') error(503, 'Sign-in is unavailable right now')
@@ -51,7 +58,13 @@ async function csrfFor(event: RequestEvent, config: SvelteKitAuthConfig, submitt
 }
 
 /** Posts `fields` to the auth endpoint `path` and follows `Auth()`'s answer: cookies onto the page, then a redirect. */
-async function postToAuth(event: RequestEvent, config: SvelteKitAuthConfig, path: string, fields: URLSearchParams, submittedCsrf: string | undefined): Promise<never> {
+async function postToAuth(
+  event: RequestEvent,
+  config: SvelteKitAuthConfig,
+  path: string,
+  fields: URLSearchParams,
+  submittedCsrf: string | undefined,
+): Promise<never> {
   const { token, cookie } = await csrfFor(event, config, submittedCsrf)
   fields.set('csrfToken', token)
   const headers = new Headers({
@@ -60,7 +73,10 @@ async function postToAuth(event: RequestEvent, config: SvelteKitAuthConfig, path
     origin: event.url.origin,
   })
   if (cookie) headers.set('cookie', cookie)
-  const response = await callAuth(new Request(`${event.url.origin}${path}`, { method: 'POST', headers, body: fields }), config)
+  const response = await callAuth(
+    new Request(`${event.url.origin}${path}`, { method: 'POST', headers, body: fields }),
+    config,
+  )
   forwardCookies(response, event.cookies)
   const body: unknown = await response.json().catch(() => null)
   const url = typeof body === 'object' && body !== null ? (body as { url?: unknown }).url : undefined
@@ -74,7 +90,10 @@ async function postToAuth(event: RequestEvent, config: SvelteKitAuthConfig, path
   kitRedirect(303, url, { external })
 }
 
-interface ProviderShape { id?: unknown; type?: unknown }
+interface ProviderShape {
+  id?: unknown
+  type?: unknown
+}
 
 function providerType(config: SvelteKitAuthConfig, id: string): string | undefined {
   for (const entry of config.providers) {
@@ -89,7 +108,8 @@ export async function signInAction(event: RequestEvent, config: SvelteKitAuthCon
   refuseCrossSite(event)
   const form = await readForm(event)
   const basePath = basePathOf(config)
-  const redirectTo = field(form, 'redirectTo') ?? field(form, 'callbackUrl') ?? event.request.headers.get('referer') ?? '/'
+  const redirectTo =
+    field(form, 'redirectTo') ?? field(form, 'callbackUrl') ?? event.request.headers.get('referer') ?? '/'
   const providerId = field(form, 'providerId')
   if (!providerId) kitRedirect(303, `${basePath}/signin?${new URLSearchParams({ callbackUrl: redirectTo })}`)
   const type = providerType(config, providerId)
@@ -100,13 +120,26 @@ export async function signInAction(event: RequestEvent, config: SvelteKitAuthCon
   const query = new URLSearchParams([...event.url.searchParams].filter(([name]) => !name.startsWith('/')))
   const endpoint = type === 'credentials' ? 'callback' : 'signin'
   const search = query.size > 0 ? `?${query}` : ''
-  return postToAuth(event, config, `${basePath}/${endpoint}/${encodeURIComponent(providerId)}${search}`, fields, field(form, 'csrfToken'))
+  return postToAuth(
+    event,
+    config,
+    `${basePath}/${endpoint}/${encodeURIComponent(providerId)}${search}`,
+    fields,
+    field(form, 'csrfToken'),
+  )
 }
 
 /** The `signOut` form action: ends the session and lands on `redirectTo` (default: the page it came from). */
 export async function signOutAction(event: RequestEvent, config: SvelteKitAuthConfig): Promise<never> {
   refuseCrossSite(event)
   const form = await readForm(event)
-  const redirectTo = field(form, 'redirectTo') ?? field(form, 'callbackUrl') ?? event.request.headers.get('referer') ?? '/'
-  return postToAuth(event, config, `${basePathOf(config)}/signout`, new URLSearchParams({ callbackUrl: redirectTo }), field(form, 'csrfToken'))
+  const redirectTo =
+    field(form, 'redirectTo') ?? field(form, 'callbackUrl') ?? event.request.headers.get('referer') ?? '/'
+  return postToAuth(
+    event,
+    config,
+    `${basePathOf(config)}/signout`,
+    new URLSearchParams({ callbackUrl: redirectTo }),
+    field(form, 'csrfToken'),
+  )
 }

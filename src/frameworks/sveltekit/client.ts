@@ -46,12 +46,18 @@ export interface SignInResponse {
 
 export type AuthorizationParams = string | Array<[string, string]> | Record<string, string> | URLSearchParams
 
-interface BrowserLocation { href: string; reload(): void }
+interface BrowserLocation {
+  href: string
+  reload(): void
+}
 
 /** The page's location; this module only runs in the browser. */
 function pageLocation(): BrowserLocation {
   const location = (globalThis as { location?: BrowserLocation }).location
-  if (!location) throw new Error('authchart/sveltekit/client runs in the browser; on the server use the signIn / signOut form actions')
+  if (!location)
+    throw new Error(
+      'authchart/sveltekit/client runs in the browser; on the server use the signIn / signOut form actions',
+    )
   return location
 }
 
@@ -73,7 +79,8 @@ async function csrfToken(basePath: string): Promise<string> {
 async function providerType(basePath: string, id: string): Promise<string | undefined> {
   const response = await fetch(`${basePath}/providers`, { credentials: 'same-origin' })
   const body: unknown = await response.json()
-  const provider = typeof body === 'object' && body !== null ? (body as Record<string, { type?: unknown }>)[id] : undefined
+  const provider =
+    typeof body === 'object' && body !== null ? (body as Record<string, { type?: unknown }>)[id] : undefined
   return typeof provider?.type === 'string' ? provider.type : undefined
 }
 
@@ -85,7 +92,10 @@ function searchParam(url: string, name: string): string | undefined {
   }
 }
 
-async function post(url: string, fields: Record<string, string>): Promise<{ status: number; ok: boolean; url: string }> {
+async function post(
+  url: string,
+  fields: Record<string, string>,
+): Promise<{ status: number; ok: boolean; url: string }> {
   const response = await fetch(url, {
     method: 'POST',
     credentials: 'same-origin',
@@ -102,9 +112,21 @@ async function post(url: string, fields: Record<string, string>): Promise<{ stat
  * Signs in with `providerId`: OAuth and OIDC providers go to the provider, credentials and e-mail are posted with
  * the fields in `options`. Without a provider, opens the sign-in page.
  */
-export async function signIn(providerId?: string, options?: SignInOptions<true>, authorizationParams?: AuthorizationParams): Promise<void>
-export async function signIn(providerId: string, options: SignInOptions<false>, authorizationParams?: AuthorizationParams): Promise<SignInResponse>
-export async function signIn(providerId?: string, options: SignInOptions<boolean> = {}, authorizationParams?: AuthorizationParams): Promise<SignInResponse | void> {
+export async function signIn(
+  providerId?: string,
+  options?: SignInOptions<true>,
+  authorizationParams?: AuthorizationParams,
+): Promise<void>
+export async function signIn(
+  providerId: string,
+  options: SignInOptions<false>,
+  authorizationParams?: AuthorizationParams,
+): Promise<SignInResponse>
+export async function signIn(
+  providerId?: string,
+  options: SignInOptions<boolean> = {},
+  authorizationParams?: AuthorizationParams,
+): Promise<SignInResponse | void> {
   const { redirectTo: given, callbackUrl, redirect = true, basePath = '/auth', ...rest } = options
   const redirectTo = given ?? callbackUrl ?? pageLocation().href
   if (!providerId) return navigate(`${basePath}/signin?${new URLSearchParams({ callbackUrl: redirectTo })}`)
@@ -112,11 +134,22 @@ export async function signIn(providerId?: string, options: SignInOptions<boolean
   const endpoint = type === 'credentials' ? 'callback' : 'signin'
   const query = authorizationParams ? `?${new URLSearchParams(authorizationParams)}` : ''
   const fields: Record<string, string> = {}
-  for (const [name, value] of Object.entries(rest)) if (value !== undefined && value !== null) fields[name] = String(value)
-  const result = await post(`${basePath}/${endpoint}/${encodeURIComponent(providerId)}${query}`, { ...fields, csrfToken: token, callbackUrl: redirectTo })
+  for (const [name, value] of Object.entries(rest))
+    if (value !== undefined && value !== null) fields[name] = String(value)
+  const result = await post(`${basePath}/${endpoint}/${encodeURIComponent(providerId)}${query}`, {
+    ...fields,
+    csrfToken: token,
+    callbackUrl: redirectTo,
+  })
   if (redirect) return navigate(result.url)
   const error = searchParam(result.url, 'error')
-  return { error, code: searchParam(result.url, 'code'), status: result.status, ok: result.ok && !error, url: error ? null : result.url }
+  return {
+    error,
+    code: searchParam(result.url, 'code'),
+    status: result.status,
+    ok: result.ok && !error,
+    url: error ? null : result.url,
+  }
 }
 
 /** Signs out and lands on `redirectTo` (default: the current page), or reports the URL with `redirect: false`. */

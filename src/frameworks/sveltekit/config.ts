@@ -12,7 +12,8 @@ import { environmentOf, type EnvSource } from './env.js'
 /** The binding's configuration: Auth's, without `raw` (the binding needs real responses). */
 export type SvelteKitAuthConfig = Omit<AuthConfig, 'raw'>
 
-export type ConfigOrFactory = SvelteKitAuthConfig | ((event: RequestEvent) => SvelteKitAuthConfig | PromiseLike<SvelteKitAuthConfig>)
+export type ConfigOrFactory =
+  SvelteKitAuthConfig | ((event: RequestEvent) => SvelteKitAuthConfig | PromiseLike<SvelteKitAuthConfig>)
 
 /** Options of the binding itself (not part of Auth's configuration). */
 export interface SvelteKitAuthOptions {
@@ -32,16 +33,25 @@ function isConfig(value: unknown): value is SvelteKitAuthConfig {
 /** Refuses what cannot be a configuration, at `SvelteKitAuth()` time when it is an object. */
 export function assertConfigShape(value: unknown): asserts value is ConfigOrFactory {
   if (typeof value === 'function') return
-  if (!isConfig(value)) throw new InvalidConfig('SvelteKitAuth takes a configuration with a `providers` array, or a function of the event that returns one')
+  if (!isConfig(value))
+    throw new InvalidConfig(
+      'SvelteKitAuth takes a configuration with a `providers` array, or a function of the event that returns one',
+    )
   if ('raw' in value) throw new InvalidConfig('SvelteKitAuth needs real responses: remove `raw` from the configuration')
 }
 
 /** Builds the per-request resolver for `configOrFactory`. */
-export function configResolver(configOrFactory: ConfigOrFactory, options: SvelteKitAuthOptions): (event: RequestEvent) => Promise<SvelteKitAuthConfig> {
+export function configResolver(
+  configOrFactory: ConfigOrFactory,
+  options: SvelteKitAuthOptions,
+): (event: RequestEvent) => Promise<SvelteKitAuthConfig> {
   const perEvent = new WeakMap<RequestEvent, Promise<SvelteKitAuthConfig>>()
   async function resolve(event: RequestEvent): Promise<SvelteKitAuthConfig> {
     const config: unknown = typeof configOrFactory === 'function' ? await configOrFactory(event) : configOrFactory
-    if (!isConfig(config)) throw new InvalidConfig('the SvelteKitAuth configuration function returned no configuration with a `providers` array')
+    if (!isConfig(config))
+      throw new InvalidConfig(
+        'the SvelteKitAuth configuration function returned no configuration with a `providers` array',
+      )
     if (!prepared.has(config)) {
       setEnvDefaults(environmentOf(options.env, event.platform), config as AuthConfig, true)
       prepared.add(config)

@@ -22,7 +22,8 @@ function processEnv(): EnvSource {
 
 /** The environment for one request: `given` (or `process.env`), then `platform.env` on top. */
 export function environmentOf(given: EnvSource | undefined, platform: unknown): EnvSource {
-  const platformEnv = typeof platform === 'object' && platform !== null ? (platform as { env?: unknown }).env : undefined
+  const platformEnv =
+    typeof platform === 'object' && platform !== null ? (platform as { env?: unknown }).env : undefined
   const fromPlatform = stringEntries(platformEnv)
   const base = given ?? processEnv()
   if (fromPlatform.length === 0) return base

@@ -24,7 +24,10 @@ export async function readSession(event: RequestEvent, config: SvelteKitAuthConf
   if (response.status === 503) throw new FlowStoreUnavailable('the session store is unavailable', { status: 503 })
   if (response.status !== 200) {
     const reason = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).error : undefined
-    throw new InvalidConfig('the session endpoint did not answer', { status: response.status, error: typeof reason === 'string' ? reason : undefined })
+    throw new InvalidConfig('the session endpoint did not answer', {
+      status: response.status,
+      error: typeof reason === 'string' ? reason : undefined,
+    })
   }
   forwardCookies(response, event.cookies)
   if (typeof data !== 'object' || data === null || Object.keys(data).length === 0) return null

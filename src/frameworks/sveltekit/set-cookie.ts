@@ -20,7 +20,11 @@ export interface CookieOptions {
   partitioned?: boolean
 }
 
-export interface ParsedCookie { name: string; value: string; options: CookieOptions }
+export interface ParsedCookie {
+  name: string
+  value: string
+  options: CookieOptions
+}
 
 function decoded(value: string): string {
   try {

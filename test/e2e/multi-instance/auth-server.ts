@@ -47,26 +47,31 @@ const clusterNodes = process.env.REDIS_CLUSTER_NODES
 
 /** A Cluster client with the bounded retries docs/flow-stores.md recommends: a dead primary costs a request seconds, not minutes. */
 function clusterClient(nodes: string): Cluster {
-  return new Cluster(nodes.split(',').map((node) => {
-    const [host, port] = node.split(':')
-    return { host: host as string, port: Number(port) }
-  }), {
-    redisOptions: { maxRetriesPerRequest: 1, connectTimeout: 500, commandTimeout: 1500 },
-    clusterRetryStrategy: () => 100,
-    retryDelayOnFailover: 100,
-    retryDelayOnClusterDown: 100,
-    slotsRefreshTimeout: 500,
-  })
+  return new Cluster(
+    nodes.split(',').map((node) => {
+      const [host, port] = node.split(':')
+      return { host: host as string, port: Number(port) }
+    }),
+    {
+      redisOptions: { maxRetriesPerRequest: 1, connectTimeout: 500, commandTimeout: 1500 },
+      clusterRetryStrategy: () => 100,
+      retryDelayOnFailover: 100,
+      retryDelayOnClusterDown: 100,
+      slotsRefreshTimeout: 500,
+    },
+  )
 }
 
 if (storeKind === 'redis') {
-  redis = clusterNodes ? clusterClient(clusterNodes) : new Redis(required('REDIS_URL'), {
-    // As docs/flow-stores.md recommends: a command cut off by a lost connection fails instead of being resent later.
-    maxRetriesPerRequest: 1,
-    // Reconnect quickly: the fault tests restart Redis and want the very next sign-in to work. ioredis's default
-    // backs off up to 2 s, which is a fine choice for an app but would only slow the test down.
-    retryStrategy: (attempt) => Math.min(attempt * 50, 200),
-  })
+  redis = clusterNodes
+    ? clusterClient(clusterNodes)
+    : new Redis(required('REDIS_URL'), {
+        // As docs/flow-stores.md recommends: a command cut off by a lost connection fails instead of being resent later.
+        maxRetriesPerRequest: 1,
+        // Reconnect quickly: the fault tests restart Redis and want the very next sign-in to work. ioredis's default
+        // backs off up to 2 s, which is a fine choice for an app but would only slow the test down.
+        retryStrategy: (attempt) => Math.min(attempt * 50, 200),
+      })
   // Without a listener ioredis prints every connection error as "Unhandled error event"; the store reports the
   // failures that matter (as FlowStoreUnavailable, through the auth logger below).
   redis.on('error', () => {})
@@ -89,19 +94,29 @@ const config: AuthConfig = {
   trustHost: true,
   providers: [
     OIDC({
-      id: 'idp', name: 'Test IdP', issuer: required('OP_ISSUER'),
-      clientId: required('OP_CLIENT_ID'), clientSecret: required('OP_CLIENT_SECRET'), checks: ['pkce', 'state', 'nonce'],
+      id: 'idp',
+      name: 'Test IdP',
+      issuer: required('OP_ISSUER'),
+      clientId: required('OP_CLIENT_ID'),
+      clientSecret: required('OP_CLIENT_SECRET'),
+      checks: ['pkce', 'state', 'nonce'],
     }),
   ],
   ...(flowStore ? { flowStore } : {}),
-  ...(process.env.ADAPTER === 'redis' && redis ? { adapter: RedisAdapter(redis, { prefix: `${required('REDIS_PREFIX')}data:` }) } : {}),
+  ...(process.env.ADAPTER === 'redis' && redis
+    ? { adapter: RedisAdapter(redis, { prefix: `${required('REDIS_PREFIX')}data:` }) }
+    : {}),
   onTransition: (record) => {
     transitions.push(record)
     if (transitions.length > maxTransitions) transitions.splice(0, transitions.length - maxTransitions)
   },
   logger: {
-    error: (error) => { process.stderr.write(`[${instance}] ${error.name}: ${error.message}\n`) },
-    warn: (code) => { process.stderr.write(`[${instance}] warn ${code}\n`) },
+    error: (error) => {
+      process.stderr.write(`[${instance}] ${error.name}: ${error.message}\n`)
+    },
+    warn: (code) => {
+      process.stderr.write(`[${instance}] warn ${code}\n`)
+    },
     debug: () => {},
   },
 }
@@ -109,9 +124,13 @@ const config: AuthConfig = {
 const app = express()
 app.use(ExpressAuth(config))
 // Lets a test prove that two answers came from two different processes.
-app.get('/instance', (_req, res) => { res.json({ instance, pid: process.pid }) })
+app.get('/instance', (_req, res) => {
+  res.json({ instance, pid: process.pid })
+})
 // Lets a test see where each request's flow went (which transitions ran, on which event), not only its HTTP answer.
-app.get('/transitions', (_req, res) => { res.json(transitions) })
+app.get('/transitions', (_req, res) => {
+  res.json(transitions)
+})
 
 const server = app.listen(Number(process.env.PORT ?? '0'), '127.0.0.1', () => {
   process.stdout.write(`ready ${(server.address() as AddressInfo).port}\n`)

@@ -59,8 +59,14 @@ function hasExited(child: ChildProcess): boolean {
 function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
   if (hasExited(child)) return Promise.resolve(true)
   return new Promise((resolve) => {
-    const timer = setTimeout(() => { child.off('exit', onExit); resolve(false) }, timeoutMs)
-    const onExit = () => { clearTimeout(timer); resolve(true) }
+    const timer = setTimeout(() => {
+      child.off('exit', onExit)
+      resolve(false)
+    }, timeoutMs)
+    const onExit = () => {
+      clearTimeout(timer)
+      resolve(true)
+    }
     child.once('exit', onExit)
   })
 }
@@ -71,9 +77,15 @@ export async function startInstance(options: InstanceOptions): Promise<RunningIn
   const env: NodeJS.ProcessEnv = {}
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('AUTH_')) env[key] = value
   Object.assign(env, {
-    PORT: '0', INSTANCE: options.name, AUTH_SECRET: options.secret, FLOW_STORE: options.store,
-    OP_ISSUER: options.opIssuer, OP_CLIENT_ID: clientId, OP_CLIENT_SECRET: clientSecret,
-    REDIS_URL: options.redisUrl ?? '', REDIS_PREFIX: options.redisPrefix ?? '',
+    PORT: '0',
+    INSTANCE: options.name,
+    AUTH_SECRET: options.secret,
+    FLOW_STORE: options.store,
+    OP_ISSUER: options.opIssuer,
+    OP_CLIENT_ID: clientId,
+    OP_CLIENT_SECRET: clientSecret,
+    REDIS_URL: options.redisUrl ?? '',
+    REDIS_PREFIX: options.redisPrefix ?? '',
   })
   if (options.redisClusterNodes) env.REDIS_CLUSTER_NODES = options.redisClusterNodes.join(',')
   else delete env.REDIS_CLUSTER_NODES
@@ -84,11 +96,15 @@ export async function startInstance(options: InstanceOptions): Promise<RunningIn
 
   const child = spawn(process.execPath, ['--import', 'tsx', serverScript], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   // A safety net for a test run that ends without its afterAll (a worker torn down): never leave a server behind.
-  const killOnExit = () => { child.kill('SIGKILL') }
+  const killOnExit = () => {
+    child.kill('SIGKILL')
+  }
   process.once('exit', killOnExit)
   child.once('exit', () => process.off('exit', killOnExit))
   let stderr = ''
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk
+  })
 
   const port = await new Promise<number>((resolve, reject) => {
     let stdout = ''
@@ -126,7 +142,8 @@ export async function startInstance(options: InstanceOptions): Promise<RunningIn
     pid,
     isRunning: () => !hasExited(child),
     log: () => stderr,
-    request: (path, requestOptions = {}) => http(port, path, { ...requestOptions, headers: { host: siteHost, ...requestOptions.headers } }),
+    request: (path, requestOptions = {}) =>
+      http(port, path, { ...requestOptions, headers: { host: siteHost, ...requestOptions.headers } }),
     async stop() {
       if (hasExited(child)) return
       child.kill('SIGTERM')
@@ -150,7 +167,12 @@ export async function csrfTokenFrom(instance: RunningInstance, jar: CookieJar): 
 }
 
 /** POST /auth/signin/idp on `instance` with a CSRF token already in hand. */
-export function postSignIn(instance: RunningInstance, jar: CookieJar, csrfToken: string, headers: Record<string, string> = {}): Promise<HttpResult> {
+export function postSignIn(
+  instance: RunningInstance,
+  jar: CookieJar,
+  csrfToken: string,
+  headers: Record<string, string> = {},
+): Promise<HttpResult> {
   return instance.request('/auth/signin/idp', { jar, form: { csrfToken, callbackUrl: '/after' }, headers })
 }
 
@@ -158,7 +180,8 @@ export function postSignIn(instance: RunningInstance, jar: CookieJar, csrfToken:
 export async function beginSignIn(instance: RunningInstance, jar: CookieJar): Promise<string> {
   const response = await postSignIn(instance, jar, await csrfTokenFrom(instance, jar))
   const location = response.headers.location
-  if (response.status !== 302 || !location) throw new Error(`sign-in on ${instance.name} answered ${response.status}: ${response.body.slice(0, 200)}`)
+  if (response.status !== 302 || !location)
+    throw new Error(`sign-in on ${instance.name} answered ${response.status}: ${response.body.slice(0, 200)}`)
   return location
 }
 

@@ -12,8 +12,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startOidcProvider, type RunningOidcProvider } from '../../support/oidc-provider.js'
 import { describeWithService, probeRedis, redisUrl, scratchName } from '../../support/services.js'
 import {
-  beginSignIn, callbackUrl, clientId, clientSecret, CookieJar, flowCookie, redirectError, sessionEmail, setsSession,
-  siteOrigin, startInstance, stopAll, transitionsOf, type RunningInstance,
+  beginSignIn,
+  callbackUrl,
+  clientId,
+  clientSecret,
+  CookieJar,
+  flowCookie,
+  redirectError,
+  sessionEmail,
+  setsSession,
+  siteOrigin,
+  startInstance,
+  stopAll,
+  transitionsOf,
+  type RunningInstance,
 } from './instances.js'
 
 const secret = 'multi-instance-secret-with-at-least-32-characters'
@@ -21,7 +33,14 @@ let op: RunningOidcProvider
 
 beforeAll(async () => {
   op = await startOidcProvider({
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [callbackUrl], token_endpoint_auth_method: 'client_secret_basic' }],
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: [callbackUrl],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
   })
 })
 afterAll(async () => {
@@ -134,7 +153,9 @@ function acrossInstancesSuite(store: 'redis' | 'cookie') {
     const [first, second] = instances()
     const { jar, path, flowId } = await browserAtCallback(first)
     const cookie = jar.header()
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? first : second).request(path, { headers: { cookie } })))
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? first : second).request(path, { headers: { cookie } })),
+    )
 
     const winners = answers.filter(setsSession)
     expect(winners).toHaveLength(1)
@@ -155,7 +176,7 @@ function acrossInstancesSuite(store: 'redis' | 'cookie') {
     expect(await sessionEmail(second, winnerJar)).toBe('alice@example.test')
 
     // Where the 19 were stopped, from both instances' audit trails.
-    const trail = [...await transitionsOf(first, flowId), ...await transitionsOf(second, flowId)]
+    const trail = [...(await transitionsOf(first, flowId)), ...(await transitionsOf(second, flowId))]
     const callbacksRun = trail.filter((record) => record.event === 'CALLBACK_RECEIVED')
     // Under PKCE the OP's invalid_grant for a spent code is the PKCE refusal: a replayed code looks like an injected one.
     const tokenFailures = trail.filter((record) => record.event === 'PKCE_FAILED')
@@ -173,5 +194,8 @@ function acrossInstancesSuite(store: 'redis' | 'cookie') {
   })
 }
 
-await describeWithService('redis', probeRedis, () => describe('two instances sharing the Redis flow store', () => acrossInstancesSuite('redis')))
-describe('two instances with the cookie flow store (stateless: they share only the secret)', () => acrossInstancesSuite('cookie'))
+await describeWithService('redis', probeRedis, () =>
+  describe('two instances sharing the Redis flow store', () => acrossInstancesSuite('redis')),
+)
+describe('two instances with the cookie flow store (stateless: they share only the secret)', () =>
+  acrossInstancesSuite('cookie'))

@@ -35,45 +35,80 @@ afterAll(async () => {
   await new Promise((resolve) => silent.close(resolve))
 })
 
-const resolve = (config: OAuthConfigOfAnyProfile): OAuthConfigInternal => normalizeOAuthProvider(config, { signinUrl: 'http://localhost:3000/auth/signin/op', callbackUrl: redirectUri })
-const oidc = (overrides: Partial<OIDCUserConfig> = {}) => resolve(OIDC({ id: 'op', name: 'OP', issuer: op.issuer, clientId: 'client', clientSecret: 'secret', ...overrides }))
+const resolve = (config: OAuthConfigOfAnyProfile): OAuthConfigInternal =>
+  normalizeOAuthProvider(config, { signinUrl: 'http://localhost:3000/auth/signin/op', callbackUrl: redirectUri })
+const oidc = (overrides: Partial<OIDCUserConfig> = {}) =>
+  resolve(OIDC({ id: 'op', name: 'OP', issuer: op.issuer, clientId: 'client', clientSecret: 'secret', ...overrides }))
 const values = () => ({ state: randomState(), nonce: randomNonce(), codeVerifier: randomPKCECodeVerifier() })
 const signInError = (check: string) => ({ constructor: OAuthSignInError, cause: { check } })
 
 describe('createAuthorizationUrl', () => {
-  it('sends the provider params, the per-request params, and OIDC\'s default scope', async () => {
+  it("sends the provider params, the per-request params, and OIDC's default scope", async () => {
     const provider = oidc({ authorization: { params: { prompt: 'consent' } } })
-    const url = await createAuthorizationUrl(provider, { redirectUri, ...values(), params: { login_hint: 'ada@example.test' }, timeoutMs })
+    const url = await createAuthorizationUrl(provider, {
+      redirectUri,
+      ...values(),
+      params: { login_hint: 'ada@example.test' },
+      timeoutMs,
+    })
     expect(`${url.origin}${url.pathname}`).toBe(`${op.issuer}/authorize`)
-    expect(Object.fromEntries(url.searchParams)).toMatchObject({ client_id: 'client', redirect_uri: redirectUri, response_type: 'code', scope: 'openid profile email', prompt: 'consent', login_hint: 'ada@example.test' })
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      client_id: 'client',
+      redirect_uri: redirectUri,
+      response_type: 'code',
+      scope: 'openid profile email',
+      prompt: 'consent',
+      login_hint: 'ada@example.test',
+    })
   })
 
   it('sends exactly what the checks ask for', async () => {
     const flow = values()
-    const all = await createAuthorizationUrl(oidc({ checks: ['pkce', 'state', 'nonce'] }), { redirectUri, ...flow, timeoutMs })
-    expect([all.searchParams.get('state'), all.searchParams.get('nonce'), all.searchParams.get('code_challenge_method')]).toEqual([flow.state, flow.nonce, 'S256'])
+    const all = await createAuthorizationUrl(oidc({ checks: ['pkce', 'state', 'nonce'] }), {
+      redirectUri,
+      ...flow,
+      timeoutMs,
+    })
+    expect([
+      all.searchParams.get('state'),
+      all.searchParams.get('nonce'),
+      all.searchParams.get('code_challenge_method'),
+    ]).toEqual([flow.state, flow.nonce, 'S256'])
     const none = await createAuthorizationUrl(oidc({ checks: ['none'] }), { redirectUri, ...flow, timeoutMs })
     expect(['state', 'nonce', 'code_challenge'].filter((name) => none.searchParams.has(name))).toEqual([])
   })
 
   it('refuses per-request params that would override the flow protection', async () => {
     for (const name of ['redirect_uri', 'state', 'nonce', 'code_challenge', 'client_id']) {
-      await expect(createAuthorizationUrl(oidc(), { redirectUri, ...values(), params: { [name]: 'attacker' }, timeoutMs })).rejects.toMatchObject(signInError('params'))
+      await expect(
+        createAuthorizationUrl(oidc(), { redirectUri, ...values(), params: { [name]: 'attacker' }, timeoutMs }),
+      ).rejects.toMatchObject(signInError('params'))
     }
   })
 
   it('refuses to start when a check has no value to send', async () => {
-    await expect(createAuthorizationUrl(oidc({ checks: ['pkce', 'state'] }), { redirectUri, codeVerifier: randomPKCECodeVerifier(), timeoutMs })).rejects.toMatchObject(signInError('config'))
+    await expect(
+      createAuthorizationUrl(oidc({ checks: ['pkce', 'state'] }), {
+        redirectUri,
+        codeVerifier: randomPKCECodeVerifier(),
+        timeoutMs,
+      }),
+    ).rejects.toMatchObject(signInError('config'))
   })
 
   it('uses explicit endpoints of a plain OAuth 2 provider without any request', async () => {
     const requests: string[] = []
-    const provider = resolve(OAuth({
-      id: 'plain', name: 'Plain', clientId: 'client', clientSecret: 'secret',
-      authorization: 'https://auth.example.test/oauth/authorize?scope=read',
-      token: 'https://auth.example.test/oauth/token',
-      [customFetch]: (input, init) => (requests.push(String(input)), fetch(input, init)),
-    }))
+    const provider = resolve(
+      OAuth({
+        id: 'plain',
+        name: 'Plain',
+        clientId: 'client',
+        clientSecret: 'secret',
+        authorization: 'https://auth.example.test/oauth/authorize?scope=read',
+        token: 'https://auth.example.test/oauth/token',
+        [customFetch]: (input, init) => (requests.push(String(input)), fetch(input, init)),
+      }),
+    )
     const url = await createAuthorizationUrl(provider, { redirectUri, ...values(), timeoutMs })
     expect(url.href.startsWith('https://auth.example.test/oauth/authorize?')).toBe(true)
     expect(url.searchParams.get('scope')).toBe('read')
@@ -83,20 +118,26 @@ describe('createAuthorizationUrl', () => {
   it('does not cache a failed discovery: the next sign-in discovers again', async () => {
     const provider = oidc()
     op.behave({ discovery: { issuer: 'https://evil.example' } })
-    await expect(createAuthorizationUrl(provider, { redirectUri, ...values(), timeoutMs })).rejects.toMatchObject(signInError('discovery'))
+    await expect(createAuthorizationUrl(provider, { redirectUri, ...values(), timeoutMs })).rejects.toMatchObject(
+      signInError('discovery'),
+    )
     op.behave({})
     await expect(createAuthorizationUrl(provider, { redirectUri, ...values(), timeoutMs })).resolves.toBeInstanceOf(URL)
   })
 
   it('refuses an authorization endpoint that discovery downgrades to plain http', async () => {
     op.behave({ discovery: { authorization_endpoint: 'http://evil.example/authorize' } })
-    await expect(createAuthorizationUrl(oidc(), { redirectUri, ...values(), timeoutMs })).rejects.toMatchObject(signInError('endpoint'))
+    await expect(createAuthorizationUrl(oidc(), { redirectUri, ...values(), timeoutMs })).rejects.toMatchObject(
+      signInError('endpoint'),
+    )
   })
 
   it('gives up on a discovery request that is never answered, after the timeout', async () => {
     const provider = oidc({ issuer: silentUrl })
     const started = Date.now()
-    await expect(createAuthorizationUrl(provider, { redirectUri, ...values(), timeoutMs: 250 })).rejects.toMatchObject(signInError('timeout'))
+    await expect(createAuthorizationUrl(provider, { redirectUri, ...values(), timeoutMs: 250 })).rejects.toMatchObject(
+      signInError('timeout'),
+    )
     expect(Date.now() - started).toBeLessThan(2000)
   })
 })

@@ -23,18 +23,44 @@ beforeAll(async () => {
 beforeEach(() => op.behave({}))
 afterAll(() => op.close())
 
-const resolve = (config: OAuthConfigOfAnyProfile): OAuthConfigInternal => normalizeOAuthProvider(config, { signinUrl: 'http://localhost:3000/auth/signin/op', callbackUrl: redirectUri })
+const resolve = (config: OAuthConfigOfAnyProfile): OAuthConfigInternal =>
+  normalizeOAuthProvider(config, { signinUrl: 'http://localhost:3000/auth/signin/op', callbackUrl: redirectUri })
 const plain = (overrides: Partial<GenericOAuthOptions> = {}) =>
-  resolve(OAuth({ id: 'plain', name: 'Plain', clientId: 'client', clientSecret: 'secret', authorization: `${op.issuer}/authorize`, token: `${op.issuer}/token`, userinfo: `${op.issuer}/userinfo`, ...overrides }))
-const oidc = (overrides: Partial<OIDCUserConfig> = {}) => resolve(OIDC({ id: 'op', name: 'OP', issuer: op.issuer, clientId: 'client', clientSecret: 'secret', ...overrides }))
+  resolve(
+    OAuth({
+      id: 'plain',
+      name: 'Plain',
+      clientId: 'client',
+      clientSecret: 'secret',
+      authorization: `${op.issuer}/authorize`,
+      token: `${op.issuer}/token`,
+      userinfo: `${op.issuer}/userinfo`,
+      ...overrides,
+    }),
+  )
+const oidc = (overrides: Partial<OIDCUserConfig> = {}) =>
+  resolve(OIDC({ id: 'op', name: 'OP', issuer: op.issuer, clientId: 'client', clientSecret: 'secret', ...overrides }))
 
-async function signIn(provider: OAuthConfigInternal, behaviour: HostileBehaviour = {}, tamper?: (params: URLSearchParams) => void, now?: () => number) {
+async function signIn(
+  provider: OAuthConfigInternal,
+  behaviour: HostileBehaviour = {},
+  tamper?: (params: URLSearchParams) => void,
+  now?: () => number,
+) {
   const values = { state: randomState(), nonce: randomNonce(), codeVerifier: randomPKCECodeVerifier() }
   const url = await createAuthorizationUrl(provider, { redirectUri, ...values, timeoutMs })
   op.behave(behaviour)
   const callbackParams = await op.authorize(url)
   tamper?.(callbackParams)
-  return handleOAuthCallback(provider, { callbackParams, redirectUri, expectedState: values.state, expectedNonce: values.nonce, codeVerifier: values.codeVerifier, timeoutMs, now })
+  return handleOAuthCallback(provider, {
+    callbackParams,
+    redirectUri,
+    expectedState: values.state,
+    expectedNonce: values.nonce,
+    codeVerifier: values.codeVerifier,
+    timeoutMs,
+    now,
+  })
 }
 
 describe('plain OAuth 2 providers', () => {
@@ -49,41 +75,78 @@ describe('plain OAuth 2 providers', () => {
   it('ignore an iss parameter when no issuer is configured, and check it when one is', async () => {
     await expect(signIn(plain())).resolves.toMatchObject({ user: { id: 'victim' } })
     const issuer = 'http://localhost:9/configured-issuer'
-    await expect(signIn(plain({ issuer }))).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'iss', expected: issuer } })
+    await expect(signIn(plain({ issuer }))).rejects.toMatchObject({
+      constructor: OAuthCallbackError,
+      cause: { check: 'iss', expected: issuer },
+    })
   })
 
   it('refuse a userinfo endpoint answering with an error status', async () => {
-    await expect(signIn(plain(), { userinfo: { status: 500, body: { error: 'server_error' } } })).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'userinfo', status: 500 } })
+    await expect(signIn(plain(), { userinfo: { status: 500, body: { error: 'server_error' } } })).rejects.toMatchObject(
+      { constructor: OAuthCallbackError, cause: { check: 'userinfo', status: 500 } },
+    )
   })
 
   it('refuse a userinfo answer that is not a JSON object', async () => {
-    await expect(signIn(plain(), { userinfo: { status: 200, body: ['not', 'a', 'profile'] } })).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'userinfo' } })
+    await expect(signIn(plain(), { userinfo: { status: 200, body: ['not', 'a', 'profile'] } })).rejects.toMatchObject({
+      constructor: OAuthCallbackError,
+      cause: { check: 'userinfo' },
+    })
   })
 })
 
 describe('OIDC userinfo (idToken: false)', () => {
   it('refuses userinfo describing another subject than the ID token', async () => {
-    const sending = signIn(oidc({ idToken: false }), { userinfo: { status: 200, body: { sub: 'someone-else', email: 'x@example.test' } } })
+    const sending = signIn(oidc({ idToken: false }), {
+      userinfo: { status: 200, body: { sub: 'someone-else', email: 'x@example.test' } },
+    })
     await expect(sending).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'userinfo' } })
   })
 })
 
 describe('profile() and account()', () => {
   it('turns a throwing profile() into OAuthProfileParseError', async () => {
-    const provider = plain({ profile: () => { throw new Error('unexpected shape') } })
-    await expect(signIn(provider)).rejects.toMatchObject({ constructor: OAuthProfileParseError, cause: { check: 'profile' } })
+    const provider = plain({
+      profile: () => {
+        throw new Error('unexpected shape')
+      },
+    })
+    await expect(signIn(provider)).rejects.toMatchObject({
+      constructor: OAuthProfileParseError,
+      cause: { check: 'profile' },
+    })
   })
 
   it('refuses a profile() result without id rather than inventing one', async () => {
-    await expect(signIn(plain({ profile: (profile) => ({ name: String(profile.name) }) }))).rejects.toBeInstanceOf(OAuthProfileParseError)
+    await expect(signIn(plain({ profile: (profile) => ({ name: String(profile.name) }) }))).rejects.toBeInstanceOf(
+      OAuthProfileParseError,
+    )
   })
 
   it('maps the account with account(), expires_at from expires_in, and the token type lowercased', async () => {
     // A minute ahead of the OP: still inside the ID token's lifetime, and visibly the clock expires_at is based on.
     const now = Date.now() + 60_000
-    const provider = oidc({ account: (tokens) => ({ access_token: tokens.access_token, expires_at: tokens.expires_at, token_type: tokens.token_type }) })
-    const { account, tokens } = await signIn(provider, { tokenBody: (body) => ({ ...body, token_type: 'BEARER', expires_in: 120 }) }, undefined, () => now)
-    expect(account).toEqual({ access_token: tokens.access_token, expires_at: Math.floor(now / 1000) + 120, token_type: 'bearer', provider: 'op', type: 'oidc', providerAccountId: 'victim' })
+    const provider = oidc({
+      account: (tokens) => ({
+        access_token: tokens.access_token,
+        expires_at: tokens.expires_at,
+        token_type: tokens.token_type,
+      }),
+    })
+    const { account, tokens } = await signIn(
+      provider,
+      { tokenBody: (body) => ({ ...body, token_type: 'BEARER', expires_in: 120 }) },
+      undefined,
+      () => now,
+    )
+    expect(account).toEqual({
+      access_token: tokens.access_token,
+      expires_at: Math.floor(now / 1000) + 120,
+      token_type: 'bearer',
+      provider: 'op',
+      type: 'oidc',
+      providerAccountId: 'victim',
+    })
   })
 })
 
@@ -94,21 +157,36 @@ describe('malformed callbacks', () => {
   })
 
   it('refuses a callback without a code', async () => {
-    await expect(signIn(oidc(), {}, (params) => params.delete('code'))).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'code' } })
+    await expect(signIn(oidc(), {}, (params) => params.delete('code'))).rejects.toMatchObject({
+      constructor: OAuthCallbackError,
+      cause: { check: 'code' },
+    })
   })
 
   it('refuses to run when the flow lost the value a check needs', async () => {
     const provider = oidc({ checks: ['pkce', 'state'] })
-    const sending = handleOAuthCallback(provider, { callbackParams: new URLSearchParams({ code: 'c', state: 's' }), redirectUri, codeVerifier: 'v', timeoutMs })
-    await expect(sending).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'state', reason: 'missing_expected_value' } })
+    const sending = handleOAuthCallback(provider, {
+      callbackParams: new URLSearchParams({ code: 'c', state: 's' }),
+      redirectUri,
+      codeVerifier: 'v',
+      timeoutMs,
+    })
+    await expect(sending).rejects.toMatchObject({
+      constructor: OAuthCallbackError,
+      cause: { check: 'state', reason: 'missing_expected_value' },
+    })
   })
 
   it('reports a token endpoint that refuses the connection', async () => {
     op.behave({ discovery: { token_endpoint: 'http://127.0.0.1:1/token' } })
     const provider = oidc()
     const values = { codeVerifier: randomPKCECodeVerifier() }
-    const callbackParams = await op.authorize(await createAuthorizationUrl(provider, { redirectUri, ...values, timeoutMs }))
-    await expect(handleOAuthCallback(provider, { callbackParams, redirectUri, ...values, timeoutMs })).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'token_endpoint', reason: 'network' } })
+    const callbackParams = await op.authorize(
+      await createAuthorizationUrl(provider, { redirectUri, ...values, timeoutMs }),
+    )
+    await expect(
+      handleOAuthCallback(provider, { callbackParams, redirectUri, ...values, timeoutMs }),
+    ).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'token_endpoint', reason: 'network' } })
   })
 
   it('never sends the code to a token endpoint that discovery downgrades to plain http', async () => {
@@ -117,6 +195,8 @@ describe('malformed callbacks', () => {
     const values = { codeVerifier: randomPKCECodeVerifier() }
     const url = await createAuthorizationUrl(provider, { redirectUri, ...values, timeoutMs })
     const callbackParams = await op.authorize(url)
-    await expect(handleOAuthCallback(provider, { callbackParams, redirectUri, ...values, timeoutMs })).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'endpoint' } })
+    await expect(
+      handleOAuthCallback(provider, { callbackParams, redirectUri, ...values, timeoutMs }),
+    ).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'endpoint' } })
   })
 })

@@ -17,8 +17,18 @@ import { startOidcProvider, type AuthorizationResult, type RunningOidcProvider }
 const callbackUrl = 'http://localhost:3000/auth/callback/op'
 const timeoutMs = 5000
 const clients = [
-  { client_id: 'basic-client', client_secret: 'basic-secret-basic-secret', redirect_uris: [callbackUrl], token_endpoint_auth_method: 'client_secret_basic' as const },
-  { client_id: 'post-client', client_secret: 'post-secret-post-secret-post', redirect_uris: [callbackUrl], token_endpoint_auth_method: 'client_secret_post' as const },
+  {
+    client_id: 'basic-client',
+    client_secret: 'basic-secret-basic-secret',
+    redirect_uris: [callbackUrl],
+    token_endpoint_auth_method: 'client_secret_basic' as const,
+  },
+  {
+    client_id: 'post-client',
+    client_secret: 'post-secret-post-secret-post',
+    redirect_uris: [callbackUrl],
+    token_endpoint_auth_method: 'client_secret_post' as const,
+  },
 ]
 
 let op: RunningOidcProvider
@@ -28,18 +38,33 @@ beforeAll(async () => {
 afterAll(() => op.close())
 
 function provider(overrides: Partial<OIDCUserConfig> = {}, issuer = op.issuer): OAuthConfigInternal {
-  const config = OIDC({ id: 'op', name: 'Test OP', issuer, clientId: 'basic-client', clientSecret: 'basic-secret-basic-secret', ...overrides })
+  const config = OIDC({
+    id: 'op',
+    name: 'Test OP',
+    issuer,
+    clientId: 'basic-client',
+    clientSecret: 'basic-secret-basic-secret',
+    ...overrides,
+  })
   return normalizeOAuthProvider(config, { signinUrl: 'http://localhost:3000/auth/signin/op', callbackUrl })
 }
 
-interface FlowValues { state?: string; nonce?: string; codeVerifier?: string }
+interface FlowValues {
+  state?: string
+  nonce?: string
+  codeVerifier?: string
+}
 
 async function authorize(target: OAuthConfigInternal, accountId: string, values: FlowValues, server = op) {
   const url = await createAuthorizationUrl(target, { redirectUri: callbackUrl, ...values, timeoutMs })
   return { url, result: await server.signInAs(url, accountId) }
 }
 
-function complete(target: OAuthConfigInternal, result: AuthorizationResult, values: FlowValues): Promise<OAuthCallbackResult> {
+function complete(
+  target: OAuthConfigInternal,
+  result: AuthorizationResult,
+  values: FlowValues,
+): Promise<OAuthCallbackResult> {
   return handleOAuthCallback(target, {
     callbackParams: result.params,
     redirectUri: callbackUrl,
@@ -61,7 +86,12 @@ describe('OIDC sign-in against oidc-provider', () => {
     expect(result.params.get('iss')).toBe(op.issuer)
     const before = Math.floor(Date.now() / 1000)
     const { user, account, profile } = await complete(target, result, values)
-    expect(user).toEqual({ id: 'alice', name: 'Alice Liddell', email: 'alice@example.test', image: 'https://example.test/alice.png' })
+    expect(user).toEqual({
+      id: 'alice',
+      name: 'Alice Liddell',
+      email: 'alice@example.test',
+      image: 'https://example.test/alice.png',
+    })
     expect(profile.sub).toBe('alice')
     expect(account).toMatchObject({ provider: 'op', type: 'oidc', providerAccountId: 'alice', token_type: 'bearer' })
     expect(account.expires_at).toBeGreaterThanOrEqual(before + 590)
@@ -106,16 +136,25 @@ describe('OIDC sign-in against oidc-provider', () => {
   })
 
   // The OP accepts either secret method from a confidential client, so the wire is where the method shows.
-  function recordTokenRequests(sent: { authorization: string | null; body: URLSearchParams }[]): OIDCUserConfig[typeof customFetch] {
+  function recordTokenRequests(
+    sent: { authorization: string | null; body: URLSearchParams }[],
+  ): OIDCUserConfig[typeof customFetch] {
     return (input, init) => {
-      if (String(input).endsWith('/token')) sent.push({ authorization: new Headers(init?.headers).get('authorization'), body: new URLSearchParams(String(init?.body)) })
+      if (String(input).endsWith('/token'))
+        sent.push({
+          authorization: new Headers(init?.headers).get('authorization'),
+          body: new URLSearchParams(String(init?.body)),
+        })
       return fetch(input, init)
     }
   }
 
   it('authenticates to the token endpoint with client_secret_basic', async () => {
     const sent: { authorization: string | null; body: URLSearchParams }[] = []
-    const target = provider({ client: { token_endpoint_auth_method: 'client_secret_basic' }, [customFetch]: recordTokenRequests(sent) })
+    const target = provider({
+      client: { token_endpoint_auth_method: 'client_secret_basic' },
+      [customFetch]: recordTokenRequests(sent),
+    })
     const values = { codeVerifier: randomPKCECodeVerifier() }
     const { result } = await authorize(target, 'alice', values)
     await expect(complete(target, result, values)).resolves.toMatchObject({ user: { id: 'alice' } })
@@ -123,7 +162,11 @@ describe('OIDC sign-in against oidc-provider', () => {
     // RFC 6749 §2.3.1: both halves are form-urlencoded before they are joined and base64-encoded.
     const [scheme, encoded = ''] = (sent[0]?.authorization ?? '').split(' ')
     const [id = '', secret = ''] = Buffer.from(encoded, 'base64').toString().split(':')
-    expect([scheme, decodeURIComponent(id), decodeURIComponent(secret)]).toEqual(['Basic', 'basic-client', 'basic-secret-basic-secret'])
+    expect([scheme, decodeURIComponent(id), decodeURIComponent(secret)]).toEqual([
+      'Basic',
+      'basic-client',
+      'basic-secret-basic-secret',
+    ])
     expect(sent[0]?.body.has('client_secret')).toBe(false)
   })
 
@@ -137,7 +180,10 @@ describe('OIDC sign-in against oidc-provider', () => {
     })
     const values = { codeVerifier: randomPKCECodeVerifier() }
     const { result } = await authorize(target, 'bob', values)
-    await expect(complete(target, result, values)).resolves.toMatchObject({ user: { id: 'bob' }, account: { providerAccountId: 'bob' } })
+    await expect(complete(target, result, values)).resolves.toMatchObject({
+      user: { id: 'bob' },
+      account: { providerAccountId: 'bob' },
+    })
     expect(sent[0]?.authorization).toBeNull()
     expect(sent[0]?.body.get('client_id')).toBe('post-client')
     expect(sent[0]?.body.get('client_secret')).toBe('post-secret-post-secret-post')
@@ -156,7 +202,10 @@ describe('OIDC sign-in against oidc-provider', () => {
     const target = provider({ clientSecret: 'not-the-registered-secret' })
     const values = { codeVerifier: randomPKCECodeVerifier() }
     const { result } = await authorize(target, 'bob', values)
-    await expect(complete(target, result, values)).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'token_endpoint', error: 'invalid_client' } })
+    await expect(complete(target, result, values)).rejects.toMatchObject({
+      constructor: OAuthCallbackError,
+      cause: { check: 'token_endpoint', error: 'invalid_client' },
+    })
   })
 
   it('rejects a replayed code: the OP answers invalid_grant and no user is returned', async () => {
@@ -164,7 +213,10 @@ describe('OIDC sign-in against oidc-provider', () => {
     const values = { codeVerifier: randomPKCECodeVerifier() }
     const { result } = await authorize(target, 'alice', values)
     await complete(target, result, values)
-    await expect(complete(target, result, values)).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'pkce', error: 'invalid_grant' } })
+    await expect(complete(target, result, values)).rejects.toMatchObject({
+      constructor: OAuthCallbackError,
+      cause: { check: 'pkce', error: 'invalid_grant' },
+    })
   })
 
   it('rejects a code exchanged with another PKCE verifier', async () => {
@@ -176,24 +228,32 @@ describe('OIDC sign-in against oidc-provider', () => {
     })
   })
 
-  it('keeps concurrent sign-ins apart: each ID token is checked against its own flow\'s nonce', async () => {
+  it("keeps concurrent sign-ins apart: each ID token is checked against its own flow's nonce", async () => {
     const target = provider({ checks: ['pkce', 'nonce'] })
-    const flows = await Promise.all(['alice', 'bob', 'alice', 'bob'].map(async (accountId) => {
-      const values = { codeVerifier: randomPKCECodeVerifier(), nonce: randomNonce() }
-      return { accountId, values, result: (await authorize(target, accountId, values)).result }
-    }))
+    const flows = await Promise.all(
+      ['alice', 'bob', 'alice', 'bob'].map(async (accountId) => {
+        const values = { codeVerifier: randomPKCECodeVerifier(), nonce: randomNonce() }
+        return { accountId, values, result: (await authorize(target, accountId, values)).result }
+      }),
+    )
     const outcomes = await Promise.all(flows.map(({ result, values }) => complete(target, result, values)))
-    expect(outcomes.map(({ user, profile }) => [user.id, profile.nonce])).toEqual(flows.map(({ accountId, values }) => [accountId, values.nonce]))
+    expect(outcomes.map(({ user, profile }) => [user.id, profile.nonce])).toEqual(
+      flows.map(({ accountId, values }) => [accountId, values.nonce]),
+    )
     // Crossing the flows (bob's callback with alice's nonce) must fail: the expectations really are per exchange.
     const [first, second] = flows
     if (!first || !second) throw new Error('flows missing')
     const crossed = await authorize(target, second.accountId, second.values)
-    await expect(complete(target, crossed.result, { ...second.values, nonce: first.values.nonce })).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'nonce' } })
+    await expect(
+      complete(target, crossed.result, { ...second.values, nonce: first.values.nonce }),
+    ).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'nonce' } })
   })
 
   it('sends every request, discovery included, through the provider customFetch, and discovers once', async () => {
     const urls: string[] = []
-    const target = provider({ [customFetch]: (input, init) => (urls.push(new URL(String(input)).pathname), fetch(input, init)) })
+    const target = provider({
+      [customFetch]: (input, init) => (urls.push(new URL(String(input)).pathname), fetch(input, init)),
+    })
     for (const accountId of ['alice', 'bob']) {
       const values = { codeVerifier: randomPKCECodeVerifier() }
       const { result } = await authorize(target, accountId, values)

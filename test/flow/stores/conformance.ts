@@ -59,12 +59,29 @@ export function tamper(ref: string, position: number): string {
 
 /** Strings no store may treat as a ref, nor throw on. */
 const garbageRefs = [
-  '', 'x', 'null', '{}', '*', 'authchart:flow:*', '../../etc/passwd', 'a.b.c.d.e', '....', ' '.repeat(30),
-  'A'.repeat(22), 'A'.repeat(21) + 'B', 'é'.repeat(22), 'A'.repeat(5000), '\u0000'.repeat(22),
+  '',
+  'x',
+  'null',
+  '{}',
+  '*',
+  'authchart:flow:*',
+  '../../etc/passwd',
+  'a.b.c.d.e',
+  '....',
+  ' '.repeat(30),
+  'A'.repeat(22),
+  'A'.repeat(21) + 'B',
+  'é'.repeat(22),
+  'A'.repeat(5000),
+  '\u0000'.repeat(22),
 ]
 
 /** Registers the conformance suite for one store. */
-export function flowStoreConformance(name: string, setup: () => Promise<FlowStoreUnderTest>, capabilities: FlowStoreCapabilities): void {
+export function flowStoreConformance(
+  name: string,
+  setup: () => Promise<FlowStoreUnderTest>,
+  capabilities: FlowStoreCapabilities,
+): void {
   describe(`flow store conformance: ${name}`, () => {
     let subject: FlowStoreUnderTest
     let store: FlowStore

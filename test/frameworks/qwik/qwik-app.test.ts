@@ -15,13 +15,37 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { KyselyAdapter, migrate } from '../../../adapters/sql/index.js'
 import { messages } from '../../../src/frameworks/qwik/input.js'
 import { startOidcProvider, type RunningOidcProvider } from '../../support/oidc-provider.js'
-import { createScratchPostgresSchema, describeWithService, probePostgres, type ScratchPostgresSchema } from '../../support/services.js'
-import { browse, CookieJar, freePort, installFixture, packAuthchart, removePackedAuthchart, run, startNodeServer, type RunningServer } from '../support/fixture-app.js'
+import {
+  createScratchPostgresSchema,
+  describeWithService,
+  probePostgres,
+  type ScratchPostgresSchema,
+} from '../../support/services.js'
+import {
+  browse,
+  CookieJar,
+  freePort,
+  installFixture,
+  packAuthchart,
+  removePackedAuthchart,
+  run,
+  startNodeServer,
+  type RunningServer,
+} from '../support/fixture-app.js'
 
 vi.setConfig({ hookTimeout: 300_000, testTimeout: 60_000 })
 
 const chromiumPath = '/usr/bin/chromium'
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 const withChromium = existsSync(chromiumPath) || process.env.CI === 'true'
 const secret = 'qwik-fixture-secret-0123456789abcdefgh'
 const sessionCookie = 'authjs.session-token'
@@ -31,13 +55,20 @@ const signInAction = 'id_authchart-signin'
 const signOutAction = 'id_authchart-signout'
 const crossSite = 'Cross-site sign-in and sign-out requests are refused'
 
-interface Built { dir: string; remove(): void }
+interface Built {
+  dir: string
+  remove(): void
+}
 let built: Promise<Built> | undefined
 
 /** Installs and builds the fixture once for the file: client build, then the Node server build. */
 function build(): Promise<Built> {
   built ??= (async () => {
-    const app = installFixture(resolve(import.meta.dirname, 'fixture-qwik1'), await packAuthchart(), /[/\\](node_modules|dist|server|tmp)$/)
+    const app = installFixture(
+      resolve(import.meta.dirname, 'fixture-qwik1'),
+      await packAuthchart(),
+      /[/\\](node_modules|dist|server|tmp)$/,
+    )
     try {
       const vite = join(app.dir, 'node_modules/vite/bin/vite.js')
       const env = { ...process.env, NODE_ENV: 'production' }
@@ -62,11 +93,16 @@ async function provider(): Promise<RunningOidcProvider> {
   ports.jwt = await freePort()
   ports.database = await freePort()
   op = await startOidcProvider({
-    clients: [{
-      client_id: 'qwik-app',
-      client_secret: 'qwik-app-secret',
-      redirect_uris: [`http://127.0.0.1:${ports.jwt}/auth/callback/oidc`, `http://127.0.0.1:${ports.database}/auth/callback/oidc`],
-    }],
+    clients: [
+      {
+        client_id: 'qwik-app',
+        client_secret: 'qwik-app-secret',
+        redirect_uris: [
+          `http://127.0.0.1:${ports.jwt}/auth/callback/oidc`,
+          `http://127.0.0.1:${ports.database}/auth/callback/oidc`,
+        ],
+      },
+    ],
   })
   return op
 }
@@ -108,12 +144,24 @@ afterAll(async () => {
 })
 
 /** Posts a form to one of the binding's actions on `page`, as a browser without JavaScript would. */
-function postAction(app: RunningServer, jar: CookieJar, page: string, action: string, form: Record<string, string>, origin = app.origin): Promise<Response> {
+function postAction(
+  app: RunningServer,
+  jar: CookieJar,
+  page: string,
+  action: string,
+  form: Record<string, string>,
+  origin = app.origin,
+): Promise<Response> {
   return browse(`${app.origin}${page}?qaction=${action}`, jar, { form, headers: { origin } })
 }
 
 function signInWithCredentials(app: RunningServer, jar: CookieJar, password = 'wonderland'): Promise<Response> {
-  return postAction(app, jar, '/signin/', signInAction, { providerId: 'credentials', username: 'alice', password, redirectTo: '/protected/' })
+  return postAction(app, jar, '/signin/', signInAction, {
+    providerId: 'credentials',
+    username: 'alice',
+    password,
+    redirectTo: '/protected/',
+  })
 }
 
 /** The action's result as the fixture's sign-in page prints it (`<pre id="result">`, HTML-escaped JSON). */
@@ -121,7 +169,12 @@ async function printedResult(response: Response): Promise<unknown> {
   const html = await response.text()
   const match = /<pre id="result">([^<]*)<\/pre>/.exec(html)
   if (!match?.[1]) throw new Error(`no action result on the page:\n${html.slice(0, 500)}`)
-  const json = match[1].replaceAll('&quot;', '"').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&#39;', "'").replaceAll('&amp;', '&')
+  const json = match[1]
+    .replaceAll('&quot;', '"')
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&amp;', '&')
   return JSON.parse(json)
 }
 
@@ -131,8 +184,15 @@ async function loginAtProvider(page: Page, app: RunningServer): Promise<void> {
   try {
     await page.waitForURL((url) => url.origin === new URL(issuer).origin, { timeout: 15_000 })
   } catch (error) {
-    const text = (await page.locator('body').textContent().catch(() => '')) ?? ''
-    throw new Error(`never reached the provider; at ${page.url()} showing ${JSON.stringify(text.slice(0, 300))}; app log:\n${app.output().slice(-2000)}`, { cause: error })
+    const text =
+      (await page
+        .locator('body')
+        .textContent()
+        .catch(() => '')) ?? ''
+    throw new Error(
+      `never reached the provider; at ${page.url()} showing ${JSON.stringify(text.slice(0, 300))}; app log:\n${app.output().slice(-2000)}`,
+      { cause: error },
+    )
   }
   await page.locator('input[name="login"]').fill('alice')
   await page.locator('input[name="login"]').press('Enter')
@@ -192,9 +252,23 @@ describe('JWT sessions (production build, AUTH_TRUST_HOST=true)', () => {
     const cases: Array<[Record<string, string>, Record<string, string[]>]> = [
       [{ redirectTo: '/protected/' }, { providerId: [messages.providerRequired] }],
       [{ providerId: 'github' }, { providerId: [messages.providerUnknown] }],
-      [{ providerId: 'credentials', username: 'alice', password: 'wonderland', redirectTo: '//evil.test/' }, { redirectTo: [messages.redirectOffSite] }],
-      [{ providerId: 'credentials', username: 'alice', password: 'wonderland', 'options.redirectTo': 'https://evil.test/' }, { options: [messages.optionsRedirect] }],
-      [{ providerId: 'oidc', 'authorizationParams.nested.deep': 'x' }, { authorizationParams: [messages.authorizationParams] }],
+      [
+        { providerId: 'credentials', username: 'alice', password: 'wonderland', redirectTo: '//evil.test/' },
+        { redirectTo: [messages.redirectOffSite] },
+      ],
+      [
+        {
+          providerId: 'credentials',
+          username: 'alice',
+          password: 'wonderland',
+          'options.redirectTo': 'https://evil.test/',
+        },
+        { options: [messages.optionsRedirect] },
+      ],
+      [
+        { providerId: 'oidc', 'authorizationParams.nested.deep': 'x' },
+        { authorizationParams: [messages.authorizationParams] },
+      ],
     ]
     for (const [form, fieldErrors] of cases) {
       const jar = new CookieJar()
@@ -216,12 +290,24 @@ describe('JWT sessions (production build, AUTH_TRUST_HOST=true)', () => {
 
   it('refuses cross-site posts to the actions (403, formErrors) while the same post from the app origin succeeds', async () => {
     const jar = new CookieJar()
-    const foreign = await postAction(app, jar, '/signin/', signInAction, { providerId: 'credentials', username: 'alice', password: 'wonderland' }, 'http://evil.test')
+    const foreign = await postAction(
+      app,
+      jar,
+      '/signin/',
+      signInAction,
+      { providerId: 'credentials', username: 'alice', password: 'wonderland' },
+      'http://evil.test',
+    )
     expect(foreign.status).toBe(403)
     expect(await printedResult(foreign)).toEqual({ failed: true, fieldErrors: {}, formErrors: [crossSite] })
     expect(jar.cookies.has(sessionCookie)).toBe(false)
     // Without Origin only Fetch Metadata could vouch for the post; cross-site says it is not.
-    const bare = await fetch(`${app.origin}/signin/?qaction=${signInAction}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' }, body: 'providerId=credentials&username=alice&password=wonderland', redirect: 'manual' })
+    const bare = await fetch(`${app.origin}/signin/?qaction=${signInAction}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' },
+      body: 'providerId=credentials&username=alice&password=wonderland',
+      redirect: 'manual',
+    })
     expect(bare.status).toBe(403)
     expect(bare.headers.getSetCookie().join('\n')).not.toContain(sessionCookie)
     // A signed-in visitor cannot be signed out by another site either.
@@ -235,13 +321,18 @@ describe('JWT sessions (production build, AUTH_TRUST_HOST=true)', () => {
   it('refuses a cross-site POST to /auth/signin/<provider> and /auth/callback/credentials even with a valid CSRF token; from the app origin the same succeeds', async () => {
     async function withToken(): Promise<{ jar: CookieJar; csrfToken: string }> {
       const jar = new CookieJar()
-      const body = (await (await browse(`${app.origin}/auth/csrf`, jar, { headers: { accept: 'application/json' } })).json()) as { csrfToken: string }
+      const body = (await (
+        await browse(`${app.origin}/auth/csrf`, jar, { headers: { accept: 'application/json' } })
+      ).json()) as { csrfToken: string }
       return { jar, csrfToken: body.csrfToken }
     }
     const issuer = new URL((await provider()).issuer).origin
     for (const origin of ['http://evil.test', app.origin]) {
       const { jar, csrfToken } = await withToken()
-      const response = await browse(`${app.origin}/auth/signin/oidc`, jar, { form: { csrfToken, callbackUrl: '/protected/' }, headers: { origin } })
+      const response = await browse(`${app.origin}/auth/signin/oidc`, jar, {
+        form: { csrfToken, callbackUrl: '/protected/' },
+        headers: { origin },
+      })
       if (origin === app.origin) {
         expect(response.status).toBe(302)
         expect(new URL(response.headers.get('location') ?? '').origin).toBe(issuer)
@@ -252,55 +343,73 @@ describe('JWT sessions (production build, AUTH_TRUST_HOST=true)', () => {
     }
     for (const origin of ['http://evil.test', app.origin]) {
       const { jar, csrfToken } = await withToken()
-      const response = await browse(`${app.origin}/auth/callback/credentials`, jar, { form: { csrfToken, username: 'alice', password: 'wonderland', callbackUrl: '/protected/' }, headers: { origin } })
+      const response = await browse(`${app.origin}/auth/callback/credentials`, jar, {
+        form: { csrfToken, username: 'alice', password: 'wonderland', callbackUrl: '/protected/' },
+        headers: { origin },
+      })
       expect(jar.cookies.has(sessionCookie), origin).toBe(origin === app.origin)
       expect(response.status, origin).toBe(origin === app.origin ? 302 : 403)
     }
     // From the app origin but without the double-submitted token, Auth()'s own CSRF check still refuses.
-    const bare = await browse(`${app.origin}/auth/callback/credentials`, new CookieJar(), { form: { username: 'alice', password: 'wonderland' }, headers: { origin: app.origin } })
+    const bare = await browse(`${app.origin}/auth/callback/credentials`, new CookieJar(), {
+      form: { username: 'alice', password: 'wonderland' },
+      headers: { origin: app.origin },
+    })
     expect(bare.headers.getSetCookie().join('\n')).not.toContain(sessionCookie)
   })
 
-  it.runIf(withChromium)('in Chromium: OIDC sign-in through useSignIn (a <Form> on the home page), the protected page, useSignOut', async () => {
-    const ctx = await context()
-    try {
-      const page = await ctx.newPage()
-      await page.goto(`${app.origin}/`)
-      expect(await page.locator('#status').textContent()).toBe('Not signed in')
-      await page.getByRole('button', { name: 'Sign in with oidc' }).click()
-      await loginAtProvider(page, app)
-      expect(new URL(page.url()).pathname).toBe('/protected/')
-      expect(await page.locator('#user').textContent()).toBe('Protected page for Alice Liddell (alice@example.test)')
-      await page.goto(`${app.origin}/`)
-      expect(await page.locator('#status').textContent()).toBe('Signed in as Alice Liddell')
-      await page.getByRole('button', { name: 'Sign out' }).click()
-      await expect.poll(() => page.locator('#status').textContent(), { timeout: 15_000 }).toBe('Not signed in')
-      expect((await ctx.cookies()).some((cookie) => cookie.name === sessionCookie)).toBe(false)
-    } finally {
-      await ctx.close()
-    }
-  })
+  it.runIf(withChromium)(
+    'in Chromium: OIDC sign-in through useSignIn (a <Form> on the home page), the protected page, useSignOut',
+    async () => {
+      const ctx = await context()
+      try {
+        const page = await ctx.newPage()
+        await page.goto(`${app.origin}/`)
+        expect(await page.locator('#status').textContent()).toBe('Not signed in')
+        await page.getByRole('button', { name: 'Sign in with oidc' }).click()
+        await loginAtProvider(page, app)
+        expect(new URL(page.url()).pathname).toBe('/protected/')
+        expect(await page.locator('#user').textContent()).toBe('Protected page for Alice Liddell (alice@example.test)')
+        await page.goto(`${app.origin}/`)
+        expect(await page.locator('#status').textContent()).toBe('Signed in as Alice Liddell')
+        await page.getByRole('button', { name: 'Sign out' }).click()
+        await expect.poll(() => page.locator('#status').textContent(), { timeout: 15_000 }).toBe('Not signed in')
+        expect((await ctx.cookies()).some((cookie) => cookie.name === sessionCookie)).toBe(false)
+      } finally {
+        await ctx.close()
+      }
+    },
+  )
 
-  it.runIf(withChromium)('in Chromium: credentials through useSignIn submitted by Qwik City\'s client, and validation errors in action.value', async () => {
-    const ctx = await context()
-    try {
-      const page = await ctx.newPage()
-      await page.goto(`${app.origin}/signin/`)
-      await page.locator('#bad-provider').click()
-      await expect.poll(async () => JSON.parse((await page.locator('#result').textContent()) || 'null') as unknown, { timeout: 15_000 }).toEqual({
-        failed: true,
-        fieldErrors: { providerId: [messages.providerUnknown], redirectTo: [messages.redirectOffSite] },
-        formErrors: [],
-      })
-      await page.locator('input[name="username"]').fill('alice')
-      await page.locator('input[name="password"]').fill('wonderland')
-      await page.getByRole('button', { name: 'Sign in with credentials' }).click()
-      await page.waitForURL(`${app.origin}/protected/`)
-      await expect.poll(() => page.locator('#user').textContent()).toBe('Protected page for Alice Credentials (alice@fixture.test)')
-    } finally {
-      await ctx.close()
-    }
-  })
+  it.runIf(withChromium)(
+    "in Chromium: credentials through useSignIn submitted by Qwik City's client, and validation errors in action.value",
+    async () => {
+      const ctx = await context()
+      try {
+        const page = await ctx.newPage()
+        await page.goto(`${app.origin}/signin/`)
+        await page.locator('#bad-provider').click()
+        await expect
+          .poll(async () => JSON.parse((await page.locator('#result').textContent()) || 'null') as unknown, {
+            timeout: 15_000,
+          })
+          .toEqual({
+            failed: true,
+            fieldErrors: { providerId: [messages.providerUnknown], redirectTo: [messages.redirectOffSite] },
+            formErrors: [],
+          })
+        await page.locator('input[name="username"]').fill('alice')
+        await page.locator('input[name="password"]').fill('wonderland')
+        await page.getByRole('button', { name: 'Sign in with credentials' }).click()
+        await page.waitForURL(`${app.origin}/protected/`)
+        await expect
+          .poll(() => page.locator('#user').textContent())
+          .toBe('Protected page for Alice Credentials (alice@fixture.test)')
+      } finally {
+        await ctx.close()
+      }
+    },
+  )
 })
 
 await describeWithService('postgres', probePostgres, () => {
@@ -311,15 +420,27 @@ await describeWithService('postgres', probePostgres, () => {
 
     beforeAll(async () => {
       scratch = await createScratchPostgresSchema()
-      const kysely = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 1 }) }) })
+      const kysely = new Kysely<unknown>({
+        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 1 }) }),
+      })
       await migrate(kysely)
       // Database sessions point at a user row: the credentials provider's user must exist.
-      await KyselyAdapter(kysely).createUser({ id: aliceId, name: 'Alice Credentials', email: 'alice@fixture.test', emailVerified: null })
+      await KyselyAdapter(kysely).createUser({
+        id: aliceId,
+        name: 'Alice Credentials',
+        email: 'alice@fixture.test',
+        emailVerified: null,
+      })
       await kysely.destroy()
       db = new pg.Pool({ connectionString: scratch.url, max: 2 })
       await provider()
       const origin = `http://127.0.0.1:${ports.database!}`
-      app = await serve(ports.database!, { SESSION_STRATEGY: 'database', DATABASE_URL: scratch.url, AUTH_URL: origin, AUTH_TRUST_HOST: 'true' })
+      app = await serve(ports.database!, {
+        SESSION_STRATEGY: 'database',
+        DATABASE_URL: scratch.url,
+        AUTH_URL: origin,
+        AUTH_TRUST_HOST: 'true',
+      })
     })
     afterAll(async () => {
       await app?.stop()
@@ -328,7 +449,9 @@ await describeWithService('postgres', probePostgres, () => {
     })
 
     async function sessionRow(token: string): Promise<{ userId: string } | undefined> {
-      const result = await db.query<{ userId: string }>('select "userId" from "Session" where "sessionToken" = $1', [token])
+      const result = await db.query<{ userId: string }>('select "userId" from "Session" where "sessionToken" = $1', [
+        token,
+      ])
       return result.rows[0]
     }
 
@@ -340,7 +463,9 @@ await describeWithService('postgres', probePostgres, () => {
       // A database session: the cookie holds an opaque token, not a JWE.
       expect(token).toMatch(/^[^.]{16,}$/)
       expect((await sessionRow(token))?.userId).toBe(aliceId)
-      expect(await (await browse(`${app.origin}/protected/`, jar)).text()).toContain('Protected page for Alice Credentials')
+      expect(await (await browse(`${app.origin}/protected/`, jar)).text()).toContain(
+        'Protected page for Alice Credentials',
+      )
       const out = await postAction(app, jar, '/', signOutAction, { redirectTo: '/' })
       expect(out.status).toBe(303)
       expect(await sessionRow(token)).toBeUndefined()

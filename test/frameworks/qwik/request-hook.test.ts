@@ -16,7 +16,11 @@ function config() {
     secret: 'qwik-request-hook-secret-0123456789abcdef',
     trustHost: true,
     providers: [
-      Credentials({ credentials: { username: {}, password: {} }, authorize: ({ username, password }) => (username === 'alice' && password === 'pw' ? { id: 'alice', name: 'Alice' } : null) }),
+      Credentials({
+        credentials: { username: {}, password: {} },
+        authorize: ({ username, password }) =>
+          username === 'alice' && password === 'pw' ? { id: 'alice', name: 'Alice' } : null,
+      }),
       GitHub({ clientId: 'id', clientSecret: 'secret' }),
     ],
   })
@@ -36,13 +40,17 @@ function event(path: string, init: RequestInit & { headers?: Record<string, stri
 const form = { 'content-type': 'application/x-www-form-urlencoded' }
 
 describe('authchart/qwik request hook', () => {
-  it('leaves the app\'s own routes alone', async () => {
+  it("leaves the app's own routes alone", async () => {
     expect(await answerAuthRequest(event('/authors').event, config())).toBeUndefined()
   })
 
   it('refuses cross-site posts to sign-in, credentials callback and sign-out before Auth() sees them', async () => {
     for (const path of ['/auth/signin/github', '/auth/callback/credentials', '/auth/signout']) {
-      for (const headers of [{ ...form, origin: 'http://evil.test' }, { ...form, 'sec-fetch-site': 'cross-site' }, form]) {
+      for (const headers of [
+        { ...form, origin: 'http://evil.test' },
+        { ...form, 'sec-fetch-site': 'cross-site' },
+        form,
+      ]) {
         const { event: ev, set } = event(path, { method: 'POST', headers, body: 'username=alice&password=pw' })
         const response = await answerAuthRequest(ev, config())
         expect(response?.status, `${path} ${JSON.stringify(headers)}`).toBe(403)
@@ -53,14 +61,18 @@ describe('authchart/qwik request hook', () => {
   })
 
   it('lets an OAuth provider post its callback from its own site (form_post): the state / PKCE checks decide there', async () => {
-    const { event: ev } = event('/auth/callback/github', { method: 'POST', headers: { ...form, origin: 'https://github.com' }, body: 'code=x&state=y' })
+    const { event: ev } = event('/auth/callback/github', {
+      method: 'POST',
+      headers: { ...form, origin: 'https://github.com' },
+      body: 'code=x&state=y',
+    })
     const response = await answerAuthRequest(ev, config())
     expect(response?.status).not.toBe(403)
     // No flow cookies: the callback is refused by Auth() and nobody is signed in.
     expect(response?.headers.get('location')).toMatch(/error=/)
   })
 
-  it('answers GETs from anywhere, moving Set-Cookie lines onto Qwik City\'s cookie API with their attributes', async () => {
+  it("answers GETs from anywhere, moving Set-Cookie lines onto Qwik City's cookie API with their attributes", async () => {
     const { event: ev, set } = event('/auth/csrf', { headers: { 'sec-fetch-site': 'cross-site' } })
     const response = await answerAuthRequest(ev, config())
     expect(response?.status).toBe(200)

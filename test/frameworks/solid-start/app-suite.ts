@@ -12,12 +12,33 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { KyselyAdapter, migrate } from '../../../adapters/sql/index.js'
 import { startOidcProvider, type RunningOidcProvider } from '../../support/oidc-provider.js'
-import { createScratchPostgresSchema, describeWithService, probePostgres, type ScratchPostgresSchema } from '../../support/services.js'
+import {
+  createScratchPostgresSchema,
+  describeWithService,
+  probePostgres,
+  type ScratchPostgresSchema,
+} from '../../support/services.js'
 import { browse, clientHeaders, CookieJar, freePort, packAuthchart } from '../support/fixture-app.js'
-import { buildFixture, startApp, typecheckFixture, type BuiltApp, type FixtureOptions, type RunningApp } from './solid-app.js'
+import {
+  buildFixture,
+  startApp,
+  typecheckFixture,
+  type BuiltApp,
+  type FixtureOptions,
+  type RunningApp,
+} from './solid-app.js'
 
 const chromiumPath = '/usr/bin/chromium'
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 const hasChromium = existsSync(chromiumPath) || process.env.CI === 'true'
 const secret = 'solid-start-fixture-secret-0123456789abcdef'
 const sessionCookie = 'authjs.session-token'
@@ -54,7 +75,12 @@ async function csrfToken(app: RunningApp, prefix: string, jar: CookieJar): Promi
 }
 
 /** Signs in with credentials over HTTP, as a same-origin page posting the form with its CSRF token. */
-async function signInWithCredentials(app: RunningApp, prefix: string, jar: CookieJar, password = 'wonderland'): Promise<Response> {
+async function signInWithCredentials(
+  app: RunningApp,
+  prefix: string,
+  jar: CookieJar,
+  password = 'wonderland',
+): Promise<Response> {
   const token = await csrfToken(app, prefix, jar)
   return browse(`${app.origin}${prefix}/callback/credentials`, jar, {
     form: { username: 'alice', password, callbackUrl: `${app.origin}/protected`, csrfToken: token },
@@ -64,7 +90,10 @@ async function signInWithCredentials(app: RunningApp, prefix: string, jar: Cooki
 
 async function signOut(app: RunningApp, prefix: string, jar: CookieJar): Promise<Response> {
   const token = await csrfToken(app, prefix, jar)
-  return browse(`${app.origin}${prefix}/signout`, jar, { form: { callbackUrl: `${app.origin}/`, csrfToken: token }, headers: { origin: app.origin } })
+  return browse(`${app.origin}${prefix}/signout`, jar, {
+    form: { callbackUrl: `${app.origin}/`, csrfToken: token },
+    headers: { origin: app.origin },
+  })
 }
 
 /** Waits until the page's handlers are attached (the fixture pages mark themselves once hydrated). */
@@ -77,8 +106,15 @@ async function loginAtProvider(page: Page, op: RunningOidcProvider, app: Running
   try {
     await page.waitForURL((url) => url.origin === op.issuer, { timeout: 15_000 })
   } catch (error) {
-    const text = (await page.locator('body').textContent().catch(() => '')) ?? ''
-    throw new Error(`never reached the provider; at ${page.url()} showing ${JSON.stringify(text.slice(0, 300))}; app log:\n${app.output().slice(-2000)}`, { cause: error })
+    const text =
+      (await page
+        .locator('body')
+        .textContent()
+        .catch(() => '')) ?? ''
+    throw new Error(
+      `never reached the provider; at ${page.url()} showing ${JSON.stringify(text.slice(0, 300))}; app log:\n${app.output().slice(-2000)}`,
+      { cause: error },
+    )
   }
   await page.locator('input[name="login"]').fill('alice')
   await page.locator('input[name="login"]').press('Enter')
@@ -99,12 +135,17 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
     ports.jwt = await freePort()
     ports.database = await freePort()
     op = await startOidcProvider({
-      clients: [{
-        client_id: 'solid-app',
-        client_secret: 'solid-app-secret',
-        // The JWT app keeps the default prefix, the database app runs with prefix `/auth`.
-        redirect_uris: [`http://127.0.0.1:${ports.jwt}/api/auth/callback/oidc`, `http://127.0.0.1:${ports.database}/auth/callback/oidc`],
-      }],
+      clients: [
+        {
+          client_id: 'solid-app',
+          client_secret: 'solid-app-secret',
+          // The JWT app keeps the default prefix, the database app runs with prefix `/auth`.
+          redirect_uris: [
+            `http://127.0.0.1:${ports.jwt}/api/auth/callback/oidc`,
+            `http://127.0.0.1:${ports.database}/auth/callback/oidc`,
+          ],
+        },
+      ],
     })
     return op
   }
@@ -140,7 +181,7 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
     done?.remove()
   })
 
-  it('the published declarations fit this SolidStart major\'s own types (types-check/check.ts, with @ts-expect-error guards against `any`)', async () => {
+  it("the published declarations fit this SolidStart major's own types (types-check/check.ts, with @ts-expect-error guards against `any`)", async () => {
     const result = typecheckFixture(await app())
     expect(result.output).toBe('')
     expect(result.status).toBe(0)
@@ -199,15 +240,34 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
       const jar = new CookieJar()
       const token = await csrfToken(server, prefix, jar)
       const form = { username: 'alice', password: 'wonderland', callbackUrl: '/protected', csrfToken: token }
-      const foreign = await browse(`${server.origin}${prefix}/callback/credentials`, jar, { form, headers: { origin: 'http://evil.test' } })
+      const foreign = await browse(`${server.origin}${prefix}/callback/credentials`, jar, {
+        form,
+        headers: { origin: 'http://evil.test' },
+      })
       expect(foreign.status).toBe(403)
       expect(foreign.headers.getSetCookie().join('\n')).not.toContain(sessionCookie)
-      const signin = await browse(`${server.origin}${prefix}/signin/oidc`, jar, { form: { csrfToken: token }, headers: { origin: 'http://evil.test' } })
+      const signin = await browse(`${server.origin}${prefix}/signin/oidc`, jar, {
+        form: { csrfToken: token },
+        headers: { origin: 'http://evil.test' },
+      })
       expect(signin.status).toBe(403)
-      const bare = await fetch(`${server.origin}${prefix}/signout`, { method: 'POST', headers: { ...clientHeaders, cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' }, body: new URLSearchParams({ csrfToken: token }), redirect: 'manual' })
+      const bare = await fetch(`${server.origin}${prefix}/signout`, {
+        method: 'POST',
+        headers: {
+          ...clientHeaders,
+          cookie: jar.header(),
+          'content-type': 'application/x-www-form-urlencoded',
+          'sec-fetch-site': 'cross-site',
+        },
+        body: new URLSearchParams({ csrfToken: token }),
+        redirect: 'manual',
+      })
       expect(bare.status).toBe(403)
       // Same origin but no token: Auth()'s double-submit check refuses it (MissingCSRF reaches the client as `Signin`).
-      const tokenless = await browse(`${server.origin}${prefix}/callback/credentials`, new CookieJar(), { form: { username: 'alice', password: 'wonderland' }, headers: { origin: server.origin } })
+      const tokenless = await browse(`${server.origin}${prefix}/callback/credentials`, new CookieJar(), {
+        form: { username: 'alice', password: 'wonderland' },
+        headers: { origin: server.origin },
+      })
       expect(tokenless.headers.getSetCookie().join('\n')).not.toContain(sessionCookie)
       expect(tokenless.status).toBe(302)
       expect(new URL(tokenless.headers.get('location') ?? '', server.origin).searchParams.get('error')).toBe('Signin')
@@ -215,68 +275,90 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
 
     it('reports a route mounted at a path other than the prefix: the log and a plain 500 name both paths', async () => {
       // The fixture also mounts the handlers at /auth, which this app's prefix (/api/auth) does not name.
-      const response = await browse(`${server.origin}/auth/session`, new CookieJar(), { headers: { accept: 'application/json' } })
+      const response = await browse(`${server.origin}/auth/session`, new CookieJar(), {
+        headers: { accept: 'application/json' },
+      })
       expect(response.status).toBe(500)
       const body = await response.text()
       expect(body).toContain('mounted at /auth but the configured prefix (basePath) is /api/auth')
       expect(body).not.toMatch(/\n\s+at /)
-      expect(server.output()).toContain('the auth route is mounted at /auth but the configured prefix (basePath) is /api/auth')
+      expect(server.output()).toContain(
+        'the auth route is mounted at /auth but the configured prefix (basePath) is /api/auth',
+      )
     })
 
-    it.runIf(hasChromium)('in Chromium: OIDC sign-in with the client signIn, the protected page, sign-out with the client signOut', async () => {
-      const ctx = await context()
-      try {
-        const page = await ctx.newPage()
-        await page.goto(`${server.origin}/`)
-        expect(await page.locator('#status').textContent()).toBe('Not signed in')
-        await hydrated(page)
-        const callback = page.waitForRequest((request) => new URL(request.url()).pathname === `${prefix}/callback/oidc`)
-        await page.getByRole('button', { name: 'Sign in with oidc' }).click()
-        await loginAtProvider(page, await provider(), server, prefix)
-        await callback
-        expect(new URL(page.url()).pathname).toBe('/protected')
-        expect(await page.locator('#user').textContent()).toBe('Protected page for Alice Liddell (alice@example.test)')
-        await page.goto(`${server.origin}/`)
-        expect(await page.locator('#status').textContent()).toBe('Signed in as Alice Liddell')
-        await hydrated(page)
-        const signOutPost = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === `${prefix}/signout`)
-        // signOut({ redirectTo: '/' }) on `/` loads the page again.
-        const reloaded = page.waitForResponse((response) => response.url() === `${server.origin}/` && response.request().resourceType() === 'document')
-        await page.getByRole('button', { name: 'Sign out' }).click()
-        // The client carried a CSRF token it fetched from the csrf endpoint.
-        expect(new URLSearchParams((await signOutPost).postData() ?? '').get('csrfToken')).toMatch(/^[0-9a-f]{32,}$/)
-        await reloaded
-        await expect.poll(async () => (await ctx.cookies()).some((cookie) => cookie.name === sessionCookie)).toBe(false)
-        await expect.poll(() => page.locator('#status').textContent()).toBe('Not signed in')
-      } finally {
-        await ctx.close()
-      }
-    })
+    it.runIf(hasChromium)(
+      'in Chromium: OIDC sign-in with the client signIn, the protected page, sign-out with the client signOut',
+      async () => {
+        const ctx = await context()
+        try {
+          const page = await ctx.newPage()
+          await page.goto(`${server.origin}/`)
+          expect(await page.locator('#status').textContent()).toBe('Not signed in')
+          await hydrated(page)
+          const callback = page.waitForRequest(
+            (request) => new URL(request.url()).pathname === `${prefix}/callback/oidc`,
+          )
+          await page.getByRole('button', { name: 'Sign in with oidc' }).click()
+          await loginAtProvider(page, await provider(), server, prefix)
+          await callback
+          expect(new URL(page.url()).pathname).toBe('/protected')
+          expect(await page.locator('#user').textContent()).toBe(
+            'Protected page for Alice Liddell (alice@example.test)',
+          )
+          await page.goto(`${server.origin}/`)
+          expect(await page.locator('#status').textContent()).toBe('Signed in as Alice Liddell')
+          await hydrated(page)
+          const signOutPost = page.waitForRequest(
+            (request) => request.method() === 'POST' && new URL(request.url()).pathname === `${prefix}/signout`,
+          )
+          // signOut({ redirectTo: '/' }) on `/` loads the page again.
+          const reloaded = page.waitForResponse(
+            (response) => response.url() === `${server.origin}/` && response.request().resourceType() === 'document',
+          )
+          await page.getByRole('button', { name: 'Sign out' }).click()
+          // The client carried a CSRF token it fetched from the csrf endpoint.
+          expect(new URLSearchParams((await signOutPost).postData() ?? '').get('csrfToken')).toMatch(/^[0-9a-f]{32,}$/)
+          await reloaded
+          await expect
+            .poll(async () => (await ctx.cookies()).some((cookie) => cookie.name === sessionCookie))
+            .toBe(false)
+          await expect.poll(() => page.locator('#status').textContent()).toBe('Not signed in')
+        } finally {
+          await ctx.close()
+        }
+      },
+    )
 
-    it.runIf(hasChromium)('in Chromium: credentials with the client signIn (wrong password reported, right one signed in), then signOut', async () => {
-      const ctx = await context()
-      try {
-        const page = await ctx.newPage()
-        await page.goto(`${server.origin}/client`)
-        await hydrated(page)
-        await page.locator('#client-wrong').click()
-        await expect.poll(() => page.locator('#result').textContent()).toBe('error=CredentialsSignin ok=false')
-        expect((await ctx.cookies()).some((cookie) => cookie.name === sessionCookie)).toBe(false)
-        await page.locator('#client-signin').click()
-        await page.waitForURL(`${server.origin}/protected`)
-        await expect.poll(() => page.locator('#user').textContent()).toBe('Protected page for Alice Credentials (alice@fixture.test)')
-        await page.goto(`${server.origin}/client`)
-        await hydrated(page)
-        await page.locator('#client-signout').click()
-        await page.waitForURL(`${server.origin}/`)
-        await expect.poll(() => page.locator('#status').textContent()).toBe('Not signed in')
-        // Client-side navigation to the protected page: the server function's redirect is followed in the browser.
-        await page.goto(`${server.origin}/protected`)
-        await page.waitForURL(`${server.origin}/`)
-      } finally {
-        await ctx.close()
-      }
-    })
+    it.runIf(hasChromium)(
+      'in Chromium: credentials with the client signIn (wrong password reported, right one signed in), then signOut',
+      async () => {
+        const ctx = await context()
+        try {
+          const page = await ctx.newPage()
+          await page.goto(`${server.origin}/client`)
+          await hydrated(page)
+          await page.locator('#client-wrong').click()
+          await expect.poll(() => page.locator('#result').textContent()).toBe('error=CredentialsSignin ok=false')
+          expect((await ctx.cookies()).some((cookie) => cookie.name === sessionCookie)).toBe(false)
+          await page.locator('#client-signin').click()
+          await page.waitForURL(`${server.origin}/protected`)
+          await expect
+            .poll(() => page.locator('#user').textContent())
+            .toBe('Protected page for Alice Credentials (alice@fixture.test)')
+          await page.goto(`${server.origin}/client`)
+          await hydrated(page)
+          await page.locator('#client-signout').click()
+          await page.waitForURL(`${server.origin}/`)
+          await expect.poll(() => page.locator('#status').textContent()).toBe('Not signed in')
+          // Client-side navigation to the protected page: the server function's redirect is followed in the browser.
+          await page.goto(`${server.origin}/protected`)
+          await page.waitForURL(`${server.origin}/`)
+        } finally {
+          await ctx.close()
+        }
+      },
+    )
   })
 
   await describeWithService('postgres', probePostgres, () => {
@@ -288,15 +370,27 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
 
       beforeAll(async () => {
         scratch = await createScratchPostgresSchema()
-        const kysely = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 1 }) }) })
+        const kysely = new Kysely<unknown>({
+          dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 1 }) }),
+        })
         await migrate(kysely)
         // The user the fixture's credentials provider returns must exist: database sessions point at a user row.
-        await KyselyAdapter(kysely).createUser({ id: aliceId, name: 'Alice Credentials', email: 'alice@fixture.test', emailVerified: null })
+        await KyselyAdapter(kysely).createUser({
+          id: aliceId,
+          name: 'Alice Credentials',
+          email: 'alice@fixture.test',
+          emailVerified: null,
+        })
         await kysely.destroy()
         db = new pg.Pool({ connectionString: scratch.url, max: 2 })
         await provider()
         const origin = `http://127.0.0.1:${ports.database!}`
-        server = await serve(ports.database!, { SESSION_STRATEGY: 'database', DATABASE_URL: scratch.url, AUTH_URL: origin, AUTH_PREFIX: prefix })
+        server = await serve(ports.database!, {
+          SESSION_STRATEGY: 'database',
+          DATABASE_URL: scratch.url,
+          AUTH_URL: origin,
+          AUTH_PREFIX: prefix,
+        })
       })
       afterAll(async () => {
         await server?.stop()
@@ -305,7 +399,9 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
       })
 
       async function sessionRow(token: string): Promise<{ userId: string } | undefined> {
-        const result = await db.query<{ userId: string }>('select "userId" from "Session" where "sessionToken" = $1', [token])
+        const result = await db.query<{ userId: string }>('select "userId" from "Session" where "sessionToken" = $1', [
+          token,
+        ])
         return result.rows[0]
       }
 
@@ -317,7 +413,9 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
         // A database session: the cookie holds an opaque token, not a JWE.
         expect(token).toMatch(/^[^.]{16,}$/)
         expect((await sessionRow(token))?.userId).toBe(aliceId)
-        expect(await (await browse(`${server.origin}/protected`, jar)).text()).toContain('Protected page for Alice Credentials')
+        expect(await (await browse(`${server.origin}/protected`, jar)).text()).toContain(
+          'Protected page for Alice Credentials',
+        )
         const out = await signOut(server, prefix, jar)
         expect(out.status).toBe(302)
         expect(await sessionRow(token)).toBeUndefined()
@@ -326,38 +424,49 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
 
       it('the default route /api/auth is reported as mounted at the wrong path, and signs nobody in', async () => {
         const jar = new CookieJar()
-        const response = await browse(`${server.origin}/api/auth/csrf`, jar, { headers: { accept: 'application/json' } })
+        const response = await browse(`${server.origin}/api/auth/csrf`, jar, {
+          headers: { accept: 'application/json' },
+        })
         expect(response.status).toBe(500)
         expect(await response.text()).toContain('mounted at /api/auth but the configured prefix (basePath) is /auth')
         expect(jar.cookies.size).toBe(0)
       })
 
       it('the providers endpoint gives callback URLs under the custom prefix', async () => {
-        const response = await browse(`${server.origin}${prefix}/providers`, new CookieJar(), { headers: { accept: 'application/json' } })
+        const response = await browse(`${server.origin}${prefix}/providers`, new CookieJar(), {
+          headers: { accept: 'application/json' },
+        })
         const providers = (await response.json()) as Record<string, { callbackUrl: string }>
         expect(providers.oidc?.callbackUrl).toBe(`${server.origin}/auth/callback/oidc`)
       })
 
-      it.runIf(hasChromium)('in Chromium: OIDC sign-in returns to /auth/callback/oidc and creates the user, the account and a session row', async () => {
-        const ctx = await context()
-        try {
-          const page = await ctx.newPage()
-          await page.goto(`${server.origin}/`)
-          await hydrated(page)
-          const callback = page.waitForRequest((request) => new URL(request.url()).pathname === `${prefix}/callback/oidc`)
-          await page.getByRole('button', { name: 'Sign in with oidc' }).click()
-          await loginAtProvider(page, await provider(), server, prefix)
-          await callback
-          await expect.poll(() => page.locator('#user').textContent()).toBe('Protected page for Alice Liddell (alice@example.test)')
-          const token = (await ctx.cookies()).find((cookie) => cookie.name === sessionCookie)?.value ?? ''
-          const row = await sessionRow(token)
-          expect(row).toBeDefined()
-          const account = await db.query('select "provider" from "Account" where "userId" = $1', [row!.userId])
-          expect(account.rows).toEqual([{ provider: 'oidc' }])
-        } finally {
-          await ctx.close()
-        }
-      })
+      it.runIf(hasChromium)(
+        'in Chromium: OIDC sign-in returns to /auth/callback/oidc and creates the user, the account and a session row',
+        async () => {
+          const ctx = await context()
+          try {
+            const page = await ctx.newPage()
+            await page.goto(`${server.origin}/`)
+            await hydrated(page)
+            const callback = page.waitForRequest(
+              (request) => new URL(request.url()).pathname === `${prefix}/callback/oidc`,
+            )
+            await page.getByRole('button', { name: 'Sign in with oidc' }).click()
+            await loginAtProvider(page, await provider(), server, prefix)
+            await callback
+            await expect
+              .poll(() => page.locator('#user').textContent())
+              .toBe('Protected page for Alice Liddell (alice@example.test)')
+            const token = (await ctx.cookies()).find((cookie) => cookie.name === sessionCookie)?.value ?? ''
+            const row = await sessionRow(token)
+            expect(row).toBeDefined()
+            const account = await db.query('select "provider" from "Account" where "userId" = $1', [row!.userId])
+            expect(account.rows).toEqual([{ provider: 'oidc' }])
+          } finally {
+            await ctx.close()
+          }
+        },
+      )
     })
   })
 }

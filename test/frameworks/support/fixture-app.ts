@@ -18,7 +18,11 @@ export const npmFlags = ['--prefer-offline', '--no-audit', '--no-fund', '--logle
 export function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): string {
   const result = spawnSync(command, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
   if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd} (exit ${String(result.status)}):\n${result.stdout}\n${result.stderr}`.slice(-6000))
+    throw new Error(
+      `${command} ${args.join(' ')} failed in ${cwd} (exit ${String(result.status)}):\n${result.stdout}\n${result.stderr}`.slice(
+        -6000,
+      ),
+    )
   }
   return result.stdout
 }
@@ -110,9 +114,19 @@ export interface RunningServer {
 }
 
 /** Starts `node <args>` in `dir` with `env` (PATH kept) and waits until `http://127.0.0.1:<port>` answers. */
-export async function startNodeServer(node: string, args: string[], dir: string, port: number, env: Record<string, string>): Promise<RunningServer> {
+export async function startNodeServer(
+  node: string,
+  args: string[],
+  dir: string,
+  port: number,
+  env: Record<string, string>,
+): Promise<RunningServer> {
   const origin = `http://127.0.0.1:${port}`
-  const child: ChildProcess = spawn(node, args, { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child: ChildProcess = spawn(node, args, {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -171,12 +185,21 @@ export class CookieJar {
 }
 
 /** A request as a browser tab would send it (HTML accepted, cookies from `jar`); redirects are not followed. */
-export async function browse(url: string, jar: CookieJar, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
+export async function browse(
+  url: string,
+  jar: CookieJar,
+  init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+): Promise<Response> {
   const headers: Record<string, string> = { accept: 'text/html', ...clientHeaders, ...init.headers }
   if (jar.cookies.size > 0) headers.cookie = jar.header()
   const body = init.form ? new URLSearchParams(init.form) : undefined
   if (body) headers['content-type'] = 'application/x-www-form-urlencoded'
-  const response = await fetch(url, { method: init.method ?? (body ? 'POST' : 'GET'), headers, body, redirect: 'manual' })
+  const response = await fetch(url, {
+    method: init.method ?? (body ? 'POST' : 'GET'),
+    headers,
+    body,
+    redirect: 'manual',
+  })
   jar.take(response)
   return response
 }

@@ -10,11 +10,37 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { KyselyAdapter, migrate } from '../../../adapters/sql/index.js'
 import { startOidcProvider, type RunningOidcProvider } from '../../support/oidc-provider.js'
-import { createScratchPostgresSchema, describeWithService, probePostgres, type ScratchPostgresSchema } from '../../support/services.js'
-import { browse, buildFixture, clientHeaders, CookieJar, freePort, packAuthchart, startApp, typecheckFixture, type BuiltApp, type NodeChoice, type RunningApp } from './kit-app.js'
+import {
+  createScratchPostgresSchema,
+  describeWithService,
+  probePostgres,
+  type ScratchPostgresSchema,
+} from '../../support/services.js'
+import {
+  browse,
+  buildFixture,
+  clientHeaders,
+  CookieJar,
+  freePort,
+  packAuthchart,
+  startApp,
+  typecheckFixture,
+  type BuiltApp,
+  type NodeChoice,
+  type RunningApp,
+} from './kit-app.js'
 
 const chromiumPath = '/usr/bin/chromium'
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 const secret = 'sveltekit-fixture-secret-0123456789abcdef'
 const sessionCookie = 'authjs.session-token'
 /** The origin the fixture's svelte.config.js trusts for forms (`csrf.trustedOrigins`). */
@@ -34,7 +60,8 @@ export interface SuiteOptions {
 /** One shared build per test file: packing, installing and building take most of the time. */
 function sharedBuild(options: SuiteOptions): () => Promise<BuiltApp> {
   let built: Promise<BuiltApp> | undefined
-  return () => (built ??= Promise.resolve().then(async () => buildFixture(options.fixture, await packAuthchart(), options.node)))
+  return () =>
+    (built ??= Promise.resolve().then(async () => buildFixture(options.fixture, await packAuthchart(), options.node)))
 }
 
 async function signInWithCredentials(app: RunningApp, jar: CookieJar, password = 'wonderland'): Promise<Response> {
@@ -49,8 +76,15 @@ async function loginAtProvider(page: Page, op: RunningOidcProvider, app: Running
   try {
     await page.waitForURL((url) => url.origin === op.issuer, { timeout: 15_000 })
   } catch (error) {
-    const text = (await page.locator('body').textContent().catch(() => '')) ?? ''
-    throw new Error(`never reached the provider; at ${page.url()} showing ${JSON.stringify(text.slice(0, 300))}; app log:\n${app.output().slice(-2000)}`, { cause: error })
+    const text =
+      (await page
+        .locator('body')
+        .textContent()
+        .catch(() => '')) ?? ''
+    throw new Error(
+      `never reached the provider; at ${page.url()} showing ${JSON.stringify(text.slice(0, 300))}; app log:\n${app.output().slice(-2000)}`,
+      { cause: error },
+    )
   }
   await page.locator('input[name="login"]').fill('alice')
   await page.locator('input[name="login"]').press('Enter')
@@ -71,11 +105,16 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
     ports.jwt = await freePort()
     ports.database = await freePort()
     op = await startOidcProvider({
-      clients: [{
-        client_id: 'sveltekit-app',
-        client_secret: 'sveltekit-app-secret',
-        redirect_uris: [`http://127.0.0.1:${ports.jwt}/auth/callback/oidc`, `http://127.0.0.1:${ports.database}/auth/callback/oidc`],
-      }],
+      clients: [
+        {
+          client_id: 'sveltekit-app',
+          client_secret: 'sveltekit-app-secret',
+          redirect_uris: [
+            `http://127.0.0.1:${ports.jwt}/auth/callback/oidc`,
+            `http://127.0.0.1:${ports.database}/auth/callback/oidc`,
+          ],
+        },
+      ],
     })
     return op
   }
@@ -112,7 +151,7 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
     app?.remove()
   })
 
-  it('the published declarations fit this SvelteKit major\'s own types (types-check/check.ts, with @ts-expect-error guards against `any`)', async () => {
+  it("the published declarations fit this SvelteKit major's own types (types-check/check.ts, with @ts-expect-error guards against `any`)", async () => {
     const result = typecheckFixture(await built())
     expect(result.output).toBe('')
     expect(result.status).toBe(0)
@@ -160,7 +199,10 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
       const jar = new CookieJar()
       await signInWithCredentials(app, jar)
       expect(jar.cookies.has(sessionCookie)).toBe(true)
-      const response = await browse(`${app.origin}/signout`, jar, { form: { redirectTo: '/' }, headers: { origin: app.origin } })
+      const response = await browse(`${app.origin}/signout`, jar, {
+        form: { redirectTo: '/' },
+        headers: { origin: app.origin },
+      })
       expect(response.status).toBe(303)
       expect(response.headers.get('location')).toBe(`${app.origin}/`)
       expect(jar.cookies.has(sessionCookie)).toBe(false)
@@ -178,79 +220,110 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
         expect(response.headers.getSetCookie().join('\n'), origin).not.toContain(sessionCookie)
       }
       // Without Origin, only Fetch Metadata could vouch for the post; cross-site says it is not.
-      const bare = await fetch(`${app.origin}/signout`, { method: 'POST', headers: { ...clientHeaders, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' }, body: '', redirect: 'manual' })
+      const bare = await fetch(`${app.origin}/signout`, {
+        method: 'POST',
+        headers: {
+          ...clientHeaders,
+          'content-type': 'application/x-www-form-urlencoded',
+          'sec-fetch-site': 'cross-site',
+        },
+        body: '',
+        redirect: 'manual',
+      })
       expect(bare.status).toBe(403)
     })
 
     it('refuses a cross-site POST to /auth/*: no session without the double-submitted CSRF token', async () => {
       const form = { username: 'alice', password: 'wonderland', callbackUrl: '/protected' }
-      const foreign = await browse(`${app.origin}/auth/callback/credentials`, new CookieJar(), { form, headers: { origin: 'http://evil.test' } })
+      const foreign = await browse(`${app.origin}/auth/callback/credentials`, new CookieJar(), {
+        form,
+        headers: { origin: 'http://evil.test' },
+      })
       expect(foreign.status).toBe(403)
       expect(foreign.headers.getSetCookie().join('\n')).not.toContain(sessionCookie)
       // An origin SvelteKit lets through (and a same-origin post without a token) still meets Auth()'s CSRF check.
       for (const origin of [trustedPartner, app.origin]) {
-        const response = await browse(`${app.origin}/auth/callback/credentials`, new CookieJar(), { form, headers: { origin } })
+        const response = await browse(`${app.origin}/auth/callback/credentials`, new CookieJar(), {
+          form,
+          headers: { origin },
+        })
         expect(response.headers.getSetCookie().join('\n'), origin).not.toContain(sessionCookie)
         expect(response.status, origin).toBe(302)
         // MissingCSRF reaches the client as the generic `Signin` error.
-        expect(new URL(response.headers.get('location') ?? '', app.origin).searchParams.get('error'), origin).toBe('Signin')
+        expect(new URL(response.headers.get('location') ?? '', app.origin).searchParams.get('error'), origin).toBe(
+          'Signin',
+        )
       }
     })
 
-    it.runIf(existsSync(chromiumPath) || process.env.CI === 'true')('in Chromium: OIDC sign-in with the SignIn component, the protected page, sign-out with SignOut', async () => {
-      const ctx = await context()
-      try {
-        const page = await ctx.newPage()
-        await page.goto(`${app.origin}/`)
-        expect(await page.locator('#status').textContent()).toBe('Not signed in')
-        await page.getByRole('button', { name: 'Sign in with oidc' }).click()
-        await loginAtProvider(page, await provider(), app)
-        expect(new URL(page.url()).pathname).toBe('/protected')
-        expect(await page.locator('#user').textContent()).toBe('Protected page for Alice Liddell (alice@example.test)')
-        await page.goto(`${app.origin}/`)
-        expect(await page.locator('#status').textContent()).toContain('Signed in as Alice Liddell')
-        const signOutPost = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === '/signout')
-        await page.getByRole('button', { name: 'Sign out' }).click()
-        // The component carried a CSRF token it fetched from /auth/csrf.
-        expect(new URLSearchParams((await signOutPost).postData() ?? '').get('csrfToken')).toMatch(/^[0-9a-f]{32,}$/)
-        await page.waitForURL(`${app.origin}/`)
-        await expect.poll(() => page.locator('#status').textContent()).toBe('Not signed in')
-        expect((await ctx.cookies()).some((cookie) => cookie.name === sessionCookie)).toBe(false)
-      } finally {
-        await ctx.close()
-      }
-    })
+    it.runIf(existsSync(chromiumPath) || process.env.CI === 'true')(
+      'in Chromium: OIDC sign-in with the SignIn component, the protected page, sign-out with SignOut',
+      async () => {
+        const ctx = await context()
+        try {
+          const page = await ctx.newPage()
+          await page.goto(`${app.origin}/`)
+          expect(await page.locator('#status').textContent()).toBe('Not signed in')
+          await page.getByRole('button', { name: 'Sign in with oidc' }).click()
+          await loginAtProvider(page, await provider(), app)
+          expect(new URL(page.url()).pathname).toBe('/protected')
+          expect(await page.locator('#user').textContent()).toBe(
+            'Protected page for Alice Liddell (alice@example.test)',
+          )
+          await page.goto(`${app.origin}/`)
+          expect(await page.locator('#status').textContent()).toContain('Signed in as Alice Liddell')
+          const signOutPost = page.waitForRequest(
+            (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/signout',
+          )
+          await page.getByRole('button', { name: 'Sign out' }).click()
+          // The component carried a CSRF token it fetched from /auth/csrf.
+          expect(new URLSearchParams((await signOutPost).postData() ?? '').get('csrfToken')).toMatch(/^[0-9a-f]{32,}$/)
+          await page.waitForURL(`${app.origin}/`)
+          await expect.poll(() => page.locator('#status').textContent()).toBe('Not signed in')
+          expect((await ctx.cookies()).some((cookie) => cookie.name === sessionCookie)).toBe(false)
+        } finally {
+          await ctx.close()
+        }
+      },
+    )
 
-    it.runIf(existsSync(chromiumPath) || process.env.CI === 'true')('in Chromium: credentials through the SignIn component, and the client signIn / signOut', async () => {
-      const ctx = await context()
-      try {
-        const page = await ctx.newPage()
-        await page.goto(`${app.origin}/signin`)
-        const form = page.locator('form', { has: page.locator('input[name="username"]') })
-        await form.locator('input[name="username"]').fill('alice')
-        await form.locator('input[name="password"]').fill('wonderland')
-        const post = page.waitForRequest((request) => request.method() === 'POST' && new URL(request.url()).pathname === '/signin')
-        await form.getByRole('button').click()
-        expect(new URLSearchParams((await post).postData() ?? '').get('csrfToken')).toMatch(/^[0-9a-f]{32,}$/)
-        await page.waitForURL(`${app.origin}/protected`)
-        expect(await page.locator('#user').textContent()).toBe('Protected page for Alice Credentials (alice@fixture.test)')
-        await ctx.clearCookies()
+    it.runIf(existsSync(chromiumPath) || process.env.CI === 'true')(
+      'in Chromium: credentials through the SignIn component, and the client signIn / signOut',
+      async () => {
+        const ctx = await context()
+        try {
+          const page = await ctx.newPage()
+          await page.goto(`${app.origin}/signin`)
+          const form = page.locator('form', { has: page.locator('input[name="username"]') })
+          await form.locator('input[name="username"]').fill('alice')
+          await form.locator('input[name="password"]').fill('wonderland')
+          const post = page.waitForRequest(
+            (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/signin',
+          )
+          await form.getByRole('button').click()
+          expect(new URLSearchParams((await post).postData() ?? '').get('csrfToken')).toMatch(/^[0-9a-f]{32,}$/)
+          await page.waitForURL(`${app.origin}/protected`)
+          expect(await page.locator('#user').textContent()).toBe(
+            'Protected page for Alice Credentials (alice@fixture.test)',
+          )
+          await ctx.clearCookies()
 
-        await page.goto(`${app.origin}/client`)
-        await page.locator('#client-wrong').click()
-        await expect.poll(() => page.locator('#result').textContent()).toBe('error=CredentialsSignin ok=false')
-        expect((await ctx.cookies()).some((cookie) => cookie.name === sessionCookie)).toBe(false)
-        await page.locator('#client-signin').click()
-        await page.waitForURL(`${app.origin}/protected`)
-        expect(await page.locator('#user').textContent()).toContain('Alice Credentials')
-        await page.goto(`${app.origin}/client`)
-        await page.locator('#client-signout').click()
-        await page.waitForURL(`${app.origin}/`)
-        await expect.poll(() => page.locator('#status').textContent()).toBe('Not signed in')
-      } finally {
-        await ctx.close()
-      }
-    })
+          await page.goto(`${app.origin}/client`)
+          await page.locator('#client-wrong').click()
+          await expect.poll(() => page.locator('#result').textContent()).toBe('error=CredentialsSignin ok=false')
+          expect((await ctx.cookies()).some((cookie) => cookie.name === sessionCookie)).toBe(false)
+          await page.locator('#client-signin').click()
+          await page.waitForURL(`${app.origin}/protected`)
+          expect(await page.locator('#user').textContent()).toContain('Alice Credentials')
+          await page.goto(`${app.origin}/client`)
+          await page.locator('#client-signout').click()
+          await page.waitForURL(`${app.origin}/`)
+          await expect.poll(() => page.locator('#status').textContent()).toBe('Not signed in')
+        } finally {
+          await ctx.close()
+        }
+      },
+    )
   })
 
   describe('AUTH_TRUST_HOST=false in a production build', () => {
@@ -276,15 +349,27 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
 
       beforeAll(async () => {
         scratch = await createScratchPostgresSchema()
-        const kysely = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 1 }) }) })
+        const kysely = new Kysely<unknown>({
+          dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 1 }) }),
+        })
         await migrate(kysely)
         // The user the fixture's credentials provider returns must exist: database sessions point at a user row.
-        await KyselyAdapter(kysely).createUser({ id: aliceId, name: 'Alice Credentials', email: 'alice@fixture.test', emailVerified: null })
+        await KyselyAdapter(kysely).createUser({
+          id: aliceId,
+          name: 'Alice Credentials',
+          email: 'alice@fixture.test',
+          emailVerified: null,
+        })
         await kysely.destroy()
         db = new pg.Pool({ connectionString: scratch.url, max: 2 })
         await provider()
         const origin = `http://127.0.0.1:${ports.database!}`
-        app = await serve(ports.database!, { SESSION_STRATEGY: 'database', DATABASE_URL: scratch.url, AUTH_URL: origin, AUTH_TRUST_HOST: 'true' })
+        app = await serve(ports.database!, {
+          SESSION_STRATEGY: 'database',
+          DATABASE_URL: scratch.url,
+          AUTH_URL: origin,
+          AUTH_TRUST_HOST: 'true',
+        })
       })
       afterAll(async () => {
         await app?.stop()
@@ -293,7 +378,9 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
       })
 
       async function sessionRow(token: string): Promise<{ userId: string } | undefined> {
-        const result = await db.query<{ userId: string }>('select "userId" from "Session" where "sessionToken" = $1', [token])
+        const result = await db.query<{ userId: string }>('select "userId" from "Session" where "sessionToken" = $1', [
+          token,
+        ])
         return result.rows[0]
       }
 
@@ -305,30 +392,40 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
         // A database session: the cookie holds an opaque token, not a JWE.
         expect(token).toMatch(/^[^.]{16,}$/)
         expect((await sessionRow(token))?.userId).toBe(aliceId)
-        expect(await (await browse(`${app.origin}/protected`, jar)).text()).toContain('Protected page for Alice Credentials')
-        const out = await browse(`${app.origin}/signout`, jar, { form: { redirectTo: '/' }, headers: { origin: app.origin } })
+        expect(await (await browse(`${app.origin}/protected`, jar)).text()).toContain(
+          'Protected page for Alice Credentials',
+        )
+        const out = await browse(`${app.origin}/signout`, jar, {
+          form: { redirectTo: '/' },
+          headers: { origin: app.origin },
+        })
         expect(out.status).toBe(303)
         expect(await sessionRow(token)).toBeUndefined()
         expect((await browse(`${app.origin}/protected`, jar)).status).toBe(303)
       })
 
-      it.runIf(existsSync(chromiumPath) || process.env.CI === 'true')('in Chromium: OIDC sign-in creates the user, the account and a session row', async () => {
-        const ctx = await context()
-        try {
-          const page = await ctx.newPage()
-          await page.goto(`${app.origin}/signin`)
-          await page.getByRole('button', { name: 'Sign in with oidc' }).click()
-          await loginAtProvider(page, await provider(), app)
-          expect(await page.locator('#user').textContent()).toBe('Protected page for Alice Liddell (alice@example.test)')
-          const token = (await ctx.cookies()).find((cookie) => cookie.name === sessionCookie)?.value ?? ''
-          const row = await sessionRow(token)
-          expect(row).toBeDefined()
-          const account = await db.query('select "provider" from "Account" where "userId" = $1', [row!.userId])
-          expect(account.rows).toEqual([{ provider: 'oidc' }])
-        } finally {
-          await ctx.close()
-        }
-      })
+      it.runIf(existsSync(chromiumPath) || process.env.CI === 'true')(
+        'in Chromium: OIDC sign-in creates the user, the account and a session row',
+        async () => {
+          const ctx = await context()
+          try {
+            const page = await ctx.newPage()
+            await page.goto(`${app.origin}/signin`)
+            await page.getByRole('button', { name: 'Sign in with oidc' }).click()
+            await loginAtProvider(page, await provider(), app)
+            expect(await page.locator('#user').textContent()).toBe(
+              'Protected page for Alice Liddell (alice@example.test)',
+            )
+            const token = (await ctx.cookies()).find((cookie) => cookie.name === sessionCookie)?.value ?? ''
+            const row = await sessionRow(token)
+            expect(row).toBeDefined()
+            const account = await db.query('select "provider" from "Account" where "userId" = $1', [row!.userId])
+            expect(account.rows).toEqual([{ provider: 'oidc' }])
+          } finally {
+            await ctx.close()
+          }
+        },
+      )
     })
   })
 }

@@ -11,7 +11,12 @@ import Credentials from '../../../src/providers/credentials.js'
 import { SvelteKitAuth, isSameOrigin, type SvelteKitAuthConfig } from '../../../src/frameworks/sveltekit/index.js'
 import { configResolver } from '../../../src/frameworks/sveltekit/config.js'
 import { environmentOf } from '../../../src/frameworks/sveltekit/env.js'
-import { forwardCookies, mergeCookieHeader, parseSetCookie, type CookieOptions } from '../../../src/frameworks/sveltekit/set-cookie.js'
+import {
+  forwardCookies,
+  mergeCookieHeader,
+  parseSetCookie,
+  type CookieOptions,
+} from '../../../src/frameworks/sveltekit/set-cookie.js'
 
 /** The parts of a request event the configuration resolver reads. */
 function eventWith(platform?: unknown): RequestEvent {
@@ -22,8 +27,10 @@ function eventWith(platform?: unknown): RequestEvent {
 const credentials = () => Credentials({ credentials: {}, authorize: async () => null })
 
 describe('SvelteKitAuth configuration', () => {
-  it('returns a hook and actions that fit SvelteKit\'s own types (checked by the typecheck)', () => {
-    const { handle, signIn, signOut }: { handle: Handle; signIn: Action; signOut: Action } = SvelteKitAuth({ providers: [credentials()] })
+  it("returns a hook and actions that fit SvelteKit's own types (checked by the typecheck)", () => {
+    const { handle, signIn, signOut }: { handle: Handle; signIn: Action; signOut: Action } = SvelteKitAuth({
+      providers: [credentials()],
+    })
     expect([typeof handle, typeof signIn, typeof signOut]).toEqual(['function', 'function', 'function'])
   })
 
@@ -54,10 +61,13 @@ describe('SvelteKitAuth configuration', () => {
 
   it('resolves the configuration once per request event', async () => {
     let calls = 0
-    const resolve = configResolver(async () => {
-      calls += 1
-      return { providers: [credentials()] }
-    }, { env: {} })
+    const resolve = configResolver(
+      async () => {
+        calls += 1
+        return { providers: [credentials()] }
+      },
+      { env: {} },
+    )
     const event = eventWith()
     await Promise.all([resolve(event), resolve(event), resolve(event)])
     expect(calls).toBe(1)
@@ -67,7 +77,9 @@ describe('SvelteKitAuth configuration', () => {
 
   it('AUTH_TRUST_HOST=true is honoured with NODE_ENV=production', async () => {
     const config: SvelteKitAuthConfig = { providers: [credentials()] }
-    await configResolver(config, { env: { NODE_ENV: 'production', AUTH_TRUST_HOST: 'true', AUTH_SECRET: 's' } })(eventWith())
+    await configResolver(config, { env: { NODE_ENV: 'production', AUTH_TRUST_HOST: 'true', AUTH_SECRET: 's' } })(
+      eventWith(),
+    )
     expect(config.trustHost).toBe(true)
   })
 })
@@ -94,13 +106,25 @@ describe('handle', () => {
   it('computes locals.auth() at most once per request, and answers the base path itself', async () => {
     let sessionCallbacks = 0
     const secret = 'a-secret-long-enough-for-the-tests-0123456789'
-    const token = await encode({ token: { sub: 'user-1', name: 'Ada', email: 'ada@example.test' }, secret, salt: 'authjs.session-token' })
-    const { handle } = SvelteKitAuth({
-      providers: [credentials()],
+    const token = await encode({
+      token: { sub: 'user-1', name: 'Ada', email: 'ada@example.test' },
       secret,
-      trustHost: true,
-      callbacks: { session: ({ session }) => { sessionCallbacks += 1; return session } },
-    }, { env: {} })
+      salt: 'authjs.session-token',
+    })
+    const { handle } = SvelteKitAuth(
+      {
+        providers: [credentials()],
+        secret,
+        trustHost: true,
+        callbacks: {
+          session: ({ session }) => {
+            sessionCallbacks += 1
+            return session
+          },
+        },
+      },
+      { env: {} },
+    )
     let resolved = 0
     const event = requestEvent('http://app.test/page', [], `authjs.session-token=${token}`)
     const response = await handle({
@@ -116,12 +140,21 @@ describe('handle', () => {
     expect(sessions.map((session) => session?.user?.name)).toEqual(['Ada', 'Ada', 'Ada'])
     expect(sessionCallbacks).toBe(1)
     // Signed out: null.
-    const anonymous = await handle({ event: requestEvent('http://app.test/page'), resolve: async (seen) => new Response(JSON.stringify(await seen.locals.auth())) })
+    const anonymous = await handle({
+      event: requestEvent('http://app.test/page'),
+      resolve: async (seen) => new Response(JSON.stringify(await seen.locals.auth())),
+    })
     expect(await anonymous.json()).toBeNull()
-    const csrf = await handle({ event: requestEvent('http://app.test/auth/csrf'), resolve: async () => new Response('app') })
+    const csrf = await handle({
+      event: requestEvent('http://app.test/auth/csrf'),
+      resolve: async () => new Response('app'),
+    })
     expect(await csrf.json()).toHaveProperty('csrfToken')
     // `/authors` is not under `/auth`.
-    const other = await handle({ event: requestEvent('http://app.test/authors'), resolve: async () => new Response('app') })
+    const other = await handle({
+      event: requestEvent('http://app.test/authors'),
+      resolve: async () => new Response('app'),
+    })
     expect(await other.text()).toBe('app')
   })
 })
@@ -155,11 +188,21 @@ describe('same-origin rule of the form actions', () => {
 
 describe('Set-Cookie onto SvelteKit cookies', () => {
   it('keeps every attribute the core chose', () => {
-    const parsed = parseSetCookie('authjs.session-token=a.b.c; Path=/; Expires=Thu, 24 Dec 2026 21:01:20 GMT; Max-Age=60; HttpOnly; Secure; SameSite=Lax; Domain=app.test')
+    const parsed = parseSetCookie(
+      'authjs.session-token=a.b.c; Path=/; Expires=Thu, 24 Dec 2026 21:01:20 GMT; Max-Age=60; HttpOnly; Secure; SameSite=Lax; Domain=app.test',
+    )
     expect(parsed).toEqual({
       name: 'authjs.session-token',
       value: 'a.b.c',
-      options: { path: '/', expires: new Date('Thu, 24 Dec 2026 21:01:20 GMT'), maxAge: 60, httpOnly: true, secure: true, sameSite: 'lax', domain: 'app.test' },
+      options: {
+        path: '/',
+        expires: new Date('Thu, 24 Dec 2026 21:01:20 GMT'),
+        maxAge: 60,
+        httpOnly: true,
+        secure: true,
+        sameSite: 'lax',
+        domain: 'app.test',
+      },
     })
   })
   it('decodes the value once (SvelteKit encodes it again) and rejects a line without a name', () => {
@@ -168,7 +211,13 @@ describe('Set-Cookie onto SvelteKit cookies', () => {
     expect(parseSetCookie('garbage')).toBeNull()
   })
   it('forwards each cookie of a response, and a follow-up request sees them', () => {
-    const response = new Response(null, { headers: [['set-cookie', 'a=1; Path=/'], ['set-cookie', 'b=x%7Cy; Path=/; HttpOnly'], ['set-cookie', 'old=; Path=/; Max-Age=0']] })
+    const response = new Response(null, {
+      headers: [
+        ['set-cookie', 'a=1; Path=/'],
+        ['set-cookie', 'b=x%7Cy; Path=/; HttpOnly'],
+        ['set-cookie', 'old=; Path=/; Max-Age=0'],
+      ],
+    })
     const set: Array<[string, string, CookieOptions]> = []
     forwardCookies(response, { set: (name, value, options) => set.push([name, value, options]) })
     expect(set.map(([name, value]) => `${name}=${value}`)).toEqual(['a=1', 'b=x|y', 'old='])

