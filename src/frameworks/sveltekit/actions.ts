@@ -7,8 +7,8 @@
 import { error, redirect, type RequestEvent } from '@sveltejs/kit'
 import { basePathOf, callAuth } from '../web-handler.js'
 import type { SvelteKitAuthConfig } from './config.js'
-import { isSameOrigin } from './same-origin.js'
-import { forwardCookies, mergeCookieHeader } from './set-cookie.js'
+import { isSameOrigin } from '../../security/same-origin.js'
+import { forwardCookies, mergeCookieHeader } from '../shared/set-cookie.js'
 
 /**
  * SvelteKit's `redirect`, with the third argument SvelteKit 3 added: it refuses a URL on another origin unless told

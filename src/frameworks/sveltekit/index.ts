@@ -26,7 +26,7 @@ import { assertConfigShape, configResolver, type ConfigOrFactory, type SvelteKit
 import { readSession } from './session.js'
 
 export type { SvelteKitAuthConfig, SvelteKitAuthOptions, ConfigOrFactory } from './config.js'
-export { isSameOrigin } from './same-origin.js'
+export { isSameOrigin } from '../../security/same-origin.js'
 
 declare global {
   // SvelteKit's own declaration-merging point for what `handle` puts on `event.locals`.

@@ -8,7 +8,7 @@ import { FlowStoreUnavailable, InvalidConfig } from '../../errors.js'
 import type { Session } from '../../types/index.js'
 import { basePathOf, callAuth } from '../web-handler.js'
 import type { SvelteKitAuthConfig } from './config.js'
-import { forwardCookies } from './set-cookie.js'
+import { forwardCookies } from '../shared/set-cookie.js'
 
 export async function readSession(event: RequestEvent, config: SvelteKitAuthConfig): Promise<Session | null> {
   const headers = new Headers()

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import Credentials from '../../../src/providers/credentials.js'
 import GitHub from '../../../src/providers/github.js'
 import { answerAuthRequest, prepare, sessionOf, type AuthRequestEvent } from '../../../src/frameworks/qwik/server.js'
-import type { CookieOptions } from '../../../src/frameworks/sveltekit/set-cookie.js'
+import type { CookieOptions } from '../../../src/frameworks/shared/set-cookie.js'
 
 const origin = 'http://app.test'
 

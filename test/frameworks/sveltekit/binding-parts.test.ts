@@ -16,7 +16,7 @@ import {
   mergeCookieHeader,
   parseSetCookie,
   type CookieOptions,
-} from '../../../src/frameworks/sveltekit/set-cookie.js'
+} from '../../../src/frameworks/shared/set-cookie.js'
 
 /** The parts of a request event the configuration resolver reads. */
 function eventWith(platform?: unknown): RequestEvent {

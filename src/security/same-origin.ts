@@ -1,7 +1,7 @@
 /**
- * The login-CSRF check of the form actions: a sign-in or sign-out POST must come from a page of this origin.
- * SvelteKit makes the same check for form posts unless an app turns it off or trusts other origins; the actions
- * make it themselves so that they never sign a browser in on another site's say-so.
+ * The login-CSRF check of the bindings' form actions (SvelteKit, Qwik): a sign-in or sign-out POST must come from a
+ * page of this origin. The frameworks make a similar check unless an app turns it off or trusts other origins; the
+ * actions make it themselves so that they never sign a browser in on another site's say-so.
  */
 
 /** Whether the browser says the request comes from `origin` (the Origin header, else Fetch Metadata). */
