@@ -44,6 +44,8 @@ export interface CaseResult {
   ratio: number
   /** The lowest and highest per-round ratio. */
   ratioRange: [number, number]
+  /** Median CPU µs per operation, and the median per-round ratio of theirs to ours (undefined with untimed work). */
+  cpu?: { ours: number; theirs: number; ratio: number }
 }
 
 function median(values: number[]): number {
@@ -52,13 +54,22 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
-/** Runs one side for `millis` of timed work; returns operations per second of timed work. */
-async function runFor<T>(side: Side<T>, millis: number): Promise<number> {
+interface RoundResult {
+  /** Operations per second of timed (wall-clock) work. */
+  rate: number
+  /** CPU microseconds per operation (this process, all threads), when nothing untimed ran in the round. */
+  cpuMicros: number | undefined
+}
+
+/** Runs one side for `millis` of timed work. */
+async function runFor<T>(side: Side<T>, millis: number): Promise<RoundResult> {
   const budget = BigInt(Math.round(millis * 1e6))
   let spent = 0n
   let ops = 0
   let excluded = 0n
+  let usedUntimed = false
   const untimed: Untimed = async (work) => {
+    usedUntimed = true
     const start = process.hrtime.bigint()
     try {
       return await work()
@@ -66,6 +77,7 @@ async function runFor<T>(side: Side<T>, millis: number): Promise<number> {
       excluded += process.hrtime.bigint() - start
     }
   }
+  const cpuStart = process.cpuUsage()
   while (spent < budget) {
     const prepared = (side.prepare ? await side.prepare() : undefined) as T
     excluded = 0n
@@ -74,7 +86,11 @@ async function runFor<T>(side: Side<T>, millis: number): Promise<number> {
     spent += process.hrtime.bigint() - start - excluded
     ops++
   }
-  return ops / (Number(spent) / 1e9)
+  const cpu = process.cpuUsage(cpuStart)
+  return {
+    rate: ops / (Number(spent) / 1e9),
+    cpuMicros: side.prepare || usedUntimed ? undefined : (cpu.user + cpu.system) / ops,
+  }
 }
 
 /** Measures one case, both libraries interleaved. */
@@ -89,29 +105,34 @@ export async function compare<A, B>(
     await runFor(ours, options.warmupMillis / 4)
     await runFor(theirs, options.warmupMillis / 4)
   }
-  const oursRounds: number[] = []
-  const theirsRounds: number[] = []
-  const ratios: number[] = []
+  const oursRounds: RoundResult[] = []
+  const theirsRounds: RoundResult[] = []
   for (let round = 0; round < options.rounds; round++) {
-    let a: number
-    let b: number
     if (round % 2 === 0) {
-      a = await runFor(ours, options.roundMillis)
-      b = await runFor(theirs, options.roundMillis)
+      oursRounds.push(await runFor(ours, options.roundMillis))
+      theirsRounds.push(await runFor(theirs, options.roundMillis))
     } else {
-      b = await runFor(theirs, options.roundMillis)
-      a = await runFor(ours, options.roundMillis)
+      theirsRounds.push(await runFor(theirs, options.roundMillis))
+      oursRounds.push(await runFor(ours, options.roundMillis))
     }
-    oursRounds.push(a)
-    theirsRounds.push(b)
-    ratios.push(a / b)
   }
+  const ratios = oursRounds.map((a, i) => a.rate / theirsRounds[i]!.rate)
+  const oursCpu = oursRounds.map((r) => r.cpuMicros)
+  const theirsCpu = theirsRounds.map((r) => r.cpuMicros)
+  const hasCpu = [...oursCpu, ...theirsCpu].every((c) => c !== undefined)
   return {
     label,
-    ours: median(oursRounds),
-    theirs: median(theirsRounds),
+    ours: median(oursRounds.map((r) => r.rate)),
+    theirs: median(theirsRounds.map((r) => r.rate)),
     ratio: median(ratios),
     ratioRange: [Math.min(...ratios), Math.max(...ratios)],
+    cpu: hasCpu
+      ? {
+          ours: median(oursCpu as number[]),
+          theirs: median(theirsCpu as number[]),
+          ratio: median(theirsCpu.map((t, i) => (t as number) / (oursCpu[i] as number))),
+        }
+      : undefined,
   }
 }
 
@@ -138,13 +159,16 @@ export function printTable(title: string, results: CaseResult[], options: RunOpt
   console.log(
     `\n${options.rounds} interleaved round pairs of ${options.roundMillis} ms per library after ${options.warmupMillis} ms of warm-up each; ${loadNote()}\n`,
   )
-  console.log('| case | Authchart | @auth/core | ratio (median of rounds) | ratio range |')
-  console.log('|---|---:|---:|---:|---:|')
+  console.log(
+    '| case | Authchart | @auth/core | ratio (median of rounds) | ratio range | CPU µs/op, Authchart / @auth/core (ratio) |',
+  )
+  console.log('|---|---:|---:|---:|---:|---:|')
   const ratios: Record<string, number> = {}
   for (const r of results) {
     ratios[r.label] = r.ratio
+    const cpu = r.cpu ? `${r.cpu.ours.toFixed(1)} / ${r.cpu.theirs.toFixed(1)} (${r.cpu.ratio.toFixed(1)}×)` : 'n/a'
     console.log(
-      `| ${r.label} | ${formatRate(r.ours)}/s (${formatMicros(r.ours)}) | ${formatRate(r.theirs)}/s (${formatMicros(r.theirs)}) | **${r.ratio.toFixed(1)}×** | ${r.ratioRange[0].toFixed(1)}–${r.ratioRange[1].toFixed(1)}× |`,
+      `| ${r.label} | ${formatRate(r.ours)}/s (${formatMicros(r.ours)}) | ${formatRate(r.theirs)}/s (${formatMicros(r.theirs)}) | **${r.ratio.toFixed(1)}×** | ${r.ratioRange[0].toFixed(1)}–${r.ratioRange[1].toFixed(1)}× | ${cpu} |`,
     )
   }
   return ratios

@@ -10,7 +10,7 @@ import {
   UnknownAction,
   UntrustedHost,
 } from '../errors.js'
-import { createLogger, logRefusal } from '../logger.js'
+import { createLogger, isDebugEnabled, logRefusal } from '../logger.js'
 import { renderPage } from '../pages/html.js'
 import { renderErrorPage } from '../pages/simple-pages.js'
 import { raw } from '../types/symbols.js'
@@ -29,8 +29,17 @@ import { webAuthnOptionsAction } from './actions/webauthn.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
 import { createContext, type RequestContext } from './context.js'
 import { configurationErrorBody, errorRedirect } from './error-response.js'
-import { allowedMethods, BodyTooLarge, MethodNotAllowed, parseRequest, routeOf, UnusableHost } from './request.js'
-import { toResponse } from './response.js'
+import {
+  allowedMethods,
+  BodyTooLarge,
+  fromWebRequest,
+  MethodNotAllowed,
+  parseRequest,
+  routeOf,
+  UnusableHost,
+  type IncomingRequest,
+} from './request.js'
+import { toWire, wireToResponse, type WireResponse } from './response.js'
 
 type Handler = (ctx: RequestContext) => ResponseInternal | Promise<ResponseInternal>
 
@@ -62,7 +71,7 @@ function json(status: number, body: Record<string, unknown>): ResponseInternal {
 
 /** Whether the client reads JSON: a JSON action, or a fetch-based client that sent `X-Auth-Return-Redirect`. */
 function wantsJson(ctx: RequestContext): boolean {
-  return jsonActions.has(ctx.req.action) || Boolean(ctx.req.request.headers.get('x-auth-return-redirect'))
+  return jsonActions.has(ctx.req.action) || Boolean(ctx.req.header('x-auth-return-redirect'))
 }
 
 function unavailable(ctx: RequestContext): ResponseInternal {
@@ -99,7 +108,8 @@ function answerError(ctx: RequestContext, error: unknown): ResponseInternal {
 }
 
 async function handle(ctx: RequestContext): Promise<ResponseInternal> {
-  ctx.config.logger.debug('request', { method: ctx.req.method, action: ctx.req.action, providerId: ctx.req.providerId })
+  if (isDebugEnabled(ctx.config.logger))
+    ctx.config.logger.debug('request', { method: ctx.req.method, action: ctx.req.action, providerId: ctx.req.providerId })
   const routes = ctx.req.method === 'POST' ? postRoutes : getRoutes
   const handler = routes[ctx.req.action]
   if (!handler) {
@@ -127,7 +137,7 @@ function asReturnedRedirect(internal: ResponseInternal): ResponseInternal {
  * The answer when the config itself is broken: the problem goes to the log; the client gets the error page for page
  * actions and the generic JSON message for the others.
  */
-function configurationFailure(request: Request, config: AuthConfig, error: unknown): ResponseInternal {
+function configurationFailure(request: IncomingRequest, config: AuthConfig, error: unknown): ResponseInternal {
   createLogger(config ?? {}).error(error instanceof Error ? error : new AuthError(String(error)))
   let action: AuthAction | undefined
   let url: URL | undefined
@@ -167,7 +177,7 @@ function requestRefusal(config: ResolvedConfig, error: unknown): ResponseInterna
   return undefined
 }
 
-async function run(request: Request, config: AuthConfig): Promise<ResponseInternal> {
+async function run(request: IncomingRequest, config: AuthConfig): Promise<ResponseInternal> {
   let resolved: ResolvedConfig
   try {
     resolved = resolveConfig(config)
@@ -198,8 +208,22 @@ async function run(request: Request, config: AuthConfig): Promise<ResponseIntern
     })
   }
   const internal = await handle(ctx)
-  if (internal.redirect && request.headers.get('x-auth-return-redirect')) return asReturnedRedirect(internal)
+  if (internal.redirect && request.header('x-auth-return-redirect')) return asReturnedRedirect(internal)
   return internal
+}
+
+/**
+ * `Auth()` for the bindings that start from something other than a web `Request` (Node's request object): the same
+ * handling, answered in wire form for the binding to write. Never throws for bad input or bad config.
+ */
+export async function answerIncoming(request: IncomingRequest, config: AuthConfig): Promise<WireResponse> {
+  const internal = await run(request, config)
+  try {
+    return toWire(internal)
+  } catch (error) {
+    // Only a configured cookie name or option can make serialising fail: a configuration error like any other.
+    return toWire(configurationFailure(request, config, error))
+  }
 }
 
 /**
@@ -211,16 +235,7 @@ async function run(request: Request, config: AuthConfig): Promise<ResponseIntern
 export async function Auth(request: Request, config: AuthConfig & { raw: typeof raw }): Promise<ResponseInternal>
 export async function Auth(request: Request, config: Omit<AuthConfig, 'raw'>): Promise<Response>
 export async function Auth(request: Request, config: AuthConfig): Promise<Response | ResponseInternal> {
-  const internal = await run(request, config)
-  if (config?.raw === raw) return internal
-  let response: Response
-  try {
-    response = toResponse(internal)
-  } catch (error) {
-    // Only a configured cookie name or option can make serialising fail: a configuration error like any other.
-    response = toResponse(configurationFailure(request, config, error))
-  }
-  return request.method === 'HEAD'
-    ? new Response(null, { status: response.status, headers: response.headers })
-    : response
+  const incoming = fromWebRequest(request)
+  if (config?.raw === raw) return run(incoming, config)
+  return wireToResponse(await answerIncoming(incoming, config), request.method === 'HEAD')
 }

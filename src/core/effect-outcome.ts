@@ -5,7 +5,7 @@
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import type { EffectEnv, EffectOutcome } from '../effects/shared/effect-env.js'
 import { runFlow, type AnyHandlers, type FlowEvent, type FlowPersistence, type FlowResult } from '../flow/runtime.js'
-import { chunkCookie, clearChunkedCookie } from '../session/cookie-chunks.js'
+import { chunkCookie, clearChunkedCookie, cookieChunkSize } from '../session/cookie-chunks.js'
 import type { RequestContext } from './context.js'
 
 /** The environment effects run in, for this request. */
@@ -45,7 +45,8 @@ export function applySessionOutcome(ctx: RequestContext, outcome: EffectOutcome)
   const { name, options } = ctx.cookies.sessionToken
   if (outcome.issuedSession) {
     const cookieOptions = { ...options, expires: new Date(outcome.issuedSession.expires * 1000) }
-    ctx.setCookies.push(...chunkCookie(name, outcome.issuedSession.value, cookieOptions, ctx.req.cookies))
+    const size = cookieChunkSize(name, options)
+    ctx.setCookies.push(...chunkCookie(name, outcome.issuedSession.value, cookieOptions, ctx.req.cookies, size))
   } else if (outcome.clearSession) {
     ctx.setCookies.push(...clearChunkedCookie(name, options, ctx.req.cookies))
   }

@@ -36,7 +36,7 @@ function clientKeyOf(ctx: RequestContext, provider: EmailConfig): string | undef
   if (custom) return custom(ctx.req.request)?.slice(0, 200) || undefined
   // Only a proxy the app trusts sets this header; otherwise the client is unknown and only the address is limited.
   if (ctx.config.source.trustHost !== true) return undefined
-  return ctx.req.request.headers.get('x-forwarded-for')?.split(',')[0]?.trim().slice(0, 200) || undefined
+  return ctx.req.header('x-forwarded-for')?.split(',')[0]?.trim().slice(0, 200) || undefined
 }
 
 function flowInput(
