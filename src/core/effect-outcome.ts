@@ -8,17 +8,31 @@ import { runFlow, type AnyHandlers, type FlowEvent, type FlowPersistence, type F
 import { chunkCookie, clearChunkedCookie, cookieChunkSize } from '../session/cookie-chunks.js'
 import type { RequestContext } from './context.js'
 
+/** The environment of one request; its web `Request` is asked for only by effects that hand it to the app. */
+class RequestEffectEnv implements EffectEnv {
+  readonly config: EffectEnv['config']
+  readonly baseUrl: string
+  readonly sessionCookieName: string
+  readonly now: number
+  readonly body: Record<string, unknown> | undefined
+  readonly outcome: EffectOutcome = {}
+
+  constructor(private readonly ctx: RequestContext) {
+    this.config = ctx.config
+    this.baseUrl = ctx.origin
+    this.sessionCookieName = ctx.cookies.sessionToken.name
+    this.now = ctx.now
+    this.body = ctx.req.body
+  }
+
+  get request(): Request {
+    return this.ctx.req.request
+  }
+}
+
 /** The environment effects run in, for this request. */
 export function effectEnv(ctx: RequestContext): EffectEnv {
-  return {
-    config: ctx.config,
-    baseUrl: ctx.origin,
-    sessionCookieName: ctx.cookies.sessionToken.name,
-    now: ctx.now,
-    request: ctx.req.request,
-    body: ctx.req.body,
-    outcome: {},
-  }
+  return new RequestEffectEnv(ctx)
 }
 
 /** Runs `entry` through the one runtime for this request (persisted when `persistence` is given). */
