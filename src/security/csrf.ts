@@ -3,12 +3,12 @@
  * the format Auth.js uses, so a CSRF cookie issued before a migration stays usable. A POST is accepted only when its
  * `csrfToken` field equals the token of a cookie whose hash proves we issued it.
  */
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { constantTimeEqual } from './constant-time.js'
 import { randomHex } from './random.js'
 
 function hashToken(token: string, secret: string): string {
-  return createHash('sha256').update(`${token}${secret}`).digest('hex')
+  return hash('sha256', `${token}${secret}`, 'hex')
 }
 
 /** The token in a CSRF cookie, or null when the cookie is absent, malformed or was not issued with any of the secrets. */

@@ -9,7 +9,8 @@
  * exception, and the authentication tag is verified before any decryption happens.
  * @see https://www.rfc-editor.org/rfc/rfc7516 (JWE) and https://www.rfc-editor.org/rfc/rfc7518#section-5 (encs)
  */
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto'
+import { randomBytesPooled } from '../security/random.js'
 import { SessionTokenError } from '../errors.js'
 
 /** Content-encryption algorithms supported here. */
@@ -188,7 +189,7 @@ export function sealPrepared(plaintext: string | Uint8Array, key: Uint8Array, pr
       received: key.length,
     })
   }
-  const iv = randomBytes(params.ivLength)
+  const iv = randomBytesPooled(params.ivLength)
   const data = typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext
   const { ciphertext, tag } = encrypt(enc, key, iv, prepared.aad, prepared.al, data)
   return `${prepared.encoded}..${iv.toString('base64url')}.${ciphertext.toString('base64url')}.${tag.toString('base64url')}`
