@@ -86,7 +86,12 @@ export function routeOf(pathname: string, basePath: string): { action: AuthActio
   if (basePath && pathname !== basePath && !pathname.startsWith(`${basePath}/`)) {
     throw new UnknownAction(`path is not under the base path ${basePath}`)
   }
-  const rest = pathname.slice(basePath.length).replace(/^\/+/, '').replace(/\/+$/, '')
+  // Leading and trailing slashes are trimmed by hand: this runs on every request.
+  let start = basePath.length
+  let end = pathname.length
+  while (start < end && pathname.charCodeAt(start) === 47) start++
+  while (end > start && pathname.charCodeAt(end - 1) === 47) end--
+  const rest = pathname.slice(start, end)
   const segments = rest === '' ? [] : rest.split('/')
   const [action, providerId, ...extra] = segments
   if (!action || !isAuthAction(action)) throw new UnknownAction(`unknown action "${(action ?? '').slice(0, 40)}"`)
