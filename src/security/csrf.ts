@@ -4,7 +4,7 @@
  * `csrfToken` field equals the token of a cookie whose hash proves we issued it.
  */
 import { hash } from 'node:crypto'
-import { constantTimeEqual } from './constant-time.js'
+import { fixedFormatTokensEqual } from './constant-time.js'
 import { randomHex } from './random.js'
 
 function hashToken(token: string, secret: string): string {
@@ -18,7 +18,7 @@ export function readCsrfCookie(cookieValue: string | undefined, secrets: readonl
   if (bar <= 0) return null
   const token = cookieValue.slice(0, bar)
   const hash = cookieValue.slice(bar + 1)
-  for (const secret of secrets) if (constantTimeEqual(hash, hashToken(token, secret))) return token
+  for (const secret of secrets) if (fixedFormatTokensEqual(hash, hashToken(token, secret))) return token
   return null
 }
 
@@ -30,5 +30,5 @@ export function createCsrfToken(secret: string, token = randomHex(32)): { token:
 /** Whether a submitted token matches the cookie's token (OWASP double-submit cookie). */
 export function isCsrfTokenValid(cookieToken: string | null, submitted: unknown): boolean {
   if (!cookieToken || typeof submitted !== 'string' || submitted.length === 0) return false
-  return constantTimeEqual(cookieToken, submitted)
+  return fixedFormatTokensEqual(cookieToken, submitted)
 }
