@@ -70,7 +70,8 @@ function listener(library: string, server: string) {
 }
 
 const [library = 'authchart', server = 'node'] = process.argv.slice(2)
-const http = createServer(listener(library, server))
+const handle = listener(library, server)
+const http = createServer((req, res) => void handle(req, res))
 http.keepAliveTimeout = 60_000
 http.listen(0, '127.0.0.1', () => {
   process.send?.({ port: (http.address() as AddressInfo).port })

@@ -19,9 +19,6 @@ export type { DefaultJWT, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } fr
 
 /** 30 days, Auth.js's default session lifetime. */
 const defaultMaxAgeSeconds = 30 * 24 * 60 * 60
-/** Leeway for clocks that disagree between the servers that write and read a token (Auth.js uses the same). */
-const clockToleranceSeconds = 15
-const sessionTokenEnc = 'A256CBC-HS512'
 
 /** Options of the synchronous variants: the clock, injectable so tests and the flow runtime control time. */
 export interface TokenClock {

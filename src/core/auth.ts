@@ -109,7 +109,11 @@ function answerError(ctx: RequestContext, error: unknown): ResponseInternal {
 
 async function handle(ctx: RequestContext): Promise<ResponseInternal> {
   if (isDebugEnabled(ctx.config.logger))
-    ctx.config.logger.debug('request', { method: ctx.req.method, action: ctx.req.action, providerId: ctx.req.providerId })
+    ctx.config.logger.debug('request', {
+      method: ctx.req.method,
+      action: ctx.req.action,
+      providerId: ctx.req.providerId,
+    })
   const routes = ctx.req.method === 'POST' ? postRoutes : getRoutes
   const handler = routes[ctx.req.action]
   if (!handler) {

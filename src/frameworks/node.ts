@@ -59,7 +59,7 @@ export function toNodeHandler(config: AuthConfig): NodeAuthHandler {
     let origin = configured
     if (origin === undefined) {
       const host = req.headers.host
-      if (!isUsableHost(host)) {
+      if (host === undefined || !isUsableHost(host)) {
         logRefusal(log(), 'host', { reason: 'the Host header is missing or malformed', host: host?.slice(0, 80) })
         return answer(res, 400, { error: 'InvalidRequest', message: 'The request could not be read' })
       }

@@ -38,7 +38,7 @@ export function cookieChunkSize(name: string, options: CookieSerializeOptions): 
   const empty = serializeCookie({ name: `${name}.0`, value: '', options: { ...rest, expires: new Date(0) } }).length
   const size = allowedCookieSize - Math.max(estimatedEmptyCookieSize, empty)
   if (Object.isFrozen(options)) {
-    if (!byName) chunkSizes.set(options, (byName = new Map()))
+    if (!byName) chunkSizes.set(options, (byName = new Map<string, number>()))
     byName.set(name, size)
   }
   return size

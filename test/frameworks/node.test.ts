@@ -147,7 +147,8 @@ describe('toNodeHandler on node:http', () => {
 describe('toNodeHandler without next', () => {
   it('answers 404 outside the base path', async () => {
     const { config } = setup()
-    const server = createServer(toNodeHandler(config))
+    const auth = toNodeHandler(config)
+    const server = createServer((req, res) => void auth(req, res))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     try {
       const result = await http((server.address() as AddressInfo).port, '/elsewhere')
