@@ -23,7 +23,7 @@ export async function measure(
     perRound.push(opsPerRound / seconds)
   }
   perRound.sort((a, b) => a - b)
-  const median = perRound[Math.floor(perRound.length / 2)] as number
+  const median = perRound[Math.floor(perRound.length / 2)]
   return { name, opsPerSecond: median, microsPerOp: 1e6 / median }
 }
 

@@ -20,7 +20,7 @@ class Jar {
   cookies = new Map<string, string>()
   take(response: Response) {
     for (const line of response.headers.getSetCookie()) {
-      const pair = line.split(';')[0] as string
+      const pair = line.split(';')[0]
       const eq = pair.indexOf('=')
       const name = pair.slice(0, eq)
       if (/max-age=0/i.test(line)) this.cookies.delete(name)
@@ -101,8 +101,8 @@ export async function runOidcBench(options: { quick?: boolean } = {}): Promise<R
         cookieHeader,
       }
     }
-    const a = results.authchart!
-    const b = results['@auth/core']!
+    const a = results.authchart
+    const b = results['@auth/core']
     const ratios = printComparison('OIDC sign-in against oidc-provider (pkce+state+nonce)', [
       { label: 'sign-ins/s, app server share (inside Auth())', ours: a.rp, theirs: b.rp },
       { label: 'sign-ins/s, whole round trip incl. provider pages', ours: a.total, theirs: b.total },

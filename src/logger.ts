@@ -47,13 +47,13 @@ export function createLogger(config: { logger?: Partial<LoggerInstance>; debug?:
   const custom = config.logger ?? {}
   const pick = <K extends keyof LoggerInstance>(key: K): LoggerInstance[K] => {
     const fn = (custom[key] ?? consoleLogger[key]) as (...args: unknown[]) => void
-    return ((...args: unknown[]) => {
+    return (...args: unknown[]) => {
       try {
         fn(...args)
       } catch {
         /* a broken logger must not become a broken request */
       }
-    }) as LoggerInstance[K]
+    }
   }
   return {
     error: pick('error'),

@@ -52,7 +52,11 @@ function relation(from: string, to: string, label?: string): string {
 /** The innermost compound state holding both ends of an arrow (null for the root): the arrow is drawn there. */
 function ownerOf(t: FlowTransition, parentOf: ReadonlyMap<string, string | null>): string | null {
   let scope = parentOf.get(t.source) ?? null
-  while (scope !== null && !t.targets.every((p) => isWithin(p, scope!))) scope = parentOf.get(scope) ?? null
+  while (scope !== null) {
+    const candidate = scope
+    if (t.targets.every((p) => isWithin(p, candidate))) break
+    scope = parentOf.get(candidate) ?? null
+  }
   return scope
 }
 

@@ -46,7 +46,7 @@ interface ParsedArgs {
 function parseArgs(argv: readonly string[]): ParsedArgs | string {
   const parsed: ParsedArgs = { format: 'mermaid', out: 'diagrams', config: null }
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
+    const arg = argv[i]
     const [flag, inline] =
       arg.startsWith('--') && arg.includes('=')
         ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
@@ -76,7 +76,7 @@ async function loadFlows(configPath: string): Promise<Pick<AuthConfig, 'flows' |
       received: typeof config,
     })
   }
-  return config as Pick<AuthConfig, 'flows' | 'logger'>
+  return config
 }
 
 function render(format: Format, entries: MachineEntry[]): Array<{ file: string; text: string }> {

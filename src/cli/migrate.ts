@@ -36,7 +36,7 @@ function parseArgs(argv: readonly string[], env: Record<string, string | undefin
   let dialect: SqlDialect | undefined
   let url = env.DATABASE_URL
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
+    const arg = argv[i]
     const [flag, inline] =
       arg.startsWith('--') && arg.includes('=')
         ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]

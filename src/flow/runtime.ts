@@ -241,7 +241,7 @@ export async function runFlow(input: RunFlowInput): Promise<FlowResult> {
     if (step.commands.length > 1)
       throw new AuthError('a transition emitted more than one command', { commands: step.commands.map((c) => c.type) })
     if (budget <= 0) throw new AuthError('flow ran too many commands in one request', { machine: input.entry.id })
-    const command = step.commands[0]!
+    const command = step.commands[0]
     const handler = input.handlers[command.type]
     if (!handler) throw new AuthError(`no handler for command ${command.type}`, { machine: input.entry.id })
     event = await (handler as EffectHandler)(command.params)

@@ -22,6 +22,7 @@ import { createLogger, logRefusal, type LoggerInstance } from '../logger.js'
 import { isUsableHost, originOfUrl } from '../security/origin.js'
 import type { AuthConfig, Session } from '../types/index.js'
 import { basePathOf, callAuth, isUnderBasePath, prepareConfig } from './web-handler.js'
+import { scalarText } from '../security/scalar-text.js'
 
 /** Connection-scoped headers: they describe the hop to this server, not the request, and must not be forwarded. */
 const hopByHop = new Set([
@@ -39,7 +40,10 @@ const hopByHop = new Set([
 function hostOf(req: ExpressRequest): string | undefined {
   const trust: unknown = req.app.get('trust proxy fn')
   const forwarded = req.get('x-forwarded-host')
-  if (forwarded && typeof trust === 'function' && trust(req.socket.remoteAddress, 0) === true) {
+  if (forwarded && typeof trust === 'function') {
+    // Express compiles `trust proxy` into this function (address, hop index) => boolean.
+    const trusts = trust as (address: string | undefined, hop: number) => boolean
+    if (!trusts(req.socket.remoteAddress, 0)) return req.get('host')
     return forwarded.split(',')[0]?.trim()
   }
   return req.get('host')
@@ -55,7 +59,7 @@ function originOf(req: ExpressRequest, config: AuthConfig): string {
     return originOfUrl(config.url) ?? 'http://localhost'
   }
   const host = hostOf(req)
-  if (!isUsableHost(host))
+  if (host === undefined || !isUsableHost(host))
     throw new UnusableHost('the Host header is missing or malformed', { host: host?.slice(0, 80) })
   return `${req.protocol}://${host}`
 }
@@ -68,7 +72,7 @@ function appendField(form: URLSearchParams, key: string, value: unknown): void {
   } else if (typeof value === 'object') {
     for (const [child, nested] of Object.entries(value)) appendField(form, `${key}[${child}]`, nested)
   } else {
-    form.append(key, String(value))
+    form.append(key, scalarText(value))
   }
 }
 
@@ -116,9 +120,9 @@ export async function toWebRequest(req: ExpressRequest, config: AuthConfig = {} 
   const headers = new Headers()
   const raw = req.rawHeaders
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!
+    const name = raw[i]
     if (name.startsWith(':') || hopByHop.has(name.toLowerCase())) continue
-    headers.append(name, raw[i + 1]!)
+    headers.append(name, raw[i + 1])
   }
   const body = await bodyOf(req)
   return new Request(url, {
@@ -211,7 +215,7 @@ export async function getSession(req: ExpressRequest, config: AuthConfig): Promi
     new Request(`${originOf(req, config)}${basePathOf(config)}/session`, { headers }),
     config,
   )
-  let data: unknown = null
+  let data: unknown
   try {
     data = await response.json()
   } catch {

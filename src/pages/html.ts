@@ -1,5 +1,6 @@
 /** HTML building blocks of the built-in pages: escaping and the page shell. Every interpolated value is escaped. */
 import type { Theme } from '../types/index.js'
+import { scalarText } from '../security/scalar-text.js'
 
 const escapes: Record<string, string> = {
   '&': '&amp;',
@@ -12,7 +13,7 @@ const escapes: Record<string, string> = {
 
 /** Escapes text for HTML element content and quoted attribute values. */
 export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"'`]/g, (c) => escapes[c] as string)
+  return scalarText(value).replace(/[&<>"'`]/g, (c) => escapes[c])
 }
 
 /** A CSS colour the theme may set, or undefined when it is not a plain colour (no CSS injection through the theme). */

@@ -8,6 +8,7 @@ import type { JWT, JWTOptions } from './jwt.js'
 import type { LoggerInstance } from './logger.js'
 import type { Account, Awaitable, Profile, User } from './models.js'
 import type { Theme } from './theme.js'
+import type { raw, skipCSRFCheck } from './symbols.js'
 import type { CookiesOptions, CookieRecord } from './cookies.js'
 import type { Provider, InternalProvider } from './providers.js'
 import type { FlowStore } from './flow-store.js'
@@ -39,6 +40,8 @@ export interface DefaultSession {
   user?: User
   expires: string
 }
+// An interface, not an alias, so that apps can add fields by module augmentation as Auth.js documents.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Session extends DefaultSession {}
 
 /** Options of the session. */
@@ -150,9 +153,9 @@ export interface AuthConfig {
   redirectProxyAllowedOrigins?: string[]
   experimental?: { enableWebAuthn?: boolean }
   /** For framework authors: skips the built-in CSRF check. */
-  skipCSRFCheck?: typeof import('./symbols.js').skipCSRFCheck
+  skipCSRFCheck?: typeof skipCSRFCheck
   /** For framework authors: `Auth()` returns the internal response. */
-  raw?: typeof import('./symbols.js').raw
+  raw?: typeof raw
   /** Authchart: where in-flight flows are kept between requests. Default: one encrypted cookie. */
   flowStore?: FlowStore
   /** Authchart: replace or add guards at the machines' documented extension points. */

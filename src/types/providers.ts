@@ -2,6 +2,7 @@
 import type { Account, Awaitable, Profile, ProviderType, TokenSet, User } from './models.js'
 import type { customFetch, FetchFunction } from './symbols.js'
 import type { Adapter } from './adapters.js'
+import type { Theme } from './theme.js'
 
 export type { ProviderType } from './models.js'
 
@@ -141,7 +142,7 @@ export interface EmailConfig extends CommonProviderOptions {
     expires: Date
     provider: EmailConfig
     token: string
-    theme: import('./theme.js').Theme
+    theme: Theme
     request: Request
   }) => Awaitable<void>
   generateVerificationToken?: () => Awaitable<string>

@@ -43,8 +43,8 @@ export function checkMermaidStateDiagram(text: string): MermaidCheck {
     let m: RegExpExecArray | null
     if (/^direction (TB|BT|RL|LR)$/.test(line)) return
     if ((m = /^state (\S+) \{$/.exec(line))) {
-      checkId(m[1]!, n, errors)
-      ids.add(m[1]!)
+      checkId(m[1], n, errors)
+      ids.add(m[1])
       depth++
       return
     }
@@ -54,22 +54,22 @@ export function checkMermaidStateDiagram(text: string): MermaidCheck {
     }
     if (/^classDef \w+ [^\n]+$/.test(line)) return
     if ((m = /^class (\w+(?:,\w+)*) (\w+)$/.exec(line))) {
-      for (const id of m[1]!.split(','))
+      for (const id of m[1].split(','))
         if (!ids.has(id)) errors.push(`line ${n}: class applied to undeclared id "${id}"`)
       return
     }
     if ((m = /^(\S+) --> (\S+)(?: : (.+))?$/.exec(line))) {
-      checkId(m[1]!, n, errors)
-      checkId(m[2]!, n, errors)
+      checkId(m[1], n, errors)
+      checkId(m[2], n, errors)
       if (m[3] !== undefined) checkDescription(m[3], n, errors)
-      relations.push({ from: m[1]!, to: m[2]!, label: m[3] ?? null })
-      for (const id of [m[1]!, m[2]!]) if (id !== '[*]') ids.add(id)
+      relations.push({ from: m[1], to: m[2], label: m[3] ?? null })
+      for (const id of [m[1], m[2]]) if (id !== '[*]') ids.add(id)
       return
     }
     if ((m = /^(\S+) : (.+)$/.exec(line))) {
-      checkId(m[1]!, n, errors)
-      checkDescription(m[2]!, n, errors)
-      ids.add(m[1]!)
+      checkId(m[1], n, errors)
+      checkDescription(m[2], n, errors)
+      ids.add(m[1])
       return
     }
     errors.push(`line ${n}: not a statement the generator emits: "${line}"`)

@@ -70,8 +70,8 @@ describe('Mermaid stateDiagram-v2', () => {
 
   it('shows the app’s own guard as such', () => {
     const configured = configureMachines(machineRegistry, { credentials: { guards: { allowSignIn: () => true } } })
-    expect(toMermaid(describeEntry(configured.credentials!))).toContain('[allowSignIn (app)]')
-    expect(toMermaid(describeEntry(machineRegistry.credentials!))).not.toContain('(app)')
+    expect(toMermaid(describeEntry(configured.credentials))).toContain('[allowSignIn (app)]')
+    expect(toMermaid(describeEntry(machineRegistry.credentials))).not.toContain('(app)')
   })
 
   it('the syntax check rejects broken input (control)', () => {

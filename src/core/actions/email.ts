@@ -3,7 +3,7 @@
  * request. The request half ends on the verify-request page; the link half shows the confirmation page (GET) or
  * consumes the token and signs in (POST, or GET with `dangerousConsumeOnGet`).
  */
-import type { ErrorType } from '../../errors.js'
+import { MissingAdapter, type ErrorType } from '../../errors.js'
 import { emailFlowEffects } from '../../effects/email/email-flow.js'
 import { renderEmailConfirmPage } from '../../pages/email-confirm-page.js'
 import {
@@ -44,9 +44,12 @@ function flowInput(
   provider: EmailConfig,
   extra: { postedIdentifier?: unknown; linkToken?: string; linkIdentifier?: string },
 ) {
+  const adapter = ctx.config.adapter
+  // Start-up validation refuses an e-mail provider without an adapter, so this is only reached through a bug.
+  if (!adapter) throw new MissingAdapter('the e-mail provider needs an adapter')
   return {
     provider,
-    adapter: ctx.config.adapter!,
+    adapter,
     secret: provider.secret ?? ctx.config.secrets[0],
     callbackBase: actionUrl(ctx, 'callback', provider.id),
     counter: counterFor(provider),

@@ -13,7 +13,7 @@ const htmlHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control
 /** The CSRF token of this browser, issuing one (and its cookie) when it has none. */
 export function ensureCsrfToken(ctx: RequestContext): string {
   if (ctx.csrfCookieToken) return ctx.csrfCookieToken
-  const { token, cookieValue } = createCsrfToken(ctx.config.secrets[0] as string)
+  const { token, cookieValue } = createCsrfToken(ctx.config.secrets[0])
   ctx.setCookies.push({ name: ctx.cookies.csrfToken.name, value: cookieValue, options: ctx.cookies.csrfToken.options })
   ctx.csrfCookieToken = token
   return token

@@ -6,7 +6,7 @@ import { OAuthProfileParseError } from '../../errors.js'
 import type { HandlersFor } from '../../../machines/contract.js'
 import type { OAuthCommand, oauthContract, OAuthEvent } from '../../../machines/oauth.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
-import type { Account, Profile, User } from '../../types/index.js'
+import type { Account, User } from '../../types/index.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import type { SessionIssuer, SignInSubject } from '../session/issue-jwt-session.js'
@@ -105,9 +105,9 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): OAuthHa
       try {
         const url = await createAuthorizationUrl(provider, {
           redirectUri: input.redirectUri,
-          state: params.state as string | undefined,
-          nonce: params.nonce as string | undefined,
-          codeVerifier: params.codeVerifier as string | undefined,
+          state: params.state,
+          nonce: params.nonce,
+          codeVerifier: params.codeVerifier,
           params: input.authorizationParams,
           timeoutMs: config.providerTimeout,
         })
@@ -124,15 +124,15 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): OAuthHa
         const result = await handleOAuthCallback(provider, {
           callbackParams: input.callbackParams ?? new URLSearchParams(),
           redirectUri: input.redirectUri,
-          expectedState: params.state as string | undefined,
-          expectedNonce: params.nonce as string | undefined,
-          codeVerifier: params.codeVerifier as string | undefined,
+          expectedState: params.state,
+          expectedNonce: params.nonce,
+          codeVerifier: params.codeVerifier,
           timeoutMs: config.providerTimeout,
           now: () => env.now * 1000,
         })
         subject.user = result.user
-        subject.account = result.account as Account
-        subject.profile = result.profile as Profile
+        subject.account = result.account
+        subject.profile = result.profile
         return { type: 'CALLBACK_VALIDATED', user: pickUser(result.user) }
       } catch (err) {
         const error = findAuthError(err) ?? (err instanceof Error ? err : new Error(String(err)))

@@ -84,12 +84,12 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
     async runSessionCallback(params) {
       const current = token as JWT
       try {
-        outcome.session = (await config.callbacks.session({
+        outcome.session = await config.callbacks.session({
           session: sessionOf(current, expires) as Session & { user: NonNullable<Session['user']> },
           token: current,
           user: undefined as never,
           ...(params.trigger === 'update' ? { trigger: 'update' as const, newSession: updateData } : {}),
-        })) as Session
+        })
         return { type: 'SESSION_RESOLVED' }
       } catch (err) {
         config.logger.error(

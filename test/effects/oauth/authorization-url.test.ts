@@ -13,6 +13,7 @@ import OIDC from '../../../src/providers/oidc.js'
 import type { OAuthConfigInternal, OIDCUserConfig } from '../../../src/types/providers.js'
 import { customFetch } from '../../../src/types/symbols.js'
 import { startHostileOp, type HostileOp } from '../../support/hostile-op.js'
+import { urlOfFetchInput } from '../../support/fetch-input.js'
 
 const redirectUri = 'http://localhost:3000/auth/callback/op'
 const timeoutMs = 2000
@@ -106,7 +107,7 @@ describe('createAuthorizationUrl', () => {
         clientSecret: 'secret',
         authorization: 'https://auth.example.test/oauth/authorize?scope=read',
         token: 'https://auth.example.test/oauth/token',
-        [customFetch]: (input, init) => (requests.push(String(input)), fetch(input, init)),
+        [customFetch]: (input, init) => (requests.push(urlOfFetchInput(input)), fetch(input, init)),
       }),
     )
     const url = await createAuthorizationUrl(provider, { redirectUri, ...values(), timeoutMs })
