@@ -39,6 +39,7 @@ const eventForCheck: Record<CallbackCheck, CallbackFailure> = {
   id_token: 'ID_TOKEN_REJECTED',
   nonce: 'NONCE_MISMATCHED',
   userinfo: 'USERINFO_FAILED',
+  userinfo_signature: 'USERINFO_REJECTED',
 }
 
 /** Checks of the client layer that are refusals (an attack or a forgery looks like this), by their refusal code. */
@@ -48,6 +49,7 @@ const refusalForCheck: Partial<Record<CallbackCheck, RefusalCheck>> = {
   pkce: 'pkce',
   nonce: 'nonce',
   id_token: 'id-token',
+  userinfo_signature: 'userinfo-signature',
 }
 
 /** How the user behind a validated callback is found or created; without an adapter the profile is the user. */

@@ -87,6 +87,21 @@ describe('createAuthorizationUrl', () => {
     }
   })
 
+  it("keeps response_type under the flow's control: a provider's params cannot switch it to another flow", async () => {
+    // `response_type=token` in provider params would turn the sign-in into the implicit flow (tokens in the URL).
+    const url = await createAuthorizationUrl(oidc({ authorization: { params: { response_type: 'token' } } }), {
+      redirectUri,
+      ...values(),
+      timeoutMs,
+    })
+    expect(url.searchParams.get('response_type')).toBe('code')
+    const assertion = await createAuthorizationUrl(
+      oidc({ codeGrant: 'jwt-bearer-assertion', authorization: { params: { response_type: 'token' } } }),
+      { redirectUri, ...values(), timeoutMs },
+    )
+    expect(assertion.searchParams.get('response_type')).toBe('Assertion')
+  })
+
   it('refuses to start when a check has no value to send', async () => {
     await expect(
       createAuthorizationUrl(oidc({ checks: ['pkce', 'state'] }), {
