@@ -10,8 +10,9 @@ import { childrenOf, isWithin, stateLines, transitionLabel } from './diagram-lab
 const keywordLike = /^(default|state$|note$|class$|classdef$|scale$|end$|direction$|hide$|acctitle$|accdescr$)/i
 
 /**
- * Mermaid ids for every state: the state's key when no other state shares it (ids are shown as box titles),
- * the dotted path otherwise; word characters only, never a keyword.
+ * Mermaid ids for every state: the state's key when no other state shares it, the dotted path otherwise; word
+ * characters only, never a keyword. Mermaid does not print the id of a state that has a description (see
+ * `stateTitle`).
  */
 export function mermaidIds(graph: FlowGraph): Map<string, string> {
   const keyCount = new Map<string, number>()
@@ -43,6 +44,16 @@ export function mermaidText(text: string): string {
     .replace(/direction(\s+)(tb|bt|rl|lr)\b/gi, 'direction-$2')
     .replace(/\s+/g, ' ')
     .trim()
+}
+
+/**
+ * The first description line of a state, which Mermaid draws as the box's title: the state's name as the runtime
+ * reports it (the `from` / `to` of the audit hook and of the `flow step` debug line). Mermaid replaces the id with
+ * the descriptions when a state has any, so without this line a box would show its description and not its name;
+ * a first line equal to the id is kept as the title, and the lines after it go below a rule.
+ */
+function stateTitle(state: FlowState): string {
+  return state.path
 }
 
 function relation(from: string, to: string, label?: string): string {
@@ -79,6 +90,7 @@ function renderScope(
       renderScope(graph, ids, state, `${indent}  `, out)
       out.push(`${indent}}`)
     }
+    out.push(`${indent}${id} : ${mermaidText(stateTitle(state))}`)
     for (const line of stateLines(state)) out.push(`${indent}${id} : ${mermaidText(line)}`)
   }
   for (const t of graph.transitions) {
