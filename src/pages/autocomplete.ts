@@ -36,9 +36,16 @@ export function credentialAutocomplete(
 }
 
 /**
- * A passkey form field: the app's value, else `username webauthn` on the first field (the one that names the
- * account), so the browser offers passkeys in its autofill there.
+ * A passkey form field: the app's value; else, unless some field already carries `webauthn`, `username webauthn` on
+ * the first field the app left without a value (the one that names the account), so the browser offers passkeys in
+ * its autofill there.
  */
-export function passkeyAutocomplete(field: WebAuthnFormField, index: number): string | undefined {
-  return ownAutocomplete(field) ?? (index === 0 ? 'username webauthn' : undefined)
+export function passkeyAutocomplete(
+  field: WebAuthnFormField,
+  fields: Array<[string, WebAuthnFormField]>,
+): string | undefined {
+  const own = ownAutocomplete(field)
+  if (own) return own
+  if (fields.some(([, f]) => ownAutocomplete(f)?.split(/\s+/).includes('webauthn'))) return undefined
+  return fields.find(([, f]) => !ownAutocomplete(f))?.[1] === field ? 'username webauthn' : undefined
 }

@@ -27,7 +27,7 @@ function safeColor(value: string | undefined): string | undefined {
  */
 const darkPalette =
   'color-scheme: dark; --bg: #111113; --card: #1c1c1f; --text: #f2f2f4; --muted: #b0b0b6; --line: #3a3a40; ' +
-  '--field: #111113; --field-border: #8e8e96; --focus: #8ab4ff; --error-bg: #3f1713; --error-text: #ffb4a9; ' +
+  '--field: #111113; --field-border: #8e8e96; --neutral: #2a2a2f; --neutral-hover: #34343a; --focus: #8ab4ff; --error-bg: #3f1713; --error-text: #ffb4a9; ' +
   '--shadow: 0 4px 24px rgba(0, 0, 0, .5);'
 
 /** System fonts only (nothing is fetched), with Japanese faces named so the CJK fallback is a proper Gothic face. */
@@ -37,7 +37,7 @@ const fontStack =
 
 function styles(brand: string, buttonText: string): string {
   return `
-:root { color-scheme: light; --brand: ${brand}; --button-text: ${buttonText}; --bg: #f4f4f6; --card: #fff; --text: #1d1d1f; --muted: #55555b; --line: #dcdce0; --field: #fff; --field-border: #86868c; --focus: #1a56db; --error-bg: #fdecea; --error-text: #8a1c12; --shadow: 0 4px 24px rgba(0, 0, 0, .08); }
+:root { color-scheme: light; --brand: ${brand}; --button-text: ${buttonText}; --bg: #f4f4f6; --card: #fff; --text: #1d1d1f; --muted: #55555b; --line: #dcdce0; --field: #fff; --field-border: #86868c; --neutral: #fff; --neutral-hover: #f0f0f3; --focus: #1a56db; --error-bg: #fdecea; --error-text: #8a1c12; --shadow: 0 4px 24px rgba(0, 0, 0, .08); }
 html[data-color-scheme="dark"] { ${darkPalette} }
 @media (prefers-color-scheme: dark) { html[data-color-scheme="auto"] { ${darkPalette} } }
 *, *::before, *::after { box-sizing: border-box; }
@@ -49,11 +49,13 @@ p { color: var(--muted); margin: 0 0 1rem; }
 strong { color: var(--text); }
 .logo { display: block; max-width: 100%; max-height: 56px; margin: 0 auto 1rem; }
 form { display: flex; flex-direction: column; gap: .5rem; margin: 0; }
-label { font-size: .9rem; font-weight: 600; }
+label { font-size: .9rem; font-weight: 700; }
 input { width: 100%; min-width: 0; padding: .6rem .7rem; margin-bottom: .35rem; border: 1px solid var(--field-border); border-radius: 6px; background: var(--field); color: var(--text); font: inherit; }
 input::placeholder { color: var(--muted); opacity: 1; }
-button, .button { display: block; width: 100%; padding: .7rem 1rem; border: 0; border-radius: 6px; background: var(--brand); color: var(--button-text); font: inherit; font-weight: 600; line-height: 1.3; text-align: center; text-decoration: none; cursor: pointer; }
+button, .button { display: block; width: 100%; padding: .7rem 1rem; border: 0; border-radius: 6px; background: var(--brand); color: var(--button-text); font: inherit; font-weight: 700; line-height: 1.3; text-align: center; text-decoration: none; cursor: pointer; }
+button.provider { background: var(--neutral); color: var(--text); box-shadow: inset 0 0 0 1px var(--field-border); }
 button:hover, .button:hover { filter: brightness(.92); }
+button.provider:hover { background: var(--neutral-hover); filter: none; }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 input:focus-visible { outline-offset: 0; border-color: var(--focus); }
 .error { margin: 0 0 1rem; padding: .7rem .8rem; border-radius: 6px; background: var(--error-bg); color: var(--error-text); }

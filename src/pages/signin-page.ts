@@ -1,11 +1,14 @@
 /** The built-in sign-in page: a button per OAuth provider, a form per credentials, e-mail or passkey provider. */
 import type { CredentialInput, WebAuthnFormField } from '../types/providers.js'
-import type { Theme } from '../types/index.js'
+import type { PageMessages, Theme } from '../types/index.js'
 import { escapeHtml, renderPage } from './html.js'
 import type { PageLocale } from './locale.js'
 import { fillMessage, signInErrorMessage } from './messages.js'
 import { passkeyPageScript } from './passkey-script.js'
 import { credentialAutocomplete, passkeyAutocomplete } from './autocomplete.js'
+
+/** The label the passkey preset gives its `email` field (src/providers/webauthn.ts). */
+const presetEmailLabel = 'Email'
 
 export interface SignInPageProvider {
   id: string
@@ -54,30 +57,43 @@ function credentialFields(p: SignInPageProvider): string {
     .join('')
 }
 
-function passkeyFields(p: SignInPageProvider, formFields: Record<string, WebAuthnFormField>): string {
+function passkeyFields(
+  p: SignInPageProvider,
+  formFields: Record<string, WebAuthnFormField>,
+  messages: PageMessages,
+): string {
   const entries = Object.entries(formFields)
   return entries
-    .map(([name, field], index) => {
+    .map(([name, field]) => {
       const id = `input-${name}-for-${p.id}`
       const input = attributes({
         id,
         name,
         'data-field': true,
         type: name === 'email' ? 'email' : 'text',
-        autocomplete: passkeyAutocomplete(field, index),
-        required: field.required === true,
+        autocomplete: passkeyAutocomplete(field, entries),
+        // No `required`, even where the preset says so: an empty field is how a discoverable passkey signs in.
       })
-      return `<label for="${escapeHtml(id)}">${escapeHtml(field.label ?? name)}</label><input${input} />`
+      return `<label for="${escapeHtml(id)}">${escapeHtml(passkeyLabel(name, field, messages))}</label><input${input} />`
     })
     .join('')
+}
+
+/**
+ * The label of a passkey field. The preset's own English label of its `email` field is shown in the page's language;
+ * a label the app chose is shown as written.
+ */
+function passkeyLabel(name: string, field: WebAuthnFormField, messages: PageMessages): string {
+  if (name === 'email' && (field.label === undefined || field.label === presetEmailLabel)) return messages.emailLabel
+  return field.label ?? name
 }
 
 /** Renders the sign-in page. */
 export function renderSignInPage(input: SignInPageInput): string {
   const m = input.locale.messages
   const hidden = `<input type="hidden" name="csrfToken" value="${escapeHtml(input.csrfToken)}" /><input type="hidden" name="callbackUrl" value="${escapeHtml(input.callbackUrl)}" />`
-  const button = (p: SignInPageProvider) =>
-    `<button type="submit">${fillMessage(escapeHtml(m.signInWith), { provider: escapeHtml(p.name) })}</button>`
+  const button = (p: SignInPageProvider, className?: string) =>
+    `<button type="submit"${className ? ` class="${className}"` : ''}>${fillMessage(escapeHtml(m.signInWith), { provider: escapeHtml(p.name) })}</button>`
   const blocks = input.providers
     .map((p) => {
       if (p.type === 'credentials') {
@@ -90,7 +106,7 @@ export function renderSignInPage(input: SignInPageInput): string {
           'data-conditional': String(p.passkey.conditional),
           'data-failed': m.passkeyFailed,
         })
-        return `<form action="${escapeHtml(p.callbackUrl)}" method="POST"${data}>${hidden}${passkeyFields(p, p.passkey.formFields)}${button(p)}<p class="error" role="alert" hidden></p></form>`
+        return `<form action="${escapeHtml(p.callbackUrl)}" method="POST"${data}>${hidden}${passkeyFields(p, p.passkey.formFields, m)}${button(p)}<p class="error" role="alert" hidden></p></form>`
       }
       if (p.type === 'email') {
         const id = `input-email-for-${p.id}`
@@ -104,7 +120,8 @@ export function renderSignInPage(input: SignInPageInput): string {
         })
         return `<form action="${escapeHtml(p.signinUrl)}" method="POST">${hidden}<label for="${escapeHtml(id)}">${escapeHtml(m.emailLabel)}</label><input${field} />${button(p)}</form>`
       }
-      return `<form action="${escapeHtml(p.signinUrl)}" method="POST">${hidden}${button(p)}</form>`
+      // A provider button leaves for another site: the neutral style, so the forms' brand buttons stay the main action.
+      return `<form action="${escapeHtml(p.signinUrl)}" method="POST">${hidden}${button(p, 'provider')}</form>`
     })
     .join('<hr />')
   const error = input.error
