@@ -35,6 +35,7 @@ import { servedProviderKinds } from './served-providers.js'
 import { buildCookieSet, type CookieSet } from './cookie-set.js'
 import { listFromEnv, processEnv } from './env.js'
 import { mergeProviders, type MergedProvider } from './provider-setup.js'
+import { resolvePageLocales, type PageLocales } from '../pages/locale.js'
 
 /** Everything `Auth()` needs that does not depend on the request. */
 export interface ResolvedConfig {
@@ -50,6 +51,8 @@ export interface ResolvedConfig {
   events: Partial<EventCallbacks>
   pages: Partial<PagesOptions>
   theme: Theme
+  /** The languages of the built-in pages (built-in and `theme.locales`), and the one `theme.locale` fixed. */
+  pageLocales: PageLocales
   logger: LoggerInstance
   /** The app's adapter, called through a wrapper that turns every failure into a logged `AdapterError`. */
   adapter?: WrappedAdapter
@@ -217,6 +220,8 @@ function build(config: AuthConfig): ResolvedConfig {
     }
   }
 
+  const pageLocales = resolvePageLocales(config.theme)
+
   const flowStore = config.flowStore ?? new CookieFlowStore()
   const cookies = {
     insecure: buildCookieSet(config.useSecureCookies ?? false, config.cookies),
@@ -241,6 +246,7 @@ function build(config: AuthConfig): ResolvedConfig {
     events: config.events ?? {},
     pages: config.pages ?? {},
     theme: config.theme ?? {},
+    pageLocales,
     logger,
     adapter: adapter ? wrapAdapter(adapter, logger) : undefined,
     // With a configured URL no header is trusted for anything, so there is nothing left to trust.

@@ -8,11 +8,11 @@ import type { JWT, JWTOptions } from './jwt.js'
 import type { LoggerInstance } from './logger.js'
 import type { Account, Awaitable, Profile, User } from './models.js'
 import type { Theme } from './theme.js'
-import type { raw, skipCSRFCheck } from './symbols.js'
 import type { CookiesOptions, CookieRecord } from './cookies.js'
 import type { Provider, InternalProvider } from './providers.js'
 import type { FlowStore } from './flow-store.js'
 import type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
+import type { raw, skipCSRFCheck } from './symbols.js'
 
 export type {
   Adapter,
@@ -26,6 +26,13 @@ export type { JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams } from './jwt.js
 export type { LoggerInstance, WarningCode } from './logger.js'
 export type { Account, AuthorizationDetails, Awaitable, Profile, TokenSet, User } from './models.js'
 export type { Theme } from './theme.js'
+export type {
+  ErrorPageMessage,
+  ErrorPageMessages,
+  PageMessages,
+  PageMessagesInput,
+  SignInErrorMessages,
+} from './page-messages.js'
 export type { CookiesOptions, CookieOption, CookieRecord, CookieSerializeOptions } from './cookies.js'
 export type * from './providers.js'
 export type { FlowStore, FlowRecord } from './flow-store.js'

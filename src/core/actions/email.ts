@@ -15,6 +15,7 @@ import type { EmailConfig } from '../../types/providers.js'
 import type { ResponseInternal } from '../../types/index.js'
 import { requestedCallbackUrl } from '../callback-url.js'
 import { actionUrl, pageUrl, type RequestContext } from '../context.js'
+import { pageHeaders, pageLocaleOf } from '../page-locale.js'
 import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import { sessionIssuerFor } from '../session-issuer.js'
@@ -105,6 +106,7 @@ export async function emailCallbackAction(ctx: RequestContext, provider: EmailCo
   const result = await runMachine(ctx, ctx.config.machines.email, event, handlers)
   const context = result.context as { error?: ErrorType; redirectTo?: string }
   if (result.value === 'awaitingConfirmation') {
+    const locale = pageLocaleOf(ctx)
     const body = renderEmailConfirmPage({
       actionUrl: actionUrl(ctx, 'callback', provider.id),
       csrfToken: ensureCsrfToken(ctx),
@@ -112,16 +114,13 @@ export async function emailCallbackAction(ctx: RequestContext, provider: EmailCo
       email: linkIdentifier,
       callbackUrl: callbackUrl || undefined,
       theme: ctx.config.theme,
+      locale,
     })
     // The page carries the token: never cached, never sent on as a Referer.
     return {
       status: 200,
       body,
-      headers: {
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-store',
-        'referrer-policy': 'no-referrer',
-      },
+      headers: { ...pageHeaders(ctx, locale), 'referrer-policy': 'no-referrer' },
       cookies: ctx.setCookies,
     }
   }
