@@ -102,6 +102,13 @@ export default defineConfig(
       // Tests pass vitest's `expect.any(...)`-style matchers and poke at parsed JSON bodies, whose `any` is upstream.
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      // Diagnostic messages of tests and benchmarks should print `undefined` or `null` when that is what was there.
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true, allowNullish: true, allowAny: false, allowRegExp: false },
+      ],
       // A focused or skipped test must never reach main: it silently shrinks the suite.
       'no-restricted-properties': [
         'error',
@@ -122,6 +129,11 @@ export default defineConfig(
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: globals.node },
+  },
+  {
+    // The SvelteKit components' helper runs in the browser.
+    files: ['src/frameworks/sveltekit/components/**/*.js'],
+    languageOptions: { globals: globals.browser },
   },
   {
     files: ['**/*.cjs'],

@@ -2,6 +2,7 @@
  * The errors Authchart's own adapters throw. Every failure leaves an adapter as an `AdapterError` whose message
  * names the method and what went wrong, and whose `cause` keeps the driver's error for the server log.
  */
+import { inspect } from 'node:util'
 import { AdapterError, AuthError } from '../src/errors.js'
 
 /** What kind of failure a store reported. */
@@ -39,7 +40,7 @@ const defaultSubject: Record<StoreFailureKind, string> = {
 export function storeFailure(method: string, kind: StoreFailureKind, subject: string, err?: unknown): AdapterError {
   const detail: Record<string, unknown> = { method, kind }
   if (err instanceof Error) detail.err = err
-  else if (err !== undefined) detail.err = new Error(String(err))
+  else if (err !== undefined) detail.err = new Error(inspect(err))
   return new AdapterError(`${method}: ${subject} ${describeKind[kind]}`, detail)
 }
 

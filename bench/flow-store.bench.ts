@@ -114,7 +114,7 @@ export async function runFlowStoreBench(options: { quick?: boolean } = {}): Prom
       `| cookie | ${fmt(cookieSequential.opsPerSecond)} | ${cookieSequential.microsPerOp.toFixed(1)} | ${fmt(cookieConcurrent)} |`,
     )
     console.log(
-      `\nRedis memory for ${fmt(flows)} in-flight flows: ${fmt(bytes)} bytes, ${results.redisBytesPerFlow!.toFixed(0)} bytes/flow, ` +
+      `\nRedis memory for ${fmt(flows)} in-flight flows: ${fmt(bytes)} bytes, ${results.redisBytesPerFlow.toFixed(0)} bytes/flow, ` +
         `${megabytesPer100k.toFixed(1)} MB per 100,000 flows (target ≤ 64 MB: ${megabytesPer100k <= 64 ? 'met' : 'MISSED'}); ` +
         `record ${results.recordJsonBytes} bytes of JSON, cookie ref ${results.cookieRefBytes} characters`,
     )

@@ -33,7 +33,7 @@ function formFields(html: string): Record<string, string> {
   const fields: Record<string, string> = {}
   const entities: Record<string, string> = { '&quot;': '"', '&#39;': "'", '&lt;': '<', '&gt;': '>', '&amp;': '&' }
   for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) {
-    fields[match[1]!] = match[2]!.replace(/&(quot|#39|lt|gt|amp);/g, (e) => entities[e]!)
+    fields[match[1]] = match[2].replace(/&(quot|#39|lt|gt|amp);/g, (e) => entities[e])
   }
   return fields
 }

@@ -35,7 +35,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
 function webGlue(handler: (request: Request) => Promise<Response>) {
   return async (req: IncomingMessage, res: ServerResponse) => {
     const headers = new Headers()
-    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!)
+    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1])
     const body = await readBody(req)
     const response = await handler(
       new Request(`http://${req.headers.host}${req.url}`, {

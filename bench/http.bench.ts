@@ -67,7 +67,7 @@ async function load(server: Server, seconds: number): Promise<Sample> {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
 /** Runs the HTTP benchmark; returns the req/s ratios by server kind. */
@@ -95,7 +95,7 @@ export async function runHttpBench(options: { quick?: boolean } = {}): Promise<R
       const pairRatios: number[] = []
       for (let round = 0; round < rounds; round++) {
         const order = round % 2 === 0 ? [ours, theirs] : [theirs, ours]
-        const [first, second] = [await load(order[0]!, seconds), await load(order[1]!, seconds)]
+        const [first, second] = [await load(order[0], seconds), await load(order[1], seconds)]
         const a = order[0] === ours ? first : second
         const b = order[0] === ours ? second : first
         samples.get(ours)!.push(a)

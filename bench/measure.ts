@@ -51,7 +51,7 @@ export interface CaseResult {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
 interface RoundResult {
@@ -116,7 +116,7 @@ export async function compare<A, B>(
       oursRounds.push(await runFor(ours, options.roundMillis))
     }
   }
-  const ratios = oursRounds.map((a, i) => a.rate / theirsRounds[i]!.rate)
+  const ratios = oursRounds.map((a, i) => a.rate / theirsRounds[i].rate)
   const oursCpu = oursRounds.map((r) => r.cpuMicros)
   const theirsCpu = theirsRounds.map((r) => r.cpuMicros)
   const hasCpu = [...oursCpu, ...theirsCpu].every((c) => c !== undefined)
@@ -150,7 +150,7 @@ function formatMicros(opsPerSecond: number): string {
 /** The machine's load, printed with every table: on a shared machine the figures mean little without it. */
 export function loadNote(): string {
   const [one, five] = loadavg()
-  return `load average ${one!.toFixed(2)} (1 min), ${five!.toFixed(2)} (5 min)`
+  return `load average ${one.toFixed(2)} (1 min), ${five.toFixed(2)} (5 min)`
 }
 
 /** Prints a Markdown table of the cases with medians and ratios; returns the ratios by label. */
@@ -180,7 +180,7 @@ export class Jar {
 
   take(response: Response): this {
     for (const line of response.headers.getSetCookie()) {
-      const pair = line.split(';', 1)[0]!
+      const pair = line.split(';', 1)[0]
       const eq = pair.indexOf('=')
       const name = pair.slice(0, eq)
       if (/;\s*max-age=0/i.test(line) || /;\s*expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name)

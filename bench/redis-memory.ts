@@ -61,7 +61,7 @@ async function inParallel(total: number, task: (i: number) => Promise<void>): Pr
 function cookiesOf(response: Response): Map<string, string> {
   const cookies = new Map<string, string>()
   for (const line of response.headers.getSetCookie()) {
-    const pair = line.split(';')[0] as string
+    const pair = line.split(';')[0]
     cookies.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1))
   }
   return cookies
@@ -126,7 +126,7 @@ try {
   const stored = await adapter.getSessionAndUser(sessionToken)
   if (!stored) throw new Error('the session was not stored')
   const { session, user } = stored
-  const accountKey = (await client.smembers(keys.userAccounts(user.id)))[0] as string
+  const accountKey = (await client.smembers(keys.userAccounts(user.id)))[0]
   const account = JSON.parse((await client.get(accountKey)) as string) as AdapterAccount
 
   // In-flight flows, begun for real.
@@ -154,7 +154,7 @@ try {
     await adapter.createUser({
       ...user,
       id,
-      email: `${likeIt(user.email.split('@')[0] as string)}@${user.email.split('@')[1]}`,
+      email: `${likeIt(user.email.split('@')[0])}@${user.email.split('@')[1]}`,
     })
     await adapter.linkAccount({
       ...account,
@@ -167,7 +167,7 @@ try {
   const perUser = ((await primariesMemory(client)) - usersBefore) / users
   const sessionsBefore = await primariesMemory(client)
   await inParallel(users, async (i) => {
-    await adapter.createSession({ ...session, sessionToken: randomUUID(), userId: ids[i] as string })
+    await adapter.createSession({ ...session, sessionToken: randomUUID(), userId: ids[i] })
   })
   const perSession = ((await primariesMemory(client)) - sessionsBefore) / users
 

@@ -33,7 +33,7 @@ async function withPureTransition(): Promise<AnyMachineSnapshot> {
   for (;;) {
     const command = actions.find((a) => !a.type.startsWith('xstate.'))
     if (!command) return snapshot
-    const answer = (await (effects[command.type] as EffectHandlers[string])(command.params ?? {})) as CredentialsEvent
+    const answer = (await effects[command.type](command.params ?? {})) as CredentialsEvent
     ;[snapshot, actions] = transition(credentialsMachine, snapshot, answer)
   }
 }
@@ -60,7 +60,7 @@ async function withActor(): Promise<unknown> {
   actor.send(start)
   while (pending.length > 0 && actor.getSnapshot().status === 'active') {
     const command = pending.shift() as string
-    actor.send(await Promise.resolve({ ...(results[command] as CredentialsEvent) }))
+    actor.send(await Promise.resolve({ ...results[command] }))
   }
   const status = actor.getSnapshot().status
   actor.stop()

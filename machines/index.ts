@@ -20,7 +20,7 @@ export { machineConventions } from './machine-entry.js'
 
 export const oauthEntry: MachineEntry<typeof oauthMachine> = {
   id: 'oauth',
-  version: 2,
+  version: 3,
   machine: oauthMachine,
   extensionPoints: ['allowSignIn', 'allowUserCreation', 'allowAccountLinking'],
 }

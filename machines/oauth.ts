@@ -71,6 +71,7 @@ export type OAuthEvent =
   | { type: 'ID_TOKEN_REJECTED'; check?: RefusalCheck; reason?: string }
   | { type: 'NONCE_MISMATCHED'; check?: RefusalCheck; reason?: string }
   | { type: 'USERINFO_FAILED' }
+  | { type: 'USERINFO_REJECTED'; check?: RefusalCheck; reason?: string }
   | { type: 'PROFILE_REJECTED' }
   | { type: 'SIGNIN_ALLOWED' }
   | { type: 'SIGNIN_DENIED' }
@@ -120,6 +121,7 @@ export const oauthContract = {
     'ID_TOKEN_REJECTED',
     'NONCE_MISMATCHED',
     'USERINFO_FAILED',
+    'USERINFO_REJECTED',
     'PROFILE_REJECTED',
   ],
   runSignInCallback: ['SIGNIN_ALLOWED', 'SIGNIN_DENIED', 'SIGNIN_REDIRECTED', 'SIGNIN_FAILED'],
@@ -280,6 +282,7 @@ export const oauthMachine = setup({
         ID_TOKEN_REJECTED: { target: 'failed', actions: ['noteRefusal', callbackError] },
         NONCE_MISMATCHED: { target: 'failed', actions: ['noteRefusal', callbackError] },
         USERINFO_FAILED: { target: 'failed', actions: callbackError },
+        USERINFO_REJECTED: { target: 'failed', actions: ['noteRefusal', callbackError] },
         PROFILE_REJECTED: { target: 'failed', actions: { type: 'fail', params: { error: 'OAuthProfileParseError' } } },
       },
     },

@@ -84,7 +84,7 @@ export class AuthError extends Error {
     } else {
       super(undefined, message ? { cause: message } : undefined)
     }
-    const ctor = new.target as typeof AuthError
+    const ctor = new.target
     this.name = ctor.name
     this.type = ctor.type
     this.kind = ctor.kind

@@ -1,4 +1,7 @@
-/** The logger: `error(err)`, `warn(code)`, and `debug` only when the config says `debug: true`. */
+/**
+ * The logger: `error(err)`, `warn(code)`, and `debug` only when the config says `debug: true`. The built-in one
+ * writes one line per call, `[authchart][<level>]...`, in the format docs/logging.md documents.
+ */
 import { AuthError } from './errors.js'
 import type { LoggerInstance } from './types/logger.js'
 import { safeRefusalDetail, type RefusalCheck, type RefusalDetail } from './types/refusals.js'
@@ -18,6 +21,24 @@ function formatDetail(detail: RefusalDetail): string {
     .join(' ')
 }
 
+/**
+ * Debug metadata on the same line as its message: an object's fields as `key=value` (undefined ones left out,
+ * nested values as JSON), anything else as JSON.
+ */
+function formatMetadata(metadata: unknown): string {
+  if (metadata === undefined) return ''
+  if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) return JSON.stringify(metadata)
+  const fields: RefusalDetail = {}
+  for (const [key, value] of Object.entries(metadata)) {
+    if (value === undefined) continue
+    fields[key] =
+      typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+        ? value
+        : JSON.stringify(value)
+  }
+  return formatDetail(fields)
+}
+
 const consoleLogger: LoggerInstance = {
   error(error) {
     const name = error instanceof AuthError ? error.type : error.name
@@ -35,7 +56,8 @@ const consoleLogger: LoggerInstance = {
     console.warn(detail ? `[authchart][warn][${code}] ${formatDetail(detail)}` : `[authchart][warn][${code}]`)
   },
   debug(message, metadata) {
-    console.log(`[authchart][debug]: ${message}`, metadata === undefined ? '' : JSON.stringify(metadata, null, 2))
+    const detail = formatMetadata(metadata)
+    console.log(detail ? `[authchart][debug] ${message} ${detail}` : `[authchart][debug] ${message}`)
   },
 }
 
@@ -47,13 +69,13 @@ export function createLogger(config: { logger?: Partial<LoggerInstance>; debug?:
   const custom = config.logger ?? {}
   const pick = <K extends keyof LoggerInstance>(key: K): LoggerInstance[K] => {
     const fn = (custom[key] ?? consoleLogger[key]) as (...args: unknown[]) => void
-    return ((...args: unknown[]) => {
+    return (...args: unknown[]) => {
       try {
         fn(...args)
       } catch {
         /* a broken logger must not become a broken request */
       }
-    }) as LoggerInstance[K]
+    }
   }
   return {
     error: pick('error'),

@@ -21,8 +21,8 @@ function authjsKey(secretValue: string, salt: string, length = 64): Uint8Array {
 
 function tamper(token: string): string {
   const parts = token.split('.')
-  const ct = Buffer.from(parts[3] as string, 'base64url')
-  ct[5] = (ct[5] as number) ^ 0x40
+  const ct = Buffer.from(parts[3], 'base64url')
+  ct[5] = ct[5] ^ 0x40
   parts[3] = ct.toString('base64url')
   return parts.join('.')
 }
@@ -76,7 +76,7 @@ describe('interoperability with @auth/core/jwt', () => {
   })
 
   it('rotated secrets: old tokens still decode, new tokens use the first secret', async () => {
-    const salt = cookieNames[1] as string
+    const salt = cookieNames[1]
     const fromBefore = await authjsEncode({ token: claims, secret: oldSecret, salt })
     expect(await decode({ token: fromBefore, secret: [secret, oldSecret], salt })).toMatchObject(claims)
 

@@ -94,7 +94,7 @@ function formatParam(value: unknown): string | null {
 function formatParams(params: unknown): string {
   if (params === undefined) return ''
   if (typeof params === 'function') return '(…)'
-  if (typeof params !== 'object' || params === null) return `(${String(params)})`
+  if (typeof params !== 'object' || params === null) return `(${formatParam(params) ?? '…'})`
   const values = Object.values(params as Record<string, unknown>).map(formatParam)
   if (values.length === 0) return ''
   return values.every((v) => v !== null) ? `(${values.join(', ')})` : '(…)'
@@ -138,7 +138,7 @@ function describeGuard(machine: AnyStateMachine, guard: unknown, extensionPoints
       refs.push({ name, origin: 'inline' })
       return name
     }
-    if (typeof g === 'object' && g !== null && 'type' in g) return named(String((g as { type: unknown }).type))
+    if (typeof g === 'object' && g !== null && 'type' in g) return named(String(g.type))
     return '?'
   }
   return { text: walk(guard), refs }

@@ -87,7 +87,7 @@ function code(text: string): string {
 }
 
 function guardCell(graph: FlowGraph, transitionIndex: number): string {
-  const t = graph.transitions[transitionIndex]!
+  const t = graph.transitions[transitionIndex]
   if (!t.guard) return t.order > 0 ? '<em>otherwise</em>' : ''
   const notes = t.guard.refs
     .filter((r) => r.origin === 'app' || r.origin === 'extension')

@@ -6,6 +6,7 @@
 import type { FlowGraph, FlowState, FlowTransition } from './describe-machine.js'
 import { stateLines, transitionLabel, wrapText } from './diagram-labels.js'
 import { layoutGraph, type LayoutInputEdge, type LayoutInputNode } from './layered-layout.js'
+import { required } from './required.js'
 
 /** Advance of one character of the inspector's monospace font at 11px (DejaVu Sans Mono and Menlo are ~0.6 em). */
 const charWidth = 6.7
@@ -57,7 +58,7 @@ function edgeLabelLines(t: FlowTransition | null): string[] {
 export function renderMachineSvg(graph: FlowGraph): string {
   const texts = new Map(graph.states.map((s) => [s.path, boxText(s)]))
   const nodes: LayoutInputNode[] = [{ id: initialNode, width: 14, height: 14 }]
-  for (const s of graph.states) nodes.push({ id: s.path, ...boxSize(texts.get(s.path)!) })
+  for (const s of graph.states) nodes.push({ id: s.path, ...boxSize(required(texts, s.path)) })
 
   const arrows: Array<{ edge: LayoutInputEdge; transition: FlowTransition | null; kind: 'initial' | 'transition' }> = []
   const labelled = (
@@ -105,7 +106,7 @@ export function renderMachineSvg(graph: FlowGraph): string {
       '" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="arrowhead"/></marker></defs>',
   )
   layout.edges.forEach((placed, i) => {
-    const { transition, kind } = arrows[i]!
+    const { transition, kind } = arrows[i]
     const app = transition?.guard?.refs.some((r) => r.origin === 'app') ?? false
     const ext = transition?.guard?.refs.some((r) => r.origin === 'extension') ?? false
     const classes = ['edge', kind, app ? 'app-guard' : ext ? 'extension-guard' : ''].filter(Boolean).join(' ')
@@ -134,8 +135,8 @@ export function renderMachineSvg(graph: FlowGraph): string {
       parts.push(`<circle class="initial-dot" cx="${(node.x + 7).toFixed(1)}" cy="${(node.y + 7).toFixed(1)}" r="6"/>`)
       continue
     }
-    const state = byState.get(node.id)!
-    const text = texts.get(node.id)!
+    const state = required(byState, node.id)
+    const text = required(texts, node.id)
     const classes = ['state', state.type, state.tags.includes('awaitingBrowser') ? 'awaiting' : '']
       .filter(Boolean)
       .join(' ')

@@ -4,6 +4,7 @@
  * layers, the slots and bends on odd ones, so labels never overlap boxes or each other. The work is done left to
  * right; top to bottom is the same layout transposed.
  */
+import { required } from './required.js'
 
 export interface LayoutInputNode {
   id: string
@@ -102,18 +103,18 @@ function orderLayers(layers: Item[][], links: Array<[Item, Item]>): void {
     neighbours.set(a, [...(neighbours.get(a) ?? []), b])
     neighbours.set(b, [...(neighbours.get(b) ?? []), a])
   }
-  const position = (item: Item): number => layers[item.layer]!.indexOf(item)
+  const position = (item: Item): number => layers[item.layer].indexOf(item)
   for (let sweep = 0; sweep < 8; sweep++) {
     const down = sweep % 2 === 0
     const sequence = down ? layers.map((_, i) => i) : layers.map((_, i) => layers.length - 1 - i)
     for (const i of sequence) {
       const side = down ? i - 1 : i + 1
       const score = new Map<Item, number>()
-      layers[i]!.forEach((item, index) => {
+      layers[i].forEach((item, index) => {
         const ns = (neighbours.get(item) ?? []).filter((n) => n.layer === side)
         score.set(item, ns.length === 0 ? index : ns.reduce((sum, n) => sum + position(n), 0) / ns.length)
       })
-      layers[i]!.sort((a, b) => score.get(a)! - score.get(b)!)
+      layers[i].sort((a, b) => required(score, a) - required(score, b))
     }
   }
 }
@@ -142,25 +143,25 @@ function placeRows(layers: Item[][], links: Array<[Item, Item]>): void {
       const down: number[] = []
       let floor = -Infinity
       column.forEach((item, i) => {
-        const top = Math.max(wanted[i]! - item.height / 2, floor)
+        const top = Math.max(wanted[i] - item.height / 2, floor)
         down.push(top)
         floor = top + item.height + rowGap
       })
       const up: number[] = new Array<number>(column.length)
       let ceiling = Infinity
       for (let i = column.length - 1; i >= 0; i--) {
-        const item = column[i]!
-        const top = Math.min(wanted[i]! - item.height / 2, ceiling - item.height)
+        const item = column[i]
+        const top = Math.min(wanted[i] - item.height / 2, ceiling - item.height)
         up[i] = top
         ceiling = top - rowGap
       }
       // The two sweeps each respect the order; their mean keeps it and splits the difference.
       column.forEach((item, i) => {
-        item.y = (down[i]! + up[i]!) / 2
+        item.y = (down[i] + up[i]) / 2
       })
       for (let i = 1; i < column.length; i++) {
-        const prev = column[i - 1]!
-        column[i]!.y = Math.max(column[i]!.y, prev.y + prev.height + rowGap)
+        const prev = column[i - 1]
+        column[i].y = Math.max(column[i].y, prev.y + prev.height + rowGap)
       }
     }
   }
@@ -172,10 +173,10 @@ const fmt = (p: Point): string => `${p[0].toFixed(1)},${p[1].toFixed(1)}`
 
 /** A smooth path through layout-space points, leaving and entering each point along the layer axis. */
 function curve(points: Point[], screen: (p: Point) => Point): string {
-  let d = `M${fmt(screen(points[0]!))}`
+  let d = `M${fmt(screen(points[0]))}`
   for (let i = 1; i < points.length; i++) {
-    const [x0, y0] = points[i - 1]!
-    const [x1, y1] = points[i]!
+    const [x0, y0] = points[i - 1]
+    const [x1, y1] = points[i]
     const mid = (x0 + x1) / 2
     d +=
       y0 === y1
@@ -206,8 +207,8 @@ function spreadPorts(
     const points = routes.get(e.id)
     if (!points) continue
     const back = reversed.has(e.id)
-    add(byId.get(e.source)!, back ? 'low' : 'high', points[0]!, points[1]!)
-    add(byId.get(e.target)!, back ? 'high' : 'low', points[points.length - 1]!, points[points.length - 2]!)
+    add(required(byId, e.source), back ? 'low' : 'high', points[0], points[1])
+    add(required(byId, e.target), back ? 'high' : 'low', points[points.length - 1], points[points.length - 2])
   }
   for (const { node, ends } of sides.values()) {
     ends.sort((a, b) => a.from[1] - b.from[1])
@@ -248,15 +249,15 @@ export function layoutGraph(
   }
   const maxLayer = Math.max(0, ...[...items.values()].map((i) => i.layer))
   const layers: Item[][] = Array.from({ length: maxLayer + 1 }, () => [])
-  for (const item of items.values()) layers[item.layer]!.push(item)
+  for (const item of items.values()) layers[item.layer].push(item)
 
   const links: Array<[Item, Item]> = []
   const chains = new Map<string, Item[]>()
   for (const e of edges) {
     if (e.source === e.target) continue
     const [from, to] = reversed.has(e.id)
-      ? [items.get(e.target)!, items.get(e.source)!]
-      : [items.get(e.source)!, items.get(e.target)!]
+      ? [required(items, e.target), required(items, e.source)]
+      : [required(items, e.source), required(items, e.target)]
     const chain: Item[] = [from]
     for (let l = from.layer + 1; l < to.layer; l++) {
       // The first slot after the edge's source carries the label; later ones are bends.
@@ -268,11 +269,11 @@ export function layoutGraph(
         layer: l,
         y: 0,
       }
-      layers[l]!.push(slot)
+      layers[l].push(slot)
       chain.push(slot)
     }
     chain.push(to)
-    for (let i = 1; i < chain.length; i++) links.push([chain[i - 1]!, chain[i]!])
+    for (let i = 1; i < chain.length; i++) links.push([chain[i - 1], chain[i]])
     chains.set(e.id, reversed.has(e.id) ? chain.reverse() : chain)
   }
   orderLayers(layers, links)
@@ -286,11 +287,11 @@ export function layoutGraph(
   }
   const minY = Math.min(0, ...layers.flat().map((i) => i.y))
   const left = (item: Item): number =>
-    columnX[item.layer]! + (Math.max(...layers[item.layer]!.map((i) => i.width)) - item.width) / 2
+    columnX[item.layer] + (Math.max(...layers[item.layer].map((i) => i.width)) - item.width) / 2
   const top = (item: Item): number => item.y - minY + margin
 
   const placed: PlacedNode[] = nodes.map((n) => {
-    const item = items.get(n.id)!
+    const item = required(items, n.id)
     const loopRoom = item.height - n.height
     return { id: n.id, x: left(item), y: top(item) + loopRoom, width: n.width, height: n.height }
   })
@@ -299,11 +300,11 @@ export function layoutGraph(
   const labels = new Map<string, Point>()
   for (const e of edges) {
     if (e.source === e.target) continue
-    const s = byId.get(e.source)!
-    const t = byId.get(e.target)!
+    const s = required(byId, e.source)
+    const t = required(byId, e.target)
     const back = reversed.has(e.id)
     const points: Point[] = [[back ? s.x : s.x + s.width, s.y + s.height / 2]]
-    for (const slot of chains.get(e.id)!.slice(1, -1)) {
+    for (const slot of required(chains, e.id).slice(1, -1)) {
       const sx = left(slot)
       const sy = top(slot) + slot.height / 2
       if (slot.width > 2) labels.set(e.id, [sx + slot.width / 2, sy])
@@ -314,16 +315,16 @@ export function layoutGraph(
   }
   spreadPorts(edges, routes, reversed, byId)
   const placedEdges: PlacedEdge[] = edges.map((e) => {
-    const s = byId.get(e.source)!
+    const s = required(byId, e.source)
     if (e.source === e.target) {
       const cx = s.x + s.width / 2
-      const room = items.get(s.id)!.height - s.height
+      const room = required(items, s.id).height - s.height
       const d = `M${fmt(screen([cx - 14, s.y]))} C${fmt(screen([cx - 24, s.y - 30]))} ${fmt(screen([cx + 24, s.y - 30]))} ${fmt(screen([cx + 14, s.y]))}`
       const [labelX, labelY] = screen([cx, s.y - room + 4 + e.labelHeight / 2])
       return { id: e.id, source: e.source, target: e.target, d, labelX, labelY }
     }
     const [labelX, labelY] = screen(labels.get(e.id) ?? [0, 0])
-    return { id: e.id, source: e.source, target: e.target, d: curve(routes.get(e.id)!, screen), labelX, labelY }
+    return { id: e.id, source: e.source, target: e.target, d: curve(required(routes, e.id), screen), labelX, labelY }
   })
   const width = x - columnGap + margin
   const height = Math.max(...layers.flat().map((i) => top(i) + i.height)) + margin

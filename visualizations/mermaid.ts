@@ -10,8 +10,9 @@ import { childrenOf, isWithin, stateLines, transitionLabel } from './diagram-lab
 const keywordLike = /^(default|state$|note$|class$|classdef$|scale$|end$|direction$|hide$|acctitle$|accdescr$)/i
 
 /**
- * Mermaid ids for every state: the state's key when no other state shares it (ids are shown as box titles),
- * the dotted path otherwise; word characters only, never a keyword.
+ * Mermaid ids for every state: the state's key when no other state shares it, the dotted path otherwise; word
+ * characters only, never a keyword. Mermaid does not print the id of a state that has a description (see
+ * `stateTitle`).
  */
 export function mermaidIds(graph: FlowGraph): Map<string, string> {
   const keyCount = new Map<string, number>()
@@ -45,6 +46,16 @@ export function mermaidText(text: string): string {
     .trim()
 }
 
+/**
+ * The first description line of a state, which Mermaid draws as the box's title: the state's name as the runtime
+ * reports it (the `from` / `to` of the audit hook and of the `flow step` debug line). Mermaid replaces the id with
+ * the descriptions when a state has any, so without this line a box would show its description and not its name;
+ * a first line equal to the id is kept as the title, and the lines after it go below a rule.
+ */
+function stateTitle(state: FlowState): string {
+  return state.path
+}
+
 function relation(from: string, to: string, label?: string): string {
   return label ? `${from} --> ${to} : ${mermaidText(label)}` : `${from} --> ${to}`
 }
@@ -52,7 +63,11 @@ function relation(from: string, to: string, label?: string): string {
 /** The innermost compound state holding both ends of an arrow (null for the root): the arrow is drawn there. */
 function ownerOf(t: FlowTransition, parentOf: ReadonlyMap<string, string | null>): string | null {
   let scope = parentOf.get(t.source) ?? null
-  while (scope !== null && !t.targets.every((p) => isWithin(p, scope!))) scope = parentOf.get(scope) ?? null
+  while (scope !== null) {
+    const candidate = scope
+    if (t.targets.every((p) => isWithin(p, candidate))) break
+    scope = parentOf.get(candidate) ?? null
+  }
   return scope
 }
 
@@ -75,6 +90,7 @@ function renderScope(
       renderScope(graph, ids, state, `${indent}  `, out)
       out.push(`${indent}}`)
     }
+    out.push(`${indent}${id} : ${mermaidText(stateTitle(state))}`)
     for (const line of stateLines(state)) out.push(`${indent}${id} : ${mermaidText(line)}`)
   }
   for (const t of graph.transitions) {

@@ -114,7 +114,7 @@ export function authenticatorFromRow(row: StoreRow): AdapterAuthenticator {
 }
 
 function optionalString(value: unknown): string | null {
-  return value === null || value === undefined ? null : String(value)
+  return value === null || value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(value)
 }
 
 function requiredDate(value: unknown): Date {

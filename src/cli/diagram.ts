@@ -5,7 +5,8 @@
  * ```
  * authchart diagram [--format mermaid|dot|html|markdown] [--out dir] [--config path]
  * ```
- * `--config` loads a module whose default export is the app's `AuthConfig`. In a checkout the `authchart` bin runs
+ * `--config` loads the app's `AuthConfig` from a module: its default export, or an export named `authConfig` or
+ * `config`, as the object or as a function returning it. In a checkout the `authchart` bin runs
  * through tsx, so a TypeScript config loads as is; an installed package loads JavaScript configs only, unless the
  * command runs under a loader (`node --import tsx node_modules/.bin/authchart diagram --config auth.config.ts`).
  * @module cli/diagram
@@ -16,7 +17,7 @@ import { pathToFileURL } from 'node:url'
 import { machineRegistry } from '../../machines/index.js'
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import { describeEntry, toDot, toFlowsMarkdown, toInspectorHtml, toMermaid } from '../../visualizations/index.js'
-import { AuthError, InvalidFlowExtension } from '../errors.js'
+import { AuthError } from '../errors.js'
 import type { AuthConfig } from '../types/index.js'
 import { configureMachines } from '../flow/extend-machines.js'
 
@@ -27,7 +28,8 @@ const usage = `usage: authchart diagram [--format mermaid|dot|html|markdown] [--
   --format   mermaid (default): one .mmd file per machine; dot: one .dot file per machine;
              html: flow-inspector.html, a self-contained page; markdown: flows.md with every Mermaid chart
   --out      directory to write into (default: diagrams)
-  --config   module whose default export is the app's AuthConfig; its \`flows\` guards are applied`
+  --config   module exporting the app's AuthConfig (default export, or \`authConfig\` or \`config\`; the object or a
+             function returning it); its \`flows\` guards are applied`
 
 /** Where the command reads and writes; replaceable in tests. */
 export interface DiagramCommandOptions {
@@ -46,7 +48,7 @@ interface ParsedArgs {
 function parseArgs(argv: readonly string[]): ParsedArgs | string {
   const parsed: ParsedArgs = { format: 'mermaid', out: 'diagrams', config: null }
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
+    const arg = argv[i]
     const [flag, inline] =
       arg.startsWith('--') && arg.includes('=')
         ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
@@ -68,15 +70,48 @@ function parseArgs(argv: readonly string[]): ParsedArgs | string {
   return parsed
 }
 
+/** What an app's config module may export, in the order they are looked for. */
+const configExports = ['default', 'authConfig', 'config'] as const
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null
+}
+
+/** An env reader with the shape of Qwik City's `event.env`, for a config written as a function of it. */
+const envReader = { get: (name: string): string | undefined => process.env[name] }
+
+function isConfig(value: unknown): value is Pick<AuthConfig, 'flows' | 'logger'> {
+  return isRecord(value) && Array.isArray(value.providers)
+}
+
+/**
+ * The app's config from its module, in the shapes the docs show: the default export, or an export named
+ * `authConfig` or `config`; the object, or a function returning it (called with an env reader, as
+ * `authConfig(event.env)` is in the Qwik guide, and awaited). An object export wins over a function export, so no
+ * function is called when the module exports the config itself; an export that is neither an object with
+ * `providers` nor a function is passed over (`export default { fetch }` beside `export const authConfig`).
+ */
 async function loadFlows(configPath: string): Promise<Pick<AuthConfig, 'flows' | 'logger'>> {
   const module: unknown = await import(pathToFileURL(configPath).href)
-  const config = typeof module === 'object' && module !== null && 'default' in module ? module.default : undefined
-  if (typeof config !== 'object' || config === null) {
-    throw new InvalidFlowExtension(`${configPath}: the default export must be the AuthConfig object`, {
-      received: typeof config,
-    })
+  const exports = isRecord(module) ? module : {}
+  for (const name of configExports) {
+    const candidate = exports[name]
+    if (isConfig(candidate)) return candidate
   }
-  return config as Pick<AuthConfig, 'flows' | 'logger'>
+  for (const name of configExports) {
+    const candidate = exports[name]
+    if (typeof candidate !== 'function') continue
+    const config: unknown = await (candidate as (env: typeof envReader) => unknown)(envReader)
+    if (isConfig(config)) return config
+    const received = isRecord(config) ? 'an object without providers' : typeof config
+    throw new Error(
+      `${configPath}: the function exported as \`${name}\` must return the AuthConfig (an object with \`providers\`); it returned ${received}`,
+    )
+  }
+  const found = Object.keys(exports).sort()
+  throw new Error(
+    `${configPath}: no AuthConfig found (exports: ${found.length > 0 ? found.join(', ') : 'none'}); export it as the default export, \`authConfig\` or \`config\`: an object with \`providers\`, or a function returning one`,
+  )
 }
 
 function render(format: Format, entries: MachineEntry[]): Array<{ file: string; text: string }> {

@@ -7,18 +7,20 @@
  * ```
  * Both default from `DATABASE_URL`; the dialect is inferred from the URL's scheme when not given
  * (`postgres://`, `postgresql://`, `mysql://`, `mariadb://`; anything else is a SQLite file path).
- * The driver (pg, mysql2 or better-sqlite3) must be installed.
+ * Kysely and the driver (pg, mysql2 or better-sqlite3) must be installed. They are optional dependencies of the
+ * package, so they are imported only when the command runs: `--help` and argument errors work without them.
  * @module cli/migrate
  */
 import { fileURLToPath } from 'node:url'
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect } from 'kysely'
-import { migrate, type SqlDialect } from '../../adapters/sql/index.js'
+import type { Dialect, Kysely } from 'kysely'
+import type { SqlDialect } from '../../adapters/sql/index.js'
 
 const dialects = ['postgres', 'mysql', 'sqlite'] as const
 
 const usage = `usage: authchart migrate [--dialect postgres|mysql|sqlite] [--url <connection string or sqlite file>]
   --dialect  the database engine (MariaDB is mysql); inferred from the URL's scheme when left out
-  --url      connection string, or the path of the SQLite file (created when missing); default: $DATABASE_URL`
+  --url      connection string, or the path of the SQLite file (created when missing); default: $DATABASE_URL
+needs kysely and the database's driver installed: pg, mysql2 or better-sqlite3`
 
 /** Where the command reads its defaults and writes its output; replaceable in tests. */
 export interface MigrateCommandOptions {
@@ -36,7 +38,7 @@ function parseArgs(argv: readonly string[], env: Record<string, string | undefin
   let dialect: SqlDialect | undefined
   let url = env.DATABASE_URL
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!
+    const arg = argv[i]
     const [flag, inline] =
       arg.startsWith('--') && arg.includes('=')
         ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
@@ -69,8 +71,18 @@ function sqlitePath(url: string): string {
   return url.replace(/^sqlite:(\/\/)?/i, '')
 }
 
+/** The package an optional dependency comes from, when `err` says it is not installed. */
+function missingPackage(err: unknown): string | null {
+  if (!(err instanceof Error) || (err as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') return null
+  const name = /Cannot find (?:package|module) '([^']+)'/.exec(err.message)?.[1]
+  return name && !name.startsWith('.') && !name.startsWith('/') ? name : null
+}
+
+const drivers: Record<SqlDialect, string> = { postgres: 'pg', mysql: 'mysql2', sqlite: 'better-sqlite3' }
+
 /** The Kysely dialect for the target; drivers are imported only when their engine is asked for. */
 async function openDialect({ dialect, url }: MigrateTarget): Promise<Dialect> {
+  const { MysqlDialect, PostgresDialect, SqliteDialect } = await import('kysely')
   if (dialect === 'postgres') {
     const { default: pg } = await import('pg')
     const pool = new pg.Pool({ connectionString: url, max: 1 })
@@ -116,6 +128,8 @@ export async function runMigrateCommand(argv: string[], options: MigrateCommandO
 
   let db: Kysely<unknown> | undefined
   try {
+    const { Kysely } = await import('kysely')
+    const { migrate } = await import('../../adapters/sql/index.js')
     db = new Kysely({ dialect: await openDialect(target) })
     const report = await migrate(db)
     for (const table of report.created) stdout(`created table "${table}"`)
@@ -124,6 +138,13 @@ export async function runMigrateCommand(argv: string[], options: MigrateCommandO
     stdout(`${report.dialect}: schema ready, ${report.created.length} table(s) created, ${report.existing.length} kept`)
     return 0
   } catch (err) {
+    const missing = missingPackage(err)
+    if (missing) {
+      stderr(
+        `authchart migrate: ${missing} is not installed; ${target.dialect} needs kysely and ${drivers[target.dialect]}: npm install kysely ${drivers[target.dialect]}`,
+      )
+      return 1
+    }
     // The message only: a driver error can quote the connection string, password included, in other fields.
     stderr(`authchart migrate: ${target.dialect}: ${err instanceof Error ? err.message || err.name : String(err)}`)
     return 1

@@ -11,8 +11,8 @@ import {
   UntrustedHost,
 } from '../errors.js'
 import { createLogger, isDebugEnabled, logRefusal } from '../logger.js'
-import { renderPage } from '../pages/html.js'
-import { renderErrorPage } from '../pages/simple-pages.js'
+import { builtInPageLocales, choosePageLocale } from '../pages/locale.js'
+import { renderErrorPage, renderUnavailablePage } from '../pages/simple-pages.js'
 import { raw } from '../types/symbols.js'
 import type { AuthAction, AuthConfig, ResponseInternal } from '../types/index.js'
 import { callbackAction, signInAction } from './actions/provider-actions.js'
@@ -28,6 +28,7 @@ import { sessionAction, signOutAction } from './actions/session.js'
 import { webAuthnOptionsAction } from './actions/webauthn.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
 import { createContext, type RequestContext } from './context.js'
+import { pageHeaders, pageLocaleOf } from './page-locale.js'
 import { configurationErrorBody, errorRedirect } from './error-response.js'
 import {
   allowedMethods,
@@ -83,12 +84,9 @@ function unavailable(ctx: RequestContext): ResponseInternal {
     })
     return { ...answer, headers: { ...answer.headers, 'retry-after': '5' } }
   }
-  const body = renderPage(
-    'Try again shortly',
-    '<h1>Try again shortly</h1><p>Sign-in is temporarily unavailable. Please try again in a moment.</p>',
-    ctx.config.theme,
-  )
-  return { status: 503, body, headers: { 'content-type': 'text/html; charset=utf-8', 'retry-after': '5' } }
+  const locale = pageLocaleOf(ctx)
+  const body = renderUnavailablePage({ theme: ctx.config.theme, locale })
+  return { status: 503, body, headers: { ...pageHeaders(ctx, locale), 'retry-after': '5' } }
 }
 
 /** What the user gets for an error an action did not turn into a response itself. */
@@ -156,8 +154,16 @@ function configurationFailure(request: IncomingRequest, config: AuthConfig, erro
   }
   if (!url || !action || jsonActions.has(action)) return json(500, configurationErrorBody)
   // Relative links: this page must not echo an origin taken from a request nobody vouched for.
-  const body = renderErrorPage({ error: 'Configuration', homeUrl: '/', signInUrl: '/' })
-  return { status: 500, body, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } }
+  // The configuration's own locales may be what is broken: this page speaks the built-in languages only.
+  const locale = choosePageLocale(builtInPageLocales, request.header('accept-language'))
+  const body = renderErrorPage({ error: 'Configuration', homeUrl: '/', signInUrl: '/', locale })
+  const headers = {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-language': locale.lang,
+    vary: 'Accept-Language',
+  }
+  return { status: 500, body, headers }
 }
 
 /** The answer to a request refused before any action ran (method, body size, host), logged as a refusal. */

@@ -36,6 +36,7 @@ import { servedProviderKinds } from './served-providers.js'
 import { buildCookieSet, type CookieSet } from './cookie-set.js'
 import { listFromEnv, processEnv } from './env.js'
 import { mergeProviders, type MergedProvider } from './provider-setup.js'
+import { resolvePageLocales, type PageLocales } from '../pages/locale.js'
 
 /** Everything `Auth()` needs that does not depend on the request. */
 export interface ResolvedConfig {
@@ -51,6 +52,8 @@ export interface ResolvedConfig {
   events: Partial<EventCallbacks>
   pages: Partial<PagesOptions>
   theme: Theme
+  /** The languages of the built-in pages (built-in and `theme.locales`), and the one `theme.locale` fixed. */
+  pageLocales: PageLocales
   logger: LoggerInstance
   /** The app's adapter, called through a wrapper that turns every failure into a logged `AdapterError`. */
   adapter?: WrappedAdapter
@@ -218,6 +221,8 @@ function build(config: AuthConfig): ResolvedConfig {
     }
   }
 
+  const pageLocales = resolvePageLocales(config.theme)
+
   const flowStore = config.flowStore ?? new CookieFlowStore()
   const cookies = {
     insecure: buildCookieSet(config.useSecureCookies ?? false, config.cookies),
@@ -242,6 +247,7 @@ function build(config: AuthConfig): ResolvedConfig {
     events: config.events ?? {},
     pages: config.pages ?? {},
     theme: config.theme ?? {},
+    pageLocales,
     logger,
     adapter: adapter ? wrapAdapter(adapter, logger) : undefined,
     // With a configured URL no header is trusted for anything, so there is nothing left to trust.

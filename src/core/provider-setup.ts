@@ -73,16 +73,16 @@ export function mergeProviders(providers: readonly Provider[]): MergedProvider[]
     switch (merged.type) {
       case 'oauth':
       case 'oidc':
-        return { ...merged, kind: 'oauth' } as MergedProvider
+        return { ...merged, kind: 'oauth' }
       case 'credentials':
-        if (typeof (merged as CredentialsConfig).authorize !== 'function') {
+        if (typeof merged.authorize !== 'function') {
           throw new MissingAuthorize(`credentials provider "${merged.id}" needs an authorize() function`)
         }
-        return { ...(merged as CredentialsConfig), kind: 'credentials' }
+        return { ...merged, kind: 'credentials' }
       case 'email':
-        return { ...(merged as EmailConfig), kind: 'email' }
+        return { ...merged, kind: 'email' }
       case 'webauthn':
-        return { ...(merged as WebAuthnConfig), kind: 'webauthn' }
+        return { ...merged, kind: 'webauthn' }
       default:
         throw new InvalidProvider(`provider "${String((merged as { id: string }).id)}" has an unknown type`)
     }

@@ -51,7 +51,7 @@ export function mayStartProxiedSignIn(
 
 /** A fresh `state` that names where the callback must go: this deployment's callback URL for the provider. */
 export function sealProxyState(ctx: RequestContext, callbackUrl: string): string {
-  return sealCompactJwe(JSON.stringify({ c: callbackUrl, r: randomToken(16) }), keys(ctx)[0] as Uint8Array, 'A256GCM')
+  return sealCompactJwe(JSON.stringify({ c: callbackUrl, r: randomToken(16) }), keys(ctx)[0], 'A256GCM')
 }
 
 /**

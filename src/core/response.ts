@@ -43,9 +43,9 @@ function wireHeaders(init: ResponseInternal['headers'], cookies: string[]): Read
   const shared = wireForms.get(init)
   if (shared) return shared
   const isPlain = !(init instanceof Headers) && !Array.isArray(init)
-  if (isPlain && isWireRecord(init as Record<string, unknown>)) {
-    if (Object.isFrozen(init)) wireForms.set(init, init as Record<string, string>)
-    return init as Record<string, string>
+  if (isPlain && isWireRecord(init)) {
+    if (Object.isFrozen(init)) wireForms.set(init, init)
+    return init
   }
   const out: Record<string, string> = {}
   for (const [name, value] of new Headers(init)) {

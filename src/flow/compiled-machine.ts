@@ -168,7 +168,7 @@ function combinator(
   implementations: Implementations,
 ): GuardCheck {
   const parts = (fn.guards ?? []).map((guard) => guardCheck(machineId, guard, implementations) as GuardCheck)
-  if (fn.check === combinatorChecks.not && parts.length === 1) return (context, event) => !parts[0]!(context, event)
+  if (fn.check === combinatorChecks.not && parts.length === 1) return (context, event) => !parts[0](context, event)
   if (fn.check === combinatorChecks.and) return (context, event) => parts.every((part) => part(context, event))
   if (fn.check === combinatorChecks.or) return (context, event) => parts.some((part) => part(context, event))
   return unsupported(machineId, 'a guard combinator other than and, or, not')
@@ -184,8 +184,7 @@ function guardCheck(machineId: string, guard: unknown, implementations: Implemen
     fn = implementations.guards[type]
     params = p
   }
-  if (typeof fn === 'function' && 'check' in fn)
-    return combinator(machineId, fn as unknown as { check: unknown; guards?: unknown[] }, implementations)
+  if (typeof fn === 'function' && 'check' in fn) return combinator(machineId, fn, implementations)
   if (typeof fn !== 'function') return unsupported(machineId, 'a guard that is neither a function nor a named function')
   const check = fn as (args: { context: FlowContext; event: FlowEvent }, params: unknown) => unknown
   const paramsOf = params === undefined ? undefined : resolveParams(params)
@@ -310,7 +309,10 @@ export function stepCompiled(
       )
     if (hops > 0) context = runSteps(transition.steps, context, event, commands)
     if (transition.target !== undefined) {
-      state = table.states.get(transition.target) as CompiledState
+      const next = table.states.get(transition.target)
+      // The compiler resolved every target when it built the table; a miss means the table itself is broken.
+      if (!next) throw new UnsupportedMachineFeature(`machine "${table.id}": unknown target ${transition.target}`)
+      state = next
       context = runSteps(state.entry, context, event, commands)
     }
     transition = state.final ? undefined : firstEnabled(state.always, context, event)

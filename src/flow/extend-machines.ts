@@ -165,7 +165,7 @@ export function configureMachines(
     const log = logger ?? createLogger({})
     configured = { ...registry }
     for (const [machineId, machineHooks] of hooks) {
-      const entry = registry[machineId]!
+      const entry = registry[machineId]
       const guards: Record<string, MachineGuard> = {}
       for (const [name, hook] of Object.entries(machineHooks))
         guards[name] = failClosedGuard(machineId, name, hook, log)

@@ -11,12 +11,13 @@
  * - A refusal is logged once, at warn, under its check code (`refused:<check>`), with the flow id: the checks the
  *   runtime makes (missing, forged, expired or replayed flows; events the machine does not accept) and the ones the
  *   machine records in its final context (`refusal`).
+ * - Each step is logged at debug (`flow step`): machine, flow id, state, event, next state and the command it runs.
  * - The app's `onTransition` hook observes; it never steers. A hook that throws is logged once per request and the
  *   flow goes on exactly as it would have without the hook.
  */
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import { AuthError, FlowRejected } from '../errors.js'
-import { logRefusal, type LoggerInstance } from '../logger.js'
+import { isDebugEnabled, logRefusal, type LoggerInstance } from '../logger.js'
 import { isRefusalCheck, type RefusalCheck } from '../types/refusals.js'
 import { randomToken } from '../security/random.js'
 import {
@@ -66,7 +67,7 @@ export interface RunFlowInput {
   handlers: AnyHandlers
   /** Epoch seconds. */
   now: number
-  /** Where refusals and a throwing `onTransition` are reported. */
+  /** Where refusals, a throwing `onTransition` and (at debug) each step are reported. */
   logger?: LoggerInstance
   onTransition?: (record: TransitionRecord) => void
   /** The id of a flow that begins with this request (a resumed flow keeps the id it began with). */
@@ -235,6 +236,17 @@ export async function runFlow(input: RunFlowInput): Promise<FlowResult> {
         (flowId ??= randomToken(9)),
       )
     }
+    // Names only: event payloads and command params carry passwords and codes, which never reach a log. The details
+    // are built only when someone reads them: this runs on every step of every request.
+    if (input.logger && isDebugEnabled(input.logger))
+      input.logger.debug('flow step', {
+        machine: input.entry.id,
+        flowId,
+        from: snapshot.value,
+        event: event.type,
+        to: step.snapshot.value,
+        command: step.commands[0]?.type,
+      })
     reporter?.report(snapshot.value, step.snapshot.value, event.type)
     snapshot = step.snapshot
     const [command, ...more] = step.commands

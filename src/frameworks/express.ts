@@ -24,12 +24,16 @@ import { isUsableHost, originOfUrl } from '../security/origin.js'
 import type { AuthConfig, Session } from '../types/index.js'
 import { NodeIncoming, readNodeStream, writeWire } from './shared/node-io.js'
 import { basePathOf, callAuth, isUnderBasePath, prepareConfig } from './web-handler.js'
+import { scalarText } from '../security/scalar-text.js'
 
 /** The request's host, from X-Forwarded-Host only when Express's `trust proxy` setting trusts the peer. */
 function hostOf(req: ExpressRequest): string | undefined {
   const trust: unknown = req.app.get('trust proxy fn')
   const forwarded = req.get('x-forwarded-host')
-  if (forwarded && typeof trust === 'function' && trust(req.socket.remoteAddress, 0) === true) {
+  if (forwarded && typeof trust === 'function') {
+    // Express compiles `trust proxy` into this function (address, hop index) => boolean.
+    const trusts = trust as (address: string | undefined, hop: number) => boolean
+    if (!trusts(req.socket.remoteAddress, 0)) return req.get('host')
     return forwarded.split(',')[0]?.trim()
   }
   return req.get('host')
@@ -45,7 +49,7 @@ function originOf(req: ExpressRequest, config: AuthConfig): string {
     return originOfUrl(config.url) ?? 'http://localhost'
   }
   const host = hostOf(req)
-  if (!isUsableHost(host))
+  if (host === undefined || !isUsableHost(host))
     throw new UnusableHost('the Host header is missing or malformed', { host: host?.slice(0, 80) })
   return `${req.protocol}://${host}`
 }
@@ -58,7 +62,7 @@ function appendField(form: URLSearchParams, key: string, value: unknown): void {
   } else if (typeof value === 'object') {
     for (const [child, nested] of Object.entries(value)) appendField(form, `${key}[${child}]`, nested)
   } else {
-    form.append(key, String(value))
+    form.append(key, scalarText(value))
   }
 }
 
@@ -174,7 +178,7 @@ export async function getSession(req: ExpressRequest, config: AuthConfig): Promi
     new Request(`${originOf(req, config)}${basePathOf(config)}/session`, { headers }),
     config,
   )
-  let data: unknown = null
+  let data: unknown
   try {
     data = await response.json()
   } catch {

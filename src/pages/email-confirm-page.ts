@@ -4,6 +4,8 @@
  */
 import type { Theme } from '../types/index.js'
 import { escapeHtml, renderPage } from './html.js'
+import type { PageLocale } from './locale.js'
+import { fillMessage } from './messages.js'
 
 export interface EmailConfirmPageInput {
   actionUrl: string
@@ -12,6 +14,7 @@ export interface EmailConfirmPageInput {
   email?: string
   callbackUrl?: string
   theme?: Theme
+  locale: PageLocale
 }
 
 function hidden(name: string, value: string | undefined): string {
@@ -20,15 +23,19 @@ function hidden(name: string, value: string | undefined): string {
 
 /** The confirmation page: one button, nothing consumed until it is pressed. */
 export function renderEmailConfirmPage(input: EmailConfirmPageInput): string {
+  const m = input.locale.messages
   const fields =
     hidden('csrfToken', input.csrfToken) +
     hidden('token', input.token) +
     hidden('email', input.email) +
     hidden('callbackUrl', input.callbackUrl)
-  const who = input.email ? `<p>Signing in as <strong>${escapeHtml(input.email)}</strong>.</p>` : ''
-  return renderPage(
-    'Sign in',
-    `<h1>Finish signing in</h1>${who}<form action="${escapeHtml(input.actionUrl)}" method="POST">${fields}<button type="submit">Sign in</button></form>`,
-    input.theme,
-  )
+  const who = input.email
+    ? `<p>${fillMessage(escapeHtml(m.emailConfirmAs), { email: `<strong>${escapeHtml(input.email)}</strong>` })}</p>`
+    : ''
+  return renderPage({
+    title: m.emailConfirmTitle,
+    content: `<h1>${escapeHtml(m.emailConfirmTitle)}</h1>${who}<form action="${escapeHtml(input.actionUrl)}" method="POST">${fields}<button type="submit">${escapeHtml(m.emailConfirmButton)}</button></form>`,
+    locale: input.locale,
+    theme: input.theme,
+  })
 }

@@ -1,36 +1,37 @@
-/** The text shown for each `error` query value. Unknown values get the generic text: the URL is user-controlled. */
+/**
+ * The built-in page texts by language, and the lookups that pick a message for an `error` query value (unknown values
+ * get the generic text: the URL is user-controlled).
+ */
+import type { ErrorPageMessage, PageMessages, SignInErrorMessages } from '../types/page-messages.js'
+import { de } from './locales/de.js'
+import { en } from './locales/en.js'
+import { es } from './locales/es.js'
+import { fr } from './locales/fr.js'
+import { ja } from './locales/ja.js'
 
-const signInMessages: Record<string, string> = {
-  Signin: 'Try signing in again.',
-  OAuthSignin: 'Could not start the sign-in with this provider. Try again.',
-  OAuthCallbackError: 'The sign-in provider answered in a way we could not accept. Try again.',
-  OAuthCreateAccount: 'Could not create your account. Try again.',
-  EmailCreateAccount: 'Could not create your account. Try again.',
-  Callback: 'Sign-in could not be completed. Try again.',
-  OAuthAccountNotLinked: 'To confirm your identity, sign in with the same account you used originally.',
-  EmailSignin: 'The e-mail could not be sent.',
-  CredentialsSignin: 'Sign in failed. Check the details you provided are correct.',
-  SessionRequired: 'Please sign in to access this page.',
-}
+/** The languages the built-in pages ship in, by language tag. English is the fallback. */
+export const builtInPageMessages: Readonly<Record<string, PageMessages>> = Object.freeze({ en, fr, de, es, ja })
 
-const errorMessages: Record<string, { title: string; text: string }> = {
-  Configuration: {
-    title: 'Server error',
-    text: 'There is a problem with the server configuration. Contact the site administrator.',
-  },
-  AccessDenied: { title: 'Access denied', text: 'You do not have permission to sign in.' },
-  Verification: {
-    title: 'Unable to sign in',
-    text: 'The sign-in link is no longer valid. It may have been used already or it may have expired.',
-  },
+/** The default language, used when neither the configuration nor the request names one we have. */
+export const defaultPageLocale = 'en'
+
+function own<T extends object>(record: T, key: string): key is Extract<keyof T, string> {
+  return Object.prototype.hasOwnProperty.call(record, key)
 }
 
 /** The message for an `error` value on the sign-in page. */
-export function signInErrorMessage(error: string): string {
-  return signInMessages[error] ?? 'Unable to sign in.'
+export function signInErrorMessage(messages: PageMessages, error: string): string {
+  const known: SignInErrorMessages = messages.signInErrors
+  return own(known, error) ? known[error] : known.default
 }
 
 /** Title and text for an `error` value on the error page. */
-export function errorPageMessage(error: string): { title: string; text: string } {
-  return errorMessages[error] ?? { title: 'Error', text: 'Something went wrong while signing in.' }
+export function errorPageMessage(messages: PageMessages, error: string): ErrorPageMessage {
+  const known = messages.errorPages
+  return own(known, error) ? known[error] : known.default
+}
+
+/** `template` with each `{name}` replaced by `values[name]`; the values are HTML already (escaped by the caller). */
+export function fillMessage(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (own(values, name) ? values[name] : whole))
 }

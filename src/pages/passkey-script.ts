@@ -1,7 +1,7 @@
 /**
  * The sign-in page's passkey script, served inline by Authchart (nothing is fetched from elsewhere): the client
  * helper of src/webauthn-client.ts, then the wiring of each passkey form (the button, and the autofill request
- * when conditional UI is on).
+ * when conditional UI is on). The failure text comes from the form's `data-failed`, in the page's language.
  */
 import { passkeySignIn } from '../webauthn-client.js'
 
@@ -23,7 +23,7 @@ for (const form of document.querySelectorAll('form[data-passkey]')) {
     event.preventDefault()
     // A pending autofill request would block the dialog.
     if (pending) pending.abort()
-    run().catch((error) => { alert.hidden = false; alert.textContent = 'Passkey sign-in did not complete. Try again.'; console.warn(error) })
+    run().catch((error) => { alert.hidden = false; alert.textContent = form.dataset.failed; console.warn(error) })
   })
   if (form.dataset.conditional === 'true' && window.PublicKeyCredential && PublicKeyCredential.isConditionalMediationAvailable) {
     PublicKeyCredential.isConditionalMediationAvailable().then((available) => { if (available) run('conditional').catch(() => {}) })

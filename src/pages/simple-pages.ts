@@ -1,6 +1,7 @@
-/** The built-in sign-out, error and verify-request pages. */
+/** The built-in sign-out, error, verify-request and "try again shortly" pages. */
 import type { Theme } from '../types/index.js'
 import { escapeHtml, renderPage } from './html.js'
+import type { PageLocale } from './locale.js'
 import { errorPageMessage } from './messages.js'
 
 /** A sign-out confirmation: a POST form carrying the CSRF token. */
@@ -9,32 +10,60 @@ export function renderSignOutPage(input: {
   csrfToken: string
   callbackUrl?: string
   theme?: Theme
+  locale: PageLocale
 }): string {
+  const m = input.locale.messages
   const callback = input.callbackUrl
     ? `<input type="hidden" name="callbackUrl" value="${escapeHtml(input.callbackUrl)}" />`
     : ''
-  return renderPage(
-    'Sign out',
-    `<h1>Sign out</h1><p>Are you sure you want to sign out?</p><form action="${escapeHtml(input.actionUrl)}" method="POST"><input type="hidden" name="csrfToken" value="${escapeHtml(input.csrfToken)}" />${callback}<button type="submit">Sign out</button></form>`,
-    input.theme,
-  )
+  return renderPage({
+    title: m.signOutTitle,
+    content: `<h1>${escapeHtml(m.signOutTitle)}</h1><p>${escapeHtml(m.signOutQuestion)}</p><form action="${escapeHtml(input.actionUrl)}" method="POST"><input type="hidden" name="csrfToken" value="${escapeHtml(input.csrfToken)}" />${callback}<button type="submit">${escapeHtml(m.signOutButton)}</button></form>`,
+    locale: input.locale,
+    theme: input.theme,
+  })
 }
 
 /** The error page for one of the spec's error-page values. */
-export function renderErrorPage(input: { error: string; homeUrl: string; signInUrl: string; theme?: Theme }): string {
-  const { title, text } = errorPageMessage(input.error)
+export function renderErrorPage(input: {
+  error: string
+  homeUrl: string
+  signInUrl: string
+  theme?: Theme
+  locale: PageLocale
+}): string {
+  const m = input.locale.messages
+  const { title, text } = errorPageMessage(m, input.error)
   const link =
     input.error === 'Verification'
-      ? `<a class="button" href="${escapeHtml(input.signInUrl)}">Sign in</a>`
-      : `<a class="button" href="${escapeHtml(input.homeUrl)}">Home</a>`
-  return renderPage(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${link}`, input.theme)
+      ? `<a class="button" href="${escapeHtml(input.signInUrl)}">${escapeHtml(m.signInLink)}</a>`
+      : `<a class="button" href="${escapeHtml(input.homeUrl)}">${escapeHtml(m.homeLink)}</a>`
+  return renderPage({
+    title,
+    content: `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${link}`,
+    locale: input.locale,
+    theme: input.theme,
+  })
 }
 
 /** The page shown after an e-mail sign-in link was sent. */
-export function renderVerifyRequestPage(input: { homeUrl: string; theme?: Theme }): string {
-  return renderPage(
-    'Check your email',
-    `<h1>Check your email</h1><p>A sign-in link has been sent to your email address.</p><a class="button" href="${escapeHtml(input.homeUrl)}">Home</a>`,
-    input.theme,
-  )
+export function renderVerifyRequestPage(input: { homeUrl: string; theme?: Theme; locale: PageLocale }): string {
+  const m = input.locale.messages
+  return renderPage({
+    title: m.verifyRequestTitle,
+    content: `<h1>${escapeHtml(m.verifyRequestTitle)}</h1><p>${escapeHtml(m.verifyRequestText)}</p><a class="button" href="${escapeHtml(input.homeUrl)}">${escapeHtml(m.homeLink)}</a>`,
+    locale: input.locale,
+    theme: input.theme,
+  })
+}
+
+/** The page shown while a store the flows need (flow store, database) cannot be reached. */
+export function renderUnavailablePage(input: { theme?: Theme; locale: PageLocale }): string {
+  const m = input.locale.messages
+  return renderPage({
+    title: m.unavailableTitle,
+    content: `<h1>${escapeHtml(m.unavailableTitle)}</h1><p>${escapeHtml(m.unavailableText)}</p>`,
+    locale: input.locale,
+    theme: input.theme,
+  })
 }

@@ -18,9 +18,9 @@ export interface AzureDevOpsProfile {
 export type AzureDevOpsUserConfig = OAuthUserConfig<AzureDevOpsProfile> & { scope?: string }
 
 /**
- * Azure DevOps as an OAuth 2 provider.
- * Not yet usable end to end: Azure DevOps answers `response_type=Assertion` with a code that must be exchanged as a
- * JWT-bearer assertion, and Authchart's protocol layer always sends `response_type=code`.
+ * Azure DevOps as an OAuth 2 provider. Azure DevOps has its own code exchange: the browser is sent with
+ * `response_type=Assertion`, and the code comes back as the `assertion` of a JWT-bearer grant whose
+ * `client_assertion` is the client secret (`codeGrant: "jwt-bearer-assertion"`).
  * @param options `clientId` (the app id), `clientSecret` (the client secret), `scope` (default `vso.profile`)
  * @see https://learn.microsoft.com/en-us/azure/devops/integrate/get-started/authentication/oauth
  */
@@ -40,7 +40,7 @@ export default function AzureDevOps(options: AzureDevOpsUserConfig = {}): OAuthC
       params: { details: 'true', coreAttributes: 'Avatar', 'api-version': '6.0' },
     },
     checks: ['state'],
-    client: { token_endpoint_auth_method: 'client_secret_post' },
+    codeGrant: 'jwt-bearer-assertion',
     profile: (profile) => {
       const avatar = profile.coreAttributes?.Avatar?.value?.value
       return {

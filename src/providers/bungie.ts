@@ -5,6 +5,7 @@
 import { requestJsonWithBearer } from './bearer-request.js'
 import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'
 import type { TokenSet } from '../types/index.js'
+import { scalarText } from '../security/scalar-text.js'
 
 /** What Bungie's `User/GetBungieAccount` returns: the account under `Response`. */
 export interface BungieProfile {
@@ -31,7 +32,7 @@ export default function Bungie(options: BungieUserConfig = {}): OAuthConfig<Bung
     provider: OAuthConfigInternal
   }): Promise<BungieProfile> {
     // Bungie: the token response names the member; every API call also needs the application's API key.
-    const membershipId = encodeURIComponent(String(tokens.membership_id ?? ''))
+    const membershipId = encodeURIComponent(scalarText(tokens.membership_id))
     const url = `https://www.bungie.net/Platform/User/GetBungieAccount/${membershipId}/254/`
     return (await requestJsonWithBearer(provider, url, tokens.access_token, {
       headers: apiKey ? { 'x-api-key': apiKey } : {},

@@ -7,6 +7,7 @@ import { instanceEndpoints } from '../providers-internal/instance-endpoints.js'
 import { trimSlash } from '../providers-internal/names.js'
 import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'
 import type { TokenSet } from '../types/index.js'
+import { scalarText } from '../security/scalar-text.js'
 
 /** The user as Nextcloud's OCS user provisioning API returns it (the `ocs.data` of `GET /cloud/users/<id>`). */
 export interface NextcloudProfile {
@@ -29,7 +30,7 @@ async function fetchOcsUser({
   const usersUrl = provider.userinfo && typeof provider.userinfo !== 'string' ? provider.userinfo.url : undefined
   const answer = (await requestJsonWithBearer(
     provider,
-    `${usersUrl ?? ''}/${encodeURIComponent(String(tokens.user_id ?? ''))}`,
+    `${usersUrl ?? ''}/${encodeURIComponent(scalarText(tokens.user_id))}`,
     tokens.access_token,
     {
       headers: { 'ocs-apirequest': 'true' },

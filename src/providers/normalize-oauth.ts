@@ -84,7 +84,7 @@ function assertClientSettings(provider: OAuthConfig): void {
   const needsSecret = method === undefined ? false : method !== 'none'
   if (needsSecret && !provider.clientSecret) {
     throw new InvalidProvider(
-      `provider "${provider.id}": client.token_endpoint_auth_method "${method}" needs a clientSecret`,
+      `provider "${provider.id}": client.token_endpoint_auth_method "${method ?? ''}" needs a clientSecret`,
       {
         check: 'config',
         field: 'clientSecret',

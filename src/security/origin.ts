@@ -50,12 +50,12 @@ export function parseOriginPattern(entry: string): OriginPattern | undefined {
   const match = /^(https?):\/\/(\*\.)?([^/:?#@]+)(?::(\d{1,5}))?\/?$/i.exec(entry.trim())
   if (!match) return undefined
   const [, scheme, star, host, port] = match
-  const lowerHost = (host as string).toLowerCase()
+  const lowerHost = host.toLowerCase()
   if (!labelsPattern.test(lowerHost)) return undefined
   // A wildcard over a bare top-level domain (`https://*.com`) would allow the whole internet; `*.localhost` stays local.
   if (star && !lowerHost.includes('.') && lowerHost !== 'localhost') return undefined
   if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return undefined
-  const lowerScheme = (scheme as string).toLowerCase()
+  const lowerScheme = scheme.toLowerCase()
   const defaultPort = lowerScheme === 'https' ? '443' : '80'
   return {
     scheme: lowerScheme,

@@ -12,6 +12,7 @@ import type { CookiesOptions, CookieRecord } from './cookies.js'
 import type { Provider, InternalProvider } from './providers.js'
 import type { FlowStore } from './flow-store.js'
 import type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
+import type { raw, skipCSRFCheck } from './symbols.js'
 
 export type {
   Adapter,
@@ -25,6 +26,13 @@ export type { JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams } from './jwt.js
 export type { LoggerInstance, WarningCode } from './logger.js'
 export type { Account, AuthorizationDetails, Awaitable, Profile, TokenSet, User } from './models.js'
 export type { Theme } from './theme.js'
+export type {
+  ErrorPageMessage,
+  ErrorPageMessages,
+  PageMessages,
+  PageMessagesInput,
+  SignInErrorMessages,
+} from './page-messages.js'
 export type { CookiesOptions, CookieOption, CookieRecord, CookieSerializeOptions } from './cookies.js'
 export type * from './providers.js'
 export type { FlowStore, FlowRecord } from './flow-store.js'
@@ -39,6 +47,8 @@ export interface DefaultSession {
   user?: User
   expires: string
 }
+// An interface, not an alias, so that apps can add fields by module augmentation as Auth.js documents.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Session extends DefaultSession {}
 
 /** Options of the session. */
@@ -150,9 +160,9 @@ export interface AuthConfig {
   redirectProxyAllowedOrigins?: string[]
   experimental?: { enableWebAuthn?: boolean }
   /** For framework authors: skips the built-in CSRF check. */
-  skipCSRFCheck?: typeof import('./symbols.js').skipCSRFCheck
+  skipCSRFCheck?: typeof skipCSRFCheck
   /** For framework authors: `Auth()` returns the internal response. */
-  raw?: typeof import('./symbols.js').raw
+  raw?: typeof raw
   /** Authchart: where in-flight flows are kept between requests. Default: one encrypted cookie. */
   flowStore?: FlowStore
   /** Authchart: replace or add guards at the machines' documented extension points. */

@@ -2,6 +2,7 @@
 import type { Account, Awaitable, Profile, ProviderType, TokenSet, User } from './models.js'
 import type { customFetch, FetchFunction } from './symbols.js'
 import type { Adapter } from './adapters.js'
+import type { Theme } from './theme.js'
 
 export type { ProviderType } from './models.js'
 
@@ -56,6 +57,13 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
   client?: { token_endpoint_auth_method?: string; id_token_signed_response_alg?: string; [key: string]: unknown }
   style?: ProviderStyle
   redirectProxyUrl?: string
+  /**
+   * Authchart: how the authorization code is exchanged for tokens. `"authorization_code"` (the default) is RFC 6749's
+   * code grant. `"jwt-bearer-assertion"` is Azure DevOps's variant: the browser is sent with `response_type=Assertion`,
+   * and the code goes back as the `assertion` of a JWT-bearer grant, with the client secret as `client_assertion`.
+   * The response type is not taken from `authorization.params`, so no parameter can switch a sign-in to another flow.
+   */
+  codeGrant?: 'authorization_code' | 'jwt-bearer-assertion'
   /** Plain OAuth 2 only: the response has `iss` (RFC 9207) even without discovery. */
   options?: Partial<OAuthUserConfig<P>>
   [customFetch]?: FetchFunction
@@ -141,7 +149,7 @@ export interface EmailConfig extends CommonProviderOptions {
     expires: Date
     provider: EmailConfig
     token: string
-    theme: import('./theme.js').Theme
+    theme: Theme
     request: Request
   }) => Awaitable<void>
   generateVerificationToken?: () => Awaitable<string>

@@ -26,6 +26,7 @@ export const refusalChecks = [
   'pkce',
   'nonce',
   'id-token',
+  'userinfo-signature',
   'webauthn-registration',
   'webauthn-challenge',
   'webauthn-verification',

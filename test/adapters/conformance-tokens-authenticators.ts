@@ -46,14 +46,14 @@ export function verificationTokenSuite(context: ConformanceContext): void {
       // A first round on unknown tokens opens every pooled connection, so the real round runs truly in parallel
       // instead of queueing behind connection set-up.
       await Promise.all(
-        Array.from({ length: 50 }, () =>
+        Array.from({ length: 50 }, async () =>
           context.adapter.useVerificationToken({ identifier: 'warm-up@example.com', token: randomUUID() }),
         ),
       )
       const token = newToken()
       await context.adapter.createVerificationToken(token)
       const attempts = await Promise.all(
-        Array.from({ length: 50 }, () =>
+        Array.from({ length: 50 }, async () =>
           context.adapter.useVerificationToken({ identifier: token.identifier, token: token.token }),
         ),
       )

@@ -18,7 +18,7 @@ export interface RedisTarget {
 }
 
 /** The kind an `AdapterError` reports (`duplicate`, `unreachable`, ...), or the error itself when it is not one. */
-export async function failureKind(promise: Promise<unknown> | unknown): Promise<unknown> {
+export async function failureKind(promise: unknown): Promise<unknown> {
   const error = await Promise.resolve(promise).then(
     () => null,
     (err: unknown) => err,
@@ -112,7 +112,7 @@ export function redisAdapterSuite(target: () => RedisTarget): void {
     it('concurrent updateUser calls that change different fields all take effect (compare-and-set, retried)', async () => {
       const user = await adapter.createUser(newUser())
       const fields = Array.from({ length: 8 }, (_, i) => `field${i}`)
-      await Promise.all(fields.map((field) => adapter.updateUser({ id: user.id, [field]: 'set' })))
+      await Promise.all(fields.map(async (field) => adapter.updateUser({ id: user.id, [field]: 'set' })))
       const stored = await adapter.getUser(user.id)
       expect(stored).toMatchObject(Object.fromEntries(fields.map((field) => [field, 'set'])))
       expect(stored).toMatchObject({ email: user.email, name: user.name })
@@ -299,7 +299,7 @@ export function redisAdapterSuite(target: () => RedisTarget): void {
     it('20 concurrent useVerificationToken calls: exactly one gets the token', async () => {
       const token = { identifier: `${randomUUID()}@example.com`, token: randomUUID(), expires: inDays(1) }
       await adapter.createVerificationToken(token)
-      const used = await Promise.all(Array.from({ length: 20 }, () => adapter.useVerificationToken(token)))
+      const used = await Promise.all(Array.from({ length: 20 }, async () => adapter.useVerificationToken(token)))
       expect(used.filter((found) => found !== null)).toHaveLength(1)
     })
   })

@@ -47,7 +47,7 @@ describe('GET /auth/csrf', () => {
 
   it('uses the __Host- prefix and Secure on HTTPS', async () => {
     const response = await send(testConfig(), '/auth/csrf', { base: 'https://app.example' })
-    const cookie = response.headers.getSetCookie()[0] as string
+    const cookie = response.headers.getSetCookie()[0]
     expect(cookie).toMatch(/^__Host-authjs\.csrf-token=/)
     expect(cookie).toMatch(/; Secure/i)
     expect(cookie).toMatch(/; Path=\//)

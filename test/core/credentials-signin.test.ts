@@ -20,44 +20,44 @@ describe('POST /auth/callback/credentials', () => {
     const config = testConfig({
       callbacks: {
         signIn: (params) => {
-          calls.signIn!.push(params)
+          calls.signIn.push(params)
           return true
         },
         jwt: (params) => {
-          calls.jwt!.push(params)
+          calls.jwt.push(params)
           return { ...params.token, role: 'admin' }
         },
         session: (params) => {
-          calls.session!.push(params)
+          calls.session.push(params)
           return { ...params.session, role: params.token.role }
         },
       },
       events: {
         signIn: (message) => {
-          calls.signInEvent!.push(message)
+          calls.signInEvent.push(message)
         },
         session: (message) => {
-          calls.sessionEvent!.push(message)
+          calls.sessionEvent.push(message)
         },
       },
     })
     const jar = new CookieJar()
     await signIn(config, jar)
-    const signInParams = calls.signIn![0] as Record<string, unknown>
+    const signInParams = calls.signIn[0] as Record<string, unknown>
     expect(signInParams.user).toMatchObject({ id: 'u-ada', email: 'ada@example.com' })
     expect(signInParams.account).toEqual({ providerAccountId: 'u-ada', type: 'credentials', provider: 'credentials' })
     expect(signInParams.credentials).toEqual({ username: 'ada', password: 'lovelace' })
-    expect(calls.jwt![0]).toMatchObject({
+    expect(calls.jwt[0]).toMatchObject({
       trigger: 'signIn',
       token: { name: 'Ada Lovelace', email: 'ada@example.com', sub: 'u-ada' },
       user: { id: 'u-ada' },
     })
-    expect(calls.signInEvent![0]).toMatchObject({ user: { id: 'u-ada' }, account: { provider: 'credentials' } })
+    expect(calls.signInEvent[0]).toMatchObject({ user: { id: 'u-ada' }, account: { provider: 'credentials' } })
     const body = (await session(config, jar)) as Record<string, unknown>
     expect(body.role).toBe('admin')
-    expect(calls.jwt![1]).toMatchObject({ token: { role: 'admin', sub: 'u-ada' } })
-    expect((calls.jwt![1] as Record<string, unknown>).trigger).toBeUndefined()
-    expect(calls.sessionEvent![0]).toMatchObject({ session: { role: 'admin' }, token: { role: 'admin' } })
+    expect(calls.jwt[1]).toMatchObject({ token: { role: 'admin', sub: 'u-ada' } })
+    expect((calls.jwt[1] as Record<string, unknown>).trigger).toBeUndefined()
+    expect(calls.sessionEvent[0]).toMatchObject({ session: { role: 'admin' }, token: { role: 'admin' } })
   })
 
   it('rejects wrong credentials with error=CredentialsSignin&code=credentials and sets no session', async () => {

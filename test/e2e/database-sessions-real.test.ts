@@ -42,6 +42,7 @@ import {
   scratchName,
   type ServiceProbe,
 } from '../support/services.js'
+import { scalarText } from '../../src/security/scalar-text.js'
 
 const day = 24 * 3600
 const cookieName = 'authjs.session-token'
@@ -346,7 +347,7 @@ const directory = new Map<string, string>()
 const directoryCredentials = Credentials({
   credentials: { username: { label: 'E-mail' }, password: { label: 'Password', type: 'password' } },
   authorize: async ({ username, password: given }) => {
-    const email = String(username ?? '')
+    const email = scalarText(username)
     const id = directory.get(email)
     return id && given === password ? { id, email } : null
   },
@@ -612,7 +613,7 @@ function oauthUniqueKeySuite(current: () => OpenedStore): void {
     async function race(config: AuthConfig, account: string) {
       const jars = [new CookieJar(), new CookieJar()] as const
       const callbacks = [await reachCallback(config, jars[0], account), await reachCallback(config, jars[1], account)]
-      const responses = await Promise.all(jars.map((jar, i) => send(config, callbacks[i] as string, { jar })))
+      const responses = await Promise.all(jars.map((jar, i) => send(config, callbacks[i], { jar })))
       const outcome = responses.map((response, i) => ({
         location: new URL(response.headers.get('location') as string),
         token: jars[i]?.cookies.get(cookieName),
@@ -640,7 +641,7 @@ function oauthUniqueKeySuite(current: () => OpenedStore): void {
       const users = await readers.usersWithEmail('carol@example.test')
       expect(users).toHaveLength(1)
       expect(await readers.accountOwner('idp', 'carol')).toBe(users[0])
-      expect(await readers.sessionsOf(users[0] as string)).toEqual([winner?.token])
+      expect(await readers.sessionsOf(users[0])).toEqual([winner?.token])
       expect(loggedAdapterErrors(config)).toEqual([
         expect.objectContaining({ method: 'createUser', kind: 'duplicate' }),
       ])

@@ -20,7 +20,6 @@ import {
   clientSecret,
   CookieJar,
   csrfTokenFrom,
-  flowCookie,
   postSignIn,
   redirectError,
   sessionEmail,

@@ -19,6 +19,7 @@ import {
   testCredentials,
 } from '../support/auth-harness.js'
 import { startOidcProvider, type RunningOidcProvider } from '../support/oidc-provider.js'
+import { scalarText } from '../../src/security/scalar-text.js'
 
 let op: RunningOidcProvider
 
@@ -186,7 +187,7 @@ describe.each(['jwt', 'database'] as const)('OAuth with an adapter (%s sessions)
     const cfg = config(MemoryAdapter(store), {
       session: { strategy },
       flows: {
-        oauth: { guards: { allowUserCreation: ({ user }) => String(user.email ?? '').endsWith('@corp.example') } },
+        oauth: { guards: { allowUserCreation: ({ user }) => scalarText(user.email).endsWith('@corp.example') } },
       },
     })
     const response = await oauthSignIn(cfg, new CookieJar())

@@ -40,7 +40,7 @@ async function subAfterSignIn(providerId: string): Promise<unknown> {
   if (result.mode !== 'query') throw new Error('expected a query response')
   await send(config, `${result.callbackUrl.pathname}${result.callbackUrl.search}`, { jar })
   const token = await decode({
-    token: jar.cookies.get('authjs.session-token') as string,
+    token: jar.cookies.get('authjs.session-token'),
     secret: config.secret as string,
     salt: 'authjs.session-token',
   })

@@ -11,7 +11,6 @@ import {
   stepCompiled,
   UnsupportedMachineFeature,
   type CompiledSnapshot,
-  type FlowEvent,
 } from '../../src/flow/compiled-machine.js'
 import { configuredRegistry, pathAlphabet, pathName, simplePathsOf } from './flow-paths.js'
 
@@ -37,7 +36,7 @@ function viaXstate(
 }
 
 function viaTable(machine: AnyStateMachine, from: CompiledSnapshot, event: EventObject): [Outcome, CompiledSnapshot] {
-  const step = stepCompiled(compileMachine(machine), from, event as FlowEvent)
+  const step = stepCompiled(compileMachine(machine), from, event)
   if (!step) return [{ accepted: false }, from]
   return [
     {
@@ -65,7 +64,7 @@ for (const [label, registry] of [
         // Paths share prefixes: each distinct (state, context) is probed with the whole alphabet once.
         const probed = new Set<string>()
         for (const path of paths) {
-          let actual: AnyMachineSnapshot = path.steps[0]!.state
+          let actual: AnyMachineSnapshot = path.steps[0].state
           let table: CompiledSnapshot = compileMachine(entry.machine).initial
           expect(table.value).toBe(actual.value)
           for (const step of path.steps.slice(1)) {

@@ -111,7 +111,7 @@ describe('configureMachines', () => {
       expect(configureMachines(registry, flows)).toBe(first)
       expect(provide).toHaveBeenCalledTimes(1)
       expect(first).not.toBe(registry)
-      expect(first.credentials!.machine).not.toBe(fixtureSignInMachine)
+      expect(first.credentials.machine).not.toBe(fixtureSignInMachine)
       expect(configureMachines(registry, { credentials: { guards: { allowSignIn: () => true } } })).not.toBe(first)
       expect(provide).toHaveBeenCalledTimes(2)
     } finally {
@@ -139,7 +139,7 @@ describe('an app guard at an extension point', () => {
         },
       },
     }
-    const configured = configureMachines(registry, flows).credentials!
+    const configured = configureMachines(registry, flows).credentials
     expect(await signIn(configured, { id: 'u1', email: 'ada@example.com' })).toEqual({
       value: 'signedIn',
       error: undefined,
@@ -165,7 +165,7 @@ describe('an app guard at an extension point', () => {
         },
       },
       logger,
-    ).credentials!
+    ).credentials
     expect(await signIn(configured, { id: 'u1', email: 'ada@example.com' })).toEqual({
       value: 'failed',
       error: 'AccessDenied',
@@ -176,7 +176,7 @@ describe('an app guard at an extension point', () => {
   it('fails closed when the hook is async (a Promise is truthy to xstate), and warns once', async () => {
     const logger = recordingLogger()
     const allowSignIn = (async () => true) as unknown as () => boolean
-    const configured = configureMachines(registry, { credentials: { guards: { allowSignIn } } }, logger).credentials!
+    const configured = configureMachines(registry, { credentials: { guards: { allowSignIn } } }, logger).credentials
     expect(await signIn(configured, { id: 'u1', email: 'ada@example.com' })).toEqual({
       value: 'failed',
       error: 'AccessDenied',
@@ -197,7 +197,7 @@ describe('an app guard at an extension point', () => {
       registry,
       { credentials: { guards: { allowSignIn } } },
       recordingLogger(),
-    ).credentials!
+    ).credentials
     expect(await signIn(configured, { id: 'u1', email: 'ada@example.com' })).toEqual({
       value: 'failed',
       error: 'AccessDenied',
@@ -210,7 +210,7 @@ describe('an app guard at an extension point', () => {
       user.email = 'admin@example.com'
       return true
     }
-    const configured = configureMachines(registry, { credentials: { guards: { allowSignIn } } }, logger).credentials!
+    const configured = configureMachines(registry, { credentials: { guards: { allowSignIn } } }, logger).credentials
     expect(await signIn(configured, { id: 'u1', email: 'ada@example.com' })).toEqual({
       value: 'failed',
       error: 'AccessDenied',
@@ -244,7 +244,7 @@ describe('an app guard at an extension point', () => {
           },
         },
       },
-    ).credentials!.machine
+    ).credentials.machine
     vi.useFakeTimers({ now: new Date('2024-03-01T10:00:00Z') })
     try {
       const [next] = transition(configured, initialTransition(configured)[0], { type: 'CHECKED' })
@@ -258,7 +258,7 @@ describe('an app guard at an extension point', () => {
   it('does not replace the inline security checks: an expired flow still fails whatever the app says', async () => {
     const configured = configureMachines(registry, {
       credentials: { guards: { allowSignIn: () => true } },
-    }).credentials!
+    }).credentials
     expect(await signIn(configured, { id: 'u1', email: 'ada@example.com' }, t0 + 3000)).toEqual({
       value: 'failed',
       error: 'FlowRejected',

@@ -59,7 +59,7 @@ function credentialsSignIn(now: number): Promise<{ value: unknown; error: unknow
   const submitted: CredentialsEvent[] = [
     { type: 'CREDENTIALS_SUBMITTED', providerId: 'credentials', callbackUrl: '/', csrfVerified: true, now },
   ]
-  return run(machines.credentials!, submitted, {
+  return run(machines.credentials, submitted, {
     runRedirectCallback: { type: 'REDIRECT_RESOLVED', url: 'http://localhost:3000/' },
     authorize: { type: 'AUTHORIZED', user: { id: 'u1', email: 'ada@example.com' } },
     runSignInCallback: { type: 'SIGNIN_ALLOWED' },
@@ -89,7 +89,7 @@ function oauthSignIn(
     },
     { type: 'CALLBACK_RECEIVED', providerId: 'github', state: 's', now: now + 20, dangerousEmailLinking: false },
   ]
-  return run(machines.oauth!, requests, {
+  return run(machines.oauth, requests, {
     runRedirectCallback: { type: 'REDIRECT_RESOLVED', url: 'http://localhost:3000/' },
     buildAuthorizationUrl: { type: 'AUTHORIZATION_URL_BUILT' },
     handleCallback: { type: 'CALLBACK_VALIDATED', user: { id: 'gh-1', email } },
@@ -108,7 +108,7 @@ afterEach(() => {
 
 describe('docs/extending.md', () => {
   it('lists exactly the extension points of every registered machine', () => {
-    const rows = [...doc.matchAll(/^\| `(\w+)`\s*\| (`(\w+)`|none)/gm)].map((m) => [m[1]!, m[3] ?? null] as const)
+    const rows = [...doc.matchAll(/^\| `(\w+)`\s*\| (`(\w+)`|none)/gm)].map((m) => [m[1], m[3] ?? null] as const)
     for (const entry of Object.values(machineRegistry)) {
       const documented = rows
         .filter(([machine]) => machine === entry.id)
@@ -133,7 +133,7 @@ describe('docs/extending.md', () => {
   it('quotes the configuration error the page promises', () => {
     const misnamed = (): unknown =>
       configureMachines(machineRegistry, { credentials: { guards: { allowUserCreation: () => true } } })
-    const message = /```\n\s*InvalidFlowExtension: ([^`]+?)\n\s*```/.exec(doc)![1]!.replace(/\s*\n\s*/g, ' ')
+    const message = /```\n\s*InvalidFlowExtension: ([^`]+?)\n\s*```/.exec(doc)![1].replace(/\s*\n\s*/g, ' ')
     expect(misnamed).toThrow(message)
   })
 

@@ -7,6 +7,7 @@ import * as errors from '../../src/errors.js'
 import { machineConventions, type MachineEntry } from '../../machines/machine-entry.js'
 import { describeEntry, type FlowGraph } from '../../visualizations/describe-machine.js'
 import { activeStatePaths, type FlowPath } from './flow-paths.js'
+import { scalarText } from '../../src/security/scalar-text.js'
 
 /** The spec's value sets of the `error` query parameter (sign-in page and error page). */
 export const specErrorValues = {
@@ -147,13 +148,13 @@ export function redirectsOutsideCallback(entry: MachineEntry, paths: readonly Fl
     const answered = new Set<unknown>()
     path.steps.forEach((s, i) => {
       if (i === 0) return
-      const before = activeStatePaths(path.steps[i - 1]!.state.value)
+      const before = activeStatePaths(path.steps[i - 1].state.value)
       if (before.some((p) => commandsOf(graph, p).includes(machineConventions.redirectCommand)))
         answered.add((s.event as { url?: unknown }).url)
     })
     if (!answered.has(redirectTo)) {
       violations.push(
-        `${entry.id}: ${path.steps.map((s) => s.event.type).join(' › ')} ends redirecting to ${String(redirectTo)}, which the redirect callback never answered`,
+        `${entry.id}: ${path.steps.map((s) => s.event.type).join(' › ')} ends redirecting to ${scalarText(redirectTo)}, which the redirect callback never answered`,
       )
     }
   }
@@ -192,7 +193,7 @@ export function errorsOutsideSpec(entry: MachineEntry, paths: readonly FlowPath[
     if (end.split('.').at(-1) === 'failed' && error === undefined)
       violations.push(`${entry.id}: ${where} fails without an error`)
     if (end.split('.').at(-1) !== 'failed' && error !== undefined)
-      violations.push(`${entry.id}: ${where} carries error ${String(error)} but does not end in failed`)
+      violations.push(`${entry.id}: ${where} carries error ${scalarText(error)} but does not end in failed`)
   }
   return violations
 }

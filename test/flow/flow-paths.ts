@@ -12,6 +12,7 @@ import { configureMachines } from '../../src/flow/extend-machines.js'
 import type { FlowExtensions } from '../../src/types/flow-extensions.js'
 import type { LoggerInstance } from '../../src/logger.js'
 import { pathEventsOf } from './fixtures/path-alphabets.js'
+import { scalarText } from '../../src/security/scalar-text.js'
 
 export type FlowPath = StatePath<AnyMachineSnapshot, EventObject>
 
@@ -132,5 +133,5 @@ export function pathName(entry: MachineEntry, path: FlowPath): string {
     .join(' › ')
   const context = path.state.context as { error?: unknown }
   const end = activeStatePaths(path.state.value).at(-1)
-  return `${events} → ${end}${context.error ? ` (${String(context.error)})` : ''}`
+  return `${events} → ${end}${context.error ? ` (${scalarText(context.error)})` : ''}`
 }

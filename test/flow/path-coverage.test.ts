@@ -112,7 +112,7 @@ for (const entry of Object.values(configuredRegistry)) {
     })
 
     it.each(paths.map((p, i) => [pathName(entry, p), i] as const))('%s', async (_, index) => {
-      const path = paths[index]!
+      const path = paths[index]
       const replay = await replayPath(entry, path, `path-${index}`)
       const { final } = replay
 

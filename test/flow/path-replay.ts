@@ -6,7 +6,7 @@
 import type { EventObject } from 'xstate'
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import type { TransitionRecord } from '../../src/types/flow-extensions.js'
-import { runFlow, type EffectHandlers, type FlowResult, type ResultEvent } from '../../src/flow/runtime.js'
+import { runFlow, type EffectHandlers, type FlowResult } from '../../src/flow/runtime.js'
 import { describeEntry } from '../../visualizations/describe-machine.js'
 import type { FlowPath } from './flow-paths.js'
 import { MemoryFlowStore } from './memory-flow-store.js'
@@ -52,7 +52,7 @@ export async function replayPath(entry: MachineEntry, path: FlowPath, flowId: st
       const answer = queue.shift()
       if (!answer) throw new Error(`command ${type} ran but the path has no event left to answer it`)
       commands.push({ type, params, answer })
-      return answer as ResultEvent
+      return answer
     }
   }
   const requests: FlowResult[] = []
@@ -64,7 +64,7 @@ export async function replayPath(entry: MachineEntry, path: FlowPath, flowId: st
     if (typeof eventNow === 'number') now = eventNow
     const result = await runFlow({
       entry,
-      event: event as ResultEvent,
+      event: event,
       handlers: effects,
       now,
       flowId,

@@ -2,7 +2,7 @@
 import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express, { type Express } from 'express'
-import { CookieJar } from '../support/auth-harness.js'
+import type { CookieJar } from '../support/auth-harness.js'
 
 export interface RunningApp {
   port: number

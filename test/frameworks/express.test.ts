@@ -296,12 +296,12 @@ describe('toWebHandler: the fetch-style handler', () => {
     const handle = toWebHandler(config)
     const providers = await handle(new Request('https://app.example/auth/providers'))
     expect(providers.status).toBe(200)
-    expect(((await providers.json()) as Record<string, { signinUrl: string }>).credentials!.signinUrl).toBe(
+    expect(((await providers.json()) as Record<string, { signinUrl: string }>).credentials.signinUrl).toBe(
       'https://app.example/auth/signin/credentials',
     )
 
     const csrf = await handle(new Request('https://app.example/auth/csrf'))
-    const cookie = csrf.headers.getSetCookie()[0]!.split(';')[0]!
+    const cookie = csrf.headers.getSetCookie()[0].split(';')[0]
     const { csrfToken } = (await csrf.json()) as { csrfToken: string }
     const signIn = await handle(
       new Request('https://app.example/auth/callback/credentials', {

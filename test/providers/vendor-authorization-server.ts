@@ -24,6 +24,23 @@ interface Grant {
   nonce?: string
   codeChallenge?: string
   redirectUri?: string
+  responseType?: string
+}
+
+/**
+ * Azure DevOps's token request, as its documentation gives it: the code as a JWT-bearer `assertion`, the client
+ * secret as `client_assertion`, and nothing in an Authorization header.
+ */
+function assertionGrantRefusal(request: RecordedRequest, grant: Grant): string | undefined {
+  if (grant.responseType !== 'Assertion') return 'the authorization request did not ask for response_type=Assertion'
+  if (request.form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer')
+    return 'grant_type is not the JWT-bearer grant'
+  if (request.form.get('client_assertion_type') !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer')
+    return 'client_assertion_type is not the JWT-bearer client assertion'
+  if (request.form.get('client_assertion') !== clientSecret) return 'client_assertion is not the client secret'
+  if (request.headers.has('authorization') || request.form.has('client_secret'))
+    return 'the secret was sent outside client_assertion'
+  return undefined
 }
 
 /** The served vendor: where its authorization endpoint is, and its "user clicked allow". */
@@ -116,8 +133,9 @@ export function serveVendor(
     return new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(clientSecret))
   }
 
+  const assertionGrant = 'codeGrant' in endpoints && endpoints.codeGrant === 'jwt-bearer-assertion'
   fake.on('POST', tokenEndpoint, async (request) => {
-    const code = request.form.get('code') ?? ''
+    const code = request.form.get(assertionGrant ? 'assertion' : 'code') ?? ''
     const grant = grants.get(code)
     grants.delete(code)
     const refusal = !grant
@@ -126,7 +144,11 @@ export function serveVendor(
         ? 'PKCE verifier does not match the challenge'
         : request.form.get('redirect_uri') !== grant.redirectUri
           ? 'redirect_uri differs from the authorization request'
-          : clientAuthenticated(provider, request)
+          : assertionGrant
+            ? assertionGrantRefusal(request, grant)
+            : grant.responseType !== 'code'
+              ? 'response_type is not code'
+              : clientAuthenticated(provider, request)
     if (refusal || !grant) {
       refusals.push(refusal ?? 'no grant')
       return { status: 400, json: { error: 'invalid_grant', error_description: refusal } }
@@ -170,6 +192,7 @@ export function serveVendor(
         nonce: url.searchParams.get('nonce') ?? undefined,
         codeChallenge: url.searchParams.get('code_challenge') ?? undefined,
         redirectUri: url.searchParams.get('redirect_uri') ?? undefined,
+        responseType: url.searchParams.get('response_type') ?? undefined,
       })
       const params = new URLSearchParams({ code })
       const state = url.searchParams.get('state')

@@ -31,16 +31,8 @@ function sessionUser(user: Pick<User, 'name' | 'email' | 'image'>): Record<strin
   return out
 }
 
-/**
- * Vendors whose flow Authchart cannot complete yet, and why. Each has a test below that fails as soon as the gap
- * closes, so the entry is removed and the vendor joins the conformance run.
- */
-const knownGaps: Record<string, string> = {
-  'azure-devops': 'Azure DevOps wants response_type=Assertion; the protocol layer always sends response_type=code',
-}
-
 describe('every vendor provider signs in through Auth() against a stand-in of its authorization server', () => {
-  it.each(authjsVendorIds.filter((id) => !(id in knownGaps)))('%s', async (id) => {
+  it.each(authjsVendorIds)('%s', async (id) => {
     const {
       sample,
       resolved,
@@ -53,7 +45,7 @@ describe('every vendor provider signs in through Auth() against a stand-in of it
     expect(`${authorizationUrl.origin}${authorizationUrl.pathname}`).toBe(vendor.authorizationEndpoint)
     expect(authorizationUrl.searchParams.get('client_id')).toBe(clientId)
     expect(authorizationUrl.searchParams.get('redirect_uri')).toBe(`${origin}/auth/callback/${id}`)
-    expect(authorizationUrl.searchParams.get('response_type')).toBe('code')
+    expect(authorizationUrl.searchParams.get('response_type')).toBe(id === 'azure-devops' ? 'Assertion' : 'code')
     for (const [key, value] of Object.entries(readEndpoint(resolved.authorization).params))
       expect(authorizationUrl.searchParams.get(key)).toBe(value)
 
@@ -69,14 +61,5 @@ describe('every vendor provider signs in through Auth() against a stand-in of it
       access_token: 'vendor-access-token',
     })
     expect(fake.requestsTo(vendor.tokenEndpoint)).toHaveLength(1)
-  })
-})
-
-describe('known gaps (each fails once the gap is closed)', () => {
-  it('azure-devops: asks for response_type=Assertion, but the authorization URL still carries response_type=code', async () => {
-    const { resolved, authorizationUrl } = await startVendorSignIn(fake, 'azure-devops')
-    expect(readEndpoint(resolved.authorization).params.response_type).toBe('Assertion')
-    expect(authorizationUrl.searchParams.get('response_type')).toBe('code')
-    expect(knownGaps['azure-devops']).toContain('response_type')
   })
 })

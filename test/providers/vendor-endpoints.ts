@@ -4,7 +4,18 @@
  * the issuer of the sample configuration in vendor-samples.ts). The conformance test serves the vendor only at these
  * URLs, so a provider calling anything else fails.
  */
-export type VendorEndpoints = { issuer: string } | { authorization: string; token: string; userinfo: string }
+export type VendorEndpoints =
+  | { issuer: string }
+  | {
+      authorization: string
+      token: string
+      userinfo: string
+      /**
+       * A vendor whose code exchange is not RFC 6749's: Azure DevOps documents `response_type=Assertion` and a
+       * JWT-bearer token request carrying the code as `assertion` and the client secret as `client_assertion`.
+       */
+      codeGrant?: 'jwt-bearer-assertion'
+    }
 
 export const vendorEndpoints: Record<string, VendorEndpoints> = {
   '42-school': {
@@ -27,6 +38,7 @@ export const vendorEndpoints: Record<string, VendorEndpoints> = {
     authorization: 'https://app.vssps.visualstudio.com/oauth2/authorize',
     token: 'https://app.vssps.visualstudio.com/oauth2/token',
     userinfo: 'https://app.vssps.visualstudio.com/_apis/profile/profiles/me',
+    codeGrant: 'jwt-bearer-assertion',
   },
   'bankid-no': { issuer: 'https://auth.current.bankid.no/auth/realms/current' },
   battlenet: { issuer: 'https://oauth.battle.net' },

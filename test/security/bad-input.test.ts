@@ -225,7 +225,7 @@ describe('open redirects in callbackUrl', () => {
       [`${origin}/a?b=1`, `${origin}/a?b=1`],
       ['/deep/path?x=1#frag', `${origin}/deep/path?x=1#frag`],
     ]) {
-      const response = await signIn(config, new CookieJar(), 'ada', 'lovelace', { callbackUrl: callbackUrl as string })
+      const response = await signIn(config, new CookieJar(), 'ada', 'lovelace', { callbackUrl: callbackUrl })
       expect(response.headers.get('location')).toBe(expected)
     }
   })

@@ -261,7 +261,7 @@ describe('credentials users without an id', () => {
       form: { username, csrfToken: await csrfToken(config, jar) },
     })
     const token = await decode({
-      token: jar.cookies.get('authjs.session-token') as string,
+      token: jar.cookies.get('authjs.session-token'),
       secret: config.secret as string,
       salt: 'authjs.session-token',
     })

@@ -94,6 +94,15 @@ function config(overrides: Partial<AuthConfig> = {}): AuthConfig {
         checks: ['pkce', 'state', 'nonce'],
       }),
       OIDC({
+        id: 'hostile-userinfo',
+        name: 'Hostile userinfo',
+        issuer: hostile.issuer,
+        clientId: 'client',
+        clientSecret: 'client-secret-of-at-least-32-bytes!!',
+        checks: ['pkce', 'state', 'nonce'],
+        idToken: false,
+      }),
+      OIDC({
         id: 'pkceonly',
         name: 'PKCE only',
         issuer: op.issuer,
@@ -337,6 +346,15 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
     await send(cfg, `/auth/callback/hostile?${params}`, { jar })
     hostile.behave({})
   },
+  'userinfo-signature': async () => {
+    const cfg = config()
+    const { jar, authorization } = await begin(cfg, 'hostile-userinfo')
+    hostile.behave({ userinfoJwt: { signing: 'published-kid-wrong-key' } })
+    const params = await hostile.authorize(authorization)
+    remember(params.get('code'))
+    await send(cfg, `/auth/callback/hostile-userinfo?${params}`, { jar })
+    hostile.behave({})
+  },
   'webauthn-registration': async () => {
     const site = await passkeySite()
     await send(site.cfg, '/auth/webauthn-options/passkey?email=ada@example.com&action=register')
@@ -384,6 +402,7 @@ const flowChecks = new Set<RefusalCheck>([
   'pkce',
   'nonce',
   'id-token',
+  'userinfo-signature',
 ])
 
 await describeWithService('redis', probeRedis, () => {

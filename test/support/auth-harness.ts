@@ -3,6 +3,7 @@ import { Auth } from '../../src/index.js'
 import Credentials from '../../src/providers/credentials.js'
 import { CredentialsSignin } from '../../src/errors.js'
 import type { AuthConfig, LoggerInstance } from '../../src/types/index.js'
+import { scalarText } from '../../src/security/scalar-text.js'
 
 export const origin = 'http://localhost:3000'
 export const secret = 'test-secret-with-at-least-32-characters!!'
@@ -37,7 +38,7 @@ export function testCredentials() {
   return Credentials({
     credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } },
     authorize: async (credentials) => {
-      const name = String(credentials.username ?? '')
+      const name = scalarText(credentials.username)
       if (name === 'boom') throw new Error('database is down')
       if (name === 'locked') {
         const error = new CredentialsSignin()
@@ -66,12 +67,12 @@ export class CookieJar {
   take(response: Response): this {
     for (const line of response.headers.getSetCookie()) {
       const [pair, ...attrs] = line.split(';')
-      const eq = (pair as string).indexOf('=')
-      const name = (pair as string).slice(0, eq).trim()
-      const value = (pair as string).slice(eq + 1).trim()
+      const eq = pair.indexOf('=')
+      const name = pair.slice(0, eq).trim()
+      const value = pair.slice(eq + 1).trim()
       const expired =
         attrs.some((a) => /^\s*max-age=0\s*$/i.test(a)) ||
-        attrs.some((a) => /^\s*expires=/i.test(a) && Date.parse(a.split('=')[1] as string) < Date.now())
+        attrs.some((a) => /^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]) < Date.now())
       if (expired) this.cookies.delete(name)
       else this.cookies.set(name, value)
     }

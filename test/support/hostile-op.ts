@@ -39,6 +39,8 @@ export interface HostileBehaviour {
   idToken?: { signing?: IdTokenSigning; claims?: (claims: JWTPayload) => JWTPayload }
   /** The userinfo endpoint's answer instead of the victim's claims. */
   userinfo?: { status: number; body: unknown }
+  /** Userinfo answered as a signed JWT (`application/jwt`, OIDC Core §5.3.2), signed as `signing` says. */
+  userinfoJwt?: { signing: IdTokenSigning; claims?: JWTPayload }
 }
 
 export interface HostileOp {
@@ -84,8 +86,11 @@ export async function startHostileOp(): Promise<HostileOp> {
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
   async function signIdToken(claims: JWTPayload): Promise<string> {
-    const signing = behaviour.idToken?.signing ?? 'honest'
     const payload = behaviour.idToken?.claims ? behaviour.idToken.claims(claims) : claims
+    return signJwt(payload, behaviour.idToken?.signing ?? 'honest')
+  }
+
+  async function signJwt(payload: JWTPayload, signing: IdTokenSigning): Promise<string> {
     if (signing === 'alg-none') {
       const encode = (value: unknown) => base64url(Buffer.from(JSON.stringify(value)))
       return `${encode({ alg: 'none', typ: 'JWT' })}.${encode(payload)}.`
@@ -185,6 +190,7 @@ export async function startHostileOp(): Promise<HostileOp> {
           authorization_endpoint: `${issuer}/authorize`,
           token_endpoint: `${issuer}/token`,
           userinfo_endpoint: `${issuer}/userinfo`,
+          userinfo_signing_alg_values_supported: ['RS256'],
           jwks_uri: `${issuer}/jwks`,
           response_types_supported: ['code'],
           subject_types_supported: ['public'],
@@ -200,6 +206,15 @@ export async function startHostileOp(): Promise<HostileOp> {
       case 'POST /token':
         return token(req, res)
       case 'GET /userinfo':
+        if (behaviour.userinfoJwt) {
+          const { signing, claims } = behaviour.userinfoJwt
+          const body = await signJwt(
+            { sub: 'victim', email: 'victim@example.test', iss: issuer, aud: 'client', ...claims },
+            signing,
+          )
+          res.writeHead(200, { 'content-type': 'application/jwt' }).end(body)
+          return
+        }
         if (behaviour.userinfo) return json(res, behaviour.userinfo.status, behaviour.userinfo.body)
         return json(res, 200, { sub: 'victim', email: 'victim@example.test', name: 'Vic Tim' })
       default:

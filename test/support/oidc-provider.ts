@@ -14,6 +14,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { randomBytes } from 'node:crypto'
 import { exportJWK, generateKeyPair } from 'jose'
+import { scalarText } from '../../src/security/scalar-text.js'
 
 /** Client metadata as oidc-provider takes it (RFC 7591 names). */
 export interface OidcClientMetadata {
@@ -119,7 +120,7 @@ async function finishInteraction(
     return
   }
   const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) })
-  grant.addOIDCScope(String(details.params.scope ?? 'openid'))
+  grant.addOIDCScope(scalarText(details.params.scope ?? 'openid'))
   const result = { login: { accountId }, consent: { grantId: await grant.save() } }
   await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false })
 }

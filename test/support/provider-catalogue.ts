@@ -65,7 +65,7 @@ async function catalogueRow(subpath: string): Promise<CatalogueRow> {
  * renderer so the page stays generated, and short: each line names the vendor, the difference and the reason.
  */
 const differences = [
-  '`azure-devops`: not usable end to end yet. Azure DevOps answers `response_type=Assertion` with a code exchanged as a JWT-bearer assertion; Authchart always sends `response_type=code`.',
+  '`azure-devops`: signs in end to end with the exchange Azure DevOps documents (`response_type=Assertion`, then the code sent as a JWT-bearer `assertion` with the client secret as `client_assertion`; the provider sets `codeGrant: "jwt-bearer-assertion"`). Auth.js 0.41 declares that exchange in `token.request`, which its callback never calls, so it sends a plain code grant that Azure DevOps refuses.',
   "`bankid-no`: the userinfo answer (a signed JWT) is verified against BankID's keys before use; Auth.js decodes it unverified.",
   '`bitbucket`: also asks for the `email` scope and takes the primary confirmed address from `/2.0/user/emails`; Auth.js gives no e-mail address.',
   "`bungie`: takes the member from the token response's `membership_id` and sends the `apiKey` option as `X-API-Key`, which Bungie requires.",

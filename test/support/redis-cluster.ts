@@ -229,7 +229,7 @@ async function startOnce(): Promise<PrivateRedisCluster> {
   }
 
   const nodes: ClusterNode[] = ports.map((port, i) => {
-    const child = children[i] as ChildProcess
+    const child = children[i]
     return {
       port,
       get pid() {
@@ -251,7 +251,7 @@ async function startOnce(): Promise<PrivateRedisCluster> {
       const replication = await ask(node.port, (c) => c.info('replication'))
       if (/role:slave/.test(replication) && !/master_link_status:up/.test(replication)) return false
     }
-    const slots = await slotPrimaries((running()[0] as ClusterNode).port)
+    const slots = await slotPrimaries(running()[0].port)
     const livePorts = new Set(running().map((node) => node.port))
     return slots.length > 0 && slots.every(({ port }) => livePorts.has(port))
   }
@@ -269,8 +269,8 @@ async function startOnce(): Promise<PrivateRedisCluster> {
     startupNodes,
     client: (options = {}) => new Cluster(startupNodes, options),
     async primaryOf(key) {
-      const live = running()[0] as ClusterNode
-      const slot = (await ask(live.port, (c) => c.cluster('KEYSLOT', key))) as number
+      const live = running()[0]
+      const slot = await ask<number>(live.port, (c) => c.cluster('KEYSLOT', key))
       const slots = await slotPrimaries(live.port)
       const range = slots.find(({ first, last }) => slot >= first && slot <= last)
       const node = nodes.find((candidate) => candidate.port === range?.port)

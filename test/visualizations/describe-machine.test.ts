@@ -36,11 +36,11 @@ describe('describeMachine', () => {
 
   it('names inline guards by their function name and extension points by their setup name', () => {
     const started = graph.transitions.filter((t) => t.source === 'idle')
-    expect(started[0]!.guard).toEqual({
+    expect(started[0].guard).toEqual({
       text: 'isKnownProvider',
       refs: [{ name: 'isKnownProvider', origin: 'inline' }],
     })
-    expect(started[1]!.guard).toBeNull()
+    expect(started[1].guard).toBeNull()
     const allowed = graph.transitions.find((t) => t.event === 'SIGNIN_ALLOWED' && t.order === 0)!
     expect(allowed.guard).toEqual({ text: 'allowSignIn', refs: [{ name: 'allowSignIn', origin: 'extension' }] })
   })
@@ -89,7 +89,7 @@ describe('describeMachine', () => {
       { credentials: fixtureSignInEntry },
       { credentials: { guards: { allowSignIn: () => true } } },
     )
-    const configuredGraph = describeEntry(configured.credentials!)
+    const configuredGraph = describeEntry(configured.credentials)
     const allowed = configuredGraph.transitions.find((t) => t.event === 'SIGNIN_ALLOWED' && t.order === 0)!
     expect(allowed.guard).toEqual({ text: 'allowSignIn (app)', refs: [{ name: 'allowSignIn', origin: 'app' }] })
     // The bare definition is untouched.

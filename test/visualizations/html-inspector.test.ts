@@ -38,7 +38,7 @@ describe('the flow inspector page', () => {
   })
 
   it('embeds the graph model as JSON that reads back unchanged', () => {
-    const json = /<script type="application\/json" id="flow-graphs">([^<]*)<\/script>/.exec(html)![1]!
+    const json = /<script type="application\/json" id="flow-graphs">([^<]*)<\/script>/.exec(html)![1]
     expect(JSON.parse(json)).toEqual(JSON.parse(JSON.stringify(graphs)))
   })
 
@@ -80,12 +80,12 @@ describe('layoutGraph', () => {
     })
     const rects = [...layout.nodes, ...placedLabels]
     for (let i = 0; i < rects.length; i++) {
-      const r = rects[i]!
+      const r = rects[i]
       expect(r.x).toBeGreaterThanOrEqual(0)
       expect(r.y).toBeGreaterThanOrEqual(0)
       expect(r.x + r.width).toBeLessThanOrEqual(layout.width)
       expect(r.y + r.height).toBeLessThanOrEqual(layout.height)
-      for (let j = i + 1; j < rects.length; j++) expect(overlaps(r, rects[j]!), `${i} and ${j} overlap`).toBe(false)
+      for (let j = i + 1; j < rects.length; j++) expect(overlaps(r, rects[j]), `${i} and ${j} overlap`).toBe(false)
     }
     const a = layout.nodes.find((n) => n.id === 'a')!
     const d = layout.nodes.find((n) => n.id === 'd')!

@@ -103,7 +103,7 @@ describe('authchart diagram --format html, opened in Chromium', () => {
       const drawn = [...boxes, ...labels]
       for (let i = 0; i < drawn.length; i++) {
         for (let j = i + 1; j < drawn.length; j++)
-          expect(overlaps(drawn[i]!, drawn[j]!), `${graph.machineId}: boxes ${i} and ${j} overlap`).toBe(false)
+          expect(overlaps(drawn[i], drawn[j]), `${graph.machineId}: boxes ${i} and ${j} overlap`).toBe(false)
       }
       // Clicking a state lights it and its arrows.
       const first = graph.states.find((s) => graph.transitions.some((t) => t.source === s.path))!

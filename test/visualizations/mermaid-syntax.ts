@@ -12,6 +12,8 @@ const descriptionPattern = /^[^:;#\n%]+$/
 export interface MermaidCheck {
   errors: string[]
   ids: Set<string>
+  /** The description lines of each id, in order (Mermaid draws the first as the box's title when there are two). */
+  descriptions: Map<string, string[]>
   relations: Array<{ from: string; to: string; label: string | null }>
 }
 
@@ -32,6 +34,7 @@ function checkDescription(text: string, line: number, errors: string[]): void {
 export function checkMermaidStateDiagram(text: string): MermaidCheck {
   const errors: string[] = []
   const ids = new Set<string>()
+  const descriptions = new Map<string, string[]>()
   const relations: MermaidCheck['relations'] = []
   const lines = text.split('\n')
   if (lines[0] !== 'stateDiagram-v2') errors.push('line 1: must be "stateDiagram-v2"')
@@ -43,8 +46,8 @@ export function checkMermaidStateDiagram(text: string): MermaidCheck {
     let m: RegExpExecArray | null
     if (/^direction (TB|BT|RL|LR)$/.test(line)) return
     if ((m = /^state (\S+) \{$/.exec(line))) {
-      checkId(m[1]!, n, errors)
-      ids.add(m[1]!)
+      checkId(m[1], n, errors)
+      ids.add(m[1])
       depth++
       return
     }
@@ -54,26 +57,27 @@ export function checkMermaidStateDiagram(text: string): MermaidCheck {
     }
     if (/^classDef \w+ [^\n]+$/.test(line)) return
     if ((m = /^class (\w+(?:,\w+)*) (\w+)$/.exec(line))) {
-      for (const id of m[1]!.split(','))
+      for (const id of m[1].split(','))
         if (!ids.has(id)) errors.push(`line ${n}: class applied to undeclared id "${id}"`)
       return
     }
     if ((m = /^(\S+) --> (\S+)(?: : (.+))?$/.exec(line))) {
-      checkId(m[1]!, n, errors)
-      checkId(m[2]!, n, errors)
+      checkId(m[1], n, errors)
+      checkId(m[2], n, errors)
       if (m[3] !== undefined) checkDescription(m[3], n, errors)
-      relations.push({ from: m[1]!, to: m[2]!, label: m[3] ?? null })
-      for (const id of [m[1]!, m[2]!]) if (id !== '[*]') ids.add(id)
+      relations.push({ from: m[1], to: m[2], label: m[3] ?? null })
+      for (const id of [m[1], m[2]]) if (id !== '[*]') ids.add(id)
       return
     }
     if ((m = /^(\S+) : (.+)$/.exec(line))) {
-      checkId(m[1]!, n, errors)
-      checkDescription(m[2]!, n, errors)
-      ids.add(m[1]!)
+      checkId(m[1], n, errors)
+      checkDescription(m[2], n, errors)
+      ids.add(m[1])
+      descriptions.set(m[1], [...(descriptions.get(m[1]) ?? []), m[2]])
       return
     }
     errors.push(`line ${n}: not a statement the generator emits: "${line}"`)
   })
   if (depth !== 0) errors.push(`unbalanced state blocks: ${depth} left open`)
-  return { errors, ids, relations }
+  return { errors, ids, descriptions, relations }
 }

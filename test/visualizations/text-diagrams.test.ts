@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest'
 import { machineRegistry } from '../../machines/index.js'
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import { configureMachines } from '../../src/flow/extend-machines.js'
+import { compiledMachineOf } from '../../src/flow/runtime.js'
 import { describeEntry } from '../../visualizations/describe-machine.js'
 import { toDot } from '../../visualizations/dot.js'
-import { mermaidIds, toMermaid } from '../../visualizations/mermaid.js'
+import { mermaidIds, mermaidText, toMermaid } from '../../visualizations/mermaid.js'
 import { fixtureHostileEntry, fixtureNestedEntry, fixtureSignInEntry } from './fixtures/fixture-machines.js'
 import { checkMermaidStateDiagram } from './mermaid-syntax.js'
 
@@ -45,11 +46,36 @@ describe('Mermaid stateDiagram-v2', () => {
     },
   )
 
+  it.each(machines.map((e) => [e.id, e] as const))(
+    '%s: every box is titled with the state’s name, its description below',
+    (_, entry) => {
+      const graph = describeEntry(entry)
+      const ids = mermaidIds(graph)
+      const { descriptions } = checkMermaidStateDiagram(toMermaid(graph))
+      for (const state of graph.states) {
+        const lines = descriptions.get(ids.get(state.path)!) ?? []
+        // Mermaid shows the id only for a state without descriptions; with some, the first one is the title.
+        expect(lines[0], state.path).toBe(state.path)
+        if (state.description) expect(lines[1], state.path).toBe(mermaidText(state.description))
+      }
+    },
+  )
+
+  it.each(Object.values(machineRegistry).map((e) => [e.id, e] as const))(
+    '%s: the box titles are the state names the runtime reports (audit hook, debug log)',
+    (_, entry) => {
+      const { descriptions } = checkMermaidStateDiagram(toMermaid(describeEntry(entry)))
+      const titles = [...descriptions.values()].map((lines) => lines[0])
+      expect(new Set(titles)).toEqual(new Set(compiledMachineOf(entry).states.keys()))
+    },
+  )
+
   it('labels arrows with the event, the guard and the commands', () => {
     const text = toMermaid(describeEntry(fixtureSignInEntry))
     expect(text).toContain('checkingSignIn --> issuingSession : SIGNIN_ALLOWED [allowSignIn]\n')
     expect(text).toContain('checkingSignIn --> failed : SIGNIN_DENIED / setError(AccessDenied)\n')
     expect(text).toContain('checkingSignIn : entry / runSignInCallback(…)\n')
+    expect(text).toMatch(/\n {2}checkingSignIn : checkingSignIn\n {2}checkingSignIn : [^\n]+\n/)
     expect(text).toContain('awaitingCredentials : tag awaitingBrowser\n')
   })
 
@@ -70,8 +96,8 @@ describe('Mermaid stateDiagram-v2', () => {
 
   it('shows the app’s own guard as such', () => {
     const configured = configureMachines(machineRegistry, { credentials: { guards: { allowSignIn: () => true } } })
-    expect(toMermaid(describeEntry(configured.credentials!))).toContain('[allowSignIn (app)]')
-    expect(toMermaid(describeEntry(machineRegistry.credentials!))).not.toContain('(app)')
+    expect(toMermaid(describeEntry(configured.credentials))).toContain('[allowSignIn (app)]')
+    expect(toMermaid(describeEntry(machineRegistry.credentials))).not.toContain('(app)')
   })
 
   it('the syntax check rejects broken input (control)', () => {

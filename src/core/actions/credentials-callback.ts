@@ -25,7 +25,7 @@ export async function credentialsCallbackAction(
   }
   const final = await runMachine(
     ctx,
-    ctx.config.machines.credentials!,
+    ctx.config.machines.credentials,
     event,
     credentialsEffects(env, provider, sessionIssuerFor(ctx.config)),
   )

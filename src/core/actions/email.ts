@@ -3,7 +3,7 @@
  * request. The request half ends on the verify-request page; the link half shows the confirmation page (GET) or
  * consumes the token and signs in (POST, or GET with `dangerousConsumeOnGet`).
  */
-import type { ErrorType } from '../../errors.js'
+import { MissingAdapter, type ErrorType } from '../../errors.js'
 import { emailFlowEffects } from '../../effects/email/email-flow.js'
 import { renderEmailConfirmPage } from '../../pages/email-confirm-page.js'
 import {
@@ -15,6 +15,7 @@ import type { EmailConfig } from '../../types/providers.js'
 import type { ResponseInternal } from '../../types/index.js'
 import { requestedCallbackUrl } from '../callback-url.js'
 import { actionUrl, pageUrl, type RequestContext } from '../context.js'
+import { pageHeaders, pageLocaleOf } from '../page-locale.js'
 import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import { sessionIssuerFor } from '../session-issuer.js'
@@ -44,9 +45,12 @@ function flowInput(
   provider: EmailConfig,
   extra: { postedIdentifier?: unknown; linkToken?: string; linkIdentifier?: string },
 ) {
+  const adapter = ctx.config.adapter
+  // Start-up validation refuses an e-mail provider without an adapter, so this is only reached through a bug.
+  if (!adapter) throw new MissingAdapter('the e-mail provider needs an adapter')
   return {
     provider,
-    adapter: ctx.config.adapter!,
+    adapter,
     secret: provider.secret ?? ctx.config.secrets[0],
     callbackBase: actionUrl(ctx, 'callback', provider.id),
     counter: counterFor(provider),
@@ -102,6 +106,7 @@ export async function emailCallbackAction(ctx: RequestContext, provider: EmailCo
   const result = await runMachine(ctx, ctx.config.machines.email, event, handlers)
   const context = result.context as { error?: ErrorType; redirectTo?: string }
   if (result.value === 'awaitingConfirmation') {
+    const locale = pageLocaleOf(ctx)
     const body = renderEmailConfirmPage({
       actionUrl: actionUrl(ctx, 'callback', provider.id),
       csrfToken: ensureCsrfToken(ctx),
@@ -109,16 +114,13 @@ export async function emailCallbackAction(ctx: RequestContext, provider: EmailCo
       email: linkIdentifier,
       callbackUrl: callbackUrl || undefined,
       theme: ctx.config.theme,
+      locale,
     })
     // The page carries the token: never cached, never sent on as a Referer.
     return {
       status: 200,
       body,
-      headers: {
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-store',
-        'referrer-policy': 'no-referrer',
-      },
+      headers: { ...pageHeaders(ctx, locale), 'referrer-policy': 'no-referrer' },
       cookies: ctx.setCookies,
     }
   }

@@ -78,7 +78,7 @@ export async function oauthSignInAction(ctx: RequestContext, configured: OAuthCo
     issueSession: sessionIssuerFor(ctx.config),
     users: profileIsTheUser,
   })
-  const result = await runMachine(ctx, ctx.config.machines.oauth!, event, handlers, {
+  const result = await runMachine(ctx, ctx.config.machines.oauth, event, handlers, {
     flowId,
     persistence: { store: ctx.config.flowStore, ref: null, maxAge: flowMaxAge },
   })
@@ -142,7 +142,7 @@ export async function oauthCallbackAction(ctx: RequestContext, configured: OAuth
   })
   let result
   try {
-    result = await runMachine(ctx, ctx.config.machines.oauth!, event, handlers, {
+    result = await runMachine(ctx, ctx.config.machines.oauth, event, handlers, {
       persistence: { store: ctx.config.flowStore, ref, maxAge: flowMaxAge },
     })
   } catch (error) {

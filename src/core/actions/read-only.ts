@@ -7,13 +7,12 @@ import type { PublicProvider } from '../../types/providers.js'
 import type { ResponseInternal } from '../../types/index.js'
 import { requestedCallbackUrl } from '../callback-url.js'
 import { actionUrl, pageUrl, type RequestContext } from '../context.js'
-
-const htmlHeaders = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }
+import { pageHeaders, pageLocaleOf } from '../page-locale.js'
 
 /** The CSRF token of this browser, issuing one (and its cookie) when it has none. */
 export function ensureCsrfToken(ctx: RequestContext): string {
   if (ctx.csrfCookieToken) return ctx.csrfCookieToken
-  const { token, cookieValue } = createCsrfToken(ctx.config.secrets[0] as string)
+  const { token, cookieValue } = createCsrfToken(ctx.config.secrets[0])
   ctx.setCookies.push({ name: ctx.cookies.csrfToken.name, value: cookieValue, options: ctx.cookies.csrfToken.options })
   ctx.csrfCookieToken = token
   return token
@@ -74,27 +73,31 @@ export function signInPageAction(ctx: RequestContext): ResponseInternal {
           }
         : undefined,
   }))
+  const locale = pageLocaleOf(ctx)
   const body = renderSignInPage({
     providers,
     csrfToken: ctx.config.csrfEnabled ? ensureCsrfToken(ctx) : '',
     callbackUrl,
     error,
     theme: ctx.config.theme,
+    locale,
   })
-  return { status: 200, body, headers: htmlHeaders, cookies: ctx.setCookies }
+  return { status: 200, body, headers: pageHeaders(ctx, locale), cookies: ctx.setCookies }
 }
 
 /** GET /signout: a confirmation form (sign-out itself is a POST, so a link cannot sign anyone out). */
 export function signOutPageAction(ctx: RequestContext): ResponseInternal {
   if (ctx.config.pages.signOut) return { redirect: pageUrl(ctx, 'signOut'), cookies: ctx.setCookies }
   const callbackUrl = requestedCallbackUrl(ctx)
+  const locale = pageLocaleOf(ctx)
   const body = renderSignOutPage({
     actionUrl: actionUrl(ctx, 'signout'),
     csrfToken: ctx.config.csrfEnabled ? ensureCsrfToken(ctx) : '',
     callbackUrl,
     theme: ctx.config.theme,
+    locale,
   })
-  return { status: 200, body, headers: htmlHeaders, cookies: ctx.setCookies }
+  return { status: 200, body, headers: pageHeaders(ctx, locale), cookies: ctx.setCookies }
 }
 
 /** GET /error: the error page for one of the spec's error values. */
@@ -102,22 +105,25 @@ export function errorPageAction(ctx: RequestContext): ResponseInternal {
   const error = requestedError(ctx) ?? 'Default'
   if (ctx.config.pages.error) return { redirect: pageUrl(ctx, 'error', { error }), cookies: ctx.setCookies }
   const status = error === 'Configuration' ? 500 : error === 'AccessDenied' ? 403 : error === 'Verification' ? 403 : 400
+  const locale = pageLocaleOf(ctx)
   const body = renderErrorPage({
     error,
     homeUrl: ctx.origin,
     signInUrl: actionUrl(ctx, 'signin'),
     theme: ctx.config.theme,
+    locale,
   })
-  return { status, body, headers: htmlHeaders, cookies: ctx.setCookies }
+  return { status, body, headers: pageHeaders(ctx, locale), cookies: ctx.setCookies }
 }
 
 /** GET /verify-request: "check your e-mail". */
 export function verifyRequestPageAction(ctx: RequestContext): ResponseInternal {
   if (ctx.config.pages.verifyRequest) return { redirect: pageUrl(ctx, 'verifyRequest'), cookies: ctx.setCookies }
+  const locale = pageLocaleOf(ctx)
   return {
     status: 200,
-    body: renderVerifyRequestPage({ homeUrl: ctx.origin, theme: ctx.config.theme }),
-    headers: htmlHeaders,
+    body: renderVerifyRequestPage({ homeUrl: ctx.origin, theme: ctx.config.theme, locale }),
+    headers: pageHeaders(ctx, locale),
     cookies: ctx.setCookies,
   }
 }

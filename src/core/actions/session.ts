@@ -43,7 +43,7 @@ async function runSessionMachine(
             callbackUrl: requestedCallbackUrl(ctx) ?? '',
             now: ctx.now,
           }
-  const final = await runMachine(ctx, ctx.config.machines.session!, event, effects)
+  const final = await runMachine(ctx, ctx.config.machines.session, event, effects)
   const context = final.context as { error?: ErrorType; redirectTo?: string }
   return { state: final.value, error: context.error, redirectTo: context.redirectTo }
 }

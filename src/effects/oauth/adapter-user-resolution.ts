@@ -17,7 +17,7 @@ import type { SignInSubject } from '../session/issue-jwt-session.js'
 import type { UserResolution } from './oauth-flow.js'
 
 function adapterAccount(account: Account, userId: string): AdapterAccount {
-  return { ...account, userId, type: account.type === 'oidc' ? 'oidc' : 'oauth' } as AdapterAccount
+  return { ...account, userId, type: account.type === 'oidc' ? 'oidc' : 'oauth' }
 }
 
 /** User resolution over the adapter; `signedInUserId` is the user of the session this browser already has, if any. */

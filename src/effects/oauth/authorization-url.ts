@@ -83,7 +83,7 @@ export async function createAuthorizationUrl(
     })
   }
   params.redirect_uri = input.redirectUri
-  params.response_type = 'code'
+  params.response_type = provider.codeGrant === 'jwt-bearer-assertion' ? 'Assertion' : 'code'
   if (provider.checks.includes('pkce')) {
     // RFC 7636 §4.2: only S256; `plain` would hand the verifier to anyone who sees the authorization request.
     params.code_challenge = await client.calculatePKCECodeChallenge(

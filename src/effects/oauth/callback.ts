@@ -113,6 +113,31 @@ function exchangeFailure(err: unknown, usedPkce: boolean): AuthError {
   return callbackFailure('token_endpoint', 'code exchange failed', { reason: 'unexpected', code: loggable(code) }, err)
 }
 
+/** Grant type and client assertion type of Azure DevOps's code exchange (RFC 7523 §2.1 and §2.2). */
+const jwtBearerGrant = 'urn:ietf:params:oauth:grant-type:jwt-bearer'
+const jwtBearerClientAssertion = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer'
+
+/**
+ * The code exchanged as a JWT-bearer assertion (`codeGrant: "jwt-bearer-assertion"`). The authorization response was
+ * already checked (state, iss, error) by `checkAuthorizationResponse`; only the token request differs.
+ */
+function assertionGrant(
+  provider: OAuthConfigInternal,
+  providerClient: ProviderClient,
+  params: URLSearchParams,
+  redirectUri: string,
+) {
+  const code = params.get('code')
+  if (!code) throw callbackFailure('code', 'callback carries no code', undefined)
+  return client.genericGrantRequest(providerClient.config, jwtBearerGrant, {
+    assertion: code,
+    redirect_uri: redirectUri,
+    client_assertion_type: jwtBearerClientAssertion,
+    client_assertion: provider.clientSecret ?? '',
+    ...readEndpoint(provider.token).params,
+  })
+}
+
 async function exchangeCode(
   provider: OAuthConfigInternal,
   providerClient: ProviderClient,
@@ -121,6 +146,16 @@ async function exchangeCode(
   exchange: CodeExchange,
   checks: { expectedState?: string; codeVerifier?: string },
 ): Promise<TokenSet> {
+  if (provider.codeGrant === 'jwt-bearer-assertion') {
+    try {
+      const tokens = await runCodeExchange(exchange, () =>
+        assertionGrant(provider, providerClient, params, input.redirectUri),
+      )
+      return { ...tokens }
+    } catch (err) {
+      throw exchangeFailure(err, false)
+    }
+  }
   const currentUrl = new URL(input.redirectUri)
   currentUrl.search = ''
   for (const [key, value] of params) currentUrl.searchParams.append(key, value)

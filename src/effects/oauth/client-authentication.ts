@@ -18,6 +18,8 @@ function clientSecretBasic(clientSecret: string): client.ClientAuth {
 
 /** The client authentication for a provider; with no method configured, Basic when there is a secret, as in Auth.js. */
 export function clientAuthentication(provider: OAuthConfigInternal): client.ClientAuth {
+  // The JWT-bearer code grant carries the secret as the `client_assertion` parameter, nowhere else.
+  if (provider.codeGrant === 'jwt-bearer-assertion') return client.None()
   const secret = provider.clientSecret
   const method = provider.client?.token_endpoint_auth_method ?? (secret ? 'client_secret_basic' : 'none')
   switch (method) {

@@ -5,7 +5,7 @@
  */
 import * as client from 'openid-client'
 import { createRemoteJWKSet, customFetch as joseCustomFetch } from 'jose'
-import { AuthError } from '../../errors.js'
+import type { AuthError } from '../../errors.js'
 import { isLoopbackHost } from '../../providers/loopback-host.js'
 import { readEndpoint } from '../../providers/oauth-endpoint.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
@@ -202,7 +202,7 @@ async function buildProviderClient(provider: OAuthConfigInternal, timeoutMs: num
  */
 export function resolveProviderClient(provider: OAuthConfigInternal, timeoutMs: number): Promise<ProviderClient> {
   let byTimeout = cache.get(provider)
-  if (!byTimeout) cache.set(provider, (byTimeout = new Map()))
+  if (!byTimeout) cache.set(provider, (byTimeout = new Map<number, Promise<ProviderClient>>()))
   const cached = byTimeout.get(timeoutMs)
   if (cached) return cached
   const pending = buildProviderClient(provider, timeoutMs)

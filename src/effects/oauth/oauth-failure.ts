@@ -21,6 +21,7 @@ export type CallbackCheck =
   | 'id_token'
   | 'nonce'
   | 'userinfo'
+  | 'userinfo_signature'
   | 'timeout'
   | 'endpoint'
 

@@ -6,7 +6,7 @@ import { OAuthProfileParseError } from '../../errors.js'
 import type { HandlersFor } from '../../../machines/contract.js'
 import type { OAuthCommand, oauthContract, OAuthEvent } from '../../../machines/oauth.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
-import type { Account, Profile, User } from '../../types/index.js'
+import type { Account, User } from '../../types/index.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import type { SessionIssuer, SignInSubject } from '../session/issue-jwt-session.js'
@@ -39,6 +39,7 @@ const eventForCheck: Record<CallbackCheck, CallbackFailure> = {
   id_token: 'ID_TOKEN_REJECTED',
   nonce: 'NONCE_MISMATCHED',
   userinfo: 'USERINFO_FAILED',
+  userinfo_signature: 'USERINFO_REJECTED',
 }
 
 /** Checks of the client layer that are refusals (an attack or a forgery looks like this), by their refusal code. */
@@ -48,6 +49,7 @@ const refusalForCheck: Partial<Record<CallbackCheck, RefusalCheck>> = {
   pkce: 'pkce',
   nonce: 'nonce',
   id_token: 'id-token',
+  userinfo_signature: 'userinfo-signature',
 }
 
 /** How the user behind a validated callback is found or created; without an adapter the profile is the user. */
@@ -105,9 +107,9 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): OAuthHa
       try {
         const url = await createAuthorizationUrl(provider, {
           redirectUri: input.redirectUri,
-          state: params.state as string | undefined,
-          nonce: params.nonce as string | undefined,
-          codeVerifier: params.codeVerifier as string | undefined,
+          state: params.state,
+          nonce: params.nonce,
+          codeVerifier: params.codeVerifier,
           params: input.authorizationParams,
           timeoutMs: config.providerTimeout,
         })
@@ -124,15 +126,15 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): OAuthHa
         const result = await handleOAuthCallback(provider, {
           callbackParams: input.callbackParams ?? new URLSearchParams(),
           redirectUri: input.redirectUri,
-          expectedState: params.state as string | undefined,
-          expectedNonce: params.nonce as string | undefined,
-          codeVerifier: params.codeVerifier as string | undefined,
+          expectedState: params.state,
+          expectedNonce: params.nonce,
+          codeVerifier: params.codeVerifier,
           timeoutMs: config.providerTimeout,
           now: () => env.now * 1000,
         })
         subject.user = result.user
-        subject.account = result.account as Account
-        subject.profile = result.profile as Profile
+        subject.account = result.account
+        subject.profile = result.profile
         return { type: 'CALLBACK_VALIDATED', user: pickUser(result.user) }
       } catch (err) {
         const error = findAuthError(err) ?? (err instanceof Error ? err : new Error(String(err)))

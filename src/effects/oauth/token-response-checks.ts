@@ -17,6 +17,7 @@ import {
 } from './id-token-checks.js'
 import { callbackFailure, loggable } from './oauth-failure.js'
 import type { ProviderFetch } from './provider-fetch.js'
+import { checkSignedUserinfo } from './userinfo-checks.js'
 
 export type { IdTokenKey } from './id-token-checks.js'
 
@@ -96,8 +97,8 @@ function checkIdTokenPresence(body: TokenBody, type: OAuthConfigInternal['type']
 }
 
 /**
- * Wraps the provider fetch so that answers from the token endpoint pass our checks before openid-client sees them;
- * other requests pass through untouched.
+ * Wraps the provider fetch so that answers from the token endpoint (and, for OIDC, signed userinfo answers) pass our
+ * checks before openid-client sees them; other requests pass through untouched.
  * @param key the OP's JWKS, or the client secret bytes for HS* ID tokens; undefined for plain OAuth 2
  */
 export function guardTokenEndpoint(
@@ -112,8 +113,21 @@ export function guardTokenEndpoint(
     provider.client?.id_token_signed_response_alg,
     metadata.id_token_signing_alg_values_supported,
   )
+  const userinfoAlgorithms = acceptedIdTokenAlgorithms(
+    typeof provider.client?.userinfo_signed_response_alg === 'string'
+      ? provider.client.userinfo_signed_response_alg
+      : undefined,
+    metadata.userinfo_signing_alg_values_supported,
+  )
   return async (url, init) => {
     const response = await providerFetch(url, init)
+    if (key && sameEndpoint(url, metadata.userinfo_endpoint))
+      return checkSignedUserinfo(response, {
+        issuer: metadata.issuer,
+        clientId: provider.clientId ?? '',
+        algorithms: userinfoAlgorithms,
+        key,
+      })
     if (!sameEndpoint(url, metadata.token_endpoint)) return response
     const { status, body } = await readTokenResponse(response, conform)
     checkNoError(status, body)

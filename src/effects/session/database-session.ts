@@ -58,12 +58,12 @@ export function databaseSessionEffects(
         expires: current.expires.toISOString(),
       }
       try {
-        outcome.session = (await config.callbacks.session({
-          session: session as Session & { user: AdapterUser },
+        outcome.session = await config.callbacks.session({
+          session: session,
           user: owner,
           token: undefined as never,
           ...(params.trigger === 'update' ? { trigger: 'update' as const, newSession: updateData } : {}),
-        })) as Session
+        })
         return { type: 'SESSION_RESOLVED' }
       } catch (err) {
         config.logger.error(err instanceof Error ? err : new Error(String(err)))

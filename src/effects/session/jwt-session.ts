@@ -148,12 +148,12 @@ class JwtSessionEffects implements SessionHandlers {
   async #sessionWithAppCallback(session: Session, isUpdate: boolean): Promise<Awaited<Answer<'runSessionCallback'>>> {
     const { config, outcome } = this.env
     try {
-      outcome.session = (await config.callbacks.session({
+      outcome.session = await config.callbacks.session({
         session: session as Session & { user: NonNullable<Session['user']> },
         token: this.#token as JWT,
         user: undefined as never,
         ...(isUpdate ? { trigger: 'update' as const, newSession: this.env.body?.data } : {}),
-      })) as Session
+      })
       return { type: 'SESSION_RESOLVED' }
     } catch (err) {
       config.logger.error(new JWTSessionError('the session callback threw', errorOf(err)))

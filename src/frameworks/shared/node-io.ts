@@ -86,9 +86,9 @@ export class NodeIncoming<R extends IncomingMessage = IncomingMessage> implement
     const headers = new Headers()
     const raw = this.req.rawHeaders
     for (let i = 0; i + 1 < raw.length; i += 2) {
-      const name = raw[i] as string
+      const name = raw[i]
       if (name.startsWith(':') || hopByHop.has(name.toLowerCase())) continue
-      headers.append(name, raw[i + 1] as string)
+      headers.append(name, raw[i + 1])
     }
     const method = this.method
     const hasBody = method !== 'GET' && method !== 'HEAD' && this.#body !== undefined
@@ -104,14 +104,14 @@ export function writeWire(res: ServerResponse, wire: WireResponse, options: { he
   const body = options.head ? undefined : (wire.body ?? undefined)
   if (!options.close && res.getHeaderNames().length === 0) {
     const flat: string[] = []
-    for (const name in wire.headers) flat.push(name, wire.headers[name] as string)
+    for (const name in wire.headers) flat.push(name, wire.headers[name])
     for (const cookie of wire.cookies) flat.push('set-cookie', cookie)
     res.writeHead(wire.status, flat)
     res.end(body)
     return
   }
   res.statusCode = wire.status
-  for (const name in wire.headers) res.setHeader(name, wire.headers[name] as string)
+  for (const name in wire.headers) res.setHeader(name, wire.headers[name])
   if (wire.cookies.length > 0) res.appendHeader('set-cookie', wire.cookies)
   if (options.close) res.setHeader('connection', 'close')
   res.end(body)

@@ -13,6 +13,7 @@
  * ```
  * @module frameworks/sveltekit/client
  */
+import { scalarText } from '../../security/scalar-text.js'
 
 /** Options of {@link signIn}. Other fields are posted to the provider (credentials, e-mail address). */
 export interface SignInOptions<Redirect extends boolean = true> extends Record<string, unknown> {
@@ -135,7 +136,7 @@ export async function signIn(
   const query = authorizationParams ? `?${new URLSearchParams(authorizationParams)}` : ''
   const fields: Record<string, string> = {}
   for (const [name, value] of Object.entries(rest))
-    if (value !== undefined && value !== null) fields[name] = String(value)
+    if (value !== undefined && value !== null) fields[name] = scalarText(value)
   const result = await post(`${basePath}/${endpoint}/${encodeURIComponent(providerId)}${query}`, {
     ...fields,
     csrfToken: token,

@@ -53,7 +53,7 @@ export function configResolver(
         'the SvelteKitAuth configuration function returned no configuration with a `providers` array',
       )
     if (!prepared.has(config)) {
-      setEnvDefaults(environmentOf(options.env, event.platform), config as AuthConfig, true)
+      setEnvDefaults(environmentOf(options.env, event.platform), config, true)
       prepared.add(config)
     }
     return config

@@ -29,7 +29,9 @@ export type { SvelteKitAuthConfig, SvelteKitAuthOptions, ConfigOrFactory } from 
 export { isSameOrigin } from '../../security/same-origin.js'
 
 declare global {
-  // SvelteKit's own declaration-merging point for what `handle` puts on `event.locals`.
+  // SvelteKit's own declaration-merging point for what `handle` puts on `event.locals`: a namespace by SvelteKit's
+  // design, which no module syntax can extend.
+  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace App {
     interface Locals {
       /** The session of the request's user, or null; computed at most once per request. */

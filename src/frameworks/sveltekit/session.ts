@@ -15,7 +15,7 @@ export async function readSession(event: RequestEvent, config: SvelteKitAuthConf
   const cookie = event.request.headers.get('cookie')
   if (cookie) headers.set('cookie', cookie)
   const response = await callAuth(new Request(`${event.url.origin}${basePathOf(config)}/session`, { headers }), config)
-  let data: unknown = null
+  let data: unknown
   try {
     data = await response.json()
   } catch {

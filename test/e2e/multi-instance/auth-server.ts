@@ -50,7 +50,7 @@ function clusterClient(nodes: string): Cluster {
   return new Cluster(
     nodes.split(',').map((node) => {
       const [host, port] = node.split(':')
-      return { host: host as string, port: Number(port) }
+      return { host: host, port: Number(port) }
     }),
     {
       redisOptions: { maxRetriesPerRequest: 1, connectTimeout: 500, commandTimeout: 1500 },

@@ -188,7 +188,7 @@ await describeWithService('a private Redis Cluster', probeRedisCluster, () =>
         await cluster.primaryOf(keys.user(user?.id as string)),
         ...cluster.nodes.filter((node) => node.isRunning()),
       ]
-      let victim = candidates[0] as (typeof candidates)[number]
+      let victim = candidates[0]
       for (const node of candidates) {
         if (await cluster.replicaOf(node)) {
           victim = node

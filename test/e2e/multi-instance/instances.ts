@@ -156,7 +156,7 @@ export async function startInstance(options: InstanceOptions): Promise<RunningIn
 
 /** Stops every instance that was started, whatever happened to the others. */
 export async function stopAll(instances: Iterable<RunningInstance | undefined>): Promise<void> {
-  await Promise.allSettled([...instances].map((instance) => instance?.stop()))
+  await Promise.allSettled([...instances].map(async (instance) => instance?.stop()))
 }
 
 /** GET /auth/csrf on `instance`: the token, with its cookie kept in the jar. */

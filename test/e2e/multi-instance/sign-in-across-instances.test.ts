@@ -169,7 +169,7 @@ function acrossInstancesSuite(store: 'redis' | 'cookie') {
     // The winner's session works on both instances.
     const winnerJar = new CookieJar()
     for (const line of winners[0]?.cookies ?? []) {
-      const pair = line.split(';', 1)[0] as string
+      const pair = line.split(';', 1)[0]
       winnerJar.cookies.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1))
     }
     expect(await sessionEmail(first, winnerJar)).toBe('alice@example.test')

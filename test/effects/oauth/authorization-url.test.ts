@@ -13,6 +13,7 @@ import OIDC from '../../../src/providers/oidc.js'
 import type { OAuthConfigInternal, OIDCUserConfig } from '../../../src/types/providers.js'
 import { customFetch } from '../../../src/types/symbols.js'
 import { startHostileOp, type HostileOp } from '../../support/hostile-op.js'
+import { urlOfFetchInput } from '../../support/fetch-input.js'
 
 const redirectUri = 'http://localhost:3000/auth/callback/op'
 const timeoutMs = 2000
@@ -86,6 +87,21 @@ describe('createAuthorizationUrl', () => {
     }
   })
 
+  it("keeps response_type under the flow's control: a provider's params cannot switch it to another flow", async () => {
+    // `response_type=token` in provider params would turn the sign-in into the implicit flow (tokens in the URL).
+    const url = await createAuthorizationUrl(oidc({ authorization: { params: { response_type: 'token' } } }), {
+      redirectUri,
+      ...values(),
+      timeoutMs,
+    })
+    expect(url.searchParams.get('response_type')).toBe('code')
+    const assertion = await createAuthorizationUrl(
+      oidc({ codeGrant: 'jwt-bearer-assertion', authorization: { params: { response_type: 'token' } } }),
+      { redirectUri, ...values(), timeoutMs },
+    )
+    expect(assertion.searchParams.get('response_type')).toBe('Assertion')
+  })
+
   it('refuses to start when a check has no value to send', async () => {
     await expect(
       createAuthorizationUrl(oidc({ checks: ['pkce', 'state'] }), {
@@ -106,7 +122,7 @@ describe('createAuthorizationUrl', () => {
         clientSecret: 'secret',
         authorization: 'https://auth.example.test/oauth/authorize?scope=read',
         token: 'https://auth.example.test/oauth/token',
-        [customFetch]: (input, init) => (requests.push(String(input)), fetch(input, init)),
+        [customFetch]: (input, init) => (requests.push(urlOfFetchInput(input)), fetch(input, init)),
       }),
     )
     const url = await createAuthorizationUrl(provider, { redirectUri, ...values(), timeoutMs })

@@ -102,6 +102,39 @@ describe('OIDC userinfo (idToken: false)', () => {
     })
     await expect(sending).rejects.toMatchObject({ constructor: OAuthCallbackError, cause: { check: 'userinfo' } })
   })
+
+  it("takes a signed userinfo answer (application/jwt) signed with the OP's published key", async () => {
+    const result = await signIn(oidc({ idToken: false }), {
+      userinfoJwt: { signing: 'honest', claims: { name: 'Signed Vic' } },
+    })
+    expect(result.profile).toMatchObject({ sub: 'victim', name: 'Signed Vic' })
+  })
+
+  it.each([
+    ['a key the OP never published', 'unpublished-key'],
+    ['a foreign key under the published kid', 'published-kid-wrong-key'],
+    ['alg none', 'alg-none'],
+    ['HS256 keyed with the public key', 'hs256-with-public-key'],
+  ] as const)('refuses a signed userinfo answer signed with %s', async (_, signing) => {
+    const sending = signIn(oidc({ idToken: false }), {
+      userinfoJwt: { signing, claims: { email: 'attacker@example.test' } },
+    })
+    await expect(sending).rejects.toMatchObject({
+      constructor: OAuthCallbackError,
+      cause: { check: 'userinfo_signature', reason: 'signature' },
+    })
+  })
+
+  it('refuses a signed userinfo answer meant for another client or from another issuer', async () => {
+    await expect(
+      signIn(oidc({ idToken: false }), { userinfoJwt: { signing: 'honest', claims: { aud: 'another-client' } } }),
+    ).rejects.toMatchObject({ cause: { check: 'userinfo_signature', reason: 'aud' } })
+    await expect(
+      signIn(oidc({ idToken: false }), {
+        userinfoJwt: { signing: 'honest', claims: { iss: 'https://elsewhere.test' } },
+      }),
+    ).rejects.toMatchObject({ cause: { check: 'userinfo_signature', reason: 'iss' } })
+  })
 })
 
 describe('profile() and account()', () => {

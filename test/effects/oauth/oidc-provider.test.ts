@@ -13,6 +13,7 @@ import OIDC from '../../../src/providers/oidc.js'
 import type { OAuthConfigInternal, OIDCUserConfig } from '../../../src/types/providers.js'
 import { customFetch } from '../../../src/types/symbols.js'
 import { startOidcProvider, type AuthorizationResult, type RunningOidcProvider } from '../../support/oidc-provider.js'
+import { urlOfFetchInput } from '../../support/fetch-input.js'
 
 const callbackUrl = 'http://localhost:3000/auth/callback/op'
 const timeoutMs = 5000
@@ -140,10 +141,12 @@ describe('OIDC sign-in against oidc-provider', () => {
     sent: { authorization: string | null; body: URLSearchParams }[],
   ): OIDCUserConfig[typeof customFetch] {
     return (input, init) => {
-      if (String(input).endsWith('/token'))
+      if (urlOfFetchInput(input).endsWith('/token'))
         sent.push({
           authorization: new Headers(init?.headers).get('authorization'),
-          body: new URLSearchParams(String(init?.body)),
+          body: new URLSearchParams(
+            init?.body instanceof URLSearchParams || typeof init?.body === 'string' ? init.body : undefined,
+          ),
         })
       return fetch(input, init)
     }
@@ -252,7 +255,7 @@ describe('OIDC sign-in against oidc-provider', () => {
   it('sends every request, discovery included, through the provider customFetch, and discovers once', async () => {
     const urls: string[] = []
     const target = provider({
-      [customFetch]: (input, init) => (urls.push(new URL(String(input)).pathname), fetch(input, init)),
+      [customFetch]: (input, init) => (urls.push(new URL(urlOfFetchInput(input)).pathname), fetch(input, init)),
     })
     for (const accountId of ['alice', 'bob']) {
       const values = { codeVerifier: randomPKCECodeVerifier() }

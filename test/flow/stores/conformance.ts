@@ -49,8 +49,8 @@ export function sampleRecord(overrides: Partial<FlowRecord> = {}): FlowRecord {
  */
 export function tamper(ref: string, position: number): string {
   const segments = ref.split('.')
-  const longest = segments.reduce((best, s, i) => (s.length > segments[best]!.length ? i : best), 0)
-  const segment = segments[longest]!
+  const longest = segments.reduce((best, s, i) => (s.length > segments[best].length ? i : best), 0)
+  const segment = segments[longest]
   const index = Math.min(Math.max(position, 0), segment.length - 2)
   const swapped = segment[index] === 'A' ? 'B' : 'A'
   segments[longest] = segment.slice(0, index) + swapped + segment.slice(index + 1)

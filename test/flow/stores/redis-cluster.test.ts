@@ -46,7 +46,7 @@ await describeWithService('a private Redis Cluster', probeRedisCluster, () =>
     it('a flow key hashes to the slot of its id alone, and flows spread over all three primaries', async () => {
       const store = RedisFlowStore(client, { prefix: 'c1:' })
       const refs = await Promise.all(Array.from({ length: 30 }, () => store.save(sampleRecord(), null)))
-      const ref = refs[0] as string
+      const ref = refs[0]
       expect(await client.call('CLUSTER', 'KEYSLOT', `c1:{${ref}}`)).toBe(await client.call('CLUSTER', 'KEYSLOT', ref))
       const primaries = new Set(await Promise.all(refs.map(async (r) => (await cluster.primaryOf(`c1:{${r}}`)).port)))
       expect(primaries.size).toBe(3)
@@ -109,9 +109,9 @@ await describeWithService('a private Redis Cluster', probeRedisCluster, () =>
         const consumeTimed = async (index: number) => {
           const started = Date.now()
           try {
-            const record = await store.consume(flows[index]!.ref)
+            const record = await store.consume(flows[index].ref)
             answers.push({ index, outcome: record ? 'record' : 'null', ms: Date.now() - started })
-            if (record) expect(record).toEqual(flows[index]!.record)
+            if (record) expect(record).toEqual(flows[index].record)
           } catch (err) {
             answers.push({
               index,

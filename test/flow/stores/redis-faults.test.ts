@@ -84,7 +84,7 @@ await describeWithService('redis-server binary', probeRedisServerBinary, () =>
 
       // While it is down, calls are refused at once rather than queued behind a dead server.
       await sleep(100)
-      const whileDown = await timed(store.load(refs[0]!))
+      const whileDown = await timed(store.load(refs[0]))
       expect(whileDown.error).toBeInstanceOf(FlowStoreUnavailable)
       expect(whileDown.ms).toBeLessThan(timeoutMs + 100)
 

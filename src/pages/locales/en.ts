@@ -1,0 +1,47 @@
+/** English: the default language of the built-in pages, and the fallback for any text a locale leaves out. */
+import type { PageMessages } from '../../types/page-messages.js'
+
+export const en: PageMessages = {
+  signInTitle: 'Sign in',
+  signInWith: 'Sign in with {provider}',
+  emailLabel: 'Email',
+  emailPlaceholder: 'name@example.com',
+  passkeyFailed: 'Passkey sign-in did not complete. Try again.',
+  signOutTitle: 'Sign out',
+  signOutQuestion: 'Are you sure you want to sign out?',
+  signOutButton: 'Sign out',
+  verifyRequestTitle: 'Check your email',
+  verifyRequestText: 'A sign-in link has been sent to your email address.',
+  homeLink: 'Home',
+  signInLink: 'Sign in',
+  emailConfirmTitle: 'Finish signing in',
+  emailConfirmAs: 'Signing in as {email}.',
+  emailConfirmButton: 'Sign in',
+  unavailableTitle: 'Try again shortly',
+  unavailableText: 'Sign-in is temporarily unavailable. Please try again in a moment.',
+  signInErrors: {
+    Signin: 'Try signing in again.',
+    OAuthSignin: 'Could not start the sign-in with this provider. Try again.',
+    OAuthCallbackError: 'The sign-in provider answered in a way we could not accept. Try again.',
+    OAuthCreateAccount: 'Could not create your account. Try again.',
+    EmailCreateAccount: 'Could not create your account. Try again.',
+    Callback: 'Sign-in could not be completed. Try again.',
+    OAuthAccountNotLinked: 'To confirm your identity, sign in with the same account you used originally.',
+    EmailSignin: 'The email could not be sent.',
+    CredentialsSignin: 'Sign in failed. Check the details you provided are correct.',
+    SessionRequired: 'Please sign in to access this page.',
+    default: 'Unable to sign in.',
+  },
+  errorPages: {
+    Configuration: {
+      title: 'Server error',
+      text: 'There is a problem with the server configuration. Contact the site administrator.',
+    },
+    AccessDenied: { title: 'Access denied', text: 'You do not have permission to sign in.' },
+    Verification: {
+      title: 'Unable to sign in',
+      text: 'The sign-in link is no longer valid. It may have been used already or it may have expired.',
+    },
+    default: { title: 'Error', text: 'Something went wrong while signing in.' },
+  },
+}

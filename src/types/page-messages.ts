@@ -1,0 +1,74 @@
+/**
+ * The texts of the built-in pages in one language. Authchart extension: Auth.js's pages are English only.
+ * `{provider}` and `{email}` are replaced with the (escaped) provider name and e-mail address.
+ */
+export interface PageMessages {
+  /** The sign-in page's title and heading. */
+  signInTitle: string
+  /** A provider's button: `{provider}` is its name. */
+  signInWith: string
+  /** The label of the e-mail provider's address field. */
+  emailLabel: string
+  emailPlaceholder: string
+  /** Shown under the passkey button when the browser's passkey prompt failed or was dismissed. */
+  passkeyFailed: string
+  signOutTitle: string
+  signOutQuestion: string
+  signOutButton: string
+  verifyRequestTitle: string
+  verifyRequestText: string
+  /** The link back to the site's home page. */
+  homeLink: string
+  /** The link to the sign-in page (on the error page of an expired link). */
+  signInLink: string
+  /** The page a sign-in link opens: title, who is signing in (`{email}`), the button. */
+  emailConfirmTitle: string
+  emailConfirmAs: string
+  emailConfirmButton: string
+  /** The page shown while a store the flows need cannot be reached. */
+  unavailableTitle: string
+  unavailableText: string
+  /** The sign-in page's message for each `error` query value; `default` for any other value. */
+  signInErrors: SignInErrorMessages
+  /** The error page's title and text for each `error` query value; `default` for any other value. */
+  errorPages: ErrorPageMessages
+}
+
+/** The sign-in page's error messages, keyed by the `error` query value. */
+export interface SignInErrorMessages {
+  Signin: string
+  OAuthSignin: string
+  OAuthCallbackError: string
+  OAuthCreateAccount: string
+  EmailCreateAccount: string
+  Callback: string
+  OAuthAccountNotLinked: string
+  EmailSignin: string
+  CredentialsSignin: string
+  SessionRequired: string
+  default: string
+}
+
+/** One error page: its title (and heading) and its text. */
+export interface ErrorPageMessage {
+  title: string
+  text: string
+}
+
+/** The error page's texts, keyed by the `error` query value. */
+export interface ErrorPageMessages {
+  Configuration: ErrorPageMessage
+  AccessDenied: ErrorPageMessage
+  Verification: ErrorPageMessage
+  default: ErrorPageMessage
+}
+
+/**
+ * Texts an app gives for one language in `theme.locales`: any key left out comes from the built-in locale of the same
+ * language when there is one, else from English.
+ */
+export type PageMessagesInput = {
+  [K in keyof PageMessages]?: PageMessages[K] extends string
+    ? string
+    : { [E in keyof PageMessages[K]]?: PageMessages[K][E] extends string ? string : Partial<PageMessages[K][E]> }
+}

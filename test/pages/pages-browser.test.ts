@@ -1,0 +1,273 @@
+/**
+ * The built-in pages in real headless Chromium (Debian's /usr/bin/chromium driven by playwright-core; no browser is
+ * downloaded), served over HTTP by Express on loopback. Every page, in light and dark mode, at desktop (1280 wide)
+ * and phone (375 wide, mobile viewport emulation) width:
+ * - looks like its baseline screenshot in test/pages/screenshots/ (small tolerance, see screenshot-baseline.ts);
+ * - fits the width (no horizontal scroll);
+ * - passes axe-core with zero violations;
+ * - logs no console error.
+ * Dark mode is checked both ways Auth.js offers it: the browser's prefers-color-scheme with `theme.colorScheme`
+ * 'auto' (the default), and `theme.colorScheme` forcing a scheme against the browser's preference. The sign-in page
+ * is also shot in each built-in language, chosen by the browser's language. Without Chromium the suite is skipped
+ * with a reason, except under CI=true.
+ */
+import { existsSync } from 'node:fs'
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { builtInPageMessages } from '../../src/pages/messages.js'
+import type { Theme } from '../../src/types/index.js'
+import type { HttpSite } from '../support/http-site.js'
+import { axeViolations, describeViolations } from './axe.js'
+import { builtInPages, startPageSite, type BuiltInPage, type ProviderSet } from './page-sites.js'
+import { compareWithBaseline } from './screenshot-baseline.js'
+
+const chromiumPath = '/usr/bin/chromium'
+const inCI = process.env.CI === 'true'
+const canRun = existsSync(chromiumPath) || inCI
+if (!canRun)
+  console.log(
+    `[pages-browser] ${chromiumPath} not found: skipping the page screenshots and audits (apt-get install chromium; under CI=true this fails instead)`,
+  )
+
+const args = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  // The same colours and glyph shapes on every run: screenshots are compared pixel by pixel.
+  '--force-color-profile=srgb',
+  '--font-render-hinting=none',
+]
+
+type Device = 'desktop' | 'phone'
+type Scheme = 'light' | 'dark'
+
+const devices: Record<Device, BrowserContextOptions> = {
+  desktop: { viewport: { width: 1280, height: 800 }, isMobile: false },
+  // isMobile: Chromium lays a page without a viewport meta out 980 px wide, as a phone does.
+  phone: { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true },
+}
+
+let browser: Browser | undefined
+const sites = new Map<string, HttpSite>()
+
+async function site(set: ProviderSet, theme?: Theme): Promise<HttpSite> {
+  const key = `${set}:${JSON.stringify(theme ?? {})}`
+  let found = sites.get(key)
+  if (!found) {
+    found = await startPageSite(set, theme)
+    sites.set(key, found)
+  }
+  return found
+}
+
+beforeAll(async () => {
+  if (canRun) browser = await chromium.launch({ executablePath: chromiumPath, args })
+})
+afterAll(async () => {
+  await browser?.close()
+  await Promise.all([...sites.values()].map((s) => s.close()))
+})
+
+interface Opened {
+  page: Page
+  problems: string[]
+  close(): Promise<void>
+}
+
+/** Opens `page` in a fresh context (no cookies) at the given width, colour-scheme preference and language. */
+async function open(
+  target: BuiltInPage,
+  options: { device: Device; scheme: Scheme; locale?: string; theme?: Theme },
+): Promise<Opened> {
+  const { origin } = await site(target.set, options.theme)
+  const context = await (browser as Browser).newContext({
+    ...devices[options.device],
+    deviceScaleFactor: 1,
+    colorScheme: options.scheme,
+    locale: options.locale ?? 'en-US',
+  })
+  const page = await context.newPage()
+  const problems: string[] = []
+  const url = `${origin}${target.path}`
+  // Failed loads are read from the responses (the console only says "Failed to load resource", without the URL). The
+  // page itself may come with an error status (the error page does), and the site has no favicon.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      problems.push(`console: ${message.text()}`)
+  })
+  page.on('response', (response) => {
+    const path = new URL(response.url()).pathname
+    if (response.status() >= 400 && response.url() !== url && path !== '/favicon.ico')
+      problems.push(`${response.status()} for ${response.url()}`)
+  })
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+  const response = await page.goto(url)
+  expect(response?.status(), `${target.path} answers`).toBe(target.status ?? 200)
+  await page.evaluate(() => document.fonts.ready.then(() => undefined))
+  return { page, problems, close: () => context.close() }
+}
+
+/** Takes the screenshot `name` and compares it with its baseline; the tolerance is a share of the card's area. */
+async function expectLikeBaseline(page: Page, name: string, options: { comparesOnly?: boolean } = {}): Promise<void> {
+  const png = await page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' })
+  const box = await page.locator('main').boundingBox()
+  expect(box, 'the page has a <main> card').not.toBeNull()
+  const area = Math.round((box?.width ?? 0) * (box?.height ?? 0))
+  const result = compareWithBaseline(name, png, area, options)
+  expect(
+    result.differentPixels,
+    `${name}.png: ${result.differentPixels} pixels differ, ${result.allowedPixels} allowed (actual and diff in test-artifacts/pages/)`,
+  ).toBeLessThanOrEqual(result.allowedPixels)
+}
+
+/** No horizontal scroll: the document is no wider than the viewport the device has. */
+async function expectFitsWidth(page: Page, device: Device): Promise<void> {
+  const width = devices[device].viewport?.width as number
+  const measured = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }))
+  expect(measured).toEqual({ scrollWidth: width, innerWidth: width })
+}
+
+async function expectAccessible(page: Page): Promise<void> {
+  const violations = await axeViolations(page)
+  expect(violations, describeViolations(violations)).toEqual([])
+}
+
+/** Relative luminance (WCAG) of a computed `rgb()` / `rgba()` colour. */
+function luminance(css: string): number {
+  const [r, g, b] = (css.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => {
+    const c = Number(v) / 255
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+  })
+  return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0)
+}
+
+/** The computed colours of the parts dark mode must reach: page, card, a text field, a provider button. */
+async function colours(page: Page) {
+  return page.evaluate(() => {
+    const style = (selector: string) => getComputedStyle(document.querySelector(selector) as Element)
+    const input = style('input[name=username]')
+    const provider = style('button.provider')
+    return {
+      body: style('body').backgroundColor,
+      card: style('main').backgroundColor,
+      inputBackground: input.backgroundColor,
+      inputText: input.color,
+      providerBackground: provider.backgroundColor,
+      providerText: provider.color,
+    }
+  })
+}
+
+const signIn = builtInPages.find((p) => p.name === 'signin') as BuiltInPage
+
+describe.runIf(canRun)('built-in pages in Chromium', () => {
+  for (const target of builtInPages) {
+    describe(target.name, () => {
+      for (const device of ['desktop', 'phone'] as const) {
+        for (const scheme of ['light', 'dark'] as const) {
+          it(`${device}, ${scheme}: like its baseline, fits the width, no axe violation`, async () => {
+            const opened = await open(target, { device, scheme })
+            try {
+              await expectLikeBaseline(opened.page, `${target.name}-${device}-${scheme}`)
+              await expectFitsWidth(opened.page, device)
+              await expectAccessible(opened.page)
+              expect(opened.problems).toEqual([])
+            } finally {
+              await opened.close()
+            }
+          })
+        }
+      }
+
+      // theme.colorScheme wins over the browser's preference: the forced page looks like the preferred one.
+      for (const forced of ['light', 'dark'] as const) {
+        it(`theme.colorScheme '${forced}' against a browser that prefers the other: same look, no axe violation`, async () => {
+          const other = forced === 'dark' ? 'light' : 'dark'
+          const opened = await open(target, { device: 'desktop', scheme: other, theme: { colorScheme: forced } })
+          try {
+            await expectLikeBaseline(opened.page, `${target.name}-desktop-${forced}`, { comparesOnly: true })
+            await expectAccessible(opened.page)
+          } finally {
+            await opened.close()
+          }
+        })
+      }
+    })
+  }
+
+  it('the comparison catches a changed word: "Sign out" → "Log out" does not pass as the baseline', async () => {
+    const signOut = builtInPages.find((p) => p.name === 'signout') as BuiltInPage
+    const theme: Theme = { locales: { en: { signOutButton: 'Log out' } } }
+    const opened = await open(signOut, { device: 'desktop', scheme: 'light', theme })
+    try {
+      const png = await opened.page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' })
+      const box = await opened.page.locator('main').boundingBox()
+      const area = Math.round((box?.width ?? 0) * (box?.height ?? 0))
+      const result = compareWithBaseline('signout-desktop-light', png, area, {
+        comparesOnly: true,
+        keepFailures: false,
+      })
+      expect(result.differentPixels).toBeGreaterThan(result.allowedPixels)
+    } finally {
+      await opened.close()
+    }
+  })
+
+  it('dark mode reaches the fields and buttons, not only the background', async () => {
+    const ways: Array<{ scheme: Scheme; theme?: Theme }> = [
+      { scheme: 'dark' },
+      { scheme: 'light', theme: { colorScheme: 'dark' } },
+    ]
+    for (const way of ways) {
+      const opened = await open(signIn, { device: 'desktop', ...way })
+      try {
+        const c = await colours(opened.page)
+        for (const surface of [c.body, c.card, c.inputBackground, c.providerBackground])
+          expect(luminance(surface), `${JSON.stringify(way)}: ${JSON.stringify(c)}`).toBeLessThan(0.05)
+        for (const text of [c.inputText, c.providerText]) expect(luminance(text)).toBeGreaterThan(0.7)
+      } finally {
+        await opened.close()
+      }
+    }
+    const light = await open(signIn, { device: 'desktop', scheme: 'light' })
+    try {
+      const c = await colours(light.page)
+      for (const surface of [c.card, c.inputBackground, c.providerBackground]) expect(luminance(surface)).toBe(1)
+    } finally {
+      await light.close()
+    }
+  })
+
+  describe('the sign-in page in each built-in language, chosen by the browser', () => {
+    for (const [lang, browserLocale] of [
+      ['fr', 'fr-FR'],
+      ['de', 'de-DE'],
+      ['es', 'es-ES'],
+      ['ja', 'ja-JP'],
+    ] as const) {
+      it(`${browserLocale}: <html lang="${lang}">, its texts, like its baseline at phone width, no axe violation`, async () => {
+        const opened = await open(signIn, { device: 'phone', scheme: 'light', locale: browserLocale })
+        try {
+          const messages = builtInPageMessages[lang]
+          expect(await opened.page.getAttribute('html', 'lang')).toBe(lang)
+          expect(await opened.page.locator('h1').textContent()).toBe(messages?.signInTitle)
+          expect(await opened.page.title()).toBe(messages?.signInTitle)
+          await expectLikeBaseline(opened.page, `signin-phone-light-${lang}`)
+          await expectFitsWidth(opened.page, 'phone')
+          await expectAccessible(opened.page)
+          expect(opened.problems).toEqual([])
+        } finally {
+          await opened.close()
+        }
+      })
+    }
+  })
+})
