@@ -28,7 +28,7 @@ export interface RunOptions {
   warmupMillis: number
 }
 
-export const fullRun: RunOptions = { rounds: 11, roundMillis: 300, warmupMillis: 1500 }
+export const fullRun: RunOptions = { rounds: 21, roundMillis: 200, warmupMillis: 1500 }
 export const quickRun: RunOptions = { rounds: 3, roundMillis: 100, warmupMillis: 300 }
 
 export function runOptions(quick: boolean | undefined): RunOptions {
