@@ -159,6 +159,26 @@ async function registerPasskey(handler: Handler, authenticator: SoftAuthenticato
   expectSignedIn(response, 'passkey registration')
 }
 
+/** Whether an ES256 DER signature's r and s both take their full 32 bytes (33 with DER's sign padding). */
+function hasFullLengthIntegers(signature: Buffer): boolean {
+  const rLength = signature[3]
+  const sLength = signature[5 + rLength]
+  return rLength >= 32 && sLength >= 32
+}
+
+/**
+ * An assertion whose signature @simplewebauthn/server 9 can read. Version 9 (the one @auth/core 0.41 is written
+ * against) turns the DER signature into r ‖ s without left-padding, so it rejects the 1 in 128 or so signatures whose
+ * r or s is shorter than 32 bytes (fixed in later versions). The authenticator signs again in that case, for both
+ * libraries, so that neither side's figure includes a failed sign-in.
+ */
+function fullLengthAssertion(authenticator: SoftAuthenticator, options: { challenge: string; rpId?: string }) {
+  for (;;) {
+    const assertion = authenticator.get(options) as { response: { signature: string } }
+    if (hasFullLengthIntegers(Buffer.from(assertion.response.signature, 'base64url'))) return assertion
+  }
+}
+
 /** The browser on the sign-in page: it holds the CSRF cookie and the page's token (untimed, as the page load). */
 interface SignInPage {
   jar: Jar
@@ -175,7 +195,7 @@ function passkeySide(handler: Handler, authenticator: SoftAuthenticator, label: 
       const options = await get(handler, '/auth/webauthn-options/passkey?action=authenticate', jar)
       jar.take(options)
       const body = (await options.json()) as { action: string; options: { challenge: string; rpId?: string } }
-      const assertion = await untimed(() => JSON.stringify(authenticator.get(body.options)))
+      const assertion = await untimed(() => JSON.stringify(fullLengthAssertion(authenticator, body.options)))
       const form = { action: 'authenticate', data: assertion, csrfToken }
       const response = await post(handler, '/auth/callback/passkey', jar, form)
       await response.text()
