@@ -159,11 +159,15 @@ async function registerPasskey(handler: Handler, authenticator: SoftAuthenticato
   expectSignedIn(response, 'passkey registration')
 }
 
-/** Whether an ES256 DER signature's r and s both take their full 32 bytes (33 with DER's sign padding). */
+/** Whether a DER integer at `offset` (its length byte) holds a full 32-byte value (33 bytes with sign padding). */
+function isFullLengthInteger(der: Buffer, offset: number): boolean {
+  const length = der[offset]
+  return length === 33 || (length === 32 && der[offset + 1] !== 0)
+}
+
+/** Whether an ES256 DER signature's r and s both have 32-byte values. */
 function hasFullLengthIntegers(signature: Buffer): boolean {
-  const rLength = signature[3]
-  const sLength = signature[5 + rLength]
-  return rLength >= 32 && sLength >= 32
+  return isFullLengthInteger(signature, 3) && isFullLengthInteger(signature, 5 + signature[3])
 }
 
 /**
