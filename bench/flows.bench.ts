@@ -7,7 +7,8 @@
  *   from many users, so Authchart's per-address request limit never applies. "Confirm a link" is what the person's
  *   click costs: Authchart shows a confirmation page on GET and consumes the token on the button's POST (scanners
  *   that fetch links do not burn them, docs/email.md), so its side is GET + POST; @auth/core consumes on GET. The link
- *   itself is minted untimed before each confirmation, through the same library.
+ *   itself is minted untimed before each confirmation, through the same library. A third row confirms with one GET
+ *   on both sides (Authchart's `dangerousConsumeOnGet`), like for like.
  * - Passkey: a software authenticator (test/support/soft-authenticator.ts) registered once through each library;
  *   one operation is `GET /webauthn-options/passkey` + `POST /callback/passkey` with the signed assertion, from a
  *   browser that has the sign-in page's CSRF token (fetched untimed, as the page load). The authenticator's signing
@@ -137,7 +138,35 @@ async function emailCases(run: ReturnType<typeof runOptions>): Promise<CaseResul
     confirmTheirs,
     run,
   )
-  return [request, confirm]
+  // The same click with Authchart's one-click GET (`dangerousConsumeOnGet`, Auth.js's behaviour): like for like.
+  const oneClickLinks: string[] = []
+  const oneClick = {
+    ...shape,
+    adapter: MemoryAdapter(),
+    providers: [
+      Email({
+        server,
+        dangerousConsumeOnGet: true,
+        sendVerificationRequest: ({ url }) => void oneClickLinks.push(url),
+      }),
+    ],
+  }
+  const oneClickHandler: Handler = (r) => Auth(r, oneClick)
+  const confirmOneClick: Side<string> = {
+    prepare: () => requestLink(oneClickHandler, oneClickLinks),
+    run: async (link) => {
+      const response = await get(oneClickHandler, link, new Jar())
+      await response.text()
+      expectSignedIn(response, 'Authchart one-click e-mail')
+    },
+  }
+  const sameClick = await compare(
+    'e-mail: confirm a link, one GET on both (Authchart with `dangerousConsumeOnGet`)',
+    confirmOneClick,
+    confirmTheirs,
+    run,
+  )
+  return [request, confirm, sameClick]
 }
 
 /** Registers the authenticator's credential through `handler`; returns a jar without a session. */
