@@ -186,7 +186,7 @@ async function run(request: Request, config: AuthConfig): Promise<ResponseIntern
   let ctx: RequestContext
   try {
     const req = await parseRequest(request, resolved.basePath, { hostDecidesOrigin: resolved.origin === undefined })
-    ctx = createContext(resolved, req, Math.floor(Date.now() / 1000))
+    ctx = createContext(resolved, req, Date.now())
   } catch (error) {
     const refused = requestRefusal(resolved, error)
     if (refused) return refused
