@@ -2,15 +2,8 @@
  * `Auth(request, config)`: Request → parsed request → action → internal response → Response. Every failure ends as
  * the documented error page or JSON; the server log gets the whole error, the client only its type.
  */
-import {
-  AdapterError,
-  AuthError,
-  errorPresentation,
-  FlowStoreUnavailable,
-  UnknownAction,
-  UntrustedHost,
-} from '../errors.js'
-import { createLogger, logRefusal } from '../logger.js'
+import { AdapterError, AuthError, errorPresentation, FlowStoreUnavailable, UnknownAction } from '../errors.js'
+import { logRefusal } from '../logger.js'
 import { renderPage } from '../pages/html.js'
 import { renderErrorPage } from '../pages/simple-pages.js'
 import { raw } from '../types/symbols.js'
@@ -27,6 +20,7 @@ import {
 import { sessionAction, signOutAction } from './actions/session.js'
 import { webAuthnOptionsAction } from './actions/webauthn.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
+import { assertConfig, reportConfigurationProblem, untrustedHost } from './config-assertion.js'
 import { createContext, type RequestContext } from './context.js'
 import { configurationErrorBody, errorRedirect } from './error-response.js'
 import { allowedMethods, BodyTooLarge, MethodNotAllowed, parseRequest, routeOf, UnusableHost } from './request.js'
@@ -124,11 +118,11 @@ function asReturnedRedirect(internal: ResponseInternal): ResponseInternal {
 }
 
 /**
- * The answer when the config itself is broken: the problem goes to the log; the client gets the error page for page
- * actions and the generic JSON message for the others.
+ * The answer when the config itself is broken: the problem goes to the log (once per config object: it fails every
+ * request alike); the client gets the error page for page actions and the generic JSON message for the others.
  */
 function configurationFailure(request: Request, config: AuthConfig, error: unknown): ResponseInternal {
-  createLogger(config ?? {}).error(error instanceof Error ? error : new AuthError(String(error)))
+  reportConfigurationProblem(config, error)
   let action: AuthAction | undefined
   let url: URL | undefined
   try {
@@ -168,21 +162,15 @@ function requestRefusal(config: ResolvedConfig, error: unknown): ResponseInterna
 }
 
 async function run(request: Request, config: AuthConfig): Promise<ResponseInternal> {
+  // The first request for a config object checks all of it (a binding did so when it was made).
+  assertConfig(config)
   let resolved: ResolvedConfig
   try {
     resolved = resolveConfig(config)
   } catch (error) {
     return configurationFailure(request, config, error)
   }
-  if (!resolved.trustHost) {
-    return configurationFailure(
-      request,
-      config,
-      new UntrustedHost(
-        'host must be trusted: set url (or AUTH_URL), or trustHost: true (or AUTH_TRUST_HOST=true) behind a proxy that sets Host',
-      ),
-    )
-  }
+  if (!resolved.trustHost) return configurationFailure(request, config, untrustedHost(request.url))
   let ctx: RequestContext
   try {
     const req = await parseRequest(request, resolved.basePath, { hostDecidesOrigin: resolved.origin === undefined })

@@ -106,7 +106,10 @@ function normaliseBasePath(basePath: unknown): string {
 function resolveSecrets(secret: AuthConfig['secret']): string[] {
   const list = Array.isArray(secret) ? secret : secret === undefined ? [] : [secret]
   if (list.length === 0 || list.some((s) => typeof s !== 'string' || s.length === 0)) {
-    throw new MissingSecret('please define a `secret` (or set AUTH_SECRET)')
+    throw new MissingSecret(
+      'Please define a `secret`. Set AUTH_SECRET (or the `secret` option) to a random string of at least 32 ' +
+        'characters, for example the output of `openssl rand -base64 33`; keep it out of the source code',
+    )
   }
   return list
 }

@@ -69,8 +69,13 @@ function resolveChecks(provider: OAuthConfig, redirectProxyUrl: string | undefin
 }
 
 function assertClientSettings(provider: OAuthConfig): void {
-  if (!provider.clientId)
-    throw new InvalidProvider(`provider "${provider.id}": clientId is missing`, { check: 'config', field: 'clientId' })
+  if (!provider.clientId) {
+    const prefix = `AUTH_${provider.id.toUpperCase().replace(/-/g, '_')}`
+    throw new InvalidProvider(
+      `provider "${provider.id}": clientId is missing. Set ${prefix}_ID (and ${prefix}_SECRET) to the client the provider registered for this site, or pass clientId to the provider`,
+      { check: 'config', field: 'clientId' },
+    )
+  }
   const method = provider.client?.token_endpoint_auth_method
   if (method !== undefined && !(supportedTokenEndpointAuthMethods as readonly string[]).includes(method)) {
     throw new InvalidProvider(

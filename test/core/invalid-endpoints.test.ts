@@ -63,14 +63,13 @@ describe('a provider without issuer and without one of its endpoints', () => {
       expect(page).toContain('Server error')
       expect(page).not.toContain('acme.example')
     }
-    const logged = config.recorded.errors
-    expect(logged.length).toBeGreaterThanOrEqual(jsonActions.length + pageActions.length)
-    for (const error of logged) {
-      expect((error as { type?: string }).type).toBe('InvalidEndpoints')
-      // The text Auth.js logs for the same mistake, so a search for it finds this line; then what to do.
-      expect(error.message.startsWith(authJsText)).toBe(true)
-      expect(error.message).toContain('AUTH_ACME_ISSUER')
-    }
+    // Logged once for the config object (test/core/startup-assertion.test.ts), not once per request.
+    const [logged, ...more] = config.recorded.errors
+    expect(more).toEqual([])
+    expect((logged as { type?: string }).type).toBe('InvalidEndpoints')
+    // The text Auth.js logs for the same mistake, so a search for it finds this line; then what to do.
+    expect(logged?.message.startsWith(authJsText)).toBe(true)
+    expect(logged?.message).toContain('AUTH_ACME_ISSUER')
   })
 
   it('names the first endpoint missing, in Auth.js order: authorization, token, userinfo', async () => {
