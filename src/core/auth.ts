@@ -97,7 +97,7 @@ async function handle(ctx: RequestContext): Promise<ResponseInternal> {
   const routes = ctx.req.method === 'POST' ? postRoutes : getRoutes
   const handler = routes[ctx.req.action]
   if (!handler) {
-    ctx.config.logger.error(new UnknownAction(`${ctx.req.method} ${ctx.req.action} is not supported`))
+    ctx.config.logger.error(new UnknownAction(`Cannot handle action: ${ctx.req.action} (${ctx.req.method})`))
     return json(400, { error: 'UnknownAction', message: `${ctx.req.method} /${ctx.req.action} is not supported` })
   }
   try {

@@ -99,7 +99,9 @@ export function mergeProviders(providers: readonly Provider[]): MergedProvider[]
         return { ...merged, kind: 'oauth' }
       case 'credentials':
         if (typeof merged.authorize !== 'function') {
-          throw new MissingAuthorize(`credentials provider "${merged.id}" needs an authorize() function`)
+          throw new MissingAuthorize(
+            `Must define an authorize() handler to use credentials authentication provider (provider "${merged.id}")`,
+          )
         }
         return { ...merged, kind: 'credentials' }
       case 'email':
