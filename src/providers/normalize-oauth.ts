@@ -197,6 +197,18 @@ export function normalizeOAuthProvider(
   return resolved
 }
 
+/**
+ * The redirect proxy's callback URL for this provider (its own `redirectProxyUrl`, else the global one), or undefined
+ * when none is set or the provider answers with `form_post`. Needs no client settings: a proxy only forwards.
+ * @throws InvalidEndpoints when the proxy URL is not a valid https URL (plain http only on loopback hosts)
+ */
+export function redirectProxyCallbackUrl(
+  provider: OAuthConfigOfAnyProfile,
+  globalProxyUrl: string | undefined,
+): string | undefined {
+  return proxiedCallbackUrl(mergeOAuthOptions(provider as OAuthConfig), globalProxyUrl)
+}
+
 /** The `redirect_uri` to send for this provider: the redirect proxy's callback when one is set, else our own. */
 export function oauthRedirectUri(provider: OAuthConfigInternal): string {
   return provider.redirectProxyUrl ?? provider.callbackUrl
