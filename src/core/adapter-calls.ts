@@ -44,10 +44,10 @@ export function requireAdapterMethods(
   names: readonly AdapterMethodName[],
   reason: string,
 ): asserts adapter is Adapter {
-  if (!adapter) throw new MissingAdapter(`${reason} needs an adapter, and the config has none`, { reason })
+  if (!adapter) throw new MissingAdapter(`${reason} requires an adapter, and the config has none`, { reason })
   const missing = [...new Set(names)].filter((name) => typeof adapter[name] !== 'function')
   if (missing.length > 0) {
-    throw new MissingAdapterMethods(`the adapter lacks ${missing.join(', ')}, which ${reason} needs`, {
+    throw new MissingAdapterMethods(`Required adapter methods were missing: ${missing.join(', ')} (for ${reason})`, {
       missing,
       reason,
     })
@@ -70,7 +70,7 @@ export function wrapAdapter(adapter: Adapter, logger: Pick<LoggerInstance, 'erro
     const method: unknown = adapter[name]
     wrapped[name] = async (...args: unknown[]) => {
       if (typeof method !== 'function') {
-        const error = new MissingAdapterMethods(`the adapter lacks ${name}, which this request needs`, {
+        const error = new MissingAdapterMethods(`Required adapter methods were missing: ${name} (for this request)`, {
           missing: [name],
         })
         logger.error(error)

@@ -17,6 +17,8 @@ export interface RequestContext {
   cookies: CookieSet
   /** Epoch seconds, read once per request. */
   now: number
+  /** The same instant in epoch milliseconds, for dates kept at millisecond precision (database session expiry). */
+  nowMs: number
   /** The token of a valid CSRF cookie, if the browser has one (read on first use: the session check never needs it). */
   csrfCookieToken: string | null
   /** Whether this POST carried the CSRF cookie's token (always true when CSRF checks are skipped; false for GET). */
@@ -26,7 +28,7 @@ export interface RequestContext {
 }
 
 /** Builds the context of one request. */
-export function createContext(config: ResolvedConfig, req: AuthRequest, now: number): RequestContext {
+export function createContext(config: ResolvedConfig, req: AuthRequest, nowMs: number): RequestContext {
   // The configured URL decides the origin and the cookie prefixes; the request's own URL only when there is none.
   const origin = config.origin ?? req.url.origin
   const secure = config.cookies.forced
@@ -43,7 +45,8 @@ export function createContext(config: ResolvedConfig, req: AuthRequest, now: num
     origin,
     secure,
     cookies,
-    now,
+    now: Math.floor(nowMs / 1000),
+    nowMs,
     setCookies: [],
     get csrfCookieToken() {
       return readToken()

@@ -15,6 +15,7 @@ export function effectEnv(ctx: RequestContext): EffectEnv {
     baseUrl: ctx.origin,
     sessionCookieName: ctx.cookies.sessionToken.name,
     now: ctx.now,
+    nowMs: ctx.nowMs,
     request: ctx.req.request,
     body: ctx.req.body,
     outcome: {},

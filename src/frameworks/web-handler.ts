@@ -11,6 +11,7 @@
  * @module frameworks/web-handler
  */
 import { Auth } from '../core/auth.js'
+import { assertConfig } from '../core/config-assertion.js'
 import { setEnvDefaults } from '../core/env.js'
 import { FlowStoreUnavailable, InvalidConfig } from '../errors.js'
 import { createLogger } from '../logger.js'
@@ -24,12 +25,14 @@ function environment(): Record<string, string | undefined> {
 
 /**
  * Applies the environment defaults (AUTH_SECRET, AUTH_URL, AUTH_TRUST_HOST, provider ids and secrets, base path
- * `/auth`) to `config`, once per config object, as Auth.js's bindings do. Returns the same object.
+ * `/auth`) to `config`, once per config object, as Auth.js's bindings do, then checks the result: what is wrong is
+ * logged now, when the handler is made, not at the first request. Returns the same object.
  */
 export function prepareConfig<C extends AuthConfig>(config: C): C {
   if (!prepared.has(config)) {
     setEnvDefaults(environment(), config)
     prepared.add(config)
+    assertConfig(config)
   }
   return config
 }

@@ -14,6 +14,7 @@ export const refusalChecks = [
   'email-address',
   'rate-limit',
   'redirect-proxy-origin',
+  'redirect-proxy-state',
   'redirect-proxy-target',
   'callback-parameters',
   'flow-missing',

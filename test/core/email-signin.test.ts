@@ -243,7 +243,9 @@ describe('start-up', () => {
     const { config, recorded } = emailConfig({}, { adapter })
     const response = await send(config, '/auth/signin')
     expect(response.status).toBe(500)
-    expect(recorded.errors.map((e) => e.message).join('\n')).toContain('the adapter lacks useVerificationToken')
+    expect(recorded.errors.map((e) => e.message).join('\n')).toContain(
+      'Required adapter methods were missing: useVerificationToken',
+    )
   })
 })
 

@@ -243,6 +243,23 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
     })
     await begin(cfg, 'other')
   },
+  'redirect-proxy-state': async () => {
+    // A state sealed with another secret cannot be decoded on the proxy.
+    const foreign = await encode({
+      token: { origin: 'http://preview-1.preview.localhost:3000/auth/callback/other', random: 'r' },
+      secret: 'another-deployment-secret-of-32-characters',
+      salt: 'encodedState',
+      maxAge: 900,
+    })
+    remember(foreign)
+    const proxy = config({
+      redirectProxyUrl: 'http://auth.localhost:3000/auth',
+      redirectProxyAllowedOrigins: ['http://*.preview.localhost:3000'],
+    })
+    await send(proxy, `/auth/callback/other?code=stolen-code-value&state=${encodeURIComponent(foreign)}`, {
+      base: 'http://auth.localhost:3000',
+    })
+  },
   'redirect-proxy-target': async () => {
     const beginning = config({
       url: 'http://evil.attacker.test',

@@ -3,7 +3,7 @@
  * the `signIn` event. The full user `authorize` returned stays here; the machine keeps only id, name, e-mail, image.
  */
 import { randomUUID } from 'node:crypto'
-import { CallbackRouteError, CredentialsSignin } from '../../errors.js'
+import { CallbackRouteError, CredentialsSignin, defaultMessage } from '../../errors.js'
 import type { CredentialsCommand, credentialsContract, CredentialsEvent } from '../../../machines/credentials.js'
 import type { HandlersFor } from '../../../machines/contract.js'
 import type { CredentialsConfig } from '../../types/providers.js'
@@ -45,9 +45,11 @@ export function credentialsEffects(
         user = await provider.authorize(credentials, env.request)
       } catch (err) {
         if (err instanceof CredentialsSignin) {
-          // A wrong password is an everyday outcome, not a server error: one warn line, no stack.
+          // A wrong password is an everyday outcome, not a server error: one warn line, no stack. The app's own
+          // message goes with it; a bare CredentialsSignin's text (Auth.js's "Read more at ...") would add nothing.
           const code = typeof err.code === 'string' ? err.code.slice(0, 64) : 'credentials'
-          config.logger.warn('credentials-signin', { provider: provider.id, code })
+          const own = err.message !== defaultMessage(CredentialsSignin) ? err.message.slice(0, 120) : undefined
+          config.logger.warn('credentials-signin', { provider: provider.id, code, ...(own ? { message: own } : {}) })
           return { type: 'AUTHORIZE_REJECTED', code }
         }
         config.logger.error(

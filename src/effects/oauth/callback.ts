@@ -95,12 +95,7 @@ function exchangeFailure(err: unknown, usedPkce: boolean): AuthError {
     )
   }
   if (err instanceof client.AuthorizationResponseError)
-    return callbackFailure(
-      'provider_error',
-      'provider returned an error to the callback',
-      { error: loggable(err.error) },
-      err,
-    )
+    return callbackFailure('provider_error', 'OAuth Provider returned an error', { error: loggable(err.error) }, err)
   const code = (err as { code?: unknown }).code
   const claim = (err as { cause?: { cause?: { claim?: unknown } } }).cause?.cause?.claim
   if (claim === 'nonce')

@@ -10,7 +10,7 @@ import type { SessionTokenConfig } from '../../session/session-token.js'
 
 /** What the effects of one request leave behind for the HTTP layer to turn into a response. */
 export interface EffectOutcome {
-  /** A session to write: the encoded JWT, or a database session token, with its expiry (epoch seconds). */
+  /** A session to write: the encoded JWT, or a database session token, with its expiry (epoch seconds, fractional for a database session's millisecond expiry). */
   issuedSession?: { value: string; expires: number }
   /** The session cookie must be cleared. */
   clearSession?: boolean
@@ -45,6 +45,8 @@ export interface EffectEnv {
   sessionCookieName: string
   /** Epoch seconds. */
   now: number
+  /** The same instant in epoch milliseconds. */
+  nowMs: number
   request: Request
   body?: Record<string, unknown>
   outcome: EffectOutcome
