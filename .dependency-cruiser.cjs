@@ -13,7 +13,10 @@ const ERRORS = '^src/errors\\.ts$'
 const LOGGER = '^src/logger\\.ts$'
 const SECURITY = '^src/security/'
 const SESSION = '^src/session/'
+/** The public provider modules (`authchart/providers`, `authchart/providers/<id>`): only providers live here. */
 const PROVIDERS = '^src/providers/'
+/** What the provider modules share (option merging, endpoint reading, request helpers): never a public subpath. */
+const PROVIDERS_INTERNAL = '^src/providers-internal/'
 const MACHINES = '^machines/'
 /** The flow runtime and its stores (src/flow/stores/). */
 const FLOW = ['^src/flow/']
@@ -125,12 +128,23 @@ module.exports = {
     {
       name: 'effects-allowed',
       comment:
-        'src/effects/ may import providers, security, session, types, errors, logger and (types from) flow and machines; never the core config.',
+        'src/effects/ may import providers (and their shared helpers), security, session, types, errors, logger and (types from) flow and machines; never the core config.',
       severity: 'error',
       from: { path: EFFECTS },
       to: {
         path: '^(src|machines|adapters|visualizations)/',
-        pathNot: [EFFECTS, PROVIDERS, SECURITY, SESSION, ...TYPES, ERRORS, LOGGER, ...FLOW, MACHINES],
+        pathNot: [
+          EFFECTS,
+          PROVIDERS,
+          PROVIDERS_INTERNAL,
+          SECURITY,
+          SESSION,
+          ...TYPES,
+          ERRORS,
+          LOGGER,
+          ...FLOW,
+          MACHINES,
+        ],
       },
     },
     typeOnly('effects-flow-types-only', 'src/effects/ takes only types from src/flow/.', EFFECTS, FLOW),
@@ -150,6 +164,21 @@ module.exports = {
         path: '^(src|machines|adapters|visualizations)/',
         pathNot: [SESSION, SECURITY, ...TYPES, ERRORS, LOGGER, JWT_CODEC],
       },
+    },
+    {
+      name: 'providers-internal-stays-inside',
+      comment:
+        'src/providers-internal/ serves the provider modules, the core and the effects; no other published part reaches into it.',
+      severity: 'error',
+      from: { path: LIBRARY, pathNot: [PROVIDERS, PROVIDERS_INTERNAL, CORE, EFFECTS] },
+      to: { path: PROVIDERS_INTERNAL },
+    },
+    {
+      name: 'providers-internal-below-providers',
+      comment: 'src/providers-internal/ holds building blocks: it never imports a provider module.',
+      severity: 'error',
+      from: { path: PROVIDERS_INTERNAL },
+      to: { path: PROVIDERS },
     },
     {
       name: 'core-not-to-entry-points',
