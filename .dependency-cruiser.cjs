@@ -9,6 +9,8 @@
 /** Shared types: one leaf. The public `authchart/types` is src/types/index.ts; the symbol keys and the refusal codes
  * (named by machines, logger and security alike) live here too. */
 const TYPES = ['^src/types/']
+/** The public `authchart/types` entry. */
+const TYPES_ENTRY = '^src/types/index\\.ts$'
 const ERRORS = '^src/errors\\.ts$'
 const LOGGER = '^src/logger\\.ts$'
 const SECURITY = '^src/security/'
@@ -103,7 +105,21 @@ module.exports = {
     typeOnly('security-types-only', 'src/security/ takes only types from src/types/.', SECURITY, TYPES),
     only('types-are-a-leaf', 'src/types/ imports nothing but other src/types/ files.', TYPES, [TYPES], {
       npmAllowed: '^$',
+      fromNot: TYPES_ENTRY,
     }),
+    only(
+      'types-entry',
+      'src/types/index.ts (the public `authchart/types`) also names the JWT types through the public `authchart/jwt` module, so augmenting that module reaches every app.',
+      TYPES_ENTRY,
+      [TYPES, JWT_CODEC],
+      { npmAllowed: '^$' },
+    ),
+    typeOnly(
+      'types-entry-jwt-types-only',
+      'src/types/index.ts takes only types from src/jwt.ts.',
+      TYPES_ENTRY,
+      JWT_CODEC,
+    ),
     {
       name: 'types-no-builtins-at-run-time',
       comment: 'src/types/ may name node types (import type) but loads no module.',
@@ -226,8 +242,10 @@ module.exports = {
   options: {
     // Cruised by `npm run deps:check`: src machines adapters visualizations bin bench examples test.
     doNotFollow: { path: 'node_modules' },
-    // The framework fixtures are apps of their own (own package.json, installed at test time), not our modules.
-    exclude: { path: ['^dist/', '^coverage/', '^test-artifacts/', '^test/frameworks/.+/fixture[^/]*/'] },
+    // The fixtures (frameworks, types, migration) are apps of their own, built or compiled by their tests, not our modules.
+    exclude: {
+      path: ['^dist/', '^coverage/', '^test-artifacts/', '^test/(frameworks/.+|types|migration)/fixture-[^/]*/'],
+    },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

@@ -110,6 +110,9 @@ export type { Account, DefaultSession, Profile, Session, User } from '../types/i
 /** The configuration of `ExpressAuth`: `Auth()`'s, as `@auth/express` names it. */
 export type ExpressAuthConfig = Omit<AuthConfig, 'raw'>
 
+/** What `getSession` resolves to, as `@auth/express` names it. */
+export type GetSessionResult = Promise<Session | null>
+
 /** Converts an Express request into a web `Request` for `Auth()` (`config` supplies the configured origin). */
 export async function toWebRequest(req: ExpressRequest, config: AuthConfig = {} as AuthConfig): Promise<Request> {
   const url = `${originOf(req, config)}${req.originalUrl}`
@@ -202,7 +205,7 @@ export function ExpressAuth(config: AuthConfig): RequestHandler {
  *   InvalidConfig when the server could not answer for another reason (the log says why); InvalidRequest for a
  *   malformed Host when no `url` / `AUTH_URL` is configured.
  */
-export async function getSession(req: ExpressRequest, config: AuthConfig): Promise<Session | null> {
+export async function getSession(req: ExpressRequest, config: AuthConfig): GetSessionResult {
   prepareConfig(config)
   const headers = new Headers()
   const cookie = req.get('cookie')
