@@ -7,7 +7,7 @@
  */
 import { AuthError, UntrustedHost } from '../errors.js'
 import { createLogger } from '../logger.js'
-import { normalizeOAuthProvider } from '../providers/normalize-oauth.js'
+import { normalizeOAuthProvider } from '../providers-internal/normalize-oauth.js'
 import type { AuthConfig } from '../types/index.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
 

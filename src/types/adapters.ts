@@ -13,9 +13,12 @@ export interface AdapterUser extends User {
 }
 
 /** An account row: a user's link to one provider. */
+/** The kinds of provider an account row can come from. */
+export type AdapterAccountType = 'oauth' | 'oidc' | 'email' | 'webauthn'
+
 export interface AdapterAccount extends Account {
   userId: string
-  type: 'oauth' | 'oidc' | 'email' | 'webauthn'
+  type: AdapterAccountType
 }
 
 /** A database session row. */

@@ -22,7 +22,10 @@ export type {
   AdapterAuthenticator,
   VerificationToken,
 } from './adapters.js'
-export type { JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams } from './jwt.js'
+// From the public `authchart/jwt` module, not from ./jwt.js: this import puts that module into every app's program,
+// which is what lets `declare module 'authchart/jwt' { interface JWT {...} }` reach the token type of the callbacks
+// (TypeScript merges an augmentation only into a module some import loads).
+export type { DefaultJWT, JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams } from '../jwt.js'
 export type { LoggerInstance, WarningCode } from './logger.js'
 export type { Account, AuthorizationDetails, Awaitable, Profile, TokenSet, User } from './models.js'
 export type { Theme } from './theme.js'
@@ -81,7 +84,12 @@ export interface JwtCallbackParams {
   trigger?: 'signIn' | 'signUp' | 'update'
   /** @deprecated use `trigger === "signUp"` */
   isNewUser?: boolean
-  session?: unknown
+  /**
+   * With `trigger === 'update'`: the data the client sent to `update()` (`POST /session`). Typed `any`, as Auth.js
+   * types it, so `session?.nickname` compiles; it is the client's JSON, so check it before you trust it.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Auth.js's type: apps read fields off it directly
+  session?: any
 }
 
 /** Parameters of the `session` callback (the strategy decides which of `token` / `user` is set). */
@@ -89,7 +97,9 @@ export interface SessionCallbackParams {
   session: Session & { user: AdapterUser | User }
   token: JWT
   user: AdapterUser
-  newSession?: unknown
+  /** With `trigger === 'update'`: the client's data, typed `any` as in Auth.js (check it before you trust it). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Auth.js's type: apps read fields off it directly
+  newSession?: any
   trigger?: 'update'
 }
 

@@ -13,6 +13,7 @@ export type WarningCode =
   | 'flow-guard-not-boolean'
   | 'redirect-proxy-without-allowlist'
   | 'credentials-signin'
+  | 'express-mount-basepath-mismatch'
   | RefusalCode
 
 export interface LoggerInstance {

@@ -10,7 +10,7 @@ import {
   defaultEmailRequestLimits,
   MemoryRequestCounter,
   type RequestCounter,
-} from '../../providers/email-request-limits.js'
+} from '../../providers-internal/email-request-limits.js'
 import type { EmailConfig } from '../../types/providers.js'
 import type { ResponseInternal } from '../../types/index.js'
 import { requestedCallbackUrl } from '../callback-url.js'

@@ -6,7 +6,7 @@
  * in non-standard ways (errors with status 200, `scope` as an array) through the provider's `token.conform`.
  */
 import type { Configuration } from 'openid-client'
-import { readEndpoint } from '../../providers/oauth-endpoint.js'
+import { readEndpoint } from '../../providers-internal/oauth-endpoint.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
 import { currentCodeExchange } from './code-exchange-context.js'
 import {

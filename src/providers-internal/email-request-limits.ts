@@ -1,7 +1,7 @@
 /**
  * Counters for the e-mail sign-in request limits: how many sign-in requests one address (or one client) made in
  * the current window. The machine compares the counts with the limits (machines/email.ts, `countingRequests`).
- * @module providers/email-request-limits
+ * @module providers-internal/email-request-limits
  */
 import { createHash } from 'node:crypto'
 import type { RequestCounter } from '../types/providers.js'
