@@ -3,7 +3,14 @@
  * base URL, and a place to leave their results for the HTTP layer. No cookies, headers or responses: effects know
  * no HTTP.
  */
-import type { CallbacksOptions, EventCallbacks, Session, SessionOptions, Theme } from '../../types/index.js'
+import type {
+  CallbacksOptions,
+  DefaultSession,
+  EventCallbacks,
+  Session,
+  SessionOptions,
+  Theme,
+} from '../../types/index.js'
 import type { JWT } from '../../types/jwt.js'
 import type { LoggerInstance } from '../../types/logger.js'
 import type { SessionTokenConfig } from '../../session/session-token.js'
@@ -15,7 +22,8 @@ export interface EffectOutcome {
   /** The session cookie must be cleared. */
   clearSession?: boolean
   /** The session the client sees. */
-  session?: Session | Record<string, unknown> | null
+  // What the app's `session` callback returned; DefaultSession too, since an app's augmented Session may require more.
+  session?: Session | DefaultSession | Record<string, unknown> | null
   /** OAuth: the provider URL the browser is sent to. */
   authorizationUrl?: string
   /** The decoded token of this request, when it had one. */
