@@ -56,7 +56,7 @@ svg.chart .state.current > rect:first-of-type { fill: #c6f6d5; stroke: #22543d; 
 svg.chart .edge.taken path { stroke: #2f855a; stroke-width: 2.6; }
 aside.live { position: sticky; top: 44px; z-index: 1; background: #f0fff4; border: 1px solid #9ae6b4; border-radius: 8px; margin: 12px 0; padding: 8px 14px; }
 aside.live h2 { font-size: 15px; margin: 0 0 4px; }
-aside.live ol { margin: 4px 0; padding-left: 22px; max-height: 9.5em; overflow-y: auto; font-family: ui-monospace, "DejaVu Sans Mono", Menlo, monospace; font-size: 12px; }
+aside.live ol { margin: 4px 0; padding-left: 36px; max-height: 9.5em; overflow-y: auto; font-family: ui-monospace, "DejaVu Sans Mono", Menlo, monospace; font-size: 12px; }
 aside.live li.now { font-weight: 700; }
 .origin-app { color: var(--app); font-weight: 700; }
 .origin-extension { color: var(--ext); }
@@ -134,8 +134,8 @@ ${transitionRows.join('\n')}
 
 /**
  * The live view's script: polls the feed (same origin), lists the steps, and marks the state the newest flow is in
- * (`current`), the states and arrows it went through (`visited`, `taken`), scrolling its machine into view when a new
- * flow starts. The feed answers `{ steps: [{ machine, flowId, from, to, event, at }] }`, oldest first.
+ * (`current`, scrolled into view) and, in each machine, the states and arrows its newest flow went through (`visited`,
+ * `taken`). The feed answers `{ steps: [{ machine, flowId, from, to, event, at }] }`, oldest first.
  */
 function liveScript(feedUrl: string, intervalMs: number): string {
   return `
@@ -143,7 +143,22 @@ function liveScript(feedUrl: string, intervalMs: number): string {
   const status = document.getElementById('live-status');
   const list = document.getElementById('live-steps');
   let shown = '';
-  let lastFlow = '';
+  // The audit trail has one step per event: eventless ('always') hops in between are not steps of their own, so the
+  // arrows of a step are the direct one or, failing that, the event's arrow followed by eventless ones (at most 4).
+  const arrowsBetween = (section, from, to) => {
+    const arrows = [...section.querySelectorAll('.edge[data-event]')];
+    const direct = arrows.filter((g) => g.dataset.source === from && g.dataset.target === to);
+    if (direct.length > 0) return direct;
+    let paths = arrows.filter((g) => g.dataset.source === from).map((g) => [g]);
+    for (let hops = 0; hops < 4 && paths.length > 0; hops++) {
+      const found = paths.find((p) => p[p.length - 1].dataset.target === to);
+      if (found) return found;
+      paths = paths.flatMap((p) => arrows
+        .filter((g) => g.dataset.event === 'always' && g.dataset.source === p[p.length - 1].dataset.target)
+        .map((g) => [...p, g]));
+    }
+    return [];
+  };
   const clear = () => {
     for (const el of document.querySelectorAll('.current, .visited, .taken')) el.classList.remove('current', 'visited', 'taken');
   };
@@ -161,18 +176,28 @@ function liveScript(feedUrl: string, intervalMs: number): string {
     list.scrollTop = list.scrollHeight;
     const last = steps[steps.length - 1];
     if (!last) { status.textContent = 'No flow yet in this browser: sign in in another tab and watch it here.'; return; }
-    const section = document.querySelector('section.machine[data-machine="' + CSS.escape(last.machine) + '"]');
-    if (!section) return;
+    // Each machine shows the path of its newest flow; the newest step of all is the current state.
+    const newest = new Map();
+    for (const s of steps) newest.set(s.machine, s.flowId);
     for (const s of steps) {
-      if (s.flowId !== last.flowId) continue;
-      for (const g of section.querySelectorAll('.state')) if (g.dataset.state === s.from || g.dataset.state === s.to) g.classList.add('visited');
-      for (const g of section.querySelectorAll('.edge')) if (g.dataset.source === s.from && g.dataset.target === s.to) g.classList.add('taken');
+      if (newest.get(s.machine) !== s.flowId) continue;
+      const section = document.querySelector('section.machine[data-machine="' + CSS.escape(s.machine) + '"]');
+      if (!section) continue;
+      const states = new Set([s.from, s.to]);
+      for (const g of arrowsBetween(section, s.from, s.to)) {
+        g.classList.add('taken');
+        states.add(g.dataset.source);
+        states.add(g.dataset.target);
+      }
+      for (const g of section.querySelectorAll('.state')) if (states.has(g.dataset.state)) g.classList.add('visited');
     }
-    for (const g of section.querySelectorAll('.state')) if (g.dataset.state === last.to) g.classList.add('current');
+    const section = document.querySelector('section.machine[data-machine="' + CSS.escape(last.machine) + '"]');
+    const state = section && [...section.querySelectorAll('.state')].find((g) => g.dataset.state === last.to);
+    if (state) state.classList.add('current');
     document.body.dataset.currentMachine = last.machine;
     document.body.dataset.currentState = last.to;
     status.textContent = 'Flow ' + last.flowId + ' of the ' + last.machine + ' machine is in state ' + last.to + '.';
-    if (last.flowId !== lastFlow) { lastFlow = last.flowId; section.scrollIntoView({ block: 'start' }); }
+    if (state) state.scrollIntoView({ block: 'center', inline: 'center' });
   };
   const poll = async () => {
     try {

@@ -93,7 +93,17 @@ async function liveMarks(live: Page) {
       state: g.dataset.state,
       awaiting: g.classList.contains('awaiting'),
     }))
-    return { current, steps, status: document.getElementById('live-status')?.textContent ?? '' }
+    const oauth = document.querySelector('section[data-machine="oauth"]')
+    const visited = [...(oauth?.querySelectorAll<SVGGElement>('.state.visited') ?? [])].map((g) => g.dataset.state)
+    const taken = [...(oauth?.querySelectorAll<SVGGElement>('.edge.taken') ?? [])].map(
+      (g) => `${g.dataset.source}->${g.dataset.target}`,
+    )
+    return {
+      current,
+      steps,
+      oauth: { visited, taken },
+      status: document.getElementById('live-status')?.textContent ?? '',
+    }
   })
 }
 
@@ -160,6 +170,17 @@ describe('the demo in Chromium, with no network beyond loopback', () => {
       expect(oauthSteps.at(-1)?.to).toBe('signedIn')
       // Whatever ran last for this browser is what the live tab marks as current.
       const last = steps.at(-1) as Record<string, string>
+      // The oauth chart keeps the path its flow took, while the current mark follows whatever ran last.
+      await expect
+        .poll(async () => (await liveMarks(live)).oauth)
+        .toEqual({
+          visited: expect.arrayContaining(['idle', 'awaitingCallback', 'checkingState', 'exchangingCode', 'signedIn']),
+          taken: expect.arrayContaining([
+            'awaitingCallback->checkingState',
+            'checkingState->exchangingCode',
+            'announcingSignIn->signedIn',
+          ]),
+        })
       await expect
         .poll(async () => (await liveMarks(live)).current)
         .toEqual([{ machine: last.machine, state: last.to, awaiting: false }])
