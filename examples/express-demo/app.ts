@@ -40,7 +40,8 @@ const signedOutHelp = `<p>You are not signed in. Every way in works on this mach
   <li><strong>Credentials</strong>: <code>ada</code> / <code>lovelace</code> (or <code>alan</code> / <code>turing</code>).</li>
   <li><strong>E-mail</strong>: any address; the link appears under <a href="/dev/mail">Development mail</a>.</li>
   <li><strong>Dev OP</strong>: the development OpenID provider running inside the demo; type any name.</li>
-  <li><strong>Passkey</strong>: type an e-mail address not used yet to create a passkey, then sign in with it.</li>
+  <li><strong>Passkey</strong>: type an e-mail address not used yet to create a passkey, then sign in with it
+    (browsers allow passkeys on <code>localhost</code>, not on an IP address).</li>
 </ul>
 <p>Open <a href="/dev/flow" target="_blank">Live flow</a> in a second tab to watch each step of your sign-in.</p>
 <p><a href="/auth/signin">Sign in</a></p>`
