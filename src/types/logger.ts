@@ -13,6 +13,7 @@ export type WarningCode =
   | 'flow-guard-not-boolean'
   | 'redirect-proxy-without-allowlist'
   | 'credentials-signin'
+  | 'credentials-lockout'
   | RefusalCode
 
 export interface LoggerInstance {
