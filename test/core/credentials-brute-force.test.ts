@@ -116,6 +116,21 @@ describe('credentials brute-force limits', () => {
     expect(after.jar.cookies.has('authjs.session-token')).toBe(true)
   })
 
+  it('the locked-out page caller lands on the sign-in page with its generic credentials message', async () => {
+    const { config } = configWith({ maxFailures: 1 })
+    await attempt(config, 'ada', 'wrong')
+    const { response } = await attempt(config, 'ada', 'lovelace')
+    const page = await send(
+      config,
+      new URL(response.headers.get('location') as string).pathname +
+        new URL(response.headers.get('location') as string).search,
+    )
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    expect(html).toContain('Sign in failed. Check the details you provided are correct.')
+    expect(html).not.toContain('too_many_attempts')
+  })
+
   it('counts one account however its name is typed', async () => {
     const { config } = configWith({ maxFailures: 2 })
     await attempt(config, 'Ada', 'wrong')
