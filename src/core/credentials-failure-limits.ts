@@ -36,12 +36,24 @@ function isFailureCounter(value: unknown): value is FailureCounter {
   )
 }
 
+function settingsOf(provider: CredentialsConfig): CredentialsFailureLimits {
+  return typeof provider.bruteForce === 'object' && provider.bruteForce !== null ? provider.bruteForce : {}
+}
+
+/** A configured store that cannot be used, named at start-up (config-assertion.ts) and by each sign-in. */
+export function failureStoreProblem(provider: CredentialsConfig): InvalidProvider | undefined {
+  if (provider.bruteForce === false) return undefined
+  const { store } = settingsOf(provider)
+  if (store === undefined || isFailureCounter(store)) return undefined
+  return new InvalidProvider(
+    `bruteForce.store of provider "${provider.id}" needs hit(), peek() and clear(): use MemoryRequestCounter or RedisRequestCounter from authchart/providers/credentials-limits`,
+  )
+}
+
 function storeFor(provider: CredentialsConfig, settings: CredentialsFailureLimits): FailureCounter {
-  if (settings.store !== undefined) {
-    if (!isFailureCounter(settings.store))
-      throw new InvalidProvider(`bruteForce.store of provider "${provider.id}" needs hit(), peek() and clear()`)
-    return settings.store
-  }
+  const problem = failureStoreProblem(provider)
+  if (problem) throw problem
+  if (settings.store !== undefined) return settings.store
   let store = memoryStores.get(provider)
   if (!store) memoryStores.set(provider, (store = new MemoryRequestCounter()))
   return store
@@ -64,8 +76,7 @@ export function failureLimitsFor(ctx: RequestContext, provider: CredentialsConfi
       input: { enabled: false },
     }
   }
-  const settings: CredentialsFailureLimits =
-    typeof provider.bruteForce === 'object' && provider.bruteForce !== null ? provider.bruteForce : {}
+  const settings = settingsOf(provider)
   return {
     maxFailures: Math.ceil(positive(settings.maxFailures, defaults.maxFailures)),
     maxClientFailures: Math.ceil(positive(settings.maxClientFailures, defaults.maxClientFailures)),
