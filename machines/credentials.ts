@@ -165,9 +165,8 @@ export const credentialsMachine = setup({
           {
             guard: isLockedOut,
             target: 'lockedOut',
+            // Not an error of the flow: the answer (CredentialsSignin, too_many_attempts) is the HTTP layer's.
             actions: assign(({ event }) => ({
-              error: 'CredentialsSignin' as const,
-              errorCode: 'too_many_attempts',
               retryAfterSeconds: event.retryAfterSeconds,
               refusal: 'credentials-lockout' as const,
               refusalReason: 'too many failed sign-ins in the window',
