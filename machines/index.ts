@@ -27,7 +27,7 @@ export const oauthEntry: MachineEntry<typeof oauthMachine> = {
 
 export const credentialsEntry: MachineEntry<typeof credentialsMachine> = {
   id: 'credentials',
-  version: 1,
+  version: 2,
   machine: credentialsMachine,
   extensionPoints: ['allowSignIn'],
 }

@@ -119,6 +119,22 @@ export interface EventCallbacks {
   updateUser: (message: { user: User }) => Awaitable<void>
   linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
   session: (message: { session: Session; token: JWT } | { session: Session; user?: AdapterUser }) => Awaitable<void>
+  /**
+   * Authchart extension (Auth.js has no such event): a credentials account or client was locked out after too many
+   * failed sign-ins. `account` is the submitted identifier as normalised, whether or not such a user exists.
+   */
+  credentialsLockout: (message: CredentialsLockoutMessage) => Awaitable<void>
+}
+
+/** What the `credentialsLockout` event says. */
+export interface CredentialsLockoutMessage {
+  provider: string
+  /** Which limit was reached: the account's, the client's, or both. */
+  scope: 'account' | 'client' | 'both'
+  /** The normalised account identifier, when the account limit was reached. */
+  account?: string
+  /** When the lockout ends. */
+  until: Date
 }
 
 /** Paths of the app's own pages that replace the built-in ones. */

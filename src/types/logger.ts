@@ -14,6 +14,7 @@ export type WarningCode =
   | 'redirect-proxy-without-allowlist'
   | 'credentials-signin'
   | 'express-mount-basepath-mismatch'
+  | 'credentials-lockout'
   | RefusalCode
 
 export interface LoggerInstance {

@@ -11,6 +11,7 @@ export const refusalChecks = [
   'host',
   'csrf',
   'callback-url',
+  'credentials-lockout',
   'email-address',
   'rate-limit',
   'redirect-proxy-origin',

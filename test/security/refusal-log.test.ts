@@ -236,6 +236,16 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
       },
     })
   },
+  'credentials-lockout': async () => {
+    const cfg = config({ providers: [{ ...testCredentials(), bruteForce: { maxFailures: 1 } }] })
+    for (const password of ['wrong', 'lovelace']) {
+      const jar = new CookieJar()
+      await send(cfg, '/auth/callback/credentials', {
+        jar,
+        form: { username: 'ada', password, csrfToken: await csrfToken(cfg, jar) },
+      })
+    }
+  },
   'redirect-proxy-origin': async () => {
     const cfg = config({
       redirectProxyUrl: 'http://auth.localhost:3000/auth',
@@ -411,6 +421,7 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
 /** Checks whose refusal concerns a flow, so their line names the flow id. */
 const flowChecks = new Set<RefusalCheck>([
   'csrf',
+  'credentials-lockout',
   'redirect-proxy-origin',
   'flow-expired',
   'provider-mismatch',
