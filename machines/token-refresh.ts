@@ -38,7 +38,8 @@ export type TokenRefreshEvent =
   | { type: 'SESSION_NOT_FOUND' }
   | { type: 'TOKENS_NOT_FOUND' }
   | { type: 'TOKENS_REFRESHED'; expiresAt?: number }
-  | { type: 'REFRESH_REFUSED'; reason: string }
+  /** `joined`: the refusal answered another request's refresh, which this request joined (and which logs it). */
+  | { type: 'REFRESH_REFUSED'; reason: string; joined: boolean }
   | { type: 'REFRESH_UNAVAILABLE' }
   | { type: 'TOKENS_SAVED' }
   | { type: 'TOKENS_SAVE_FAILED' }
@@ -88,6 +89,10 @@ export const tokenRefreshMachine = setup({
     /** Neither token is left: a refresh was refused before, and the session already carries the mark. */
     wasRefusedBefore: ({ event }) => !(event as Found).hasAccessToken && !(event as Found).hasRefreshToken,
     endsSessionOnFailure: ({ context }) => context.endSessionOnFailure === true,
+    /** The refusal was another request's, joined by this one: that request logs it. */
+    joinedRefusal: ({ event }) => event.type === 'REFRESH_REFUSED' && event.joined,
+    endsSessionOnJoinedRefusal: ({ context, event }) =>
+      context.endSessionOnFailure === true && event.type === 'REFRESH_REFUSED' && event.joined,
   },
   actions: {
     // Commands: run by the flow runtime with the handlers in src/effects/token-refresh/.
@@ -150,6 +155,8 @@ export const tokenRefreshMachine = setup({
       on: {
         TOKENS_REFRESHED: { target: 'saving', actions: assign(({ event }) => ({ expiresAt: event.expiresAt })) },
         REFRESH_REFUSED: [
+          { guard: 'endsSessionOnJoinedRefusal', target: 'endingSession' },
+          { guard: 'joinedRefusal', target: 'markingSession' },
           {
             guard: 'endsSessionOnFailure',
             target: 'endingSession',

@@ -14,6 +14,8 @@ import { jwtSessionTokens } from '../effects/token-refresh/jwt-session-tokens.js
 import { tokenRefreshEffects, type HandedToken } from '../effects/token-refresh/token-refresh-flow.js'
 import { readChunkedCookie } from '../session/cookie-chunks.js'
 import { parseCookieHeader, serializeCookie } from '../session/cookie-header.js'
+import type { ResolvedTokenRefresh } from '../effects/shared/effect-env.js'
+import { scalarText } from '../security/scalar-text.js'
 import type { AuthConfig } from '../types/index.js'
 import type { OAuthConfig, OAuthConfigInternal } from '../types/providers.js'
 import type { AccessTokenError, AccessTokenResult } from '../types/token-refresh.js'
@@ -43,16 +45,19 @@ function contextOf(config: ResolvedConfig, request: Request): RequestContext {
   )
 }
 
-/** The configured provider that may refresh, or the reason it may not. */
-function refreshingProvider(config: ResolvedConfig, providerId: string): OAuthConfig {
+/** The configured provider that may refresh, with its settings, or the reason it may not. */
+function refreshingProvider(
+  config: ResolvedConfig,
+  providerId: string,
+): { configured: OAuthConfig; settings: ResolvedTokenRefresh } {
   const provider = config.providersById.get(providerId)
   if (!provider || provider.kind !== 'oauth')
     throw new InvalidConfig(
-      `getAccessToken: "${String(providerId).slice(0, 60)}" is no OAuth or OIDC provider of this config`,
+      `getAccessToken: "${scalarText(providerId).slice(0, 60)}" is no OAuth or OIDC provider of this config`,
     )
-  if (!config.tokenRefresh.has(provider.id))
-    throw new InvalidConfig(`getAccessToken: provider "${provider.id}" has no tokenRefresh option`)
-  return provider
+  const settings = config.tokenRefresh.get(provider.id)
+  if (!settings) throw new InvalidConfig(`getAccessToken: provider "${provider.id}" has no tokenRefresh option`)
+  return { configured: provider, settings }
 }
 
 /**
@@ -76,19 +81,20 @@ export async function getAccessToken(
   }
   let ctx: RequestContext
   let provider: OAuthConfigInternal
+  let settings: ResolvedTokenRefresh
   try {
     if (!resolved.trustHost)
       throw new InvalidConfig(
         'host must be trusted: set url (or AUTH_URL), or trustHost: true (or AUTH_TRUST_HOST=true)',
       )
-    const configured = refreshingProvider(resolved, providerId)
+    const { configured, settings: found } = refreshingProvider(resolved, providerId)
+    settings = found
     ctx = contextOf(resolved, request)
     provider = oauthProviderFor(ctx, configured)
   } catch (error) {
     resolved.logger.error(error instanceof Error ? error : new AuthError(String(error)))
     return failed('Configuration')
   }
-  const settings = resolved.tokenRefresh.get(provider.id)!
   const env = effectEnv(ctx)
   const sessionCookie = readChunkedCookie(ctx.cookies.sessionToken.name, ctx.req.cookies)
   const handed: HandedToken = {}
@@ -106,7 +112,7 @@ export async function getAccessToken(
       margin: settings.margin,
       endSessionOnFailure: settings.onFailure === 'endSession',
     }
-    state = (await runMachine(ctx, resolved.machines.tokenRefresh!, event, handlers)).value
+    state = (await runMachine(ctx, resolved.machines.tokenRefresh, event, handlers)).value
   } catch (error) {
     // A store that could not be reached; adapter failures were logged by the adapter wrapper already.
     if (!(error instanceof AdapterError))

@@ -52,7 +52,7 @@ function classify(err: unknown, providerId: string, log: (error: Error) => void)
     const fromBody = byStatus(err.status, err.error)
     if (fromBody?.kind === 'refused') return fromBody
   }
-  const reason = isTimeout(err) ? 'timeout' : (answered ? 'provider error' : 'unreachable')
+  const reason = isTimeout(err) ? 'timeout' : answered ? 'provider error' : 'unreachable'
   log(
     new AuthError(`token refresh at provider "${providerId}" failed: ${reason}`, {
       provider: providerId,
@@ -83,7 +83,11 @@ export async function exchangeRefreshToken(
     )
     const tokens = providerTokensOf(withExpiresAt({ ...response }, nowSeconds))
     if (!tokens.access_token) return refused('no access_token')
-    return { kind: 'refreshed', tokens: { ...tokens, refresh_token: tokens.refresh_token ?? refreshToken }, at: Date.now() }
+    return {
+      kind: 'refreshed',
+      tokens: { ...tokens, refresh_token: tokens.refresh_token ?? refreshToken },
+      at: Date.now(),
+    }
   } catch (err) {
     return classify(err, provider.id, options.log)
   }

@@ -16,6 +16,7 @@
  *   is published and the lock released, so no later refresh can be overtaken by an older write.
  */
 import { createHmac } from 'node:crypto'
+import { InvalidConfig } from '../../errors.js'
 import { derivePurposeKey } from '../../session/hkdf-keys.js'
 import { openCompactJwe, sealCompactJwe } from '../../session/jwe.js'
 import type { TokenRefreshLock } from '../../types/token-refresh.js'
@@ -73,6 +74,8 @@ function retentionFor(outcome: RefreshOutcome): number {
 export class RefreshCoordinator {
   readonly #inFlight = new Map<string, Promise<RefreshOutcome>>()
   readonly #kept = new Map<string, Kept>()
+  /** Whose exchange each outcome was (outcomes read back from the lock's result slot were nobody's here). */
+  readonly #ledBy = new WeakMap<RefreshOutcome, RefreshRequest>()
   readonly #hashKey: Uint8Array
   readonly #sealKeys: Uint8Array[]
   readonly #lock?: TokenRefreshLock
@@ -86,8 +89,11 @@ export class RefreshCoordinator {
     this.#lockTtlMs = 2 * settings.providerTimeout + 2_000
   }
 
-  /** Exchanges `request.refreshToken` once for every concurrent caller (and follows kept results that ran short). */
-  async refresh(request: RefreshRequest): Promise<RefreshOutcome> {
+  /**
+   * Exchanges `request.refreshToken` once for every concurrent caller (and follows kept results that ran short).
+   * `led` tells the one caller whose exchange it was from all those handed its result.
+   */
+  async refresh(request: RefreshRequest): Promise<{ outcome: RefreshOutcome; led: boolean }> {
     const started = Date.now()
     let refreshToken = request.refreshToken
     for (let hop = 0; ; hop++) {
@@ -95,7 +101,8 @@ export class RefreshCoordinator {
       const next = outcome.kind === 'refreshed' ? outcome.tokens.refresh_token : undefined
       // A result made before this call began may have run short since: the refresh token it brought is next.
       const ranShort = outcome.kind === 'refreshed' && outcome.at < started && !request.isFresh(outcome.tokens)
-      if (!ranShort || !next || next === refreshToken || hop + 1 >= maxHops) return outcome
+      if (!ranShort || !next || next === refreshToken || hop + 1 >= maxHops)
+        return { outcome, led: this.#ledBy.get(outcome) === request }
       refreshToken = next
     }
   }
@@ -194,6 +201,7 @@ export class RefreshCoordinator {
         return { kind: 'refreshed', tokens: stored, at: 0 }
     }
     const outcome = await request.exchange(refreshToken)
+    this.#ledBy.set(outcome, request)
     if (outcome.kind === 'refreshed' && request.persist) {
       try {
         await request.persist(outcome.tokens)
@@ -206,7 +214,9 @@ export class RefreshCoordinator {
   }
 
   #seal(outcome: RefreshOutcome): string {
-    return sealCompactJwe(JSON.stringify(outcome), this.#sealKeys[0] as Uint8Array, 'A256GCM')
+    const [current] = this.#sealKeys
+    if (!current) throw new InvalidConfig('token refresh results need a secret to be sealed with')
+    return sealCompactJwe(JSON.stringify(outcome), current, 'A256GCM')
   }
 
   #open(sealed: string | null): RefreshOutcome | null {

@@ -4,11 +4,7 @@
  * coordinator's (`single-flight.ts`); these handlers report what happened, and the machine decides what follows.
  */
 import type { HandlersFor } from '../../../machines/contract.js'
-import type {
-  TokenRefreshCommand,
-  tokenRefreshContract,
-  TokenRefreshEvent,
-} from '../../../machines/token-refresh.js'
+import type { TokenRefreshCommand, tokenRefreshContract, TokenRefreshEvent } from '../../../machines/token-refresh.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
 import type { EffectEnv, ResolvedTokenRefresh } from '../shared/effect-env.js'
 import type { ProviderTokens } from './provider-tokens.js'
@@ -47,7 +43,11 @@ export interface HandedToken {
 }
 
 /** Builds the handlers for one request; `handed` receives the token to give the app. */
-export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput, handed: HandedToken): TokenRefreshHandlers {
+export function tokenRefreshEffects(
+  env: EffectEnv,
+  input: TokenRefreshInput,
+  handed: HandedToken,
+): TokenRefreshHandlers {
   const { config } = env
   const { provider, settings, store } = input
   let tokens: ProviderTokens = {}
@@ -79,7 +79,7 @@ export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput, ha
 
     async refreshTokens() {
       const refreshToken = tokens.refresh_token as string
-      const outcome = await coordinator().refresh({
+      const { outcome, led } = await coordinator().refresh({
         providerId: provider.id,
         refreshToken,
         exchange: (current) =>
@@ -88,11 +88,13 @@ export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput, ha
         reread: store.reread?.bind(store),
         isFresh: (candidate) =>
           candidate.access_token !== undefined &&
-          (candidate.expires_at === undefined || candidate.expires_at - settings.margin > Math.floor(Date.now() / 1000)),
+          (candidate.expires_at === undefined ||
+            candidate.expires_at - settings.margin > Math.floor(Date.now() / 1000)),
         log: config.logger.error,
       })
       handed.accessToken = undefined
-      if (outcome.kind === 'refused') return { type: 'REFRESH_REFUSED', reason: outcome.reason }
+      // The refusal is the provider's answer to one exchange: logged by the request that made it, not by each joiner.
+      if (outcome.kind === 'refused') return { type: 'REFRESH_REFUSED', reason: outcome.reason, joined: !led }
       if (outcome.kind === 'unavailable') return { type: 'REFRESH_UNAVAILABLE' }
       tokens = outcome.tokens
       return {
