@@ -102,10 +102,18 @@ async function sessionToken(jar: CookieJar): Promise<JWT> {
   return token
 }
 
-function keptTokens(token: JWT): { access_token?: string; refresh_token?: string; expires_at?: number } {
-  return ((token['authchart:tokens'] as Record<string, unknown> | undefined)?.idp ?? {}) as ReturnType<
-    typeof keptTokens
-  >
+interface Kept {
+  access_token?: string
+  refresh_token?: string
+  expires_at?: number
+}
+
+function keptTokens(token: JWT): Kept {
+  const claim = token['authchart:tokens']
+  const entry: unknown =
+    typeof claim === 'object' && claim !== null ? (claim as Record<string, unknown>).idp : undefined
+  const kept: Kept = typeof entry === 'object' && entry !== null ? entry : {}
+  return kept
 }
 
 describe('getAccessToken with JWT sessions', () => {
@@ -178,7 +186,7 @@ describe('getAccessToken with JWT sessions', () => {
     const results = await Promise.all(Array.from({ length: 5 }, () => accessToken(config, jar.header())))
     expect(results.map((r) => r.error)).toEqual(Array(5).fill('RefreshTokenError'))
     expect(op.tokenRequests('refresh_token') - before).toBe(1)
-    take(jar, results[0] as AccessTokenResult)
+    for (const result of results) take(jar, result)
     expect(((await session(config, jar)) as { error?: string; user?: object }).error).toBe('RefreshTokenError')
     expect(config.recorded.refusals).toEqual([
       { code: 'refused:refresh-token', detail: expect.objectContaining({ reason: 'invalid_grant' }) as object },
