@@ -177,6 +177,27 @@ describe('getAccessToken with JWT sessions', () => {
     expect(keptTokens(await sessionToken(jar)).refresh_token).not.toBe(rotated.refresh_token)
   })
 
+  it('an old cookie whose renewed token has run short too is led on to the next refresh, never to a reuse', async () => {
+    const config = refreshConfig()
+    const jar = await signIn(config)
+    const oldCookies = jar.header()
+    await outliveAccessToken()
+    const first = await accessToken(config, jar.header())
+    expect(renewed(first)).toBe(true)
+    await outliveAccessToken()
+    // The browser never got the first renewal's cookie; its old refresh token was rotated away meanwhile.
+    const before = op.tokenRequests('refresh_token')
+    const late = await accessToken(config, oldCookies)
+    expect(renewed(late)).toBe(true)
+    expect(late.accessToken).not.toBe(first.accessToken)
+    expect(op.tokenRequests('refresh_token')).toBe(before + 1)
+    expect(await opAccepts(late.accessToken)).toBe(true)
+    // And the refresh token that came with it is alive: the grant was not revoked by a reuse.
+    const after = take(new CookieJar(), late)
+    await outliveAccessToken()
+    expect(renewed(await accessToken(config, after.header()))).toBe(true)
+  })
+
   it('a revoked refresh token marks the session: session.error, one refusal logged, no retry at the OP', async () => {
     const config = refreshConfig()
     const jar = await signIn(config)
@@ -267,8 +288,10 @@ describe('getAccessToken with database sessions', () => {
     const results = await Promise.all(Array.from({ length: 50 }, () => accessToken(config, jar.header())))
     expect(op.tokenRequests('refresh_token') - before).toBe(1)
     expect(new Set(results.map((r) => r.accessToken)).size).toBe(1)
-    // The cookie holds only the session id: nothing to re-issue.
-    expect(results.every((r) => renewed(r) && r.setCookie.length === 0)).toBe(true)
+    // The cookie holds only the session id: nothing to re-issue. A request that read the account row after the
+    // refresh wrote it finds the new token valid there.
+    expect(results.every((r) => r.setCookie.length === 0)).toBe(true)
+    expect(results.some(renewed)).toBe(true)
     expect(account()).toMatchObject({ access_token: results[0]?.accessToken })
     expect(account()?.refresh_token).not.toBe(signedIn.refresh_token)
     expect(await opAccepts(results[0]?.accessToken)).toBe(true)
