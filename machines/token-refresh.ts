@@ -187,7 +187,7 @@ export const tokenRefreshMachine = setup({
     },
     endingSession: {
       description:
-        'The app chose to end the session when a refresh is refused: cookie cleared, database session deleted.',
+        'The app chose to end the session when a refresh is refused: cookie cleared, database session deleted (and the dead tokens with it).',
       entry: { type: 'endSession', params: providerParams },
       on: { SESSION_ENDED: { target: 'sessionEnded' } },
     },

@@ -313,6 +313,25 @@ describe('getAccessToken with database sessions', () => {
     expect(((await session(config, jar)) as { error?: string }).error).toBe('RefreshTokenError')
   })
 
+  it('with onFailure "endSession", a refused refresh ends the other sessions of the user on their next check', async () => {
+    store = createMemoryStore()
+    const config = refreshConfig({ adapter: MemoryAdapter(store) }, { margin: 0, onFailure: 'endSession' })
+    const laptop = await signIn(config)
+    const phone = await signIn(config)
+    expect(store.sessions.size).toBe(2)
+    await op.revoke(account()?.refresh_token as string, client)
+    await outliveAccessToken()
+    const result = await accessToken(config, laptop.header())
+    expect(result.error).toBe('RefreshTokenError')
+    take(laptop, result)
+    expect(laptop.cookies.has(sessionCookie)).toBe(false)
+    expect(store.sessions.size).toBe(1)
+    // The phone's session shares the dead account row: its next check ends it too.
+    expect(await session(config, phone)).toBeNull()
+    expect(phone.cookies.has(sessionCookie)).toBe(false)
+    expect(store.sessions.size).toBe(0)
+  })
+
   it('a new sign-in replaces the tokens of an account row that already existed', async () => {
     const config = databaseConfig()
     await signIn(config)

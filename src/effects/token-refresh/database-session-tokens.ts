@@ -62,10 +62,12 @@ export function databaseSessionTokens(
     async mark() {
       await write(null)
     },
+    // The row's dead tokens are dropped as well: every other session of the user ends on its next check.
     async end() {
       env.outcome.clearSession = true
       const deleted = sessionToken ? await adapter.deleteSession(sessionToken) : null
       await emitAppEvent(env, 'signOut', { session: deleted ?? null })
+      if (account) await write(null)
     },
   }
 }
