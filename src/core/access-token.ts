@@ -41,7 +41,7 @@ function contextOf(config: ResolvedConfig, request: Request): RequestContext {
       cookies: parseCookieHeader(request.headers.get('cookie')),
       query: url.searchParams,
     },
-    Math.floor(Date.now() / 1000),
+    Date.now(),
   )
 }
 

@@ -190,11 +190,7 @@ function build(config: AuthConfig): ResolvedConfig {
     requireAdapterMethods(adapter, adapterMethodsNeededBy.emailSignIn, 'the e-mail provider')
   const tokenRefresh = resolveTokenRefresh(providers)
   if (tokenRefresh.size > 0 && strategy === 'database')
-    requireAdapterMethods(
-      adapter,
-      adapterMethodsNeededBy.databaseTokenRefresh,
-      'token refresh with database sessions (docs/token-refresh.md)',
-    )
+    requireAdapterMethods(adapter, adapterMethodsNeededBy.databaseTokenRefresh, 'token refresh with database sessions')
   const webAuthnEnabled = config.experimental?.enableWebAuthn === true
   if (providers.some((p) => p.kind === 'webauthn') && !webAuthnEnabled) {
     throw new ExperimentalFeatureNotEnabled(
