@@ -264,14 +264,11 @@ export async function getAccessToken(
   res?: ExpressResponse,
 ): Promise<AccessTokenResult> {
   prepareConfig(config)
+  // Only the origin (it decides the cookie names) and the cookies matter; the app's own path plays no part.
   const headers = new Headers()
   const cookie = req.get('cookie')
   if (cookie) headers.set('cookie', cookie)
-  const result = await getAccessTokenOf(
-    new Request(`${originOf(req, config)}${req.originalUrl}`, { headers }),
-    config,
-    providerId,
-  )
+  const result = await getAccessTokenOf(new Request(`${originOf(req, config)}/`, { headers }), config, providerId)
   if (res && result.setCookie.length > 0) res.append('Set-Cookie', result.setCookie)
   return result
 }
