@@ -4,6 +4,7 @@
  * @module authchart
  */
 export { Auth } from './core/auth.js'
+export { getAccessToken } from './core/access-token.js'
 export { createActionURL, setEnvDefaults } from './core/env.js'
 export { isAuthAction } from './core/request.js'
 export { customFetch, raw, skipCSRFCheck } from './types/symbols.js'

@@ -12,6 +12,10 @@
  * app.set('trust proxy', true) // behind a proxy: origin from X-Forwarded-Proto / X-Forwarded-Host
  * app.use(ExpressAuth(authConfig))
  * app.get('/me', async (req, res) => res.json(await getSession(req, authConfig)))
+ * app.get('/repos', async (req, res) => {
+ *   const { accessToken } = await getAccessToken(req, authConfig, 'github', res) // needs tokenRefresh on GitHub
+ *   …
+ * })
  * ```
  * @module frameworks/express
  */
@@ -20,7 +24,8 @@ import { allowedMethods, BodyTooLarge, isServedMethod, maxBodyBytes, UnusableHos
 import { FlowStoreUnavailable, InvalidConfig, InvalidRequest } from '../errors.js'
 import { createLogger, logRefusal, type LoggerInstance } from '../logger.js'
 import { isUsableHost, originOfUrl } from '../security/origin.js'
-import type { AuthConfig, Session } from '../types/index.js'
+import { getAccessToken as getAccessTokenOf } from '../core/access-token.js'
+import type { AccessTokenResult, AuthConfig, Session } from '../types/index.js'
 import { scalarText } from '../security/scalar-text.js'
 import { mountedBasePaths } from './express-mount.js'
 import { basePathOf, callAuth, prepareConfig } from './web-handler.js'
@@ -110,7 +115,7 @@ async function bodyOf(req: ExpressRequest): Promise<string | Uint8Array | undefi
 
 export { AuthError, CredentialsSignin } from '../errors.js'
 export { customFetch } from '../types/symbols.js'
-export type { Account, DefaultSession, Profile, Session, User } from '../types/index.js'
+export type { AccessTokenResult, Account, DefaultSession, Profile, Session, User } from '../types/index.js'
 
 /** The configuration of `ExpressAuth`: `Auth()`'s, as `@auth/express` names it. */
 export type ExpressAuthConfig = Omit<AuthConfig, 'raw'>
@@ -240,4 +245,30 @@ export async function getSession(req: ExpressRequest, config: AuthConfig): GetSe
   }
   if (typeof data !== 'object' || data === null || Object.keys(data).length === 0) return null
   return data as Session
+}
+
+/**
+ * A provider's access token for the request's signed-in user, renewed first when it is about to expire
+ * (docs/token-refresh.md): `getAccessToken()` of the main entry, for an Express request.
+ * @param req the app's request (its cookies carry the session)
+ * @param config the configuration `ExpressAuth` is given
+ * @param providerId an OAuth / OIDC provider with the `tokenRefresh` option
+ * @param res when given, the re-issued session cookie (JWT sessions) is appended to it; `setCookie` holds it too
+ * @returns `{ accessToken, expiresAt, refreshed, setCookie }`, or `{ error, setCookie }`; never throws, except for a
+ *   malformed Host when no `url` / `AUTH_URL` is configured (InvalidRequest)
+ */
+export async function getAccessToken(
+  req: ExpressRequest,
+  config: AuthConfig,
+  providerId: string,
+  res?: ExpressResponse,
+): Promise<AccessTokenResult> {
+  prepareConfig(config)
+  // Only the origin (it decides the cookie names) and the cookies matter; the app's own path plays no part.
+  const headers = new Headers()
+  const cookie = req.get('cookie')
+  if (cookie) headers.set('cookie', cookie)
+  const result = await getAccessTokenOf(new Request(`${originOf(req, config)}/`, { headers }), config, providerId)
+  if (res && result.setCookie.length > 0) res.append('Set-Cookie', result.setCookie)
+  return result
 }

@@ -20,6 +20,7 @@ export type {
   AdapterUser,
   AdapterAccount,
   AdapterAuthenticator,
+  AccountTokenFields,
   VerificationToken,
 } from './adapters.js'
 // From the public `authchart/jwt` module, not from ./jwt.js: this import puts that module into every app's program,
@@ -40,6 +41,13 @@ export type { CookiesOptions, CookieOption, CookieRecord, CookieSerializeOptions
 export type * from './providers.js'
 export type { FlowStore, FlowRecord } from './flow-store.js'
 export type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
+export type {
+  AccessTokenError,
+  AccessTokenResult,
+  RefreshFailureAction,
+  TokenRefreshLock,
+  TokenRefreshOptions,
+} from './token-refresh.js'
 
 /** The nine actions served under the base path. */
 export type AuthAction =

@@ -3,6 +3,7 @@ import type { Account, Awaitable, Profile, ProviderType, TokenSet, User } from '
 import type { customFetch, FetchFunction } from './symbols.js'
 import type { Adapter } from './adapters.js'
 import type { Theme } from './theme.js'
+import type { TokenRefreshOptions } from './token-refresh.js'
 
 export type { ProviderType } from './models.js'
 
@@ -64,6 +65,11 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
    * The response type is not taken from `authorization.params`, so no parameter can switch a sign-in to another flow.
    */
   codeGrant?: 'authorization_code' | 'jwt-bearer-assertion'
+  /**
+   * Authchart: keep this provider's access and refresh tokens with the session and renew the access token on
+   * demand through `getAccessToken` (docs/token-refresh.md). Off by default.
+   */
+  tokenRefresh?: boolean | TokenRefreshOptions
   /** Plain OAuth 2 only: the response has `iss` (RFC 9207) even without discovery. */
   options?: Partial<OAuthUserConfig<P>>
   [customFetch]?: FetchFunction

@@ -36,6 +36,7 @@ export const refusalChecks = [
   'webauthn-counter',
   'session-token',
   'verification-token',
+  'refresh-token',
 ] as const
 
 /** A stable name for one kind of refusal. */

@@ -12,16 +12,33 @@ import type { Session } from '../../types/index.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import { strategyNeutralSessionEffects } from './session-clearing.js'
+import {
+  providersWithTokens,
+  providerTokensIn,
+  rejoinProviderTokens,
+  splitProviderTokens,
+  type ProviderTokens,
+} from '../token-refresh/provider-tokens.js'
+import { refreshTokenError, refreshVerdict } from '../token-refresh/refresh-verdict.js'
 
 /** The session machine's handlers, as its contract types them. */
 export type SessionHandlers = HandlersFor<SessionCommand, SessionEvent, typeof sessionContract>
 
-/** The client-visible session of a token, before the session callback: name, e-mail and image only. */
-function sessionOf(token: JWT, expires: number): Session {
+/**
+ * The client-visible session of a token, before the session callback: name, e-mail and image only, and the
+ * `RefreshTokenError` mark when a provider refused to refresh the tokens the session keeps.
+ */
+function sessionOf(token: JWT, expires: number, refreshFailed: boolean): Session {
   return {
     user: { name: token.name ?? undefined, email: token.email ?? undefined, image: token.picture ?? undefined },
     expires: new Date(expires * 1000).toISOString(),
+    ...(refreshFailed ? { error: refreshTokenError } : {}),
   }
+}
+
+/** The provider tokens a token keeps, by provider. */
+function keptTokens(token: JWT): Array<[string, ProviderTokens]> {
+  return providersWithTokens(token).map((id) => [id, providerTokensIn(token, id) ?? {}])
 }
 
 /** Builds the handlers for one request; `rawCookie` is the reassembled session cookie value, if any. */
@@ -29,6 +46,7 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
   const { config, outcome } = env
   let token: JWT | null = null
   let expires = 0
+  let refreshFailed = false
   const updateData = env.body?.data
 
   return {
@@ -42,7 +60,11 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
     },
 
     async refreshSession(params) {
-      const current = token as JWT
+      const verdict = refreshVerdict(config, keptTokens(token as JWT))
+      if (verdict === 'end') return { type: 'SESSION_REVOKED' }
+      refreshFailed = verdict === 'mark'
+      // The app's callback sees its own token; Authchart's provider-token claim is put back afterwards.
+      const { visible: current, own } = splitProviderTokens(token as JWT)
       const isUpdate = params.trigger === 'update'
       const before = JSON.stringify(current)
       let next: JWT | null
@@ -60,7 +82,7 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
         return { type: 'SESSION_REFRESH_FAILED', error: 'JWTSessionError' }
       }
       if (next === null || next === undefined) return { type: 'SESSION_REVOKED' }
-      token = next
+      token = rejoinProviderTokens(next, own)
       // An update is the app asking for a new cookie, whatever the callback did.
       return { type: 'SESSION_REFRESHED', changed: isUpdate || JSON.stringify(next) !== before }
     },
@@ -82,10 +104,10 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
     },
 
     async runSessionCallback(params) {
-      const current = token as JWT
+      const current = splitProviderTokens(token as JWT).visible
       try {
         outcome.session = await config.callbacks.session({
-          session: sessionOf(current, expires) as Session & { user: NonNullable<Session['user']> },
+          session: sessionOf(current, expires, refreshFailed) as Session & { user: NonNullable<Session['user']> },
           token: current,
           user: undefined as never,
           ...(params.trigger === 'update' ? { trigger: 'update' as const, newSession: updateData } : {}),
@@ -100,7 +122,10 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
     },
 
     async emitSessionEvent() {
-      await emitAppEvent(env, 'session', { session: outcome.session as Session, token: token as JWT })
+      await emitAppEvent(env, 'session', {
+        session: outcome.session as Session,
+        token: splitProviderTokens(token as JWT).visible,
+      })
       return { type: 'SESSION_ANNOUNCED' }
     },
 
@@ -110,7 +135,7 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
       try {
         const ending = rawCookie ? await readSessionToken(config, env.sessionCookieName, rawCookie, env.now) : null
         outcome.clearSession = true
-        await emitAppEvent(env, 'signOut', { token: ending })
+        await emitAppEvent(env, 'signOut', { token: ending && splitProviderTokens(ending).visible })
         return { type: 'SESSION_ENDED' }
       } catch (err) {
         config.logger.error(new SignOutError('sign-out failed', { err: err instanceof Error ? err : undefined }))

@@ -14,6 +14,14 @@ import type {
 import type { JWT } from '../../types/jwt.js'
 import type { LoggerInstance } from '../../types/logger.js'
 import type { SessionTokenConfig } from '../../session/session-token.js'
+import type { RefreshFailureAction, TokenRefreshLock } from '../../types/token-refresh.js'
+
+/** A provider's `tokenRefresh` option with its defaults applied. */
+export interface ResolvedTokenRefresh {
+  /** Seconds an access token handed out must still be valid for. */
+  margin: number
+  onFailure: RefreshFailureAction
+}
 
 /** What the effects of one request leave behind for the HTTP layer to turn into a response. */
 export interface EffectOutcome {
@@ -43,6 +51,10 @@ export interface EffectConfig extends SessionTokenConfig {
   providerTimeout: number
   /** Styling of the built-in pages and messages (the e-mail message follows it). */
   theme: Theme
+  /** Providers whose tokens the session keeps and `getAccessToken` renews, by id (docs/token-refresh.md). */
+  tokenRefresh?: ReadonlyMap<string, ResolvedTokenRefresh>
+  /** Shares refreshes between instances (the Redis flow store offers one); without it, one process only. */
+  refreshLock?: TokenRefreshLock
 }
 
 export interface EffectEnv {
