@@ -65,6 +65,54 @@ export type ErrorPageParam = 'Configuration' | 'AccessDenied' | 'Verification'
 
 type ErrorOptions = Error | { cause?: Record<string, unknown> & { err?: Error } } | Record<string, unknown>
 
+/** The types Auth.js documents on its error pages; `AuthError` is the type of its base class. */
+const authJsTypes: ReadonlySet<string> = new Set<string>([
+  'AuthError',
+  'AdapterError',
+  'AccessDenied',
+  'CallbackRouteError',
+  'ErrorPageLoop',
+  'EventError',
+  'InvalidCallbackUrl',
+  'CredentialsSignin',
+  'InvalidEndpoints',
+  'InvalidCheck',
+  'JWTSessionError',
+  'MissingAdapter',
+  'MissingAdapterMethods',
+  'MissingAuthorize',
+  'MissingSecret',
+  'OAuthAccountNotLinked',
+  'OAuthCallbackError',
+  'OAuthProfileParseError',
+  'SessionTokenError',
+  'OAuthSignInError',
+  'EmailSignInError',
+  'SignOutError',
+  'UnknownAction',
+  'UnsupportedStrategy',
+  'InvalidProvider',
+  'UntrustedHost',
+  'Verification',
+  'MissingCSRF',
+  'DuplicateConditionalUI',
+  'MissingWebAuthnAutocomplete',
+  'WebAuthnVerificationError',
+  'AccountNotLinked',
+  'ExperimentalFeatureNotEnabled',
+])
+
+/**
+ * The message of an error made without one (`throw new CredentialsSignin()` in an app's `authorize`): the text
+ * Auth.js gives the same error, so a log line never shows an empty message and reads as it did before a migration.
+ * Authchart's own types name themselves.
+ */
+export function defaultMessage(ctor: typeof AuthError): string {
+  // Auth.js's base classes have no type of their own: their page is the generic one.
+  const type = ctor === AuthError || ctor === SignInError ? 'AuthError' : ctor.type
+  return authJsTypes.has(type) ? `Read more at https://errors.authjs.dev#${type.toLowerCase()}` : type
+}
+
 /** Base class of all Authchart errors. */
 export class AuthError extends Error {
   static type: ErrorType = 'CallbackRouteError'
@@ -88,6 +136,7 @@ export class AuthError extends Error {
     this.name = ctor.name
     this.type = ctor.type
     this.kind = ctor.kind
+    if (this.message === '') this.message = defaultMessage(ctor)
     Error.captureStackTrace?.(this, new.target)
   }
 }

@@ -2,15 +2,8 @@
  * `Auth(request, config)`: Request → parsed request → action → internal response → Response. Every failure ends as
  * the documented error page or JSON; the server log gets the whole error, the client only its type.
  */
-import {
-  AdapterError,
-  AuthError,
-  errorPresentation,
-  FlowStoreUnavailable,
-  UnknownAction,
-  UntrustedHost,
-} from '../errors.js'
-import { createLogger, isDebugEnabled, logRefusal } from '../logger.js'
+import { AdapterError, AuthError, errorPresentation, FlowStoreUnavailable, UnknownAction } from '../errors.js'
+import { isDebugEnabled, logRefusal } from '../logger.js'
 import { builtInPageLocales, choosePageLocale } from '../pages/locale.js'
 import { renderErrorPage, renderUnavailablePage } from '../pages/simple-pages.js'
 import { raw } from '../types/symbols.js'
@@ -27,6 +20,7 @@ import {
 import { sessionAction, signOutAction } from './actions/session.js'
 import { webAuthnOptionsAction } from './actions/webauthn.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
+import { assertConfig, reportConfigurationProblem, untrustedHost } from './config-assertion.js'
 import { createContext, type RequestContext } from './context.js'
 import { pageHeaders, pageLocaleOf } from './page-locale.js'
 import { configurationErrorBody, errorRedirect } from './error-response.js'
@@ -115,7 +109,7 @@ async function handle(ctx: RequestContext): Promise<ResponseInternal> {
   const routes = ctx.req.method === 'POST' ? postRoutes : getRoutes
   const handler = routes[ctx.req.action]
   if (!handler) {
-    ctx.config.logger.error(new UnknownAction(`${ctx.req.method} ${ctx.req.action} is not supported`))
+    ctx.config.logger.error(new UnknownAction(`Cannot handle action: ${ctx.req.action} (${ctx.req.method})`))
     return json(400, { error: 'UnknownAction', message: `${ctx.req.method} /${ctx.req.action} is not supported` })
   }
   try {
@@ -136,11 +130,11 @@ function asReturnedRedirect(internal: ResponseInternal): ResponseInternal {
 }
 
 /**
- * The answer when the config itself is broken: the problem goes to the log; the client gets the error page for page
- * actions and the generic JSON message for the others.
+ * The answer when the config itself is broken: the problem goes to the log (once per config object: it fails every
+ * request alike); the client gets the error page for page actions and the generic JSON message for the others.
  */
 function configurationFailure(request: IncomingRequest, config: AuthConfig, error: unknown): ResponseInternal {
-  createLogger(config ?? {}).error(error instanceof Error ? error : new AuthError(String(error)))
+  reportConfigurationProblem(config, error)
   let action: AuthAction | undefined
   let url: URL | undefined
   try {
@@ -188,25 +182,19 @@ function requestRefusal(config: ResolvedConfig, error: unknown): ResponseInterna
 }
 
 async function run(request: IncomingRequest, config: AuthConfig): Promise<ResponseInternal> {
+  // The first request for a config object checks all of it (a binding did so when it was made).
+  assertConfig(config)
   let resolved: ResolvedConfig
   try {
     resolved = resolveConfig(config)
   } catch (error) {
     return configurationFailure(request, config, error)
   }
-  if (!resolved.trustHost) {
-    return configurationFailure(
-      request,
-      config,
-      new UntrustedHost(
-        'host must be trusted: set url (or AUTH_URL), or trustHost: true (or AUTH_TRUST_HOST=true) behind a proxy that sets Host',
-      ),
-    )
-  }
+  if (!resolved.trustHost) return configurationFailure(request, config, untrustedHost(request.url))
   let ctx: RequestContext
   try {
     const req = await parseRequest(request, resolved.basePath, { hostDecidesOrigin: resolved.origin === undefined })
-    ctx = createContext(resolved, req, Math.floor(Date.now() / 1000))
+    ctx = createContext(resolved, req, Date.now())
   } catch (error) {
     const refused = requestRefusal(resolved, error)
     if (refused) return refused

@@ -37,6 +37,9 @@ import { buildCookieSet, type CookieSet } from './cookie-set.js'
 import { listFromEnv, processEnv } from './env.js'
 import { mergeProviders, type MergedProvider } from './provider-setup.js'
 import { resolvePageLocales, type PageLocales } from '../pages/locale.js'
+import { resolveTokenRefresh } from './token-refresh-config.js'
+import type { ResolvedTokenRefresh } from '../effects/shared/effect-env.js'
+import type { TokenRefreshLock, TokenRefreshLockSource } from '../types/token-refresh.js'
 
 /** Everything `Auth()` needs that does not depend on the request. */
 export interface ResolvedConfig {
@@ -70,6 +73,10 @@ export interface ResolvedConfig {
   redirectProxyAllows: OriginAllowList
   providerTimeout: number
   webAuthnEnabled: boolean
+  /** Providers whose tokens the session keeps and `getAccessToken` renews, by id. */
+  tokenRefresh: ReadonlyMap<string, ResolvedTokenRefresh>
+  /** Shares token refreshes between instances: the flow store's lock, when it offers one (the Redis store does). */
+  refreshLock?: TokenRefreshLock
 }
 
 const defaultCallbacks: CallbacksOptions = {
@@ -110,7 +117,10 @@ function normaliseBasePath(basePath: unknown): string {
 function resolveSecrets(secret: AuthConfig['secret']): string[] {
   const list = Array.isArray(secret) ? secret : secret === undefined ? [] : [secret]
   if (list.length === 0 || list.some((s) => typeof s !== 'string' || s.length === 0)) {
-    throw new MissingSecret('please define a `secret` (or set AUTH_SECRET)')
+    throw new MissingSecret(
+      'Please define a `secret`. Set AUTH_SECRET (or the `secret` option) to a random string of at least 32 ' +
+        'characters, for example the output of `openssl rand -base64 33`; keep it out of the source code',
+    )
   }
   return list
 }
@@ -161,9 +171,14 @@ function build(config: AuthConfig): ResolvedConfig {
   const strategy = config.session?.strategy ?? (adapter ? 'database' : 'jwt')
   if (strategy !== 'jwt' && strategy !== 'database')
     throw new UnsupportedStrategy(`session strategy "${String(strategy)}" is not supported`)
-  if (strategy === 'database' && !adapter) throw new MissingAdapter('the database session strategy needs an adapter')
+  if (strategy === 'database' && !adapter)
+    throw new MissingAdapter(
+      'Database session requires an adapter. Pass `adapter` (for example KyselyAdapter(db) from authchart/adapters/sql), or set session.strategy to "jwt"',
+    )
   if (providers.some((p) => p.kind === 'email') && !adapter)
-    throw new MissingAdapter('e-mail sign-in needs an adapter to store verification tokens')
+    throw new MissingAdapter(
+      'Email login requires an adapter. Pass `adapter`: it stores the verification tokens the e-mail links carry',
+    )
   if (strategy === 'database')
     requireAdapterMethods(
       adapter,
@@ -174,13 +189,20 @@ function build(config: AuthConfig): ResolvedConfig {
     requireAdapterMethods(adapter, adapterMethodsNeededBy.userResolution, 'signing in with OAuth or e-mail')
   if (providers.some((p) => p.kind === 'email'))
     requireAdapterMethods(adapter, adapterMethodsNeededBy.emailSignIn, 'the e-mail provider')
+  const tokenRefresh = resolveTokenRefresh(providers)
+  if (tokenRefresh.size > 0 && strategy === 'database')
+    requireAdapterMethods(adapter, adapterMethodsNeededBy.databaseTokenRefresh, 'token refresh with database sessions')
   const webAuthnEnabled = config.experimental?.enableWebAuthn === true
   if (providers.some((p) => p.kind === 'webauthn') && !webAuthnEnabled) {
-    throw new ExperimentalFeatureNotEnabled('WebAuthn is experimental: set experimental.enableWebAuthn to true')
+    throw new ExperimentalFeatureNotEnabled(
+      'WebAuthn is an experimental feature. To enable it, set `experimental.enableWebAuthn` to `true` in your config',
+    )
   }
   if (webAuthnEnabled) logger.warn('experimental-webauthn')
   // Passkeys are stored credentials: without the authenticator methods the first registration would fail, so say it now.
   if (providers.some((p) => p.kind === 'webauthn')) {
+    if (!adapter)
+      throw new MissingAdapter("WebAuthn requires an adapter. Pass `adapter`: it stores the users' passkeys")
     requireAdapterMethods(
       adapter,
       [...adapterMethodsNeededBy.webAuthn, ...adapterMethodsNeededBy.userResolution],
@@ -189,13 +211,16 @@ function build(config: AuthConfig): ResolvedConfig {
   }
   const conditional = providers.filter((p) => p.kind === 'webauthn' && p.enableConditionalUI)
   // The browser offers one autofill list: two providers would fight over it.
-  if (conditional.length > 1) throw new DuplicateConditionalUI('only one WebAuthn provider may set enableConditionalUI')
+  if (conditional.length > 1)
+    throw new DuplicateConditionalUI(
+      "Multiple webauthn providers have 'enableConditionalUI' set to True. Only one provider can have this option enabled at a time",
+    )
   for (const p of conditional) {
     if (p.kind !== 'webauthn') continue
     const fields = Object.values(p.formFields ?? {})
     if (!fields.some((f) => typeof f.autocomplete === 'string' && f.autocomplete.split(/\s+/).includes('webauthn'))) {
       throw new MissingWebAuthnAutocomplete(
-        `provider "${p.id}" enables conditional UI, so one of its formFields needs "webauthn" in its autocomplete`,
+        `Provider "${p.id}" has 'enableConditionalUI' set to True, but none of its formFields have 'webauthn' in their autocomplete param`,
       )
     }
   }
@@ -261,7 +286,13 @@ function build(config: AuthConfig): ResolvedConfig {
     redirectProxyAllows: resolveProxyAllowList(config, logger),
     providerTimeout: positiveMilliseconds('providerTimeout', config.providerTimeout, 5000),
     webAuthnEnabled,
+    tokenRefresh,
+    refreshLock: tokenRefresh.size > 0 && offersRefreshLock(flowStore) ? flowStore.tokenRefreshLock() : undefined,
   }
+}
+
+function offersRefreshLock(store: FlowStore): store is FlowStore & TokenRefreshLockSource {
+  return typeof (store as Partial<TokenRefreshLockSource>).tokenRefreshLock === 'function'
 }
 
 function definedOnly<T extends object>(value: T | undefined): Partial<T> {

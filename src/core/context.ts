@@ -17,6 +17,8 @@ export interface RequestContext {
   cookies: CookieSet
   /** Epoch seconds, read once per request. */
   now: number
+  /** The same instant in epoch milliseconds, for dates kept at millisecond precision (database session expiry). */
+  nowMs: number
   /** The token of a valid CSRF cookie, if the browser has one (read on first use: the session check never needs it). */
   csrfCookieToken: string | null
   /** Whether this POST carried the CSRF cookie's token (always true when CSRF checks are skipped; false for GET). */
@@ -34,11 +36,14 @@ class Context implements RequestContext {
   #csrfToken: string | null | undefined = undefined
   #verified: boolean | undefined = undefined
 
+  readonly now: number
+
   constructor(
     readonly config: ResolvedConfig,
     readonly req: AuthRequest,
-    readonly now: number,
+    readonly nowMs: number,
   ) {
+    this.now = Math.floor(nowMs / 1000)
     // The configured URL decides the origin and the cookie prefixes; the request's own URL only when there is none.
     this.origin = config.origin ?? req.url.origin
     this.secure = config.cookies.forced
@@ -65,8 +70,8 @@ class Context implements RequestContext {
 }
 
 /** Builds the context of one request. */
-export function createContext(config: ResolvedConfig, req: AuthRequest, now: number): RequestContext {
-  return new Context(config, req, now)
+export function createContext(config: ResolvedConfig, req: AuthRequest, nowMs: number): RequestContext {
+  return new Context(config, req, nowMs)
 }
 
 /** The absolute URL of an action (and provider) under the base path. */

@@ -14,6 +14,7 @@ class RequestEffectEnv implements EffectEnv {
   readonly baseUrl: string
   readonly sessionCookieName: string
   readonly now: number
+  readonly nowMs: number
   readonly body: Record<string, unknown> | undefined
   readonly outcome: EffectOutcome = {}
 
@@ -22,6 +23,7 @@ class RequestEffectEnv implements EffectEnv {
     this.baseUrl = ctx.origin
     this.sessionCookieName = ctx.cookies.sessionToken.name
     this.now = ctx.now
+    this.nowMs = ctx.nowMs
     this.body = ctx.req.body
   }
 

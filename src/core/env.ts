@@ -99,8 +99,10 @@ function firstHeaderValue(value: string | null): string | undefined {
 }
 
 /**
- * The URL of an action, from AUTH_URL when set, else from the request's (forwarded) host and protocol.
- * Warns `env-url-basepath-mismatch` when AUTH_URL names a path other than `config.basePath`.
+ * The URL of an action, from AUTH_URL's origin when set, else from the request's (forwarded) host and protocol.
+ * The path is `config.basePath` when given: it is where the handler is mounted, so a URL under another path would
+ * reach nothing. When AUTH_URL names another path, `basePath` wins and `env-url-basepath-mismatch` is warned (with
+ * both paths). Without `basePath`, AUTH_URL's path is used, else `/auth`.
  */
 export function createActionURL(
   action: AuthAction,
@@ -110,14 +112,16 @@ export function createActionURL(
   config: { basePath?: string; logger?: Partial<LoggerInstance>; debug?: boolean },
 ): URL {
   const env = envOf(envObject)
-  const basePath = (config.basePath ?? '/auth').replace(/\/+$/, '')
+  const configured = config.basePath?.replace(/\/+$/, '')
+  const basePath = configured ?? '/auth'
   const authUrl = env.AUTH_URL
   if (authUrl) {
     const url = new URL(authUrl)
     const envPath = url.pathname.replace(/\/+$/, '')
-    if (envPath !== '' && config.basePath && envPath !== basePath)
-      createLogger(config).warn('env-url-basepath-mismatch')
-    return new URL(`${url.origin}${envPath || basePath}/${action}`)
+    if (configured === undefined) return new URL(`${url.origin}${envPath || basePath}/${action}`)
+    if (envPath !== '' && envPath !== configured)
+      createLogger(config).warn('env-url-basepath-mismatch', { authUrlPath: envPath, basePath: configured || '/' })
+    return new URL(`${url.origin}${configured}/${action}`)
   }
   const host = firstHeaderValue(headers.get('x-forwarded-host')) ?? headers.get('host') ?? 'localhost'
   const rawProtocol = firstHeaderValue(headers.get('x-forwarded-proto')) ?? protocol ?? 'https'

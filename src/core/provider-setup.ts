@@ -2,8 +2,8 @@
  * Turns the config's `providers` array into the merged provider objects the runtime uses: factories called,
  * user options merged over the factory defaults, ids checked for uniqueness.
  */
-import { InvalidProvider, MissingAuthorize } from '../errors.js'
-import { readEndpoint } from '../providers/oauth-endpoint.js'
+import { InvalidEndpoints, InvalidProvider, MissingAuthorize } from '../errors.js'
+import { readEndpoint } from '../providers-internal/oauth-endpoint.js'
 import type {
   CredentialsConfig,
   EmailConfig,
@@ -55,6 +55,28 @@ function endpointDefaultsAsObjects(defaults: Record<string, unknown>, overrides:
   return out
 }
 
+/**
+ * An OAuth provider must say where its endpoints are: an `issuer` (or `wellKnown`) to discover them, or all of
+ * `authorization`, `token` and `userinfo` (a userinfo `request` function stands for its URL). Checked with the
+ * configuration, so a provider that could never sign anyone in fails every action, as it does in Auth.js, instead
+ * of only the sign-in that reaches it. The message starts with Auth.js's text for the same mistake.
+ */
+function assertEndpointsConfigured(provider: OAuthConfig): void {
+  if (provider.issuer || provider.wellKnown) return
+  const missing = (['authorization', 'token', 'userinfo'] as const).find((key) => {
+    const endpoint = provider[key]
+    if (typeof endpoint === 'string') return false
+    return !endpoint?.url && !(key === 'userinfo' && typeof endpoint?.request === 'function')
+  })
+  if (!missing) return
+  const envName = `AUTH_${provider.id.toUpperCase().replace(/-/g, '_')}_ISSUER`
+  throw new InvalidEndpoints(
+    `Provider "${provider.id}" is missing both \`issuer\` and \`${missing}\` endpoint config. At least one of them is required. ` +
+      `Set the provider's \`issuer\` (or ${envName}) to its OpenID Connect issuer URL, or give it \`authorization\`, \`token\` and \`userinfo\` URLs`,
+    { check: 'config', provider: provider.id, field: missing },
+  )
+}
+
 /** Calls provider factories and merges each provider's `options` (the user's config) over its defaults. */
 export function mergeProviders(providers: readonly Provider[]): MergedProvider[] {
   const seen = new Set<string>()
@@ -73,10 +95,13 @@ export function mergeProviders(providers: readonly Provider[]): MergedProvider[]
     switch (merged.type) {
       case 'oauth':
       case 'oidc':
+        assertEndpointsConfigured(merged)
         return { ...merged, kind: 'oauth' }
       case 'credentials':
         if (typeof merged.authorize !== 'function') {
-          throw new MissingAuthorize(`credentials provider "${merged.id}" needs an authorize() function`)
+          throw new MissingAuthorize(
+            `Must define an authorize() handler to use credentials authentication provider (provider "${merged.id}")`,
+          )
         }
         return { ...merged, kind: 'credentials' }
       case 'email':

@@ -1,25 +1,34 @@
 /**
  * Redirect proxy (`redirectProxyUrl`): preview deployments share one callback URL registered at the provider. The
- * flow's `state` is then a sealed note naming the callback URL of the deployment that began the flow; the deployment
- * at the proxy URL receives the provider's callback, opens the note (only a deployment with the same secret can),
- * and sends the browser on to that callback with the provider's parameters unchanged. The beginning deployment then
- * checks `state` against its flow cookie as usual, so the note grants nothing by itself.
+ * flow's `state` then names the callback URL of the deployment that began the flow; the deployment at the proxy URL
+ * receives the provider's callback, reads that name (only a deployment with the same secret can), and sends the
+ * browser on to that callback with the provider's parameters unchanged. The beginning deployment then checks `state`
+ * against its flow cookie as usual, so the name grants nothing by itself.
  *
- * The note's callback must not come from a request header: a forged `Host` at sign-in would otherwise make the proxy
- * hand the victim's code to the attacker's host. So a deployment seals its configured origin (`url` / `AUTH_URL`)
- * and, without one, starts a proxied sign-in only for an origin on `redirectProxyAllowedOrigins`; and the proxy
- * forwards only to origins on that list.
+ * `state` is written as Auth.js writes it, so an Auth.js deployment and an Authchart deployment can sit on either side
+ * of one proxy while an app moves: a JWT encrypted as session tokens are (`dir` + `A256CBC-HS512`, key derived from
+ * the first secret with the salt `encodedState`), holding `{ origin: <callback URL>, random }` and expiring after
+ * 15 minutes. On the proxy a `state` that cannot be decoded is `InvalidCheck` ("State could not be decoded"), as there.
+ *
+ * The name must not come from a request header: a forged `Host` at sign-in would otherwise make the proxy hand the
+ * victim's code to the attacker's host. So a deployment seals its configured origin (`url` / `AUTH_URL`) and,
+ * without one, starts a proxied sign-in only for an origin on `redirectProxyAllowedOrigins`; and the proxy forwards
+ * only to origins on that list (Auth.js forwards anywhere: docs/security.md).
  */
-import { derivePurposeKey } from '../session/hkdf-keys.js'
-import { openCompactJwe, sealCompactJwe } from '../session/jwe.js'
+import { InvalidCheck, OAuthCallbackError, type AuthError } from '../errors.js'
+import { decodeSync, encodeSync } from '../jwt.js'
 import { logRefusal } from '../logger.js'
 import { randomToken } from '../security/random.js'
 import type { RequestContext } from './context.js'
 
-const purpose = 'redirect proxy state'
+/** Auth.js's key-derivation salt for an encoded `state`, and its lifetime. */
+const stateSalt = 'encodedState'
+const stateMaxAge = 15 * 60
 
-function keys(ctx: RequestContext): Uint8Array[] {
-  return ctx.config.secrets.map((secret) => derivePurposeKey(secret, purpose, 32))
+/** What Auth.js puts into an encoded `state`: where the callback must go, and randomness of its own. */
+interface EncodedState {
+  origin?: unknown
+  random?: unknown
 }
 
 /**
@@ -51,40 +60,58 @@ export function mayStartProxiedSignIn(
 
 /** A fresh `state` that names where the callback must go: this deployment's callback URL for the provider. */
 export function sealProxyState(ctx: RequestContext, callbackUrl: string): string {
-  return sealCompactJwe(JSON.stringify({ c: callbackUrl, r: randomToken(16) }), keys(ctx)[0], 'A256GCM')
+  return encodeSync<EncodedState>({
+    token: { origin: callbackUrl, random: randomToken(32) },
+    secret: ctx.config.secrets,
+    salt: stateSalt,
+    maxAge: stateMaxAge,
+    now: ctx.now,
+  })
 }
 
+/** What the proxy does with a callback: nothing (it is this deployment's own), forward it, or refuse it. */
+export type ProxiedCallback = { forward: URL } | { refuse: AuthError } | undefined
+
 /**
- * Where a callback arriving at the proxy must go; undefined when it is not a proxied callback for another deployment
- * (no sealed state, sealed by another secret, or naming this very deployment); null when it is one, but for an origin
- * the proxy must not forward to (refused and logged).
+ * The proxy's part of a callback. Only a deployment at the proxy URL (`proxyCallbackUrl`'s origin is its own) looks
+ * at `state`: undefined when this is not the proxy, when the callback has no state, or when the state names this very
+ * deployment (its own sign-in, handled as usual); `forward` with the target for another deployment; `refuse` for a
+ * state that cannot be decoded (`InvalidCheck`) or that names an origin off the allow-list. Refusals are logged.
  */
-export function proxiedCallbackTarget(ctx: RequestContext, state: string | null): URL | null | undefined {
-  if (!state || state.length > 2048) return undefined
-  const opened = openCompactJwe(state, keys(ctx), ['A256GCM'])
-  if (!opened) return undefined
-  let callback: unknown
-  try {
-    callback = (JSON.parse(Buffer.from(opened.plaintext).toString('utf8')) as { c?: unknown }).c
-  } catch {
-    return undefined
+export function proxiedCallback(
+  ctx: RequestContext,
+  proxyCallbackUrl: string | undefined,
+  state: string | null,
+): ProxiedCallback {
+  if (!proxyCallbackUrl || !state || new URL(proxyCallbackUrl).origin !== ctx.origin) return undefined
+  const provider = ctx.req.providerId
+  const decoded =
+    state.length > 4096
+      ? null
+      : decodeSync<EncodedState>({ token: state, secret: ctx.config.secrets, salt: stateSalt, now: ctx.now })
+  const target = typeof decoded?.origin === 'string' ? parseHttpUrl(decoded.origin) : undefined
+  if (!target) {
+    logRefusal(ctx.config.logger, 'redirect-proxy-state', { provider, reason: 'State could not be decoded' })
+    return { refuse: new InvalidCheck('State could not be decoded', { check: 'state', provider }) }
   }
-  if (typeof callback !== 'string') return undefined
-  let target: URL
-  try {
-    target = new URL(callback)
-  } catch {
-    return undefined
-  }
-  if ((target.protocol !== 'https:' && target.protocol !== 'http:') || target.origin === ctx.origin) return undefined
+  if (target.origin === ctx.origin) return undefined
   if (!ctx.config.redirectProxyAllows(target.origin)) {
     logRefusal(ctx.config.logger, 'redirect-proxy-target', {
-      provider: ctx.req.providerId,
+      provider,
       origin: target.origin,
-      reason: 'sealed callback names an origin not on redirectProxyAllowedOrigins',
+      reason: 'state names an origin not on redirectProxyAllowedOrigins',
     })
-    return null
+    return { refuse: new OAuthCallbackError('State names an origin the proxy does not forward to', { provider }) }
   }
   target.search = ctx.req.url.search
-  return target
+  return { forward: target }
+}
+
+function parseHttpUrl(value: string): URL | undefined {
+  try {
+    const url = new URL(value)
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined
+  } catch {
+    return undefined
+  }
 }

@@ -83,8 +83,11 @@ export interface AuthRequest {
 
 /** Splits the path under the base path into action and provider id. */
 export function routeOf(pathname: string, basePath: string): { action: AuthAction; providerId?: string } {
+  // Auth.js's text first, so a search for it finds these lines; the path is the client's, so it is cut short.
+  const cannotParse = (reason: string) =>
+    new UnknownAction(`Cannot parse action at ${pathname.slice(0, 120)}: ${reason}`)
   if (basePath && pathname !== basePath && !pathname.startsWith(`${basePath}/`)) {
-    throw new UnknownAction(`path is not under the base path ${basePath}`)
+    throw cannotParse(`the path is not under the base path ${basePath}`)
   }
   // Leading and trailing slashes are trimmed by hand: this runs on every request.
   let start = basePath.length
@@ -94,16 +97,16 @@ export function routeOf(pathname: string, basePath: string): { action: AuthActio
   const rest = pathname.slice(start, end)
   const segments = rest === '' ? [] : rest.split('/')
   const [action, providerId, ...extra] = segments
-  if (!action || !isAuthAction(action)) throw new UnknownAction(`unknown action "${(action ?? '').slice(0, 40)}"`)
+  if (!action || !isAuthAction(action)) throw cannotParse('unknown action')
   if (providerId !== undefined && !actionsWithProvider.has(action))
-    throw new UnknownAction(`action "${action}" takes no provider id`)
-  if (extra.length > 0) throw new UnknownAction('too many path segments')
+    throw cannotParse(`action "${action}" takes no provider id`)
+  if (extra.length > 0) throw cannotParse('too many path segments')
   let decoded: string | undefined
   if (providerId !== undefined) {
     try {
       decoded = decodeURIComponent(providerId)
     } catch {
-      throw new UnknownAction('provider id is not valid URL encoding')
+      throw cannotParse('the provider id is not valid URL encoding')
     }
   }
   return { action, providerId: decoded }

@@ -92,6 +92,7 @@ function decodeFailed(config: SessionTokenConfig, err: unknown): null {
 /**
  * Seals a token for the session cookie; returns the value and its expiry (epoch seconds). Synchronous unless the app
  * configured its own `jwt.encode`.
+ * @param lifetime seconds until it expires: `jwt.maxAge` by default; less to keep an existing session's expiry
  * @throws what the encoder throws
  */
 export function writeSessionToken(
@@ -99,10 +100,10 @@ export function writeSessionToken(
   salt: string,
   token: JWT,
   now: number,
+  lifetime: number = config.jwt.maxAge,
 ): { value: string; expires: number } | Promise<{ value: string; expires: number }> {
-  const maxAge = config.jwt.maxAge
-  if (config.jwt.encode) return writeWithAppEncoder(config.jwt.encode, config, salt, token, now)
-  return { value: sealSessionToken(config.secrets, salt, token, maxAge, now), expires: now + maxAge }
+  if (config.jwt.encode) return writeWithAppEncoder(config.jwt.encode, config, salt, token, now, lifetime)
+  return { value: sealSessionToken(config.secrets, salt, token, lifetime, now), expires: now + lifetime }
 }
 
 async function writeWithAppEncoder(
@@ -111,8 +112,8 @@ async function writeWithAppEncoder(
   salt: string,
   token: JWT,
   now: number,
+  maxAge: number,
 ): Promise<{ value: string; expires: number }> {
-  const maxAge = config.jwt.maxAge
   const value = await encode({ token, secret: config.secrets, salt, maxAge })
   return { value, expires: now + maxAge }
 }

@@ -11,9 +11,11 @@ export const refusalChecks = [
   'host',
   'csrf',
   'callback-url',
+  'credentials-lockout',
   'email-address',
   'rate-limit',
   'redirect-proxy-origin',
+  'redirect-proxy-state',
   'redirect-proxy-target',
   'callback-parameters',
   'flow-missing',
@@ -34,6 +36,7 @@ export const refusalChecks = [
   'webauthn-counter',
   'session-token',
   'verification-token',
+  'refresh-token',
 ] as const
 
 /** A stable name for one kind of refusal. */

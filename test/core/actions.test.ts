@@ -274,16 +274,42 @@ describe('createActionURL', () => {
     ).toBe('https://site.example/api/auth/csrf')
   })
 
-  it('warns when AUTH_URL names another base path', () => {
-    const { logger, warnings } = recordingLogger()
-    createActionURL(
+  it('uses basePath when AUTH_URL names another path, and warns env-url-basepath-mismatch with both paths', () => {
+    const warned: Array<{ code: string; detail: unknown }> = []
+    const logger = { warn: (code: string, detail?: unknown) => void warned.push({ code, detail }) }
+    const url = createActionURL(
       'csrf',
       'http',
       new Headers(),
-      { AUTH_URL: 'https://site.example/other' },
+      { AUTH_URL: 'https://site.example/other/' },
       { basePath: '/auth', logger },
     )
-    expect(warnings).toEqual(['env-url-basepath-mismatch'])
+    // The handler is mounted at basePath: a URL under AUTH_URL's path would reach nothing.
+    expect(url.href).toBe('https://site.example/auth/csrf')
+    expect(warned).toEqual([
+      { code: 'env-url-basepath-mismatch', detail: { authUrlPath: '/other', basePath: '/auth' } },
+    ])
+  })
+
+  it("takes AUTH_URL's path when no basePath is given, and does not warn when the two agree", () => {
+    const { logger, warnings } = recordingLogger()
+    const env = { AUTH_URL: 'https://site.example/api/auth' }
+    expect(createActionURL('session', 'http', new Headers(), env, { logger }).href).toBe(
+      'https://site.example/api/auth/session',
+    )
+    expect(createActionURL('session', 'http', new Headers(), env, { basePath: '/api/auth/', logger }).href).toBe(
+      'https://site.example/api/auth/session',
+    )
+    expect(
+      createActionURL(
+        'session',
+        'http',
+        new Headers(),
+        { AUTH_URL: 'https://site.example' },
+        { basePath: '/x', logger },
+      ).href,
+    ).toBe('https://site.example/x/session')
+    expect(warnings).toEqual([])
   })
 })
 

@@ -40,7 +40,7 @@ describe('requireAdapterMethods', () => {
     const error = thrown as MissingAdapterMethods
     expect(error.type).toBe('MissingAdapterMethods')
     expect(error.message).toBe(
-      'the adapter lacks createVerificationToken, useVerificationToken, which the email provider needs',
+      'Required adapter methods were missing: createVerificationToken, useVerificationToken (for the email provider)',
     )
     expect(error.cause).toMatchObject({
       missing: ['createVerificationToken', 'useVerificationToken'],
@@ -164,7 +164,7 @@ describe('wrapAdapter', () => {
       .catch((err: unknown) => err)
     expect(failure).toBeInstanceOf(MissingAdapterMethods)
     expect((failure as MissingAdapterMethods).message).toBe(
-      'the adapter lacks useVerificationToken, which this request needs',
+      'Required adapter methods were missing: useVerificationToken (for this request)',
     )
     expect((failure as MissingAdapterMethods).cause).toMatchObject({ missing: ['useVerificationToken'] })
     expect(logger.errors).toEqual([failure])

@@ -92,6 +92,40 @@ describe('database sessions', () => {
     }
   })
 
+  it('keeps the millisecond of the expiry: the row is written to it, and the session answer shows what the row holds', async () => {
+    const signedInAt = Date.parse('2026-01-01T00:00:00.123Z')
+    vi.useFakeTimers({ now: signedInAt, toFake: ['Date'] })
+    const store = createMemoryStore()
+    const adapter = MemoryAdapter(store)
+    await withKnownUsers(adapter)
+    const config = dbConfig(adapter, { updateAge: 0 })
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    const token = jar.cookies.get('authjs.session-token') as string
+    // As Auth.js writes it: maxAge from the request's clock, to the millisecond.
+    expect(store.sessions.get(token)?.expires.toISOString()).toBe('2026-01-31T00:00:00.123Z')
+    const slidAt = Date.parse('2026-01-01T00:00:05.987Z')
+    vi.setSystemTime(slidAt)
+    const body = (await session(config, jar)) as { expires: string }
+    expect(store.sessions.get(token)?.expires.toISOString()).toBe('2026-01-31T00:00:05.987Z')
+    expect(body.expires).toBe('2026-01-31T00:00:05.987Z')
+  })
+
+  it('shows the expiry an app or another library wrote into the row, milliseconds included', async () => {
+    const store = createMemoryStore()
+    const adapter = MemoryAdapter(store)
+    await withKnownUsers(adapter)
+    // Written a minute ago with the default maxAge, so the default updateAge leaves it as it is.
+    const expires = new Date(Date.now() - 60_000 + 30 * day * 1000)
+    expires.setUTCMilliseconds(789)
+    await adapter.createSession({ sessionToken: 'written-by-the-app', userId: 'u-ada', expires })
+    const jar = new CookieJar()
+    jar.cookies.set('authjs.session-token', 'written-by-the-app')
+    const body = (await session(dbConfig(adapter), jar)) as { expires: string }
+    expect(body.expires).toBe(expires.toISOString())
+    expect(body.expires).toMatch(/\.789Z$/)
+  })
+
   it('deletes an expired session on access and answers null', async () => {
     vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z'), toFake: ['Date'] })
     const store = createMemoryStore()

@@ -189,7 +189,10 @@ const postgres: StoreBackend = {
     })
     await migrate(db)
     const raw = new pg.Pool({ connectionString: scratch.url, max: 2 })
-    const readers = sqlReaders('postgres', async (text, values) => (await raw.query(text, values)).rows)
+    const readers = sqlReaders(
+      'postgres',
+      async (text, values) => (await raw.query<Record<string, unknown>>(text, values)).rows,
+    )
     return sqlStore({
       db,
       readers,
@@ -496,6 +499,26 @@ function databaseSessionSuite(backend: StoreBackend): void {
       const again = await send(config, '/auth/session', { jar })
       expect(sessionCookieSet(again)).toEqual([])
       expect(await expiresAt()).toBe(extended)
+    })
+
+    it('keeps the millisecond of the expiry in the row and in the session answer, also when it slides', async () => {
+      const clock = controlledClock()
+      vi.setSystemTime(clock.start + 123)
+      const user = await knownUser(store.adapter)
+      const config = sessionConfig(store.adapter, { maxAge: 30 * day, updateAge: 0 })
+      const jar = new CookieJar()
+      await signIn(config, jar, user.email, password)
+      const token = jar.cookies.get(cookieName) as string
+      const stored = async () => (await store.readers.session(token))?.expires.toISOString()
+      const issued = new Date(clock.start + 123 + 30 * day * 1000).toISOString()
+      expect(issued).toMatch(/\.123Z$/)
+      expect(await stored()).toBe(issued)
+
+      vi.setSystemTime(clock.start + 60_000 + 987)
+      const body = (await session(config, jar)) as { expires: string }
+      const slid = new Date(clock.start + 60_987 + 30 * day * 1000).toISOString()
+      expect(await stored()).toBe(slid)
+      expect(body.expires).toBe(slid)
     })
 
     it('deletes an expired session row on access, answers null and clears the cookie', async () => {

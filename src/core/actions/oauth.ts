@@ -5,7 +5,7 @@
  */
 import { FlowRejected, type ErrorType } from '../../errors.js'
 import { oauthFlowEffects, profileIsTheUser } from '../../effects/oauth/oauth-flow.js'
-import { oauthRedirectUri } from '../../providers/normalize-oauth.js'
+import { oauthRedirectUri, redirectProxyCallbackUrl } from '../../providers-internal/normalize-oauth.js'
 import type { OAuthConfig, OAuthConfigInternal } from '../../types/providers.js'
 import { randomToken } from '../../security/random.js'
 import type { CookieSerializeOptions } from '../../types/cookies.js'
@@ -18,7 +18,7 @@ import { errorFromType, errorRedirect } from '../error-response.js'
 import { oauthProviderFor } from '../oauth-providers.js'
 import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
 import { sessionIssuerFor } from '../session-issuer.js'
-import { mayStartProxiedSignIn, proxiedCallbackTarget, sealProxyState } from '../redirect-proxy.js'
+import { mayStartProxiedSignIn, proxiedCallback, sealProxyState } from '../redirect-proxy.js'
 import { userResolutionFor } from '../user-resolution.js'
 
 /** Seconds the machine waits for the callback before it answers "expired" (the store keeps the flow a little longer). */
@@ -102,14 +102,19 @@ function callbackParams(ctx: RequestContext): URLSearchParams {
 
 /** GET|POST /callback/:provider: resume the flow, finish the sign-in, forget the flow. */
 export async function oauthCallbackAction(ctx: RequestContext, configured: OAuthConfig): Promise<ResponseInternal> {
+  if (ctx.req.method === 'GET') {
+    // On the redirect proxy, a callback that another deployment began is sent there. Read before the provider is
+    // resolved for a sign-in of our own: a proxy needs no client credentials to forward.
+    const proxied = proxiedCallback(
+      ctx,
+      redirectProxyCallbackUrl(configured, ctx.config.redirectProxyUrl),
+      ctx.req.query.get('state'),
+    )
+    if (proxied && 'forward' in proxied) return { redirect: proxied.forward.href, cookies: ctx.setCookies }
+    if (proxied) return errorRedirect(ctx, proxied.refuse)
+  }
   const provider = oauthProviderFor(ctx, configured)
   const ref = ctx.req.cookies.get(ctx.cookies.flow.name)
-  if (!ref && ctx.req.method === 'GET') {
-    // Acting as the redirect proxy for another deployment that shares our secret: send the browser there.
-    const target = proxiedCallbackTarget(ctx, ctx.req.query.get('state'))
-    if (target) return { redirect: target.href, cookies: ctx.setCookies }
-    if (target === null) return errorRedirect(ctx, errorFromType('OAuthCallbackError'))
-  }
   const params = callbackParams(ctx)
   // A link preview or a stray bookmark is no answer from the provider: it must not end a sign-in under way.
   if (!authorizationResponseParams.some((name) => params.has(name))) {

@@ -64,7 +64,7 @@ function handlersFor(ctx: RequestContext, provider: WebAuthnConfig, sink: { opti
   const env = effectEnv(ctx)
   const adapter = ctx.config.adapter
   // resolveConfig refuses a WebAuthn provider without an adapter; this keeps the types honest.
-  if (!adapter) throw new MissingAdapter('a WebAuthn provider needs an adapter')
+  if (!adapter) throw new MissingAdapter('WebAuthn requires an adapter')
   const handlers = webAuthnEffects(env, {
     provider,
     adapter,

@@ -1,9 +1,9 @@
 /**
- * Handlers of the credentials machine's commands: the provider's `authorize`, the `signIn` callback, the session,
- * the `signIn` event. The full user `authorize` returned stays here; the machine keeps only id, name, e-mail, image.
+ * Handlers of the credentials machine's commands: the failure limits (failure-limits.ts), the provider's
+ * `authorize`, the `signIn` callback, the session, the `signIn` event. The full user `authorize` returned stays here; the machine keeps only id, name, e-mail, image.
  */
 import { randomUUID } from 'node:crypto'
-import { CallbackRouteError, CredentialsSignin } from '../../errors.js'
+import { CallbackRouteError, CredentialsSignin, defaultMessage } from '../../errors.js'
 import type { CredentialsCommand, credentialsContract, CredentialsEvent } from '../../../machines/credentials.js'
 import type { HandlersFor } from '../../../machines/contract.js'
 import type { CredentialsConfig } from '../../types/providers.js'
@@ -13,6 +13,7 @@ import type { EffectEnv } from '../shared/effect-env.js'
 import { issueJwtSession, type SessionIssuer } from '../session/issue-jwt-session.js'
 import { runRedirectCallback } from '../shared/redirect-callback.js'
 import { runSignInCallback } from '../shared/sign-in-callback.js'
+import { failureLimitHandlers, type FailureLimitsInput } from './failure-limits.js'
 
 /** The credentials machine's handlers, as its contract types them. */
 export type CredentialsHandlers = HandlersFor<CredentialsCommand, CredentialsEvent, typeof credentialsContract>
@@ -31,6 +32,7 @@ export function credentialsEffects(
   env: EffectEnv,
   provider: CredentialsConfig,
   issueSession: SessionIssuer = issueJwtSession,
+  limits: FailureLimitsInput,
 ): CredentialsHandlers {
   const { config } = env
   const { csrfToken: _csrf, callbackUrl: _callback, ...credentials } = env.body ?? {}
@@ -40,14 +42,18 @@ export function credentialsEffects(
   return {
     runRedirectCallback: (params) => runRedirectCallback(env, params),
 
+    ...failureLimitHandlers(env, provider.id, limits),
+
     async authorize() {
       try {
         user = await provider.authorize(credentials, env.request)
       } catch (err) {
         if (err instanceof CredentialsSignin) {
-          // A wrong password is an everyday outcome, not a server error: one warn line, no stack.
+          // A wrong password is an everyday outcome, not a server error: one warn line, no stack. The app's own
+          // message goes with it; a bare CredentialsSignin's text (Auth.js's "Read more at ...") would add nothing.
           const code = typeof err.code === 'string' ? err.code.slice(0, 64) : 'credentials'
-          config.logger.warn('credentials-signin', { provider: provider.id, code })
+          const own = err.message !== defaultMessage(CredentialsSignin) ? err.message.slice(0, 120) : undefined
+          config.logger.warn('credentials-signin', { provider: provider.id, code, ...(own ? { message: own } : {}) })
           return { type: 'AUTHORIZE_REJECTED', code }
         }
         config.logger.error(

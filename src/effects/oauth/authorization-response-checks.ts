@@ -63,7 +63,7 @@ function checkStateParameter(params: URLSearchParams, expectedState: string | un
 function checkErrorParameter(params: URLSearchParams): void {
   const error = single(params, 'error', 'provider_error')
   if (error === undefined) return
-  throw callbackFailure('provider_error', 'provider returned an error to the callback', {
+  throw callbackFailure('provider_error', 'OAuth Provider returned an error', {
     error: loggable(error),
     error_description: loggable(params.get('error_description')),
     error_uri: loggable(params.get('error_uri')),

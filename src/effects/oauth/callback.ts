@@ -6,7 +6,7 @@
  */
 import * as client from 'openid-client'
 import { AuthError, OAuthCallbackError } from '../../errors.js'
-import { readEndpoint } from '../../providers/oauth-endpoint.js'
+import { readEndpoint } from '../../providers-internal/oauth-endpoint.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
 import type { Account, Profile, TokenSet, User } from '../../types/index.js'
 import { checkAuthorizationResponse } from './authorization-response-checks.js'
@@ -95,12 +95,7 @@ function exchangeFailure(err: unknown, usedPkce: boolean): AuthError {
     )
   }
   if (err instanceof client.AuthorizationResponseError)
-    return callbackFailure(
-      'provider_error',
-      'provider returned an error to the callback',
-      { error: loggable(err.error) },
-      err,
-    )
+    return callbackFailure('provider_error', 'OAuth Provider returned an error', { error: loggable(err.error) }, err)
   const code = (err as { code?: unknown }).code
   const claim = (err as { cause?: { cause?: { claim?: unknown } } }).cause?.cause?.claim
   if (claim === 'nonce')

@@ -11,6 +11,16 @@ import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import type { SessionHandlers } from './jwt-session.js'
 import { strategyNeutralSessionEffects } from './session-clearing.js'
+import { providerTokensOf } from '../token-refresh/provider-tokens.js'
+import { refreshTokenError, refreshVerdict } from '../token-refresh/refresh-verdict.js'
+
+/**
+ * A session row's expiry: `maxAge` from this request's clock, to the millisecond as Auth.js writes it, so rows written
+ * by either library look alike and an app comparing `session.expires` sees the instant the row holds.
+ */
+function expiryFrom(env: EffectEnv): Date {
+  return new Date(env.nowMs + env.config.session.maxAge * 1000)
+}
 
 /** Builds the handlers for one request; `sessionToken` is the session cookie's value, if any. */
 export function databaseSessionEffects(
@@ -22,6 +32,7 @@ export function databaseSessionEffects(
   const { maxAge } = config.session
   let row: AdapterSession | null = null
   let user: AdapterUser | null = null
+  let refreshFailed = false
   const updateData = env.body?.data
 
   return {
@@ -32,34 +43,51 @@ export function databaseSessionEffects(
       row = found.session
       user = found.user
       const expiresAt = found.session.expires.getTime() / 1000
-      // The row keeps only its expiry; it was last extended (or made) maxAge before it.
-      return { type: 'SESSION_FOUND', issuedAt: expiresAt - maxAge, expiresAt }
+      // The row keeps only its expiry; it was last extended (or made) maxAge before it. Whole seconds, as the
+      // machine's clock counts: a row written 0.7 s into this very second is due again at `updateAge: 0`.
+      return { type: 'SESSION_FOUND', issuedAt: Math.floor(expiresAt - maxAge), expiresAt }
     },
 
-    // Database sessions have no jwt callback: nothing the app can change here.
+    // Database sessions have no jwt callback: nothing the app can change here. The accounts of providers with
+    // `tokenRefresh` are read (one query) to tell whether a refresh was refused.
     async refreshSession() {
+      if (config.tokenRefresh?.size) {
+        const accounts = await adapter.listAccountsByUserId((user as AdapterUser).id)
+        const verdict = refreshVerdict(
+          config,
+          accounts.map((account) => [account.provider, providerTokensOf(account)] as const),
+        )
+        if (verdict === 'end') {
+          await adapter.deleteSession((row as AdapterSession).sessionToken)
+          return { type: 'SESSION_REVOKED' }
+        }
+        refreshFailed = verdict === 'mark'
+      }
       return { type: 'SESSION_REFRESHED', changed: false }
     },
 
     async reissueSession() {
       const current = row as AdapterSession
-      const expires = new Date((env.now + maxAge) * 1000)
+      const expires = expiryFrom(env)
       await adapter.updateSession({ sessionToken: current.sessionToken, expires })
       row = { ...current, expires }
-      outcome.issuedSession = { value: current.sessionToken, expires: env.now + maxAge }
+      outcome.issuedSession = { value: current.sessionToken, expires: expires.getTime() / 1000 }
       return { type: 'SESSION_REISSUED' }
     },
 
     async runSessionCallback(params) {
       const current = row as AdapterSession
       const owner = user as AdapterUser
+      // The default session; an app that augments `Session` with fields of its own fills them in its callback, so the
+      // default is typed as the app's Session (as Auth.js does).
       const session = {
         user: { name: owner.name ?? undefined, email: owner.email, image: owner.image ?? undefined },
         expires: current.expires.toISOString(),
-      }
+        ...(refreshFailed ? { error: refreshTokenError } : {}),
+      } as Session & { user: AdapterUser }
       try {
         outcome.session = await config.callbacks.session({
-          session: session,
+          session,
           user: owner,
           token: undefined as never,
           ...(params.trigger === 'update' ? { trigger: 'update' as const, newSession: updateData } : {}),
@@ -109,10 +137,9 @@ export async function createDatabaseSession(
   adapter: WrappedAdapter,
   userId: string,
 ): Promise<{ type: 'SESSION_ISSUED' }> {
-  const { maxAge, generateSessionToken } = env.config.session
-  const sessionToken = generateSessionToken()
-  const expires = env.now + maxAge
-  await adapter.createSession({ sessionToken, userId, expires: new Date(expires * 1000) })
-  env.outcome.issuedSession = { value: sessionToken, expires }
+  const sessionToken = env.config.session.generateSessionToken()
+  const expires = expiryFrom(env)
+  await adapter.createSession({ sessionToken, userId, expires })
+  env.outcome.issuedSession = { value: sessionToken, expires: expires.getTime() / 1000 }
   return { type: 'SESSION_ISSUED' }
 }

@@ -8,6 +8,7 @@ import { CredentialsSignin } from '../../errors.js'
 import { createDatabaseSession } from './database-session.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import type { SessionIssued, SignInSubject } from './issue-jwt-session.js'
+import { keepTokensInAccount } from '../token-refresh/sign-in-tokens.js'
 
 /** Issues a database session for the subject; a credentials user unknown to the adapter gets CredentialsSignin. */
 export async function issueDatabaseSession(
@@ -31,5 +32,6 @@ export async function issueDatabaseSession(
     userId = known.id
   }
   if (!userId) return { type: 'SESSION_FAILED', error: 'CallbackRouteError' }
+  await keepTokensInAccount(env, adapter, subject.account)
   return createDatabaseSession(env, adapter, userId)
 }

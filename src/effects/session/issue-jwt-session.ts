@@ -8,6 +8,7 @@ import { writeSessionToken } from '../../session/session-token.js'
 import type { Account, Profile, User } from '../../types/index.js'
 import type { ErrorType } from '../../errors.js'
 import type { EffectEnv } from '../shared/effect-env.js'
+import { keepTokensInJwt } from '../token-refresh/sign-in-tokens.js'
 
 /** Who is signing in, as the sign-in flows know it. */
 export interface SignInSubject {
@@ -51,6 +52,7 @@ export async function issueJwtSession(env: EffectEnv, subject: SignInSubject): P
   }
   // A jwt callback that answers null at sign-in refuses the session.
   if (!token) return { type: 'SESSION_FAILED', error: 'AccessDenied' }
+  token = keepTokensInJwt(config, token, account)
   try {
     env.outcome.issuedSession = await writeSessionToken(config, env.sessionCookieName, token, env.now)
     env.outcome.token = token

@@ -17,6 +17,15 @@ import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import { runRedirectCallback } from '../shared/redirect-callback.js'
 import { clearSessionOutcome } from './session-clearing.js'
+import {
+  providersWithTokens,
+  providerTokensClaim,
+  providerTokensIn,
+  rejoinProviderTokens,
+  splitProviderTokens,
+  type ProviderTokens,
+} from '../token-refresh/provider-tokens.js'
+import { refreshTokenError, refreshVerdict } from '../token-refresh/refresh-verdict.js'
 
 /** The session machine's handlers, as its contract types them. */
 export type SessionHandlers = HandlersFor<SessionCommand, SessionEvent, typeof sessionContract>
@@ -32,12 +41,22 @@ function isoOf(seconds: number): string {
   return lastExpiry.iso
 }
 
-/** The client-visible session of a token, before the session callback: name, e-mail and image only. */
-function sessionOf(token: JWT, expires: number): Session {
+/**
+ * The client-visible session of a token, before the session callback: name, e-mail and image only, and the
+ * `RefreshTokenError` mark when a provider refused to refresh the tokens the session keeps.
+ */
+function sessionOf(token: JWT, expires: number, refreshFailed: boolean): Session {
   return {
     user: { name: token.name ?? undefined, email: token.email ?? undefined, image: token.picture ?? undefined },
     expires: isoOf(expires),
+    ...(refreshFailed ? { error: refreshTokenError } : {}),
   }
+}
+
+/** The provider tokens a token keeps, by provider (none for a session without token refresh). */
+function keptTokens(token: JWT): Array<[string, ProviderTokens]> {
+  if (!(providerTokensClaim in token)) return []
+  return providersWithTokens(token).map((id) => [id, providerTokensIn(token, id) ?? {}])
 }
 
 function errorOf(err: unknown): { err: Error | undefined } {
@@ -48,6 +67,7 @@ function errorOf(err: unknown): { err: Error | undefined } {
 class JwtSessionEffects implements SessionHandlers {
   #token: JWT | null = null
   #expires = 0
+  #refreshFailed = false
 
   constructor(
     private readonly env: EffectEnv,
@@ -76,6 +96,9 @@ class JwtSessionEffects implements SessionHandlers {
 
   refreshSession(params: Params<'refreshSession'>): Answer<'refreshSession'> {
     const { config } = this.env
+    const verdict = refreshVerdict(config, keptTokens(this.#token as JWT))
+    if (verdict === 'end') return { type: 'SESSION_REVOKED' }
+    this.#refreshFailed = verdict === 'mark'
     const isUpdate = params.trigger === 'update'
     // The built-in callback hands the token back untouched: nothing can have changed, and nothing need be awaited.
     if (config.callbacks.jwt === defaultJwtCallback) return { type: 'SESSION_REFRESHED', changed: isUpdate }
@@ -84,7 +107,8 @@ class JwtSessionEffects implements SessionHandlers {
 
   async #refreshWithAppCallback(isUpdate: boolean): Promise<Awaited<Answer<'refreshSession'>>> {
     const { config } = this.env
-    const current = this.#token as JWT
+    // The app's callback sees its own token; Authchart's provider-token claim is put back afterwards.
+    const { visible: current, own } = splitProviderTokens(this.#token as JWT)
     const before = JSON.stringify(current)
     let next: JWT | null
     try {
@@ -99,7 +123,7 @@ class JwtSessionEffects implements SessionHandlers {
       return { type: 'SESSION_REFRESH_FAILED', error: 'JWTSessionError' }
     }
     if (next === null || next === undefined) return { type: 'SESSION_REVOKED' }
-    this.#token = next
+    this.#token = rejoinProviderTokens(next, own)
     // An update is the app asking for a new cookie, whatever the callback did.
     return { type: 'SESSION_REFRESHED', changed: isUpdate || JSON.stringify(next) !== before }
   }
@@ -136,21 +160,26 @@ class JwtSessionEffects implements SessionHandlers {
   runSessionCallback(params: Params<'runSessionCallback'>): Answer<'runSessionCallback'> {
     const { config, outcome } = this.env
     const isUpdate = params.trigger === 'update'
-    const session = sessionOf(this.#token as JWT, this.#expires)
+    const current = splitProviderTokens(this.#token as JWT).visible
+    const session = sessionOf(current, this.#expires, this.#refreshFailed)
     // The built-in callback returns the session it is given.
     if (config.callbacks.session === defaultSessionCallback && !isUpdate) {
       outcome.session = session
       return { type: 'SESSION_RESOLVED' }
     }
-    return this.#sessionWithAppCallback(session, isUpdate)
+    return this.#sessionWithAppCallback(session, current, isUpdate)
   }
 
-  async #sessionWithAppCallback(session: Session, isUpdate: boolean): Promise<Awaited<Answer<'runSessionCallback'>>> {
+  async #sessionWithAppCallback(
+    session: Session,
+    current: JWT,
+    isUpdate: boolean,
+  ): Promise<Awaited<Answer<'runSessionCallback'>>> {
     const { config, outcome } = this.env
     try {
       outcome.session = await config.callbacks.session({
         session: session as Session & { user: NonNullable<Session['user']> },
-        token: this.#token as JWT,
+        token: current,
         user: undefined as never,
         ...(isUpdate ? { trigger: 'update' as const, newSession: this.env.body?.data } : {}),
       })
@@ -164,7 +193,8 @@ class JwtSessionEffects implements SessionHandlers {
   emitSessionEvent(): Answer<'emitSessionEvent'> {
     const { env } = this
     if (!env.config.events.session) return { type: 'SESSION_ANNOUNCED' }
-    return emitAppEvent(env, 'session', { session: env.outcome.session as Session, token: this.#token as JWT }).then(
+    const token = splitProviderTokens(this.#token as JWT).visible
+    return emitAppEvent(env, 'session', { session: env.outcome.session as Session, token }).then(
       () => ({ type: 'SESSION_ANNOUNCED' }) as const,
     )
   }
@@ -184,7 +214,7 @@ class JwtSessionEffects implements SessionHandlers {
         ? await readSessionToken(env.config, env.sessionCookieName, this.rawCookie, env.now)
         : null
       env.outcome.clearSession = true
-      await emitAppEvent(env, 'signOut', { token: ending })
+      await emitAppEvent(env, 'signOut', { token: ending && splitProviderTokens(ending).visible })
       return { type: 'SESSION_ENDED' }
     } catch (err) {
       env.config.logger.error(new SignOutError('sign-out failed', errorOf(err)))

@@ -3,19 +3,35 @@
  * base URL, and a place to leave their results for the HTTP layer. No cookies, headers or responses: effects know
  * no HTTP.
  */
-import type { CallbacksOptions, EventCallbacks, Session, SessionOptions, Theme } from '../../types/index.js'
+import type {
+  CallbacksOptions,
+  DefaultSession,
+  EventCallbacks,
+  Session,
+  SessionOptions,
+  Theme,
+} from '../../types/index.js'
 import type { JWT } from '../../types/jwt.js'
 import type { LoggerInstance } from '../../types/logger.js'
 import type { SessionTokenConfig } from '../../session/session-token.js'
+import type { RefreshFailureAction, TokenRefreshLock } from '../../types/token-refresh.js'
+
+/** A provider's `tokenRefresh` option with its defaults applied. */
+export interface ResolvedTokenRefresh {
+  /** Seconds an access token handed out must still be valid for. */
+  margin: number
+  onFailure: RefreshFailureAction
+}
 
 /** What the effects of one request leave behind for the HTTP layer to turn into a response. */
 export interface EffectOutcome {
-  /** A session to write: the encoded JWT, or a database session token, with its expiry (epoch seconds). */
+  /** A session to write: the encoded JWT, or a database session token, with its expiry (epoch seconds, fractional for a database session's millisecond expiry). */
   issuedSession?: { value: string; expires: number }
   /** The session cookie must be cleared. */
   clearSession?: boolean
   /** The session the client sees. */
-  session?: Session | Record<string, unknown> | null
+  // What the app's `session` callback returned; DefaultSession too, since an app's augmented Session may require more.
+  session?: Session | DefaultSession | Record<string, unknown> | null
   /** OAuth: the provider URL the browser is sent to. */
   authorizationUrl?: string
   /** The decoded token of this request, when it had one. */
@@ -35,6 +51,10 @@ export interface EffectConfig extends SessionTokenConfig {
   providerTimeout: number
   /** Styling of the built-in pages and messages (the e-mail message follows it). */
   theme: Theme
+  /** Providers whose tokens the session keeps and `getAccessToken` renews, by id (docs/token-refresh.md). */
+  tokenRefresh?: ReadonlyMap<string, ResolvedTokenRefresh>
+  /** Shares refreshes between instances (the Redis flow store offers one); without it, one process only. */
+  refreshLock?: TokenRefreshLock
 }
 
 export interface EffectEnv {
@@ -45,6 +65,8 @@ export interface EffectEnv {
   sessionCookieName: string
   /** Epoch seconds. */
   now: number
+  /** The same instant in epoch milliseconds. */
+  nowMs: number
   request: Request
   body?: Record<string, unknown>
   outcome: EffectOutcome

@@ -4,6 +4,7 @@
  * point where no route answers): set either and both agree; set both differently and `SolidAuth()` refuses.
  */
 import { setEnvDefaults } from '../../index.js'
+import { assertConfig } from '../../core/config-assertion.js'
 import { InvalidConfig } from '../../errors.js'
 import type { AuthConfig } from '../../types/index.js'
 
@@ -51,6 +52,8 @@ export function prepareSolidConfig(config: unknown, env: Record<string, string |
   // The binding chose the base path itself: AUTH_URL's path does not override it (a differing one is warned about).
   setEnvDefaults(env, config, true)
   prepared.add(config)
+  // What is wrong with the configuration is logged now, when the route module is loaded, not at the first request.
+  assertConfig(config)
   return path
 }
 

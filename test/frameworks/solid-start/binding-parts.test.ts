@@ -30,7 +30,7 @@ function config(extra: Partial<SolidAuthConfig> = {}, errors: Error[] = []): Sol
         credentials: { password: { type: 'password' } },
         authorize: async (input) => (input.password === 'wonderland' ? alice : null),
       }),
-      OIDC({ id: 'oidc', name: 'OP', issuer: 'http://op.test', clientId: 'app', clientSecret: 'app-secret' }),
+      OIDC({ id: 'oidc', name: 'OP', issuer: 'https://op.test', clientId: 'app', clientSecret: 'app-secret' }),
     ],
     ...extra,
   }

@@ -69,8 +69,13 @@ function resolveChecks(provider: OAuthConfig, redirectProxyUrl: string | undefin
 }
 
 function assertClientSettings(provider: OAuthConfig): void {
-  if (!provider.clientId)
-    throw new InvalidProvider(`provider "${provider.id}": clientId is missing`, { check: 'config', field: 'clientId' })
+  if (!provider.clientId) {
+    const prefix = `AUTH_${provider.id.toUpperCase().replace(/-/g, '_')}`
+    throw new InvalidProvider(
+      `provider "${provider.id}": clientId is missing. Set ${prefix}_ID (and ${prefix}_SECRET) to the client the provider registered for this site, or pass clientId to the provider`,
+      { check: 'config', field: 'clientId' },
+    )
+  }
   const method = provider.client?.token_endpoint_auth_method
   if (method !== undefined && !(supportedTokenEndpointAuthMethods as readonly string[]).includes(method)) {
     throw new InvalidProvider(
@@ -190,6 +195,18 @@ export function normalizeOAuthProvider(
   else delete resolved.redirectProxyUrl
   if (merged[customFetch]) resolved[customFetch] = merged[customFetch]
   return resolved
+}
+
+/**
+ * The redirect proxy's callback URL for this provider (its own `redirectProxyUrl`, else the global one), or undefined
+ * when none is set or the provider answers with `form_post`. Needs no client settings: a proxy only forwards.
+ * @throws InvalidEndpoints when the proxy URL is not a valid https URL (plain http only on loopback hosts)
+ */
+export function redirectProxyCallbackUrl(
+  provider: OAuthConfigOfAnyProfile,
+  globalProxyUrl: string | undefined,
+): string | undefined {
+  return proxiedCallbackUrl(mergeOAuthOptions(provider as OAuthConfig), globalProxyUrl)
 }
 
 /** The `redirect_uri` to send for this provider: the redirect proxy's callback when one is set, else our own. */

@@ -1,0 +1,239 @@
+/**
+ * Error messages are what people search their logs, Auth.js's docs and its issues for: `AuthError` subclasses carry
+ * the texts Auth.js gives the same errors. Checked against the real `@auth/core`: a bare error of each class, and
+ * the error each configuration mistake logs. And an app's `CredentialsSignin` is one warn line, never an error.
+ */
+import { Auth as AuthJs } from '@auth/core'
+import * as authJsErrors from '@auth/core/errors'
+import AuthJsCredentials from '@auth/core/providers/credentials'
+import AuthJsGitHub from '@auth/core/providers/github'
+import AuthJsPasskey from '@auth/core/providers/passkey'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import * as errors from '../../src/errors.js'
+import { MemoryAdapter } from '../../adapters/memory.js'
+import Credentials from '../../src/providers/credentials.js'
+import GitHub from '../../src/providers/github.js'
+import Passkey from '../../src/providers/passkey.js'
+import type { AuthConfig } from '../../src/types/index.js'
+import { CookieJar, origin, secret, send, signIn, testConfig } from '../support/auth-harness.js'
+
+type ErrorClass = new (message?: string) => Error
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+function isErrorClass(value: unknown): value is ErrorClass {
+  return typeof value === 'function' && (value as { prototype?: unknown }).prototype instanceof Error
+}
+
+/** The error classes both libraries export under the same name. */
+function sharedClasses(): Array<[string, ErrorClass, ErrorClass]> {
+  const ours = errors as unknown as Record<string, unknown>
+  const theirs = authJsErrors as unknown as Record<string, unknown>
+  return Object.keys(theirs)
+    .filter((name) => isErrorClass(theirs[name]) && isErrorClass(ours[name]))
+    .map((name) => [name, ours[name] as ErrorClass, theirs[name] as ErrorClass])
+}
+
+/** Auth.js's message without the "Read more at ..." it appends to every message. */
+function authJsText(error: Error | undefined): string {
+  return (error?.message ?? '').replace(/\.? ?Read more at https:\/\/errors\.authjs\.dev#\w+$/, '')
+}
+
+/** The first error each library logs for the same configuration and request. */
+async function firstLoggedErrors(
+  ours: Omit<AuthConfig, 'logger'>,
+  theirs: Record<string, unknown>,
+  path = '/auth/session',
+): Promise<[Error | undefined, Error | undefined]> {
+  const ourErrors: Error[] = []
+  const theirErrors: Error[] = []
+  await send({ ...ours, logger: { error: (e) => void ourErrors.push(e), warn: () => {} } }, path)
+  const logger = { error: (e: Error) => void theirErrors.push(e), warn: () => {}, debug: () => {} }
+  await AuthJs(new Request(`${origin}${path}`), {
+    basePath: '/auth',
+    ...theirs,
+    logger,
+  } as unknown as Parameters<typeof AuthJs>[1])
+  return [ourErrors[0], theirErrors[0]]
+}
+
+const credentials = () => Credentials({ credentials: { username: {}, password: {} }, authorize: () => null })
+// Auth.js refuses database sessions for credentials alone before it looks for an adapter: an OAuth provider it is.
+const github = () => GitHub({ clientId: 'id', clientSecret: 'secret' })
+const authJsGitHub = () => AuthJsGitHub({ clientId: 'id', clientSecret: 'secret' })
+const authJsCredentials = () =>
+  AuthJsCredentials({ credentials: { username: {}, password: {} }, authorize: () => null })
+
+describe('error messages', () => {
+  it('a bare error of every class both libraries have carries the message Auth.js gives it, never an empty one', () => {
+    const shared = sharedClasses()
+    // Every error class @auth/core 0.41 exports: AuthError, SignInError and 32 subclasses.
+    expect(shared.map(([name]) => name)).toHaveLength(34)
+    for (const [name, Ours, Theirs] of shared) {
+      const message = new Ours().message
+      expect(message, name).not.toBe('')
+      expect(message, name).toBe(new Theirs().message)
+    }
+    // An app's own subclass, the way Auth.js's docs show it, reads as the class it extends.
+    class InvalidLogin extends errors.CredentialsSignin {
+      override code = 'invalid_login'
+    }
+    class AuthJsInvalidLogin extends authJsErrors.CredentialsSignin {}
+    expect(new InvalidLogin().message).toBe(new AuthJsInvalidLogin().message)
+    // An app's own message is kept as it wrote it.
+    expect(new errors.CredentialsSignin('Wrong password').message).toBe('Wrong password')
+  })
+
+  it("Authchart's own error types name themselves when made without a message", () => {
+    for (const Own of [errors.InvalidConfig, errors.InvalidRequest, errors.FlowRejected, errors.FlowStoreUnavailable]) {
+      const error = new Own()
+      expect(error.message).toBe(error.type)
+    }
+  })
+
+  it('UnknownAction: an unparsable path is logged with the text Auth.js logs for it', async () => {
+    const [ours, theirs] = await firstLoggedErrors(
+      { providers: [credentials()], trustHost: true, secret },
+      { providers: [authJsCredentials()], trustHost: true, secret },
+      '/auth/no-such-action',
+    )
+    expect(theirs?.name).toBe('UnknownAction')
+    expect(ours?.message.startsWith(authJsText(theirs))).toBe(true)
+  })
+
+  it('MissingAdapterMethods: the list of methods follows the text Auth.js uses', async () => {
+    const adapter = { getUser: () => null }
+    const [ours, theirs] = await firstLoggedErrors(
+      { providers: [github()], trustHost: true, secret, adapter, session: { strategy: 'database' } },
+      { providers: [authJsGitHub()], trustHost: true, secret, adapter, session: { strategy: 'database' } },
+    )
+    expect(theirs?.name).toBe('MissingAdapterMethods')
+    const text = 'Required adapter methods were missing: '
+    expect(theirs?.message.startsWith(text)).toBe(true)
+    expect(ours?.message.startsWith(text)).toBe(true)
+  })
+
+  // @auth/core 0.41 remembers in module state that it once saw a WebAuthn provider, and from then on asks every
+  // config for `experimental.enableWebAuthn`: so its passkey cases come last.
+  it.each([
+    {
+      name: 'MissingSecret',
+      ours: { providers: [credentials()], trustHost: true, secret: [] },
+      theirs: { providers: [authJsCredentials()], trustHost: true },
+    },
+    {
+      name: 'UntrustedHost',
+      ours: { providers: [credentials()], secret },
+      theirs: { providers: [authJsCredentials()], secret },
+      // Auth.js names the request URL after its first sentence; at start-up there is no request to name.
+      prefix: 'Host must be trusted.',
+    },
+    {
+      name: 'MissingAdapter',
+      ours: { providers: [github()], trustHost: true, secret, session: { strategy: 'database' as const } },
+      theirs: { providers: [authJsGitHub()], trustHost: true, secret, session: { strategy: 'database' } },
+    },
+    {
+      name: 'MissingAuthorize',
+      ours: { providers: [{ id: 'credentials', name: 'C', type: 'credentials' as const }], trustHost: true, secret },
+      theirs: {
+        providers: [{ id: 'credentials', name: 'C', type: 'credentials', credentials: {} }],
+        trustHost: true,
+        secret,
+      },
+    },
+    {
+      name: 'ExperimentalFeatureNotEnabled',
+      ours: { providers: [Passkey()], trustHost: true, secret, adapter: MemoryAdapter() },
+      theirs: { providers: [AuthJsPasskey({})], trustHost: true, secret, adapter: MemoryAdapter() },
+    },
+    {
+      name: 'DuplicateConditionalUI',
+      ours: {
+        providers: [Passkey({ id: 'a', enableConditionalUI: true }), Passkey({ id: 'b', enableConditionalUI: true })],
+        experimental: { enableWebAuthn: true },
+        trustHost: true,
+        secret,
+        adapter: MemoryAdapter(),
+      },
+      theirs: {
+        providers: [
+          AuthJsPasskey({ id: 'a', enableConditionalUI: true }),
+          AuthJsPasskey({ id: 'b', enableConditionalUI: true }),
+        ],
+        experimental: { enableWebAuthn: true },
+        trustHost: true,
+        secret,
+        adapter: MemoryAdapter(),
+      },
+    },
+    {
+      name: 'MissingWebAuthnAutocomplete',
+      ours: {
+        // Auth.js checks the provider object as given, so the fields are set on it, not passed as options.
+        providers: [{ ...Passkey(), enableConditionalUI: true, formFields: { email: { label: 'E-mail' } } }],
+        experimental: { enableWebAuthn: true },
+        trustHost: true,
+        secret,
+        adapter: MemoryAdapter(),
+      },
+      theirs: {
+        providers: [{ ...AuthJsPasskey({}), enableConditionalUI: true, formFields: { email: { label: 'E-mail' } } }],
+        experimental: { enableWebAuthn: true },
+        trustHost: true,
+        secret,
+        adapter: MemoryAdapter(),
+      },
+    },
+  ])('$name: the error each library logs for the same mistake starts with the same text', async (mistake) => {
+    const [ours, theirs] = await firstLoggedErrors(mistake.ours as Omit<AuthConfig, 'logger'>, mistake.theirs)
+    expect(theirs?.name).toBe(mistake.name)
+    expect((ours as errors.AuthError | undefined)?.type).toBe(mistake.name)
+    const text = mistake.prefix ?? authJsText(theirs)
+    expect(text.length).toBeGreaterThan(10)
+    expect(ours?.message.startsWith(text), `${String(ours?.message)}\n  should start with\n${text}`).toBe(true)
+  })
+})
+
+describe('a CredentialsSignin thrown by the app', () => {
+  function throwing(error: Error): AuthConfig {
+    return testConfig({
+      logger: undefined,
+      providers: [
+        Credentials({
+          credentials: { username: {}, password: {} },
+          authorize: () => {
+            throw error
+          },
+        }),
+      ],
+    })
+  }
+
+  it('is one warn line on the console, without a stack, and no error line', async () => {
+    const warned: string[] = []
+    const failed: unknown[][] = []
+    vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void warned.push(args.map(String).join(' ')))
+    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void failed.push(args))
+    const response = await signIn(throwing(new errors.CredentialsSignin()), new CookieJar())
+    expect(new URL(response.headers.get('location') as string).searchParams.get('error')).toBe('CredentialsSignin')
+    expect(failed).toEqual([])
+    expect(warned).toEqual(['[authchart][warn][credentials-signin] provider=credentials code=credentials'])
+  })
+
+  it("carries the app's own message and code on that line", async () => {
+    class InvalidLogin extends errors.CredentialsSignin {
+      override code = 'invalid_login'
+    }
+    const warned: string[] = []
+    vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void warned.push(args.map(String).join(' ')))
+    const failed = vi.spyOn(console, 'error').mockImplementation(() => {})
+    await signIn(throwing(new InvalidLogin('Wrong password for this account')), new CookieJar())
+    expect(failed).not.toHaveBeenCalled()
+    expect(warned).toEqual([
+      '[authchart][warn][credentials-signin] provider=credentials code=invalid_login message="Wrong password for this account"',
+    ])
+  })
+})
