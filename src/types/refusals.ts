@@ -34,6 +34,9 @@ export const refusalChecks = [
   'webauthn-credential',
   'webauthn-counter',
   'session-token',
+  'session-revoked',
+  'logout-token',
+  'logout-token-replayed',
   'verification-token',
 ] as const
 

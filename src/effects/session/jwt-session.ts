@@ -12,6 +12,8 @@ import type { Session } from '../../types/index.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import { strategyNeutralSessionEffects } from './session-clearing.js'
+import { opLogoutClaimName, opLogoutKeys, readOpLogoutClaim } from './op-logout-claim.js'
+import { buildProviderLogoutUrl, type ProviderLogoutTarget, type SessionLogoutInput } from './provider-logout.js'
 
 /** The session machine's handlers, as its contract types them. */
 export type SessionHandlers = HandlersFor<SessionCommand, SessionEvent, typeof sessionContract>
@@ -24,12 +26,32 @@ function sessionOf(token: JWT, expires: number): Session {
   }
 }
 
-/** Builds the handlers for one request; `rawCookie` is the reassembled session cookie value, if any. */
-export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined): SessionHandlers {
+/**
+ * Whether a back-channel logout revoked this token's OP account or OP session after it was signed in: one store
+ * lookup, made only when back-channel logout is configured and the token came from an OP that can send one.
+ */
+async function isRevokedAtProvider(env: EffectEnv, token: JWT): Promise<boolean> {
+  const store = env.config.backchannelLogout?.store
+  const claim = store ? readOpLogoutClaim(token) : undefined
+  if (!store || !claim) return false
+  const revokedAt = await store.revokedAt(opLogoutKeys(claim.p, claim.sub, claim.sid))
+  return revokedAt !== undefined && revokedAt >= claim.at
+}
+
+/**
+ * Builds the handlers for one request; `rawCookie` is the reassembled session cookie value, if any; `logout` says
+ * which providers a sign-out also ends the session at.
+ */
+export function jwtSessionEffects(
+  env: EffectEnv,
+  rawCookie: string | undefined,
+  logout?: SessionLogoutInput,
+): SessionHandlers {
   const { config, outcome } = env
   let token: JWT | null = null
   let expires = 0
   const updateData = env.body?.data
+  let providerLogout: ProviderLogoutTarget | undefined
 
   return {
     async loadSession() {
@@ -37,6 +59,7 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
       token = await readSessionToken(config, env.sessionCookieName, rawCookie, env.now)
       outcome.token = token
       if (!token) return { type: 'SESSION_INVALID' }
+      if (await isRevokedAtProvider(env, token)) return { type: 'SESSION_REVOKED_AT_PROVIDER' }
       expires = typeof token.exp === 'number' ? token.exp : env.now + config.jwt.maxAge
       return { type: 'SESSION_FOUND', issuedAt: typeof token.iat === 'number' ? token.iat : 0, expiresAt: expires }
     },
@@ -60,7 +83,9 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
         return { type: 'SESSION_REFRESH_FAILED', error: 'JWTSessionError' }
       }
       if (next === null || next === undefined) return { type: 'SESSION_REVOKED' }
-      token = next
+      // Authchart's own claim outlives a callback that rebuilds the token from scratch.
+      const owned = current[opLogoutClaimName]
+      token = owned !== undefined && next[opLogoutClaimName] === undefined ? { ...next, [opLogoutClaimName]: owned } : next
       // An update is the app asking for a new cookie, whatever the callback did.
       return { type: 'SESSION_REFRESHED', changed: isUpdate || JSON.stringify(next) !== before }
     },
@@ -106,12 +131,18 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
 
     ...strategyNeutralSessionEffects(env, async () => {}),
 
+    buildProviderLogoutUrl: (params) => buildProviderLogoutUrl(env, providerLogout, params),
+
     async endSession() {
       try {
         const ending = rawCookie ? await readSessionToken(config, env.sessionCookieName, rawCookie, env.now) : null
         outcome.clearSession = true
         await emitAppEvent(env, 'signOut', { token: ending })
-        return { type: 'SESSION_ENDED' }
+        const claim = readOpLogoutClaim(ending)
+        const provider = claim?.idt ? logout?.endSessionProvider(claim.p) : undefined
+        if (!provider) return { type: 'SESSION_ENDED' }
+        providerLogout = { provider, idToken: claim?.idt }
+        return { type: 'SESSION_ENDED', endAtProvider: true }
       } catch (err) {
         config.logger.error(new SignOutError('sign-out failed', { err: err instanceof Error ? err : undefined }))
         return { type: 'SIGNOUT_FAILED' }

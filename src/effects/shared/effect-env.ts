@@ -7,6 +7,7 @@ import type { CallbacksOptions, EventCallbacks, Session, SessionOptions, Theme }
 import type { JWT } from '../../types/jwt.js'
 import type { LoggerInstance } from '../../types/logger.js'
 import type { SessionTokenConfig } from '../../session/session-token.js'
+import type { BackchannelLogoutOptions } from '../../types/logout-store.js'
 
 /** What the effects of one request leave behind for the HTTP layer to turn into a response. */
 export interface EffectOutcome {
@@ -35,6 +36,8 @@ export interface EffectConfig extends SessionTokenConfig {
   providerTimeout: number
   /** Styling of the built-in pages and messages (the e-mail message follows it). */
   theme: Theme
+  /** Back-channel logout: the store of revocations and session index, when configured. */
+  backchannelLogout?: BackchannelLogoutOptions
 }
 
 export interface EffectEnv {

@@ -1,0 +1,82 @@
+/**
+ * What a session remembers about the OpenID provider it came from, so that it can be ended there (RP-initiated
+ * logout: the ID token as `id_token_hint`) or from there (back-channel logout: the OP's `sub` and `sid`, and when the
+ * user signed in). In a JWT session it rides in the Authchart-owned claim `authchart_op`, kept across the `jwt`
+ * callback; a database session is indexed in the logout store under the same keys.
+ */
+import { decodeJwt } from 'jose'
+import type { JWT } from '../../types/jwt.js'
+import type { OAuthConfigInternal } from '../../types/providers.js'
+import type { Account, TokenSet } from '../../types/index.js'
+
+/** The claim name in the session JWT. Apps should treat it as opaque. */
+export const opLogoutClaimName = 'authchart_op'
+
+/** The claim's content. Short names: it rides in a cookie. */
+export interface OpLogoutClaim {
+  /** Provider id. */
+  p: string
+  /** The OP's subject. */
+  sub: string
+  /** The OP's session id (`sid` of the ID token), when it sent one. */
+  sid?: string
+  /** The ID token, kept only for a provider with `endSessionAtProvider`. */
+  idt?: string
+  /** Sign-in time, epoch milliseconds: a revocation at or after it ends this session. */
+  at: number
+}
+
+/** Whether a provider asks for anything to be kept for logout. */
+export function wantsOpLogout(provider: OAuthConfigInternal, backchannelConfigured: boolean): boolean {
+  if (provider.type !== 'oidc') return false
+  return provider.endSessionAtProvider === true || (provider.backchannelLogout === true && backchannelConfigured)
+}
+
+/** The claim for one OIDC sign-in, or undefined when the provider sent no usable ID token. */
+export function opLogoutClaimOf(
+  provider: OAuthConfigInternal,
+  account: Account | null,
+  tokens: TokenSet | undefined,
+  nowMs: number,
+): OpLogoutClaim | undefined {
+  const idToken = typeof tokens?.id_token === 'string' ? tokens.id_token : account?.id_token
+  if (typeof idToken !== 'string') return undefined
+  let claims: Record<string, unknown>
+  try {
+    // Already verified by the callback's ID token checks: only read here.
+    claims = decodeJwt(idToken)
+  } catch {
+    return undefined
+  }
+  if (typeof claims.sub !== 'string' || claims.sub === '') return undefined
+  return {
+    p: provider.id,
+    sub: claims.sub,
+    ...(typeof claims.sid === 'string' && claims.sid !== '' ? { sid: claims.sid } : {}),
+    ...(provider.type === 'oidc' && provider.endSessionAtProvider ? { idt: idToken } : {}),
+    at: nowMs,
+  }
+}
+
+/** The claim as a session token carries it, or undefined when it is missing or malformed. */
+export function readOpLogoutClaim(token: JWT | null | undefined): OpLogoutClaim | undefined {
+  const value = token?.[opLogoutClaimName]
+  if (typeof value !== 'object' || value === null) return undefined
+  const c = value as Record<string, unknown>
+  if (typeof c.p !== 'string' || typeof c.sub !== 'string' || typeof c.at !== 'number') return undefined
+  return {
+    p: c.p,
+    sub: c.sub,
+    at: c.at,
+    ...(typeof c.sid === 'string' ? { sid: c.sid } : {}),
+    ...(typeof c.idt === 'string' ? { idt: c.idt } : {}),
+  }
+}
+
+/** Store keys of one OP account and one OP session: the same for revocation and for the database session index. */
+export function opLogoutKeys(provider: string, sub: string | undefined, sid: string | undefined): string[] {
+  const keys: string[] = []
+  if (sub) keys.push(`sub:${encodeURIComponent(provider)}:${encodeURIComponent(sub)}`)
+  if (sid) keys.push(`sid:${encodeURIComponent(provider)}:${encodeURIComponent(sid)}`)
+  return keys
+}
