@@ -294,6 +294,12 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<R
       return claims ? { accountId: sub, claims: () => ({ sub, ...claims }) } : undefined
     },
     clientBasedCORS: () => false,
+    // The OP's outgoing requests (back-channel logout tokens) go to sites on loopback, which its SSRF guard (a
+    // dispatcher refusing special-use addresses) would refuse: here every party is on 127.0.0.1 on purpose.
+    fetch: (url: string | URL, init: RequestInit & { dispatcher?: unknown }) => {
+      const { dispatcher: _guard, ...rest } = init
+      return globalThis.fetch(url, rest)
+    },
     ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
   })
   const providerHandler = provider.callback()
