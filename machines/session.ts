@@ -26,6 +26,11 @@ export interface SessionContext {
   now: number
   /** Seconds after which a session is re-issued (its expiry slides) on the next check; 0 = every check. */
   updateAge?: number
+  /**
+   * The provider's logout URL (RP-initiated logout), where the browser goes before `redirectTo`: built from the
+   * provider's discovered metadata, carrying `redirectTo` (the redirect callback's answer) as `post_logout_redirect_uri`.
+   */
+  providerLogoutUrl?: string
   /** When the session was issued or last re-issued, epoch seconds (as loaded). */
   issuedAt?: number
 }
@@ -246,7 +251,10 @@ export const sessionMachine = setup({
         params: ({ context }) => ({ postLogoutRedirectUri: context.redirectTo ?? '' }),
       },
       on: {
-        PROVIDER_LOGOUT_URL_BUILT: { target: 'signedOut', actions: assign(({ event }) => ({ redirectTo: event.url })) },
+        PROVIDER_LOGOUT_URL_BUILT: {
+          target: 'signedOut',
+          actions: assign(({ event }) => ({ providerLogoutUrl: event.url })),
+        },
         // Signed out here all the same; the provider session stays (logged by the handler).
         PROVIDER_LOGOUT_UNAVAILABLE: { target: 'signedOut' },
       },

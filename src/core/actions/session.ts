@@ -61,8 +61,13 @@ async function runSessionMachine(
             now: ctx.now,
           }
   const final = await runMachine(ctx, ctx.config.machines.session, event, effects)
-  const context = final.context as { error?: ErrorType; redirectTo?: string }
-  return { state: final.value, error: context.error, redirectTo: context.redirectTo }
+  const context = final.context as { error?: ErrorType; redirectTo?: string; providerLogoutUrl?: string }
+  return {
+    state: final.value,
+    error: context.error,
+    redirectTo: context.redirectTo,
+    providerLogoutUrl: context.providerLogoutUrl,
+  }
 }
 
 /** GET or POST /session. */
@@ -93,5 +98,6 @@ export async function signOutAction(ctx: RequestContext): Promise<ResponseIntern
   if (result.state !== 'signedOut' || !result.redirectTo) {
     return errorRedirect(ctx, errorFromType(result.error ?? 'SignOutError'))
   }
-  return { redirect: result.redirectTo, cookies: ctx.setCookies }
+  // RP-initiated logout: the provider first, which sends the browser on to `redirectTo`.
+  return { redirect: result.providerLogoutUrl ?? result.redirectTo, cookies: ctx.setCookies }
 }
