@@ -20,7 +20,12 @@ const actions: ReadonlySet<string> = new Set<AuthAction>([
   'webauthn-options',
 ])
 /** Actions that take a provider id as the next path segment. */
-const actionsWithProvider: ReadonlySet<string> = new Set(['signin', 'callback', 'webauthn-options', 'backchannel-logout'])
+const actionsWithProvider: ReadonlySet<string> = new Set([
+  'signin',
+  'callback',
+  'webauthn-options',
+  'backchannel-logout',
+])
 
 /** Largest request body read; sign-in forms and session updates are small. */
 export const maxBodyBytes = 64 * 1024

@@ -16,7 +16,11 @@ import { oauthProviderFor } from '../oauth-providers.js'
 const noStore = { 'cache-control': 'no-store' }
 
 function badRequest(): ResponseInternal {
-  return { status: 400, body: { error: 'invalid_request' }, headers: { ...noStore, 'content-type': 'application/json' } }
+  return {
+    status: 400,
+    body: { error: 'invalid_request' },
+    headers: { ...noStore, 'content-type': 'application/json' },
+  }
 }
 
 function refused(ctx: RequestContext, check: RefusalCheck, reason: string, provider?: string): ResponseInternal {

@@ -44,7 +44,10 @@ function keySetOf(client: ProviderClient, timeoutMs: number): ReturnType<typeof 
   let keys = keySets.get(client)
   const jwksUri = client.config.serverMetadata().jwks_uri
   if (!keys && jwksUri) {
-    keys = createRemoteJWKSet(new URL(jwksUri), { timeoutDuration: Math.ceil(timeoutMs), [joseCustomFetch]: client.fetch })
+    keys = createRemoteJWKSet(new URL(jwksUri), {
+      timeoutDuration: Math.ceil(timeoutMs),
+      [joseCustomFetch]: client.fetch,
+    })
     keySets.set(client, keys)
   }
   return keys
@@ -134,7 +137,9 @@ export async function endSessionsForLogout(
     Math.max(1, subject.rememberUntil - env.now),
   )
   if (!fresh) return { check: 'logout-token-replayed', reason: 'logout token id already used' }
-  const keys = subject.sid ? opLogoutKeys(provider.id, undefined, subject.sid) : opLogoutKeys(provider.id, subject.sub, undefined)
+  const keys = subject.sid
+    ? opLogoutKeys(provider.id, undefined, subject.sid)
+    : opLogoutKeys(provider.id, subject.sub, undefined)
   if (strategy === 'jwt') {
     // A JWT session lives at most its maxAge after it was last written: the mark need not outlive that.
     await store.revoke(keys, env.nowMs, env.config.session.maxAge)

@@ -33,7 +33,9 @@ export function databaseSessionEffects(
   // The row's account cannot be found from the session alone, so the provider gets `client_id`, no `id_token_hint`.
   const requested = logout?.requestedProvider ? logout.endSessionProvider(logout.requestedProvider) : undefined
   const providerLogout: ProviderLogoutTarget | undefined = requested ? { provider: requested } : undefined
-  const ended = providerLogout ? { type: 'SESSION_ENDED' as const, endAtProvider: true } : { type: 'SESSION_ENDED' as const }
+  const ended = providerLogout
+    ? { type: 'SESSION_ENDED' as const, endAtProvider: true }
+    : { type: 'SESSION_ENDED' as const }
   const { maxAge } = config.session
   let row: AdapterSession | null = null
   let user: AdapterUser | null = null

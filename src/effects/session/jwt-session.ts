@@ -85,7 +85,8 @@ export function jwtSessionEffects(
       if (next === null || next === undefined) return { type: 'SESSION_REVOKED' }
       // Authchart's own claim outlives a callback that rebuilds the token from scratch.
       const owned = current[opLogoutClaimName]
-      token = owned !== undefined && next[opLogoutClaimName] === undefined ? { ...next, [opLogoutClaimName]: owned } : next
+      token =
+        owned !== undefined && next[opLogoutClaimName] === undefined ? { ...next, [opLogoutClaimName]: owned } : next
       // An update is the app asking for a new cookie, whatever the callback did.
       return { type: 'SESSION_REFRESHED', changed: isUpdate || JSON.stringify(next) !== before }
     },
