@@ -12,7 +12,8 @@ import { createMemoryStore, MemoryAdapter, type MemoryStore } from '../../adapte
 import { MemoryLogoutStore } from '../../src/flow/stores/logout.js'
 import OIDC from '../../src/providers/oidc.js'
 import type { AuthConfig } from '../../src/types/index.js'
-import { recordingLogger, secret } from '../support/auth-harness.js'
+import { encode } from '../../src/jwt.js'
+import { CookieJar, csrfToken, origin, recordingLogger, secret, send, testConfig } from '../support/auth-harness.js'
 import { HttpBrowser, startHttpSite, type HttpSite } from '../support/http-site.js'
 import { startOidcProvider, type OpBrowser, type RunningOidcProvider } from '../support/oidc-provider.js'
 
@@ -307,5 +308,67 @@ describe('federated logout, database sessions (memory adapter)', () => {
     expect(logoutUrl.searchParams.get('client_id')).toBe('app')
     expect(await opBrowser.endSession(logoutUrl)).toEqual(new URL(`${s.site.origin}/signed-out`))
     expect(await opBrowser.authorize(await startSignIn(browser))).toEqual({ prompt: 'login' })
+  })
+})
+
+describe('federated logout, when the provider cannot be reached or the config is wrong', () => {
+  it('signs out locally and goes to the callback URL when the provider logout URL cannot be built', async () => {
+    // A JWT session from a provider whose issuer does not answer (discovery fails at sign-out).
+    const config = testConfig({
+      providers: [
+        OIDC({
+          id: 'down',
+          name: 'Down',
+          issuer: 'http://127.0.0.1:9/nowhere',
+          clientId: 'a',
+          clientSecret: 'b',
+          endSessionAtProvider: true,
+        }),
+      ],
+      providerTimeout: 1000,
+    })
+    const now = Math.floor(Date.now() / 1000)
+    const token = await encode({
+      token: {
+        sub: 'alice',
+        email: 'alice@example.test',
+        iat: now,
+        exp: now + 3600,
+        authchart_op: { p: 'down', sub: 'alice', idt: 'x.y.z', at: Date.now() },
+      },
+      secret,
+      salt: 'authjs.session-token',
+    })
+    const jar = new CookieJar()
+    jar.cookies.set('authjs.session-token', token)
+    const signOut = await send(config, '/auth/signout', {
+      jar,
+      form: { csrfToken: await csrfToken(config, jar), callbackUrl: '/bye' },
+    })
+    expect(signOut.status).toBe(302)
+    expect(signOut.headers.get('location')).toBe(`${origin}/bye`)
+    expect(jar.cookies.has('authjs.session-token')).toBe(false)
+    expect(config.recorded.errors.map((e) => e.name)).toContain('OAuthSignInError')
+  })
+
+  it('answers 400 invalid_request when back-channel logout is not configured or the provider did not opt in', async () => {
+    const providers = () => [
+      OIDC({ id: 'idp', name: 'IdP', issuer: 'http://127.0.0.1:9', clientId: 'a', clientSecret: 'b' }),
+    ]
+    const plain = testConfig({ providers: providers() })
+    const notOptedIn = testConfig({ providers: providers(), backchannelLogout: { store: new MemoryLogoutStore() } })
+    for (const config of [plain, notOptedIn]) {
+      const answer = await send(config, '/auth/backchannel-logout/idp', { form: { logout_token: 'a.b.c' } })
+      expect(answer.status).toBe(400)
+      expect(answer.headers.get('cache-control')).toBe('no-store')
+      expect(await answer.json()).toEqual({ error: 'invalid_request' })
+      expect(config.recorded.refusals.map((r) => r.code)).toEqual(['refused:logout-token'])
+    }
+  })
+
+  it('refuses a config whose backchannelLogout has no store', async () => {
+    const config = testConfig({ backchannelLogout: { store: {} as never } })
+    const answer = await send(config, '/auth/session')
+    expect(answer.status).toBe(500)
   })
 })

@@ -142,7 +142,7 @@ export async function endSessionsForLogout(
     : opLogoutKeys(provider.id, subject.sub, undefined)
   if (strategy === 'jwt') {
     // A JWT session lives at most its maxAge after it was last written: the mark need not outlive that.
-    await store.revoke(keys, env.nowMs, env.config.session.maxAge)
+    await store.revoke(keys, env.nowMs, Math.max(env.config.session.maxAge, env.config.jwt.maxAge))
     return { ended: 0 }
   }
   let ended = 0
