@@ -6,10 +6,11 @@
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { Redis } from 'ioredis'
 import { generateKeyPair, SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemoryStore, MemoryAdapter, type MemoryStore } from '../../adapters/memory.js'
-import { MemoryLogoutStore } from '../../src/flow/stores/logout.js'
+import { MemoryLogoutStore, RedisLogoutStore } from '../../src/flow/stores/logout.js'
 import OIDC from '../../src/providers/oidc.js'
 import type { AuthConfig } from '../../src/types/index.js'
 import { encode } from '../../src/jwt.js'
@@ -363,6 +364,39 @@ describe('federated logout, when the provider cannot be reached or the config is
       expect(answer.headers.get('cache-control')).toBe('no-store')
       expect(await answer.json()).toEqual({ error: 'invalid_request' })
       expect(config.recorded.refusals.map((r) => r.code)).toEqual(['refused:logout-token'])
+    }
+  })
+
+  it('answers 503 for a JWT session read while the logout store is unreachable, never a session', async () => {
+    // A real Redis client pointed at a port where no Redis listens, failing at once instead of queueing.
+    const dead = new Redis('redis://127.0.0.1:9', {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      lazyConnect: true,
+    })
+    dead.on('error', () => {})
+    try {
+      const config = testConfig({
+        providers: [OIDC({ id: 'idp', name: 'IdP', issuer: 'http://127.0.0.1:9', clientId: 'a', clientSecret: 'b' })],
+        backchannelLogout: { store: new RedisLogoutStore(dead) },
+      })
+      const now = Math.floor(Date.now() / 1000)
+      const jar = new CookieJar()
+      jar.cookies.set(
+        'authjs.session-token',
+        await encode({
+          token: { sub: 'alice', iat: now, exp: now + 3600, authchart_op: { p: 'idp', sub: 'alice', at: Date.now() } },
+          secret,
+          salt: 'authjs.session-token',
+        }),
+      )
+      const answer = await send(config, '/auth/session', { jar })
+      expect(answer.status).toBe(503)
+      expect(answer.headers.get('retry-after')).toBe('5')
+      expect(config.recorded.errors.map((e) => e.name)).toContain('FlowStoreUnavailable')
+    } finally {
+      dead.disconnect()
     }
   })
 

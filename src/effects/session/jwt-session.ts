@@ -5,7 +5,7 @@
  */
 import type { SessionCommand, sessionContract, SessionEvent } from '../../../machines/session.js'
 import type { HandlersFor } from '../../../machines/contract.js'
-import { JWTSessionError, SignOutError } from '../../errors.js'
+import { FlowStoreUnavailable, JWTSessionError, SignOutError } from '../../errors.js'
 import type { JWT } from '../../types/jwt.js'
 import { readSessionToken, writeSessionToken } from '../../session/session-token.js'
 import type { Session } from '../../types/index.js'
@@ -34,7 +34,16 @@ async function isRevokedAtProvider(env: EffectEnv, token: JWT): Promise<boolean>
   const store = env.config.backchannelLogout?.store
   const claim = store ? readOpLogoutClaim(token) : undefined
   if (!store || !claim) return false
-  const revokedAt = await store.revokedAt(opLogoutKeys(claim.p, claim.sub, claim.sid))
+  let revokedAt: number | undefined
+  try {
+    revokedAt = await store.revokedAt(opLogoutKeys(claim.p, claim.sub, claim.sid))
+  } catch (err) {
+    // Neither "signed in" nor "signed out" can be known: the client is told to try again shortly (503).
+    throw new FlowStoreUnavailable('the logout store could not be read', {
+      store: store.kind,
+      err: err instanceof Error ? err : undefined,
+    })
+  }
   return revokedAt !== undefined && revokedAt >= claim.at
 }
 
