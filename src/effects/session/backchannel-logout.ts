@@ -11,7 +11,7 @@ import type { RefusalCheck } from '../../types/refusals.js'
 import { resolveProviderClient, type ProviderClient } from '../oauth/client-configuration.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
-import { opLogoutKeys } from './op-logout-claim.js'
+import { logoutKeys } from './op-logout-claim.js'
 
 /** The `events` member that makes a JWT a logout token. */
 export const backchannelLogoutEvent = 'http://schemas.openid.net/event/backchannel-logout'
@@ -120,8 +120,8 @@ export async function verifyLogoutToken(
 }
 
 /**
- * Ends the sessions a verified logout token names: the OP session (`sid`) when given, else every session of the OP
- * account (`sub`). Refuses a token id already used. Store and adapter failures are thrown to the caller.
+ * Ends the sessions a verified logout token names: the OP session (`sid`) when given (with the user's sessions that
+ * carry no `sid`), else every session of the OP account (`sub`). Refuses a token id already used. Store and adapter failures are thrown to the caller.
  */
 export async function endSessionsForLogout(
   env: EffectEnv,
@@ -137,9 +137,7 @@ export async function endSessionsForLogout(
     Math.max(1, subject.rememberUntil - env.now),
   )
   if (!fresh) return { check: 'logout-token-replayed', reason: 'logout token id already used' }
-  const keys = subject.sid
-    ? opLogoutKeys(provider.id, undefined, subject.sid)
-    : opLogoutKeys(provider.id, subject.sub, undefined)
+  const keys = logoutKeys(provider.id, subject.sub, subject.sid)
   if (strategy === 'jwt') {
     // A JWT session lives at most its maxAge after it was last written: the mark need not outlive that.
     await store.revoke(keys, env.nowMs, Math.max(env.config.session.maxAge, env.config.jwt.maxAge))

@@ -7,7 +7,7 @@ import type { WrappedAdapter } from '../../types/adapters.js'
 import { CallbackRouteError, CredentialsSignin } from '../../errors.js'
 import { createDatabaseSession } from './database-session.js'
 import type { EffectEnv } from '../shared/effect-env.js'
-import { opLogoutKeys } from './op-logout-claim.js'
+import { sessionKeys } from './op-logout-claim.js'
 import type { SessionIssued, SignInSubject } from './issue-jwt-session.js'
 
 /** Issues a database session for the subject; a credentials user unknown to the adapter gets CredentialsSignin. */
@@ -47,7 +47,7 @@ async function indexForBackchannelLogout(env: EffectEnv, subject: SignInSubject)
   const sessionToken = env.outcome.issuedSession?.value
   if (!store || !claim || !sessionToken) return
   try {
-    await store.addSession(opLogoutKeys(claim.p, claim.sub, claim.sid), sessionToken, env.config.session.maxAge)
+    await store.addSession(sessionKeys(claim), sessionToken, env.config.session.maxAge)
   } catch (err) {
     // Signed in all the same: the session ends at its expiry or sign-out, but a back-channel logout will miss it.
     env.config.logger.error(

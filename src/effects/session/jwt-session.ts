@@ -12,7 +12,7 @@ import type { Session } from '../../types/index.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import { strategyNeutralSessionEffects } from './session-clearing.js'
-import { opLogoutClaimName, opLogoutKeys, readOpLogoutClaim } from './op-logout-claim.js'
+import { opLogoutClaimName, readOpLogoutClaim, sessionKeys } from './op-logout-claim.js'
 import { buildProviderLogoutUrl, type ProviderLogoutTarget, type SessionLogoutInput } from './provider-logout.js'
 
 /** The session machine's handlers, as its contract types them. */
@@ -36,7 +36,7 @@ async function isRevokedAtProvider(env: EffectEnv, token: JWT): Promise<boolean>
   if (!store || !claim) return false
   let revokedAt: number | undefined
   try {
-    revokedAt = await store.revokedAt(opLogoutKeys(claim.p, claim.sub, claim.sid))
+    revokedAt = await store.revokedAt(sessionKeys(claim))
   } catch (err) {
     // Neither "signed in" nor "signed out" can be known: the client is told to try again shortly (503).
     throw new FlowStoreUnavailable('the logout store could not be read', {

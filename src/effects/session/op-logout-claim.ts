@@ -73,10 +73,23 @@ export function readOpLogoutClaim(token: JWT | null | undefined): OpLogoutClaim 
   }
 }
 
-/** Store keys of one OP account and one OP session: the same for revocation and for the database session index. */
-export function opLogoutKeys(provider: string, sub: string | undefined, sid: string | undefined): string[] {
-  const keys: string[] = []
-  if (sub) keys.push(`sub:${encodeURIComponent(provider)}:${encodeURIComponent(sub)}`)
-  if (sid) keys.push(`sid:${encodeURIComponent(provider)}:${encodeURIComponent(sid)}`)
-  return keys
+const key = (kind: string, provider: string, value: string) =>
+  `${kind}:${encodeURIComponent(provider)}:${encodeURIComponent(value)}`
+
+/**
+ * The store keys a session answers to (revocation list and database session index): its OP account, and its OP
+ * session when the ID token named one. A session without `sid` also answers to `nosid:<sub>`, so that a logout of
+ * one OP session of its user reaches it too: it cannot be told apart from that OP session.
+ */
+export function sessionKeys(claim: Pick<OpLogoutClaim, 'p' | 'sub' | 'sid'>): string[] {
+  return [key('sub', claim.p, claim.sub), claim.sid ? key('sid', claim.p, claim.sid) : key('nosid', claim.p, claim.sub)]
+}
+
+/**
+ * The store keys a logout token ends: with `sid`, that OP session (and the user's sessions that carry no `sid`);
+ * with `sub` only, every session of the OP account.
+ */
+export function logoutKeys(provider: string, sub: string | undefined, sid: string | undefined): string[] {
+  if (!sid) return sub ? [key('sub', provider, sub)] : []
+  return sub ? [key('sid', provider, sid), key('nosid', provider, sub)] : [key('sid', provider, sid)]
 }
