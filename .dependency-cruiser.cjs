@@ -9,11 +9,16 @@
 /** Shared types: one leaf. The public `authchart/types` is src/types/index.ts; the symbol keys and the refusal codes
  * (named by machines, logger and security alike) live here too. */
 const TYPES = ['^src/types/']
+/** The public `authchart/types` entry. */
+const TYPES_ENTRY = '^src/types/index\\.ts$'
 const ERRORS = '^src/errors\\.ts$'
 const LOGGER = '^src/logger\\.ts$'
 const SECURITY = '^src/security/'
 const SESSION = '^src/session/'
+/** The public provider modules (`authchart/providers`, `authchart/providers/<id>`): only providers live here. */
 const PROVIDERS = '^src/providers/'
+/** What the provider modules share (option merging, endpoint reading, request helpers): never a public subpath. */
+const PROVIDERS_INTERNAL = '^src/providers-internal/'
 const MACHINES = '^machines/'
 /** The flow runtime and its stores (src/flow/stores/). */
 const FLOW = ['^src/flow/']
@@ -100,7 +105,21 @@ module.exports = {
     typeOnly('security-types-only', 'src/security/ takes only types from src/types/.', SECURITY, TYPES),
     only('types-are-a-leaf', 'src/types/ imports nothing but other src/types/ files.', TYPES, [TYPES], {
       npmAllowed: '^$',
+      fromNot: TYPES_ENTRY,
     }),
+    only(
+      'types-entry',
+      'src/types/index.ts (the public `authchart/types`) also names the JWT types through the public `authchart/jwt` module, so augmenting that module reaches every app.',
+      TYPES_ENTRY,
+      [TYPES, JWT_CODEC],
+      { npmAllowed: '^$' },
+    ),
+    typeOnly(
+      'types-entry-jwt-types-only',
+      'src/types/index.ts takes only types from src/jwt.ts.',
+      TYPES_ENTRY,
+      JWT_CODEC,
+    ),
     {
       name: 'types-no-builtins-at-run-time',
       comment: 'src/types/ may name node types (import type) but loads no module.',
@@ -125,12 +144,23 @@ module.exports = {
     {
       name: 'effects-allowed',
       comment:
-        'src/effects/ may import providers, security, session, types, errors, logger and (types from) flow and machines; never the core config.',
+        'src/effects/ may import providers (and their shared helpers), security, session, types, errors, logger and (types from) flow and machines; never the core config.',
       severity: 'error',
       from: { path: EFFECTS },
       to: {
         path: '^(src|machines|adapters|visualizations)/',
-        pathNot: [EFFECTS, PROVIDERS, SECURITY, SESSION, ...TYPES, ERRORS, LOGGER, ...FLOW, MACHINES],
+        pathNot: [
+          EFFECTS,
+          PROVIDERS,
+          PROVIDERS_INTERNAL,
+          SECURITY,
+          SESSION,
+          ...TYPES,
+          ERRORS,
+          LOGGER,
+          ...FLOW,
+          MACHINES,
+        ],
       },
     },
     typeOnly('effects-flow-types-only', 'src/effects/ takes only types from src/flow/.', EFFECTS, FLOW),
@@ -150,6 +180,21 @@ module.exports = {
         path: '^(src|machines|adapters|visualizations)/',
         pathNot: [SESSION, SECURITY, ...TYPES, ERRORS, LOGGER, JWT_CODEC],
       },
+    },
+    {
+      name: 'providers-internal-stays-inside',
+      comment:
+        'src/providers-internal/ serves the provider modules, the core and the effects; no other published part reaches into it.',
+      severity: 'error',
+      from: { path: LIBRARY, pathNot: [PROVIDERS, PROVIDERS_INTERNAL, CORE, EFFECTS] },
+      to: { path: PROVIDERS_INTERNAL },
+    },
+    {
+      name: 'providers-internal-below-providers',
+      comment: 'src/providers-internal/ holds building blocks: it never imports a provider module.',
+      severity: 'error',
+      from: { path: PROVIDERS_INTERNAL },
+      to: { path: PROVIDERS },
     },
     {
       name: 'core-not-to-entry-points',
@@ -197,8 +242,10 @@ module.exports = {
   options: {
     // Cruised by `npm run deps:check`: src machines adapters visualizations bin bench examples test.
     doNotFollow: { path: 'node_modules' },
-    // The framework fixtures are apps of their own (own package.json, installed at test time), not our modules.
-    exclude: { path: ['^dist/', '^coverage/', '^test-artifacts/', '^test/frameworks/.+/fixture[^/]*/'] },
+    // The fixtures (frameworks, types, migration) are apps of their own, built or compiled by their tests, not our modules.
+    exclude: {
+      path: ['^dist/', '^coverage/', '^test-artifacts/', '^test/(frameworks/.+|types|migration)/fixture-[^/]*/'],
+    },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

@@ -6,6 +6,7 @@
 export type {
   Adapter,
   AdapterAccount,
+  AdapterAccountType,
   AdapterAuthenticator,
   AdapterSession,
   AdapterUser,

@@ -54,7 +54,7 @@ export function memoryAccountKey(provider: string, providerAccountId: string): s
  * An adapter that keeps users, accounts, sessions, verification tokens and authenticators in memory. Records are
  * copied in and out (`structuredClone`), so a caller mutating a returned object never changes the store.
  * @param store Where to keep the records; a fresh store by default.
- * @returns An adapter with all 19 methods.
+ * @returns An adapter with all 19 methods, and Authchart's two account-token methods.
  */
 export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Required<Adapter> {
   const { users, userIdsByEmail, accounts, sessions, verificationTokens, authenticators } = store
@@ -123,6 +123,17 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Require
       const account = accounts.get(memoryAccountKey(provider, providerAccountId))
       return account ? structuredClone(account) : null
     },
+    async listAccountsByUserId(userId) {
+      return [...accounts.values()].filter((a) => a.userId === userId).map((a) => structuredClone(a))
+    },
+    async updateAccount({ provider, providerAccountId, ...fields }) {
+      const key = memoryAccountKey(provider, providerAccountId)
+      const existing = accounts.get(key)
+      if (!existing) return null
+      const updated = withoutNulls({ ...existing, ...withoutUndefined(fields) }) as AdapterAccount
+      accounts.set(key, structuredClone(updated))
+      return structuredClone(updated)
+    },
     async createSession(session) {
       if (sessions.has(session.sessionToken))
         throw storeFailure('createSession', 'duplicate', 'a session with this token')
@@ -185,6 +196,11 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Require
       return structuredClone(existing)
     },
   }
+}
+
+/** An account field set to `null` is cleared: gone, as a NULL column reads back from SQL. */
+function withoutNulls<T extends object>(record: T): T {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null)) as T
 }
 
 /** A field given as `undefined` means "not given": it neither overwrites a stored value nor gets stored. */

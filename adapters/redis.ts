@@ -100,7 +100,7 @@ const claimOwner = (value: string) => (claimPattern.test(value) ? value.slice(23
  * token is used at most once under any concurrency.
  * @param client A connected (or lazily connecting) ioredis `Redis` or `Cluster`.
  * @param options Key prefix, e-mail claim lease.
- * @returns An adapter with all 19 methods.
+ * @returns An adapter with all 19 methods, and Authchart's two account-token methods.
  * @throws InvalidConfig when `emailClaimLeaseMs` is not a positive whole number.
  */
 export function RedisAdapter(client: Redis | Cluster, options: RedisAdapterOptions = {}): Required<Adapter> {
@@ -316,6 +316,31 @@ export function RedisAdapter(client: Redis | Cluster, options: RedisAdapterOptio
       ),
     getAccount: (providerAccountId, provider) =>
       call('getAccount', () => read<AdapterAccount>(keys.account(provider, providerAccountId))),
+    listAccountsByUserId: (userId) =>
+      call('listAccountsByUserId', async () => {
+        // Account keys hash to slots of their own, so one GET each rather than an MGET that a Cluster would refuse.
+        const listed = await client.smembers(keys.userAccounts(userId))
+        const accounts = await Promise.all(listed.map((key) => read<AdapterAccount>(key)))
+        // A stale entry (an account unlinked or relinked elsewhere by a call cut short) names no account of this user.
+        return accounts.filter((account): account is AdapterAccount => account?.userId === userId)
+      }),
+    updateAccount: ({ provider, providerAccountId, ...fields }) =>
+      call('updateAccount', () =>
+        updateRecord<AdapterAccount>(
+          'updateAccount',
+          keys.account(provider, providerAccountId),
+          (current) => {
+            const next: Record<string, unknown> = { ...current }
+            for (const [field, value] of Object.entries(fields)) {
+              // `null` clears a field, as a NULL column reads back from SQL; `undefined` leaves it as it is.
+              if (value === null) delete next[field]
+              else if (value !== undefined) next[field] = value
+            }
+            return next as AdapterAccount
+          },
+          (before, _current, next) => replaceIfUnchanged(keys.account(provider, providerAccountId), before, next),
+        ),
+      ),
     createSession: (session) =>
       call('createSession', async () => {
         const expiresMs = session.expires.getTime()

@@ -2,7 +2,6 @@
  * The errors Authchart's own adapters throw. Every failure leaves an adapter as an `AdapterError` whose message
  * names the method and what went wrong, and whose `cause` keeps the driver's error for the server log.
  */
-import { inspect } from 'node:util'
 import { AdapterError, AuthError } from '../src/errors.js'
 
 /** What kind of failure a store reported. */
@@ -31,6 +30,19 @@ const defaultSubject: Record<StoreFailureKind, string> = {
 }
 
 /**
+ * The text of a thrown non-Error (some drivers throw strings or plain objects). No node:util here: adapters are also
+ * bundled by framework builds that must not pull Node modules into the client half.
+ */
+function describeThrown(err: unknown): string {
+  if (typeof err === 'string') return err
+  try {
+    return JSON.stringify(err) ?? typeof err
+  } catch {
+    return typeof err
+  }
+}
+
+/**
  * An `AdapterError` for one failed call.
  * @param method The adapter method (`createUser`).
  * @param kind The kind of failure.
@@ -40,7 +52,7 @@ const defaultSubject: Record<StoreFailureKind, string> = {
 export function storeFailure(method: string, kind: StoreFailureKind, subject: string, err?: unknown): AdapterError {
   const detail: Record<string, unknown> = { method, kind }
   if (err instanceof Error) detail.err = err
-  else if (err !== undefined) detail.err = new Error(inspect(err))
+  else if (err !== undefined) detail.err = new Error(describeThrown(err))
   return new AdapterError(`${method}: ${subject} ${describeKind[kind]}`, detail)
 }
 

@@ -12,7 +12,9 @@ import { measure } from './measure.js'
 const user = { id: 'u1', name: 'Ada', email: 'ada@example.com' }
 const results: Record<string, CredentialsEvent> = {
   runRedirectCallback: { type: 'REDIRECT_RESOLVED', url: 'http://localhost:3000/' },
+  checkLockout: { type: 'LOCKOUT_CHECKED', retryAfterSeconds: 0 },
   authorize: { type: 'AUTHORIZED', user },
+  clearFailures: { type: 'FAILURES_CLEARED' },
   runSignInCallback: { type: 'SIGNIN_ALLOWED' },
   issueSession: { type: 'SESSION_ISSUED' },
   emitSignInEvent: { type: 'SIGNIN_ANNOUNCED' },
@@ -24,6 +26,8 @@ const start: CredentialsEvent = {
   callbackUrl: '/',
   csrfVerified: true,
   now: 1,
+  maxFailures: 5,
+  maxClientFailures: 50,
 }
 
 const initial = initialTransition(credentialsMachine)[0]

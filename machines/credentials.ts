@@ -1,11 +1,12 @@
 /**
- * The credentials sign-in flow: the app's `authorize` checks what the user typed, the `signIn` callback may veto,
- * the session is issued. It starts and ends within one request (POST /callback/:provider), so it is never persisted.
+ * The credentials sign-in flow: a locked-out account or client is refused first, the app's `authorize` checks what
+ * the user typed (a failure is counted, and enough of them start a lockout), the `signIn` callback may veto, the
+ * session is issued. It starts and ends within one request (POST /callback/:provider), so it is never persisted.
  */
 import { assign, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
 import type { RefusalCheck } from '../src/types/refusals.js'
-import { isCsrfVerified } from '../src/security/flow-guards.js'
+import { isCsrfVerified, isLockedOut, isWithinFailureLimits } from '../src/security/flow-guards.js'
 import { command, type CommandContract, type CommandsOf } from './contract.js'
 
 export interface CredentialsContext {
@@ -20,12 +21,35 @@ export interface CredentialsContext {
   errorCode?: string
   /** Where the browser goes next, as the redirect callback decided. */
   redirectTo?: string
+  /** Failed sign-ins allowed per account and per client within the window (docs/security.md). */
+  maxFailures?: number
+  maxClientFailures?: number
+  /** Which limits the failure that starts a lockout reached. */
+  lockAccount?: boolean
+  lockClient?: boolean
+  /** Seconds until the lockout that refused this request ends. */
+  retryAfterSeconds?: number
+  refusalReason?: string
   now: number
 }
 
 export type CredentialsEvent =
-  | { type: 'CREDENTIALS_SUBMITTED'; providerId: string; callbackUrl: string; csrfVerified: boolean; now: number }
+  | {
+      type: 'CREDENTIALS_SUBMITTED'
+      providerId: string
+      callbackUrl: string
+      csrfVerified: boolean
+      now: number
+      maxFailures: number
+      maxClientFailures: number
+    }
   | { type: 'REDIRECT_RESOLVED'; url: string }
+  | { type: 'LOCKOUT_CHECKED'; retryAfterSeconds: number }
+  | { type: 'LOCKOUT_CHECK_FAILED' }
+  | { type: 'FAILURE_RECORDED'; accountFailures: number; clientFailures: number }
+  | { type: 'FAILURE_RECORD_FAILED' }
+  | { type: 'LOCKOUT_STARTED' }
+  | { type: 'FAILURES_CLEARED' }
   | { type: 'REDIRECT_FAILED' }
   | { type: 'AUTHORIZED'; user: NonNullable<CredentialsContext['user']> }
   | { type: 'AUTHORIZE_REJECTED'; code: string }
@@ -43,7 +67,11 @@ type FlowUser = NonNullable<CredentialsContext['user']>
 /** The commands, declared once: their params type the handlers (src/effects/credentials/credentials-flow.ts). */
 const commands = {
   runRedirectCallback: command<{ url: string }>(),
+  checkLockout: command<{ providerId: string }>(),
   authorize: command<{ providerId: string }>(),
+  recordFailure: command<{ providerId: string }>(),
+  startLockout: command<{ providerId: string; account: boolean; client: boolean }>(),
+  clearFailures: command<{ providerId: string }>(),
   runSignInCallback: command<{ providerId: string; user: FlowUser }>(),
   issueSession: command<{ providerId: string; user: FlowUser }>(),
   emitSignInEvent: command<{ providerId: string; user: FlowUser }>(),
@@ -54,7 +82,11 @@ export type CredentialsCommand = CommandsOf<typeof commands>
 /** What each command's handler may answer. */
 export const credentialsContract = {
   runRedirectCallback: ['REDIRECT_RESOLVED', 'REDIRECT_FAILED'],
+  checkLockout: ['LOCKOUT_CHECKED', 'LOCKOUT_CHECK_FAILED'],
   authorize: ['AUTHORIZED', 'AUTHORIZE_REJECTED', 'AUTHORIZE_FAILED'],
+  recordFailure: ['FAILURE_RECORDED', 'FAILURE_RECORD_FAILED'],
+  startLockout: ['LOCKOUT_STARTED'],
+  clearFailures: ['FAILURES_CLEARED'],
   runSignInCallback: ['SIGNIN_ALLOWED', 'SIGNIN_DENIED', 'SIGNIN_REDIRECTED', 'SIGNIN_FAILED'],
   issueSession: ['SESSION_ISSUED', 'SESSION_FAILED'],
   emitSignInEvent: ['SIGNIN_ANNOUNCED'],
@@ -96,6 +128,8 @@ export const credentialsMachine = setup({
               providerId: event.providerId,
               callbackUrl: event.callbackUrl,
               now: event.now,
+              maxFailures: event.maxFailures,
+              maxClientFailures: event.maxClientFailures,
             })),
           },
           {
@@ -112,10 +146,38 @@ export const credentialsMachine = setup({
       description: 'The redirect callback decides where the user lands after signing in.',
       entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
       on: {
-        REDIRECT_RESOLVED: { target: 'authorizing', actions: assign(({ event }) => ({ callbackUrl: event.url })) },
+        REDIRECT_RESOLVED: {
+          target: 'checkingLockout',
+          actions: assign(({ event }) => ({ callbackUrl: event.url })),
+        },
         REDIRECT_FAILED: {
           target: 'failed',
           actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
+        },
+      },
+    },
+    checkingLockout: {
+      description:
+        'A locked-out account or client is refused before authorize() runs, whether the account exists or not.',
+      entry: { type: 'checkLockout', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
+      on: {
+        LOCKOUT_CHECKED: [
+          {
+            guard: isLockedOut,
+            target: 'lockedOut',
+            // Not an error of the flow: the answer (CredentialsSignin, too_many_attempts) is the HTTP layer's.
+            actions: assign(({ event }) => ({
+              retryAfterSeconds: event.retryAfterSeconds,
+              refusal: 'credentials-lockout' as const,
+              refusalReason: 'too many failed sign-ins in the window',
+            })),
+          },
+          { target: 'authorizing' },
+        ],
+        // The store cannot say whether a lockout holds: refuse rather than let guessing through unlimited.
+        LOCKOUT_CHECK_FAILED: {
+          target: 'failed',
+          actions: { type: 'fail', params: { error: 'CallbackRouteError' } },
         },
       },
     },
@@ -123,16 +185,50 @@ export const credentialsMachine = setup({
       description: "The provider's authorize() checks the submitted credentials.",
       entry: { type: 'authorize', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
       on: {
-        AUTHORIZED: { target: 'checkingSignIn', actions: assign(({ event }) => ({ user: event.user })) },
-        AUTHORIZE_REJECTED: {
-          target: 'failed',
-          actions: [
-            assign(({ event }) => ({ errorCode: event.code })),
-            { type: 'fail', params: { error: 'CredentialsSignin' } },
-          ],
-        },
+        AUTHORIZED: { target: 'clearingFailures', actions: assign(({ event }) => ({ user: event.user })) },
+        AUTHORIZE_REJECTED: { target: 'recordingFailure', actions: assign(({ event }) => ({ errorCode: event.code })) },
         AUTHORIZE_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'CallbackRouteError' } } },
       },
+    },
+    recordingFailure: {
+      description: 'The failure is counted for the submitted account and for the client, within the window.',
+      entry: { type: 'recordFailure', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
+      on: {
+        FAILURE_RECORDED: [
+          {
+            guard: isWithinFailureLimits,
+            target: 'failed',
+            actions: { type: 'fail', params: { error: 'CredentialsSignin' } },
+          },
+          {
+            target: 'lockingOut',
+            actions: assign(({ context, event }) => ({
+              lockAccount: event.accountFailures >= (context.maxFailures ?? 0),
+              lockClient: event.clientFailures >= (context.maxClientFailures ?? 0),
+            })),
+          },
+        ],
+        // Not counted (logged as an error): the user still only learns that the credentials were wrong.
+        FAILURE_RECORD_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'CredentialsSignin' } } },
+      },
+    },
+    lockingOut: {
+      description:
+        'The last allowed failure starts a lockout of the account or client; the credentialsLockout event is sent.',
+      entry: {
+        type: 'startLockout',
+        params: ({ context }) => ({
+          providerId: context.providerId ?? '',
+          account: context.lockAccount === true,
+          client: context.lockClient === true,
+        }),
+      },
+      on: { LOCKOUT_STARTED: { target: 'failed', actions: { type: 'fail', params: { error: 'CredentialsSignin' } } } },
+    },
+    clearingFailures: {
+      description: "Right credentials: the account's failure count starts again (the client's does not).",
+      entry: { type: 'clearFailures', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
+      on: { FAILURES_CLEARED: { target: 'checkingSignIn' } },
     },
     checkingSignIn: {
       description: 'The signIn callback may allow, deny, or send the user elsewhere.',
@@ -192,6 +288,10 @@ export const credentialsMachine = setup({
     },
     signedIn: { type: 'final', description: 'Session issued; the browser goes to the callback URL.' },
     redirected: { type: 'final', description: 'The signIn callback sent the user to another page; no session.' },
+    lockedOut: {
+      type: 'final',
+      description: 'Locked out: refused with Retry-After, the same answer for every account, known or not.',
+    },
     failed: { type: 'final', description: 'Sign-in refused; context.error names why.' },
   },
 })

@@ -7,12 +7,14 @@ import { emailMachine } from './email.js'
 import type { MachineEntry } from './machine-entry.js'
 import { oauthMachine } from './oauth.js'
 import { sessionMachine } from './session.js'
+import { tokenRefreshMachine } from './token-refresh.js'
 import { webAuthnMachine } from './webauthn.js'
 
 export { credentialsMachine } from './credentials.js'
 export { emailMachine } from './email.js'
 export { sessionMachine } from './session.js'
 export { oauthMachine } from './oauth.js'
+export { tokenRefreshMachine } from './token-refresh.js'
 export { webAuthnMachine } from './webauthn.js'
 export type { MachineEntry } from './machine-entry.js'
 export type { CommandContract, CommandsOf, HandlersFor } from './contract.js'
@@ -27,7 +29,7 @@ export const oauthEntry: MachineEntry<typeof oauthMachine> = {
 
 export const credentialsEntry: MachineEntry<typeof credentialsMachine> = {
   id: 'credentials',
-  version: 1,
+  version: 2,
   machine: credentialsMachine,
   extensionPoints: ['allowSignIn'],
 }
@@ -53,11 +55,19 @@ export const webAuthnEntry: MachineEntry<typeof webAuthnMachine> = {
   extensionPoints: ['allowSignIn'],
 }
 
+export const tokenRefreshEntry: MachineEntry<typeof tokenRefreshMachine> = {
+  id: 'tokenRefresh',
+  version: 1,
+  machine: tokenRefreshMachine,
+  extensionPoints: [],
+}
+
 /** Every built-in machine by id. */
 export const machineRegistry: Record<string, MachineEntry> = {
   credentials: credentialsEntry,
   email: emailEntry,
   oauth: oauthEntry,
   session: sessionEntry,
+  tokenRefresh: tokenRefreshEntry,
   webauthn: webAuthnEntry,
 }

@@ -51,6 +51,13 @@ th, td { text-align: left; border-bottom: 1px solid #edf2f7; padding: 4px 8px; v
 th { color: var(--muted); font-weight: 600; }
 td code, .meta code { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, monospace; font-size: 12px; }
 tr.lit { background: #ebf8ff; }
+svg.chart .state.visited > rect:first-of-type { stroke: #2f855a; stroke-width: 2; }
+svg.chart .state.current > rect:first-of-type { fill: #c6f6d5; stroke: #22543d; stroke-width: 3.5; }
+svg.chart .edge.taken path { stroke: #2f855a; stroke-width: 2.6; }
+aside.live { position: sticky; top: 44px; z-index: 1; background: #f0fff4; border: 1px solid #9ae6b4; border-radius: 8px; margin: 12px 0; padding: 8px 14px; }
+aside.live h2 { font-size: 15px; margin: 0 0 4px; }
+aside.live ol { margin: 4px 0; padding-left: 36px; max-height: 9.5em; overflow-y: auto; font-family: ui-monospace, "DejaVu Sans Mono", Menlo, monospace; font-size: 12px; }
+aside.live li.now { font-weight: 700; }
 .origin-app { color: var(--app); font-weight: 700; }
 .origin-extension { color: var(--ext); }
 `
@@ -125,34 +132,128 @@ ${transitionRows.join('\n')}
 </section>`
 }
 
+/**
+ * The live view's script: polls the feed (same origin), lists the steps, and marks the state the newest flow is in
+ * (`current`, scrolled into view) and, in each machine, the states and arrows its newest flow went through (`visited`,
+ * `taken`). The feed answers `{ steps: [{ machine, flowId, from, to, event, at }] }`, oldest first.
+ */
+function liveScript(feedUrl: string, intervalMs: number): string {
+  return `
+(() => {
+  const status = document.getElementById('live-status');
+  const list = document.getElementById('live-steps');
+  let shown = '';
+  // The audit trail has one step per event: eventless ('always') hops in between are not steps of their own, so the
+  // arrows of a step are the direct one or, failing that, the event's arrow followed by eventless ones (at most 4).
+  const arrowsBetween = (section, from, to) => {
+    const arrows = [...section.querySelectorAll('.edge[data-event]')];
+    const direct = arrows.filter((g) => g.dataset.source === from && g.dataset.target === to);
+    if (direct.length > 0) return direct;
+    let paths = arrows.filter((g) => g.dataset.source === from).map((g) => [g]);
+    for (let hops = 0; hops < 4 && paths.length > 0; hops++) {
+      const found = paths.find((p) => p[p.length - 1].dataset.target === to);
+      if (found) return found;
+      paths = paths.flatMap((p) => arrows
+        .filter((g) => g.dataset.event === 'always' && g.dataset.source === p[p.length - 1].dataset.target)
+        .map((g) => [...p, g]));
+    }
+    return [];
+  };
+  const clear = () => {
+    for (const el of document.querySelectorAll('.current, .visited, .taken')) el.classList.remove('current', 'visited', 'taken');
+  };
+  const render = (steps) => {
+    const key = JSON.stringify(steps);
+    if (key === shown) return;
+    shown = key;
+    clear();
+    list.replaceChildren(...steps.map((s, i) => {
+      const li = document.createElement('li');
+      li.textContent = s.machine + ' ' + s.flowId + ': ' + s.from + ' --' + s.event + '--> ' + s.to;
+      if (i === steps.length - 1) li.className = 'now';
+      return li;
+    }));
+    list.scrollTop = list.scrollHeight;
+    const last = steps[steps.length - 1];
+    if (!last) { status.textContent = 'No flow yet in this browser: sign in in another tab and watch it here.'; return; }
+    // Each machine shows the path of its newest flow; the newest step of all is the current state.
+    const newest = new Map();
+    for (const s of steps) newest.set(s.machine, s.flowId);
+    for (const s of steps) {
+      if (newest.get(s.machine) !== s.flowId) continue;
+      const section = document.querySelector('section.machine[data-machine="' + CSS.escape(s.machine) + '"]');
+      if (!section) continue;
+      const states = new Set([s.from, s.to]);
+      for (const g of arrowsBetween(section, s.from, s.to)) {
+        g.classList.add('taken');
+        states.add(g.dataset.source);
+        states.add(g.dataset.target);
+      }
+      for (const g of section.querySelectorAll('.state')) if (states.has(g.dataset.state)) g.classList.add('visited');
+    }
+    const section = document.querySelector('section.machine[data-machine="' + CSS.escape(last.machine) + '"]');
+    const state = section && [...section.querySelectorAll('.state')].find((g) => g.dataset.state === last.to);
+    if (state) state.classList.add('current');
+    document.body.dataset.currentMachine = last.machine;
+    document.body.dataset.currentState = last.to;
+    status.textContent = 'Flow ' + last.flowId + ' of the ' + last.machine + ' machine is in state ' + last.to + '.';
+    if (state) state.scrollIntoView({ block: 'center', inline: 'center' });
+  };
+  const poll = async () => {
+    try {
+      const answer = await fetch(${jsonForScript(feedUrl)}, { cache: 'no-store', credentials: 'same-origin' });
+      if (answer.ok) render((await answer.json()).steps ?? []);
+    } catch { status.textContent = 'The live feed did not answer; retrying.'; }
+    setTimeout(poll, ${Math.max(200, Math.floor(intervalMs))});
+  };
+  poll();
+})();
+`
+}
+
 /** Embeds data in a script element: `<` is escaped so no string in it can close the element. */
 function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c')
 }
 
-/**
- * The inspector page for the given machines.
- * @param options.title page title; defaults to "Authchart flow inspector"
- */
-export function toInspectorHtml(graphs: readonly FlowGraph[], options: { title?: string } = {}): string {
+/** Options of `toInspectorHtml`. */
+export interface InspectorOptions {
+  /** Page title; defaults to "Authchart flow inspector". */
+  title?: string
+  /**
+   * A live view: the page polls `feedUrl` (same origin; the page's Content-Security-Policy allows only that) every
+   * `intervalMs` (default 1000) and highlights the state the newest flow is in. The feed answers
+   * `{ steps: TransitionRecord[] }`, oldest first, for example what an `onTransition` hook collected for this browser.
+   */
+  live?: { feedUrl: string; intervalMs?: number }
+}
+
+/** The inspector page for the given machines. */
+export function toInspectorHtml(graphs: readonly FlowGraph[], options: InspectorOptions = {}): string {
   const title = options.title ?? 'Authchart flow inspector'
+  const live = options.live
+  const connect = live ? "; connect-src 'self'" : ''
+  const livePanel = live
+    ? `<aside class="live" aria-live="polite"><h2>Live: this browser's flow</h2><p id="live-status">Waiting for the first answer of the live feed…</p><ol id="live-steps"></ol></aside>\n`
+    : ''
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:${connect}">
 <title>${escapeXml(title)}</title>
 <style>${styles}</style>
 </head>
 <body>
 <header><h1>${escapeXml(title)}</h1><nav>${graphs.map((g) => `<a href="#machine-${escapeXml(g.machineId)}">${escapeXml(g.machineId)}</a>`).join('')}</nav></header>
 <main>
-<p class="legend"><span><i class="swatch" style="background:var(--wait);border-color:var(--wait-line)"></i>waits for the browser</span><span><i class="swatch" style="background:var(--out);border-color:var(--out-line)"></i>outcome (final)</span><span class="origin-extension">purple arrow: extension point</span><span class="origin-app">orange arrow: the app's own guard</span><span>click a state to follow its arrows</span></p>
+${livePanel}<p class="legend"><span><i class="swatch" style="background:var(--wait);border-color:var(--wait-line)"></i>waits for the browser</span><span><i class="swatch" style="background:var(--out);border-color:var(--out-line)"></i>outcome (final)</span><span class="origin-extension">purple arrow: extension point</span><span class="origin-app">orange arrow: the app's own guard</span><span>click a state to follow its arrows</span></p>
 ${graphs.map(machineSection).join('\n')}
 </main>
 <script type="application/json" id="flow-graphs">${jsonForScript(graphs)}</script>
 <script>${script}</script>
+${live ? `<script>${liveScript(live.feedUrl, live.intervalMs ?? 1000)}</script>` : ''}
 </body>
 </html>
 `

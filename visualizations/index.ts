@@ -8,4 +8,5 @@ export type { ActionLabel, FlowGraph, FlowState, FlowTransition, GuardLabel, Gua
 export { mermaidIds, mermaidText, toMermaid } from './mermaid.js'
 export { toDot } from './dot.js'
 export { toInspectorHtml } from './html-inspector.js'
+export type { InspectorOptions } from './html-inspector.js'
 export { regenerateFlowsDocCommand, toFlowsMarkdown } from './flows-markdown.js'

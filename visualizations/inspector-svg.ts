@@ -54,7 +54,10 @@ function edgeLabelLines(t: FlowTransition | null): string[] {
   return t ? wrapText(transitionLabel(t), labelWrap) : []
 }
 
-/** The SVG of one machine; states carry `data-state`, arrows `data-edge`, `data-source` and `data-target`. */
+/**
+ * The SVG of one machine; states carry `data-state`, arrows `data-edge`, `data-source`, `data-target` and (except the
+ * initial arrows) `data-event`, `always` for an eventless transition.
+ */
 export function renderMachineSvg(graph: FlowGraph): string {
   const texts = new Map(graph.states.map((s) => [s.path, boxText(s)]))
   const nodes: LayoutInputNode[] = [{ id: initialNode, width: 14, height: 14 }]
@@ -111,7 +114,7 @@ export function renderMachineSvg(graph: FlowGraph): string {
     const ext = transition?.guard?.refs.some((r) => r.origin === 'extension') ?? false
     const classes = ['edge', kind, app ? 'app-guard' : ext ? 'extension-guard' : ''].filter(Boolean).join(' ')
     parts.push(
-      `<g class="${classes}" data-edge="${escapeXml(placed.id)}" data-source="${escapeXml(placed.source)}" data-target="${escapeXml(placed.target)}">`,
+      `<g class="${classes}" data-edge="${escapeXml(placed.id)}" data-source="${escapeXml(placed.source)}" data-target="${escapeXml(placed.target)}"${transition ? ` data-event="${escapeXml(transition.event)}"` : ''}>`,
     )
     parts.push(`<path d="${placed.d}" marker-end="url(#arrow-${escapeXml(graph.machineId)})"/>`)
     const lines = edgeLabelLines(transition)

@@ -53,7 +53,7 @@ const sessionColumnPrefix = '__session__'
  * database assigns for `@auth/pg-adapter`'s, returned as strings), and dates are stored the way its columns expect.
  * @param db A Kysely instance on PostgreSQL, MySQL/MariaDB or SQLite whose database has the schema.
  * @param options `schema`: the table names, when the database is not the one `migrate` makes.
- * @returns An adapter with all 19 methods.
+ * @returns An adapter with all 19 methods, and Authchart's two account-token methods.
  * @throws {AdapterError} at once when the dialect is none of the three.
  * @example
  * ```ts
@@ -169,6 +169,19 @@ export function KyselyAdapter<DB>(db: Kysely<DB>, options: KyselyAdapterOptions 
           .where('provider', '=', provider)
           .where('providerAccountId', '=', providerAccountId)
           .executeTakeFirst()
+        return row ? accountFromRow(tables.read('Account', row)) : null
+      }),
+    listAccountsByUserId: (userId) =>
+      call('listAccountsByUserId', ['Account'], async (tables) => {
+        if (!tables.canMatch('Account', 'userId', userId)) return []
+        const rows = await store.selectFrom(Account).selectAll().where('userId', '=', userId).execute()
+        return rows.map((row) => accountFromRow(tables.read('Account', row)))
+      }),
+    updateAccount: ({ provider, providerAccountId, ...fields }) =>
+      call('updateAccount', ['Account'], async (tables) => {
+        // `undefined` leaves a column as it is; `null` writes NULL, which reads back as an absent field.
+        const set = tables.write('Account', fields, 'update')
+        const row = await updateReturning(store, dialect, Account, set, { provider, providerAccountId })
         return row ? accountFromRow(tables.read('Account', row)) : null
       }),
     createSession: (session) =>

@@ -1,15 +1,25 @@
 /**
- * The demo app `npm start` runs: Express, a credentials provider with two demo users, e-mail link sign-in through a
- * development mail sink (the links appear at `/dev/mail`), the memory adapter, JWT sessions, and the flow audit trail
- * printed to the console. It needs nothing installed or configured.
+ * The demo app `npm start` runs, with no outside service: Express; credentials with two demo users; e-mail link
+ * sign-in through a development mail sink (the links appear at `/dev/mail`); OpenID Connect through a development
+ * OpenID provider started in this process on a loopback port; passkeys; the memory adapter and JWT sessions; the flow
+ * audit trail printed to the console and shown live at `/dev/flow`, the flow inspector highlighting the state this
+ * browser's flow is in.
  */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { MemoryAdapter } from '../../adapters/memory.js'
+import { machineRegistry } from '../../machines/index.js'
 import { ExpressAuth, getSession } from '../../src/frameworks/express.js'
 import Credentials from '../../src/providers/credentials.js'
 import Email from '../../src/providers/email.js'
+import OIDC from '../../src/providers/oidc.js'
+import Passkey from '../../src/providers/passkey.js'
 import type { AuthConfig } from '../../src/index.js'
+import { describeEntry, toInspectorHtml } from '../../visualizations/index.js'
 import { createDevMailSink } from './dev-mail-sink.js'
+import { devClient, startDevOpenIdProvider } from './dev-openid-provider.js'
+import { createFlowWatch } from './flow-watch.js'
 
 const demoUsers: Record<string, { password: string; name: string; email: string }> = {
   ada: { password: 'lovelace', name: 'Ada Lovelace', email: 'ada@example.com' },
@@ -19,19 +29,44 @@ const demoUsers: Record<string, { password: string; name: string; email: string 
 const escape = (s: string | null | undefined) => (s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 function page(body: string): string {
-  return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Authchart demo</title></head>
-    <body style="font-family: system-ui; max-width: 40rem; margin: 3rem auto"><h1>Authchart demo</h1>${body}
-    <p><a href="/">Home</a> · <a href="/dev/mail">Development mail</a> · <a href="/auth/session">/auth/session</a> · <a href="/auth/providers">/auth/providers</a></p></body></html>`
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Authchart demo</title>
+    <meta name="viewport" content="width=device-width, initial-scale=1"></head>
+    <body style="font-family: system-ui; max-width: 42rem; margin: 3rem auto; padding: 0 1rem"><h1>Authchart demo</h1>${body}
+    <p><a href="/">Home</a> · <a href="/dev/flow">Live flow</a> · <a href="/dev/mail">Development mail</a> · <a href="/auth/session">/auth/session</a> · <a href="/auth/providers">/auth/providers</a></p></body></html>`
 }
 
-/** Builds the demo app; `log` receives the flow audit trail. */
-export function createDemoApp(options: { log?: (line: string) => void } = {}) {
+const signedOutHelp = `<p>You are not signed in. Every way in works on this machine alone:</p>
+<ul>
+  <li><strong>Credentials</strong>: <code>ada</code> / <code>lovelace</code> (or <code>alan</code> / <code>turing</code>).</li>
+  <li><strong>E-mail</strong>: any address; the link appears under <a href="/dev/mail">Development mail</a>.</li>
+  <li><strong>Dev OP</strong>: the development OpenID provider running inside the demo; type any name.</li>
+  <li><strong>Passkey</strong>: type an e-mail address not used yet to create a passkey, then sign in with it
+    (browsers allow passkeys on <code>localhost</code>, not on an IP address).</li>
+</ul>
+<p>Open <a href="/dev/flow" target="_blank">Live flow</a> in a second tab to watch each step of your sign-in.</p>
+<p><a href="/auth/signin">Sign in</a></p>`
+
+/** Options of the demo. */
+export interface DemoOptions {
+  /** The origins the demo answers on: the development OP accepts their callback URLs. */
+  origins: string[]
+  /** Receives the flow audit trail, one line per transition. */
+  log?: (line: string) => void
+}
+
+/** Builds the demo app and starts its development OP; `close` stops the OP. */
+export async function createDemoApp(options: DemoOptions) {
   const mail = createDevMailSink()
+  const watch = createFlowWatch()
+  const devOp = await startDevOpenIdProvider({
+    redirectUris: options.origins.map((origin) => `${origin}/auth/callback/dev-op`),
+  })
   const authConfig: AuthConfig = {
     trustHost: true,
     adapter: MemoryAdapter(),
-    // The adapter is there for e-mail tokens and users; sessions stay JWT cookies, as before.
+    // The adapter is there for e-mail tokens, users, accounts and passkeys; sessions stay JWT cookies.
     session: { strategy: 'jwt' },
+    experimental: { enableWebAuthn: true },
     providers: [
       Credentials({
         credentials: {
@@ -46,12 +81,25 @@ export function createDemoApp(options: { log?: (line: string) => void } = {}) {
         },
       }),
       Email({ sendVerificationRequest: mail.sendVerificationRequest }),
+      OIDC({
+        id: 'dev-op',
+        name: 'Dev OP',
+        issuer: devOp.issuer,
+        clientId: devClient.clientId,
+        clientSecret: devClient.clientSecret,
+        checks: ['pkce', 'state', 'nonce'],
+      }),
+      Passkey(),
     ],
-    onTransition: (t) => options.log?.(`[flow ${t.machine} ${t.flowId}] ${t.from} --${t.event}--> ${t.to}`),
+    onTransition: (t) => {
+      watch.record(t)
+      options.log?.(`[flow ${t.machine} ${t.flowId}] ${t.from} --${t.event}--> ${t.to}`)
+    },
   }
 
   const app = express()
   app.set('trust proxy', true)
+  app.use(watch.middleware)
   app.use('/auth', ExpressAuth(authConfig))
 
   app.get('/', async (req, res) => {
@@ -59,8 +107,7 @@ export function createDemoApp(options: { log?: (line: string) => void } = {}) {
     const body = session?.user
       ? `<p>Signed in as <strong>${escape(session.user.name ?? session.user.email)}</strong> (${escape(session.user.email)}).</p>
          <p>Session expires ${escape(session.expires)}.</p><p><a href="/auth/signout">Sign out</a></p>`
-      : `<p>You are not signed in. Try <code>ada</code> / <code>lovelace</code>, or any e-mail address: its link appears
-         under <a href="/dev/mail">Development mail</a>.</p><p><a href="/auth/signin">Sign in</a></p>`
+      : signedOutHelp
     res.type('html').send(page(body))
   })
 
@@ -78,5 +125,64 @@ export function createDemoApp(options: { log?: (line: string) => void } = {}) {
       .send(page(`<h2>Development mail</h2>${rows ? `<ul>${rows}</ul>` : '<p>No messages yet.</p>'}`))
   })
 
-  return { app, authConfig, mail }
+  // The live view: the flow inspector polling this browser's steps.
+  const inspector = toInspectorHtml(Object.values(machineRegistry).map(describeEntry), {
+    title: 'Authchart demo: live flow',
+    live: { feedUrl: '/dev/flow.json', intervalMs: 700 },
+  })
+  app.get('/dev/flow', (_req, res) => {
+    res.set('cache-control', 'no-store').type('html').send(inspector)
+  })
+  app.get('/dev/flow.json', (req, res) => {
+    res.set('cache-control', 'no-store').json({ steps: watch.feed(req) })
+  })
+
+  return { app, authConfig, mail, devOp, close: () => devOp.close() }
+}
+
+/** A running demo. */
+export interface RunningDemo {
+  server: Server
+  port: number
+  /** Where the demo is, as a browser should open it (`localhost`: passkeys need a host name, not an IP address). */
+  url: string
+  /** The development OP's issuer. */
+  issuer: string
+  close(): Promise<void>
+}
+
+/**
+ * Listens on `port` (0: any free port), then builds the demo for that port, so the development OP knows the
+ * callback URLs on `localhost` and `127.0.0.1`.
+ */
+export async function startDemo(
+  options: { port?: number; hostname?: string; log?: (line: string) => void } = {},
+): Promise<RunningDemo> {
+  // The app is built once the port is known; until then the server answers 503.
+  const ready: { app?: express.Express } = {}
+  const server = createServer((req, res) => {
+    if (ready.app) ready.app(req, res)
+    else res.writeHead(503, { 'retry-after': '1' }).end('The demo is starting.')
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 3000, options.hostname, () => resolve())
+  })
+  const port = (server.address() as AddressInfo).port
+  const demo = await createDemoApp({
+    origins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`],
+    log: options.log,
+  })
+  ready.app = demo.app
+  return {
+    server,
+    port,
+    url: `http://localhost:${port}`,
+    issuer: demo.devOp.issuer,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await demo.close()
+    },
+  }
 }

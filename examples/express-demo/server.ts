@@ -1,9 +1,9 @@
 /**
- * Starts the demo app (examples/express-demo/app.ts). It needs nothing installed or configured; set AUTH_SECRET and
- * PORT to taste.
+ * Starts the demo (examples/express-demo/app.ts). It needs nothing installed or configured and reaches no outside
+ * service; set AUTH_SECRET and PORT to taste.
  */
 import { randomBytes } from 'node:crypto'
-import { createDemoApp } from './app.js'
+import { startDemo } from './app.js'
 
 const port = Number(process.env.PORT ?? 3000)
 
@@ -13,7 +13,7 @@ if (!process.env.AUTH_SECRET) {
   console.log('AUTH_SECRET is not set: using a random secret for this run (sessions end when the demo stops).')
 }
 
-const { app, authConfig } = createDemoApp({ log: (line) => console.log(line) })
-export { authConfig }
-
-app.listen(port, () => console.log(`Authchart demo on http://localhost:${port}`))
+const demo = await startDemo({ port, log: (line) => console.log(line) })
+console.log(`Authchart demo on ${demo.url}`)
+console.log(`  live flow view: ${demo.url}/dev/flow · development mail: ${demo.url}/dev/mail`)
+console.log(`  development OpenID provider (in this process): ${demo.issuer}`)

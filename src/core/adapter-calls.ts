@@ -3,7 +3,13 @@
  * through a wrapper so that every failure reaches the caller as an `AdapterError` and the server log.
  * @module core/adapter-calls
  */
-import { adapterMethodNames, type Adapter, type AdapterMethodName, type WrappedAdapter } from '../types/adapters.js'
+import {
+  accountTokenMethodNames,
+  adapterMethodNames,
+  type Adapter,
+  type AdapterMethodName,
+  type WrappedAdapter,
+} from '../types/adapters.js'
 import { AdapterError, AuthError, MissingAdapter, MissingAdapterMethods } from '../errors.js'
 import type { LoggerInstance } from '../logger.js'
 
@@ -29,6 +35,8 @@ export const adapterMethodsNeededBy = {
     'listAuthenticatorsByUserId',
     'updateAuthenticatorCounter',
   ],
+  /** Token refresh with database sessions: the provider's tokens live in the account row (docs/token-refresh.md). */
+  databaseTokenRefresh: ['getSessionAndUser', 'listAccountsByUserId', 'updateAccount', 'deleteSession'],
 } as const satisfies Record<string, readonly AdapterMethodName[]>
 
 /**
@@ -56,7 +64,7 @@ export function requireAdapterMethods(
 
 type AdapterCall = (...args: unknown[]) => unknown
 /**
- * The adapter as the core calls it: every one of the 19 methods exists and returns a promise. A method that throws
+ * The adapter as the core calls it: every one of the 19 methods (and Authchart's two account-token ones) exists and returns a promise. A method that throws
  * (or rejects) is logged once with `logger.error` and rethrown as an `AdapterError` whose `cause.err` is the
  * original; an `AuthError` the adapter threw itself passes through as it is (logged too). A method the adapter
  * lacks rejects with `MissingAdapterMethods` naming it, so a gap that start-up checks missed still fails clearly.
@@ -66,7 +74,7 @@ type AdapterCall = (...args: unknown[]) => unknown
  */
 export function wrapAdapter(adapter: Adapter, logger: Pick<LoggerInstance, 'error'>): WrappedAdapter {
   const wrapped: Record<string, AdapterCall> = {}
-  for (const name of adapterMethodNames) {
+  for (const name of [...adapterMethodNames, ...accountTokenMethodNames]) {
     const method: unknown = adapter[name]
     wrapped[name] = async (...args: unknown[]) => {
       if (typeof method !== 'function') {

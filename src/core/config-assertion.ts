@@ -7,7 +7,8 @@
  */
 import { AuthError, UntrustedHost } from '../errors.js'
 import { createLogger } from '../logger.js'
-import { normalizeOAuthProvider } from '../providers/normalize-oauth.js'
+import { normalizeOAuthProvider } from '../providers-internal/normalize-oauth.js'
+import { failureStoreProblem } from './credentials-failure-limits.js'
 import type { AuthConfig } from '../types/index.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
 
@@ -50,6 +51,10 @@ function providerProblems(resolved: ResolvedConfig): Error[] {
   const problems: Error[] = []
   const base = `${resolved.origin ?? 'http://localhost'}${resolved.basePath}`
   for (const provider of resolved.providers) {
+    if (provider.kind === 'credentials') {
+      const problem = failureStoreProblem(provider)
+      if (problem) problems.push(problem)
+    }
     if (provider.kind !== 'oauth') continue
     try {
       normalizeOAuthProvider(provider, {

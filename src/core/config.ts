@@ -37,6 +37,9 @@ import { buildCookieSet, type CookieSet } from './cookie-set.js'
 import { listFromEnv, processEnv } from './env.js'
 import { mergeProviders, type MergedProvider } from './provider-setup.js'
 import { resolvePageLocales, type PageLocales } from '../pages/locale.js'
+import { resolveTokenRefresh } from './token-refresh-config.js'
+import type { ResolvedTokenRefresh } from '../effects/shared/effect-env.js'
+import type { TokenRefreshLock, TokenRefreshLockSource } from '../types/token-refresh.js'
 
 /** Everything `Auth()` needs that does not depend on the request. */
 export interface ResolvedConfig {
@@ -72,6 +75,10 @@ export interface ResolvedConfig {
   redirectProxyAllows: OriginAllowList
   providerTimeout: number
   webAuthnEnabled: boolean
+  /** Providers whose tokens the session keeps and `getAccessToken` renews, by id. */
+  tokenRefresh: ReadonlyMap<string, ResolvedTokenRefresh>
+  /** Shares token refreshes between instances: the flow store's lock, when it offers one (the Redis store does). */
+  refreshLock?: TokenRefreshLock
 }
 
 const defaultCallbacks: CallbacksOptions = {
@@ -194,6 +201,9 @@ function build(config: AuthConfig): ResolvedConfig {
     requireAdapterMethods(adapter, adapterMethodsNeededBy.userResolution, 'signing in with OAuth or e-mail')
   if (providers.some((p) => p.kind === 'email'))
     requireAdapterMethods(adapter, adapterMethodsNeededBy.emailSignIn, 'the e-mail provider')
+  const tokenRefresh = resolveTokenRefresh(providers)
+  if (tokenRefresh.size > 0 && strategy === 'database')
+    requireAdapterMethods(adapter, adapterMethodsNeededBy.databaseTokenRefresh, 'token refresh with database sessions')
   const webAuthnEnabled = config.experimental?.enableWebAuthn === true
   if (providers.some((p) => p.kind === 'webauthn') && !webAuthnEnabled) {
     throw new ExperimentalFeatureNotEnabled(
@@ -289,7 +299,13 @@ function build(config: AuthConfig): ResolvedConfig {
     redirectProxyAllows: resolveProxyAllowList(config, logger),
     providerTimeout: positiveMilliseconds('providerTimeout', config.providerTimeout, 5000),
     webAuthnEnabled,
+    tokenRefresh,
+    refreshLock: tokenRefresh.size > 0 && offersRefreshLock(flowStore) ? flowStore.tokenRefreshLock() : undefined,
   }
+}
+
+function offersRefreshLock(store: FlowStore): store is FlowStore & TokenRefreshLockSource {
+  return typeof (store as Partial<TokenRefreshLockSource>).tokenRefreshLock === 'function'
 }
 
 function definedOnly<T extends object>(value: T | undefined): Partial<T> {

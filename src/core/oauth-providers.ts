@@ -3,7 +3,7 @@
  * origin so discovery caches and validation happen once, not per request.
  */
 import type { OAuthConfig, OAuthConfigInternal } from '../types/providers.js'
-import { normalizeOAuthProvider } from '../providers/normalize-oauth.js'
+import { normalizeOAuthProvider } from '../providers-internal/normalize-oauth.js'
 import type { ResolvedConfig } from './config.js'
 import { actionUrl, type RequestContext } from './context.js'
 

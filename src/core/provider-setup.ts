@@ -3,7 +3,7 @@
  * user options merged over the factory defaults, ids checked for uniqueness.
  */
 import { InvalidEndpoints, InvalidProvider, MissingAuthorize } from '../errors.js'
-import { readEndpoint } from '../providers/oauth-endpoint.js'
+import { readEndpoint } from '../providers-internal/oauth-endpoint.js'
 import type {
   CredentialsConfig,
   EmailConfig,

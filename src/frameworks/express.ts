@@ -1,6 +1,6 @@
 /**
  * The Express binding (Express 5; Express 4 shares every API used here): a middleware that answers the auth
- * endpoints under `config.basePath`, and `getSession` for the app's own routes. Express itself is never imported at
+ * endpoints under the path it is mounted at (or `config.basePath`), and `getSession` for the app's own routes. Express itself is never imported at
  * run time, only its types.
  *
  * @example
@@ -12,6 +12,10 @@
  * app.set('trust proxy', true) // behind a proxy: origin from X-Forwarded-Proto / X-Forwarded-Host
  * app.use(ExpressAuth(authConfig))
  * app.get('/me', async (req, res) => res.json(await getSession(req, authConfig)))
+ * app.get('/repos', async (req, res) => {
+ *   const { accessToken } = await getAccessToken(req, authConfig, 'github', res) // needs tokenRefresh on GitHub
+ *   …
+ * })
  * ```
  * @module frameworks/express
  */
@@ -20,9 +24,11 @@ import { allowedMethods, BodyTooLarge, isServedMethod, maxBodyBytes, UnusableHos
 import { FlowStoreUnavailable, InvalidConfig, InvalidRequest } from '../errors.js'
 import { createLogger, logRefusal, type LoggerInstance } from '../logger.js'
 import { isUsableHost, originOfUrl } from '../security/origin.js'
-import type { AuthConfig, Session } from '../types/index.js'
-import { basePathOf, callAuth, isUnderBasePath, prepareConfig } from './web-handler.js'
+import { getAccessToken as getAccessTokenOf } from '../core/access-token.js'
+import type { AccessTokenResult, AuthConfig, Session } from '../types/index.js'
 import { scalarText } from '../security/scalar-text.js'
+import { mountedBasePaths } from './express-mount.js'
+import { basePathOf, callAuth, prepareConfig } from './web-handler.js'
 
 /** Connection-scoped headers: they describe the hop to this server, not the request, and must not be forwarded. */
 const hopByHop = new Set([
@@ -109,10 +115,13 @@ async function bodyOf(req: ExpressRequest): Promise<string | Uint8Array | undefi
 
 export { AuthError, CredentialsSignin } from '../errors.js'
 export { customFetch } from '../types/symbols.js'
-export type { Account, DefaultSession, Profile, Session, User } from '../types/index.js'
+export type { AccessTokenResult, Account, DefaultSession, Profile, Session, User } from '../types/index.js'
 
 /** The configuration of `ExpressAuth`: `Auth()`'s, as `@auth/express` names it. */
 export type ExpressAuthConfig = Omit<AuthConfig, 'raw'>
+
+/** What `getSession` resolves to, as `@auth/express` names it. */
+export type GetSessionResult = Promise<Session | null>
 
 /** Converts an Express request into a web `Request` for `Auth()` (`config` supplies the configured origin). */
 export async function toWebRequest(req: ExpressRequest, config: AuthConfig = {} as AuthConfig): Promise<Request> {
@@ -153,19 +162,24 @@ function refuse(res: ExpressResponse, status: number, error: string, message: st
 }
 
 /**
- * The auth middleware: answers every request under `config.basePath` (default `/auth`) and passes the others on.
- * Mount it with `app.use(ExpressAuth(config))`, or under its base path, `app.use('/auth', ExpressAuth(config))`.
+ * The auth middleware. Mounted at a path, it answers under that path, as `@auth/express` does:
+ * `app.use('/api/auth', ExpressAuth(config))`, or `app.use('/api/auth/*', ...)` (Express 4) /
+ * `app.use('/api/auth/{*splat}', ...)` (Express 5). Added without a path, `app.use(ExpressAuth(config))`, it answers
+ * under `config.basePath` (default `/auth`) and passes the other requests on. A configured `basePath` (or the path
+ * of `AUTH_URL`) always wins over the mount path (see ./express-mount.ts).
  * Body parsers before it are fine: a body they consumed is encoded again for `Auth()`.
  */
 export function ExpressAuth(config: AuthConfig): RequestHandler {
   prepareConfig(config)
-  const basePath = basePathOf(config)
   let logger: LoggerInstance | undefined
   const log = () => (logger ??= createLogger(config))
+  const servedConfig = mountedBasePaths(config, log)
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     // originalUrl, not url: a mount path (`app.use('/auth', …)`) strips the prefix from `url`.
     const pathname = req.originalUrl.split('?', 1)[0] ?? '/'
-    if (!isUnderBasePath(pathname, basePath)) return next()
+    const decision = servedConfig(req, pathname)
+    if ('pass' in decision) return next()
+    const served = decision.serve
     // Checked before a web Request exists: undici refuses to even build one for TRACE or CONNECT.
     if (!isServedMethod(req.method)) {
       logRefusal(log(), 'method', { reason: `method ${req.method.slice(0, 10)} is not served` })
@@ -174,7 +188,7 @@ export function ExpressAuth(config: AuthConfig): RequestHandler {
     }
     let request: Request
     try {
-      request = await toWebRequest(req, config)
+      request = await toWebRequest(req, served)
     } catch (error) {
       if (error instanceof BodyTooLarge) {
         logRefusal(log(), 'body-size', { reason: error.message })
@@ -192,7 +206,7 @@ export function ExpressAuth(config: AuthConfig): RequestHandler {
       return next(error)
     }
     try {
-      await writeWebResponse(res, await callAuth(request, config))
+      await writeWebResponse(res, await callAuth(request, served))
     } catch (error) {
       if (!res.headersSent) next(error)
     }
@@ -206,7 +220,7 @@ export function ExpressAuth(config: AuthConfig): RequestHandler {
  *   InvalidConfig when the server could not answer for another reason (the log says why); InvalidRequest for a
  *   malformed Host when no `url` / `AUTH_URL` is configured.
  */
-export async function getSession(req: ExpressRequest, config: AuthConfig): Promise<Session | null> {
+export async function getSession(req: ExpressRequest, config: AuthConfig): GetSessionResult {
   prepareConfig(config)
   const headers = new Headers()
   const cookie = req.get('cookie')
@@ -231,4 +245,30 @@ export async function getSession(req: ExpressRequest, config: AuthConfig): Promi
   }
   if (typeof data !== 'object' || data === null || Object.keys(data).length === 0) return null
   return data as Session
+}
+
+/**
+ * A provider's access token for the request's signed-in user, renewed first when it is about to expire
+ * (docs/token-refresh.md): `getAccessToken()` of the main entry, for an Express request.
+ * @param req the app's request (its cookies carry the session)
+ * @param config the configuration `ExpressAuth` is given
+ * @param providerId an OAuth / OIDC provider with the `tokenRefresh` option
+ * @param res when given, the re-issued session cookie (JWT sessions) is appended to it; `setCookie` holds it too
+ * @returns `{ accessToken, expiresAt, refreshed, setCookie }`, or `{ error, setCookie }`; never throws, except for a
+ *   malformed Host when no `url` / `AUTH_URL` is configured (InvalidRequest)
+ */
+export async function getAccessToken(
+  req: ExpressRequest,
+  config: AuthConfig,
+  providerId: string,
+  res?: ExpressResponse,
+): Promise<AccessTokenResult> {
+  prepareConfig(config)
+  // Only the origin (it decides the cookie names) and the cookies matter; the app's own path plays no part.
+  const headers = new Headers()
+  const cookie = req.get('cookie')
+  if (cookie) headers.set('cookie', cookie)
+  const result = await getAccessTokenOf(new Request(`${originOf(req, config)}/`, { headers }), config, providerId)
+  if (res && result.setCookie.length > 0) res.append('Set-Cookie', result.setCookie)
+  return result
 }

@@ -18,6 +18,8 @@ import { createLogger } from '../logger.js'
 import type { AuthConfig } from '../types/index.js'
 
 const prepared = new WeakSet<AuthConfig>()
+/** Prepared configs whose base path is the default: neither the config nor the path of AUTH_URL named one. */
+const defaultBasePath = new WeakSet<AuthConfig>()
 
 function environment(): Record<string, string | undefined> {
   return typeof process === 'undefined' ? {} : process.env
@@ -30,11 +32,27 @@ function environment(): Record<string, string | undefined> {
  */
 export function prepareConfig<C extends AuthConfig>(config: C): C {
   if (!prepared.has(config)) {
+    const named = config.basePath !== undefined || authUrlNamesPath(environment().AUTH_URL)
     setEnvDefaults(environment(), config)
     prepared.add(config)
+    if (!named) defaultBasePath.add(config)
     assertConfig(config)
   }
   return config
+}
+
+function authUrlNamesPath(authUrl: string | undefined): boolean {
+  if (!authUrl) return false
+  try {
+    return new URL(authUrl).pathname.replace(/\/+$/, '') !== ''
+  } catch {
+    return false
+  }
+}
+
+/** Whether a prepared config's base path is the default `/auth`, set by no option and no AUTH_URL path. */
+export function basePathIsDefault(config: AuthConfig): boolean {
+  return defaultBasePath.has(config)
 }
 
 /** The base path of a prepared config, without a trailing slash (`''` when the app serves auth at the root). */

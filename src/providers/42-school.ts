@@ -2,7 +2,7 @@
  * Sign in with 42 (the 42 school network's intranet API).
  * @module providers/42-school
  */
-import { profileId } from './profile-defaults.js'
+import { profileId } from '../providers-internal/profile-defaults.js'
 import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as 42's `GET /v2/me` returns it (the fields Authchart reads). */

@@ -2,7 +2,7 @@
  * Sign in with Asgardeo by WSO2 (OpenID Connect).
  * @module providers/asgardeo
  */
-import type { StandardOidcProfile } from './issuer-oidc.js'
+import type { StandardOidcProfile } from '../providers-internal/issuer-oidc.js'
 import { joinName, trimSlash } from '../providers-internal/names.js'
 import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 

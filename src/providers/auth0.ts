@@ -2,7 +2,7 @@
  * Sign in with Auth0 (OpenID Connect).
  * @module providers/auth0
  */
-import { issuerOidcProvider, type StandardOidcProfile } from './issuer-oidc.js'
+import { issuerOidcProvider, type StandardOidcProfile } from '../providers-internal/issuer-oidc.js'
 import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Auth0 ID token. */

@@ -2,7 +2,7 @@
  * Sign in with Authentik (OpenID Connect).
  * @module providers/authentik
  */
-import { issuerOidcProvider, type StandardOidcProfile } from './issuer-oidc.js'
+import { issuerOidcProvider, type StandardOidcProfile } from '../providers-internal/issuer-oidc.js'
 import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Authentik ID token. */

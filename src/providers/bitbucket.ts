@@ -2,8 +2,8 @@
  * Sign in with Bitbucket Cloud.
  * @module providers/bitbucket
  */
-import { requestJsonWithBearer } from './bearer-request.js'
-import { readEndpoint } from './oauth-endpoint.js'
+import { requestJsonWithBearer } from '../providers-internal/bearer-request.js'
+import { readEndpoint } from '../providers-internal/oauth-endpoint.js'
 import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'
 import type { TokenSet } from '../types/index.js'
 

@@ -2,7 +2,7 @@
  * Sign in with ClickUp.
  * @module providers/click-up
  */
-import { profileId } from './profile-defaults.js'
+import { profileId } from '../providers-internal/profile-defaults.js'
 import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** What ClickUp's `GET /api/v2/user` returns: the user under `user`. */

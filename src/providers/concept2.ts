@@ -2,7 +2,7 @@
  * Sign in with Concept2 Logbook.
  * @module providers/concept2
  */
-import { profileId } from './profile-defaults.js'
+import { profileId } from '../providers-internal/profile-defaults.js'
 import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** What the Logbook's `GET /api/users/me` returns: the user under `data`. */

@@ -6,6 +6,11 @@ import type { CredentialInput, CredentialsConfig } from '../types/providers.js'
 
 export type { CredentialInput, CredentialsConfig }
 
+// The counters behind the `bruteForce` option's `store` (docs/security.md): Redis for several instances.
+export { defaultCredentialsFailureLimits } from '../providers-internal/credentials-limits.js'
+export { MemoryRequestCounter, RedisRequestCounter } from '../providers-internal/email-request-limits.js'
+export type { CredentialsFailureLimits, FailureCounter } from '../types/providers.js'
+
 /** What `Credentials()` accepts: any part of the provider, usually `credentials` (the form's fields) and `authorize`. */
 export type CredentialsUserConfig<C extends Record<string, CredentialInput> = Record<string, CredentialInput>> =
   Partial<CredentialsConfig<C>>

@@ -2,7 +2,7 @@
  * Sign in with Descope (OpenID Connect).
  * @module providers/descope
  */
-import type { StandardOidcProfile } from './issuer-oidc.js'
+import type { StandardOidcProfile } from '../providers-internal/issuer-oidc.js'
 import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Descope ID token. */

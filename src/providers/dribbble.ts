@@ -2,7 +2,7 @@
  * Sign in with Dribbble.
  * @module providers/dribbble
  */
-import { profileId } from './profile-defaults.js'
+import { profileId } from '../providers-internal/profile-defaults.js'
 import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as Dribbble's `GET /v2/user` returns it. */

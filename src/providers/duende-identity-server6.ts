@@ -2,7 +2,7 @@
  * Sign in with Duende IdentityServer 6 (OpenID Connect).
  * @module providers/duende-identity-server6
  */
-import { issuerOidcProvider, type StandardOidcProfile } from './issuer-oidc.js'
+import { issuerOidcProvider, type StandardOidcProfile } from '../providers-internal/issuer-oidc.js'
 import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Duende IdentityServer ID token. */

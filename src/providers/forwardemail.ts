@@ -2,8 +2,8 @@
  * E-mail link sign-in through Forward Email's HTTP API. API key: `apiKey`, else `AUTH_FORWARDEMAIL_KEY`.
  * @module providers/forwardemail
  */
-import { signInHtml, signInSubject, signInText } from './email-message.js'
-import { sendVendorRequest, vendorApiBase, vendorApiKey } from './email-vendor-request.js'
+import { signInHtml, signInSubject, signInText } from '../providers-internal/email-message.js'
+import { sendVendorRequest, vendorApiBase, vendorApiKey } from '../providers-internal/email-vendor-request.js'
 import type { EmailConfig } from '../types/providers.js'
 
 /** Forward Email: `POST /v1/emails`, HTTP Basic with the key as user name and no password, a JSON message. */

@@ -2,7 +2,7 @@
  * Sign in with FreshBooks.
  * @module providers/freshbooks
  */
-import { profileId } from './profile-defaults.js'
+import { profileId } from '../providers-internal/profile-defaults.js'
 import { joinName } from '../providers-internal/names.js'
 import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 

@@ -2,7 +2,7 @@
  * Sign in with Frontegg (OpenID Connect).
  * @module providers/frontegg
  */
-import type { StandardOidcProfile } from './issuer-oidc.js'
+import type { StandardOidcProfile } from '../providers-internal/issuer-oidc.js'
 import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Frontegg ID token. */

@@ -2,9 +2,9 @@
  * Sign in with GitHub (OAuth apps and GitHub Apps, on github.com or GitHub Enterprise Server).
  * @module providers/github
  */
-import { requestJsonWithBearer } from './bearer-request.js'
-import { readEndpoint } from './oauth-endpoint.js'
-import { profileId } from './profile-defaults.js'
+import { requestJsonWithBearer } from '../providers-internal/bearer-request.js'
+import { readEndpoint } from '../providers-internal/oauth-endpoint.js'
+import { profileId } from '../providers-internal/profile-defaults.js'
 import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'
 import type { TokenSet } from '../types/index.js'
 

@@ -2,7 +2,7 @@
  * Sign in with GitLab (gitlab.com or a self-managed instance).
  * @module providers/gitlab
  */
-import { profileId } from './profile-defaults.js'
+import { profileId } from '../providers-internal/profile-defaults.js'
 import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as GitLab's `GET /api/v4/user` returns it. */

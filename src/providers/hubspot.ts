@@ -2,7 +2,7 @@
  * Sign in with HubSpot.
  * @module providers/hubspot
  */
-import { profileId } from './profile-defaults.js'
+import { profileId } from '../providers-internal/profile-defaults.js'
 import { requestVendorJson } from '../providers-internal/vendor-request.js'
 import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'
 import type { TokenSet } from '../types/index.js'

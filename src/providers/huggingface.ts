@@ -2,7 +2,7 @@
  * Sign in with Hugging Face (OpenID Connect).
  * @module providers/huggingface
  */
-import type { StandardOidcProfile } from './issuer-oidc.js'
+import type { StandardOidcProfile } from '../providers-internal/issuer-oidc.js'
 import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Hugging Face ID token (`profile` and `email` scopes). */

@@ -2,7 +2,7 @@
  * Sign in with IdentityServer4 (OpenID Connect). IdentityServer4 is out of support; its successor is Duende.
  * @module providers/identity-server4
  */
-import { issuerOidcProvider, type StandardOidcProfile } from './issuer-oidc.js'
+import { issuerOidcProvider, type StandardOidcProfile } from '../providers-internal/issuer-oidc.js'
 import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of an IdentityServer4 ID token. */

@@ -2,7 +2,7 @@
  * Sign in with Kakao.
  * @module providers/kakao
  */
-import { profileId } from './profile-defaults.js'
+import { profileId } from '../providers-internal/profile-defaults.js'
 import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as Kakao's `GET /v2/user/me` returns it (fields Authchart reads). */

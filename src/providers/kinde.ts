@@ -2,7 +2,7 @@
  * Sign in with Kinde (OpenID Connect).
  * @module providers/kinde
  */
-import type { StandardOidcProfile } from './issuer-oidc.js'
+import type { StandardOidcProfile } from '../providers-internal/issuer-oidc.js'
 import { joinName } from '../providers-internal/names.js'
 import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 

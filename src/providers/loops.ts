@@ -3,7 +3,7 @@
  * receives the link as the data variable `url`. API key: `apiKey`, else `AUTH_LOOPS_KEY`.
  * @module providers/loops
  */
-import { sendVendorRequest, vendorApiBase, vendorApiKey } from './email-vendor-request.js'
+import { sendVendorRequest, vendorApiBase, vendorApiKey } from '../providers-internal/email-vendor-request.js'
 import type { EmailConfig } from '../types/providers.js'
 
 /** Loops: `POST /api/v1/transactional` with a bearer key; the template renders the message. */

@@ -2,7 +2,7 @@
  * Sign in with Mailchimp (Intuit Mailchimp Marketing accounts).
  * @module providers/mailchimp
  */
-import { profileId } from './profile-defaults.js'
+import { profileId } from '../providers-internal/profile-defaults.js'
 import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** What Mailchimp's `GET /oauth2/metadata` returns about the account behind the token. */

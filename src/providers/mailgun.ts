@@ -3,8 +3,8 @@
  * domain is the part of `from` after the `@`; `region: 'EU'` selects Mailgun's EU endpoint.
  * @module providers/mailgun
  */
-import { signInHtml, signInSubject, signInText } from './email-message.js'
-import { sendVendorRequest, vendorApiBase, vendorApiKey } from './email-vendor-request.js'
+import { signInHtml, signInSubject, signInText } from '../providers-internal/email-message.js'
+import { sendVendorRequest, vendorApiBase, vendorApiKey } from '../providers-internal/email-vendor-request.js'
 import type { EmailConfig } from '../types/providers.js'
 
 const servers = { US: 'https://api.mailgun.net', EU: 'https://api.eu.mailgun.net' } as const

@@ -2,7 +2,7 @@
  * Sign in with Microsoft Entra ID (formerly Azure AD), work, school and personal Microsoft accounts.
  * @module providers/microsoft-entra-id
  */
-import { requestWithBearer } from './bearer-request.js'
+import { requestWithBearer } from '../providers-internal/bearer-request.js'
 import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 import { customFetch } from '../types/symbols.js'
 

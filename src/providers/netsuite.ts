@@ -2,7 +2,7 @@
  * Sign in with Oracle NetSuite.
  * @module providers/netsuite
  */
-import { profileId } from './profile-defaults.js'
+import { profileId } from '../providers-internal/profile-defaults.js'
 import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as your NetSuite RESTlet returns it (NetSuite has no fixed userinfo endpoint). */

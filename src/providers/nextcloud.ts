@@ -2,7 +2,7 @@
  * Sign in with a Nextcloud server.
  * @module providers/nextcloud
  */
-import { requestJsonWithBearer } from './bearer-request.js'
+import { requestJsonWithBearer } from '../providers-internal/bearer-request.js'
 import { instanceEndpoints } from '../providers-internal/instance-endpoints.js'
 import { trimSlash } from '../providers-internal/names.js'
 import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'

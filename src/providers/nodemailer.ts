@@ -3,7 +3,7 @@
  * @module providers/nodemailer
  */
 import { InvalidConfig } from '../errors.js'
-import { signInHtml, signInSubject, signInText } from './email-message.js'
+import { signInHtml, signInSubject, signInText } from '../providers-internal/email-message.js'
 import type { EmailConfig } from '../types/providers.js'
 
 /** Options of the nodemailer provider: `server` is an SMTP URL or nodemailer transport options. */

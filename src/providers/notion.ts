@@ -2,7 +2,7 @@
  * Sign in with Notion (public integrations).
  * @module providers/notion
  */
-import { requestJsonWithBearer } from './bearer-request.js'
+import { requestJsonWithBearer } from '../providers-internal/bearer-request.js'
 import type { OAuthConfig, OAuthConfigInternal, OAuthUserConfig } from '../types/providers.js'
 import type { TokenSet } from '../types/index.js'
 

@@ -2,7 +2,7 @@
  * Sign in with OneLogin (OpenID Connect).
  * @module providers/onelogin
  */
-import { issuerOidcProvider, type StandardOidcProfile } from './issuer-oidc.js'
+import { issuerOidcProvider, type StandardOidcProfile } from '../providers-internal/issuer-oidc.js'
 import { trimSlash } from '../providers-internal/names.js'
 import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 

@@ -2,7 +2,7 @@
  * Sign in with Ory Hydra or Ory Network (OpenID Connect).
  * @module providers/ory-hydra
  */
-import type { StandardOidcProfile } from './issuer-oidc.js'
+import type { StandardOidcProfile } from '../providers-internal/issuer-oidc.js'
 import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of an Ory Hydra ID token. */

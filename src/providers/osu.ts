@@ -2,7 +2,7 @@
  * Sign in with osu!.
  * @module providers/osu
  */
-import { profileId } from './profile-defaults.js'
+import { profileId } from '../providers-internal/profile-defaults.js'
 import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as osu!'s `GET /api/v2/me` returns it (fields Authchart reads). */

@@ -2,7 +2,7 @@
  * Sign in with Pipedrive.
  * @module providers/pipedrive
  */
-import { profileId } from './profile-defaults.js'
+import { profileId } from '../providers-internal/profile-defaults.js'
 import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** What Pipedrive's `GET /v1/users/me` returns: the user under `data`. */

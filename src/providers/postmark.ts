@@ -2,8 +2,8 @@
  * E-mail link sign-in through Postmark's HTTP API. API key (a server token): `apiKey`, else `AUTH_POSTMARK_KEY`.
  * @module providers/postmark
  */
-import { signInHtml, signInSubject, signInText } from './email-message.js'
-import { sendVendorRequest, vendorApiBase, vendorApiKey } from './email-vendor-request.js'
+import { signInHtml, signInSubject, signInText } from '../providers-internal/email-message.js'
+import { sendVendorRequest, vendorApiBase, vendorApiKey } from '../providers-internal/email-vendor-request.js'
 import type { EmailConfig } from '../types/providers.js'
 
 /** Postmark: `POST /email` with the `X-Postmark-Server-Token` header and PascalCase JSON fields. */

@@ -2,8 +2,8 @@
  * E-mail link sign-in through Resend's HTTP API. API key: `apiKey`, else `AUTH_RESEND_KEY`.
  * @module providers/resend
  */
-import { signInHtml, signInSubject, signInText } from './email-message.js'
-import { sendVendorRequest, vendorApiBase, vendorApiKey } from './email-vendor-request.js'
+import { signInHtml, signInSubject, signInText } from '../providers-internal/email-message.js'
+import { sendVendorRequest, vendorApiBase, vendorApiKey } from '../providers-internal/email-vendor-request.js'
 import type { EmailConfig } from '../types/providers.js'
 
 /** Resend: `POST /emails` with a bearer key and a JSON message. */

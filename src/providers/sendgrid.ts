@@ -2,8 +2,8 @@
  * E-mail link sign-in through SendGrid's v3 Mail Send API. API key: `apiKey`, else `AUTH_SENDGRID_KEY`.
  * @module providers/sendgrid
  */
-import { signInHtml, signInSubject, signInText } from './email-message.js'
-import { sendVendorRequest, vendorApiBase, vendorApiKey } from './email-vendor-request.js'
+import { signInHtml, signInSubject, signInText } from '../providers-internal/email-message.js'
+import { sendVendorRequest, vendorApiBase, vendorApiKey } from '../providers-internal/email-vendor-request.js'
 import type { EmailConfig } from '../types/providers.js'
 
 /** SendGrid: `POST /v3/mail/send` with a bearer key; recipients under `personalizations`, bodies under `content`. */

@@ -2,7 +2,7 @@
  * Sign in with VK (VKontakte, the classic OAuth of oauth.vk.com).
  * @module providers/vk
  */
-import { profileId } from './profile-defaults.js'
+import { profileId } from '../providers-internal/profile-defaults.js'
 import { joinName } from '../providers-internal/names.js'
 import { bearerWhenUntyped } from '../providers-internal/token-type.js'
 import { requestVendorJson, withQuery } from '../providers-internal/vendor-request.js'

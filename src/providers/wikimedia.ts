@@ -2,7 +2,7 @@
  * Sign in with Wikimedia (Wikipedia and the other Wikimedia projects' global accounts).
  * @module providers/wikimedia
  */
-import { profileId } from './profile-defaults.js'
+import { profileId } from '../providers-internal/profile-defaults.js'
 import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as Wikimedia's OAuth 2 `resource/profile` returns it. */

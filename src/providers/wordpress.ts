@@ -2,7 +2,7 @@
  * Sign in with WordPress.com.
  * @module providers/wordpress
  */
-import { profileId } from './profile-defaults.js'
+import { profileId } from '../providers-internal/profile-defaults.js'
 import type { OAuthConfig, OAuthUserConfig } from '../types/providers.js'
 
 /** The user as WordPress.com's `GET /rest/v1/me` returns it. */

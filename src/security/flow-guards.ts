@@ -117,3 +117,25 @@ export function isResponseForFlowAction({ context, event }: { context: object; e
   const answered = 'action' in event ? event.action : undefined
   return typeof decided === 'string' && decided === answered
 }
+
+/** A credentials sign-in for a locked-out account or client is refused before `authorize` runs. */
+export function isLockedOut({ event }: { event: object }): boolean {
+  const retryAfter = 'retryAfterSeconds' in event ? event.retryAfterSeconds : undefined
+  return typeof retryAfter !== 'number' || !(retryAfter <= 0)
+}
+
+/** Failed credentials sign-ins, this one included, are still under the account's and the client's limits. */
+export function isWithinFailureLimits({ context, event }: { context: object; event: object }): boolean {
+  const account = 'accountFailures' in event ? event.accountFailures : undefined
+  const client = 'clientFailures' in event ? event.clientFailures : undefined
+  const accountLimit = 'maxFailures' in context ? context.maxFailures : undefined
+  const clientLimit = 'maxClientFailures' in context ? context.maxClientFailures : undefined
+  return (
+    typeof account === 'number' &&
+    typeof client === 'number' &&
+    typeof accountLimit === 'number' &&
+    typeof clientLimit === 'number' &&
+    account < accountLimit &&
+    client < clientLimit
+  )
+}

@@ -67,14 +67,18 @@ export async function readSessionToken(
   }
 }
 
-/** Seals a token for the session cookie; returns the value and its expiry (epoch seconds). */
+/**
+ * Seals a token for the session cookie; returns the value and its expiry (epoch seconds).
+ * @param lifetime seconds until it expires: `jwt.maxAge` by default; less to keep an existing session's expiry
+ */
 export async function writeSessionToken(
   config: SessionTokenConfig,
   salt: string,
   token: JWT,
   now: number,
+  lifetime: number = config.jwt.maxAge,
 ): Promise<{ value: string; expires: number }> {
-  const maxAge = config.jwt.maxAge
+  const maxAge = lifetime
   const value = config.jwt.encode
     ? await config.jwt.encode({ token, secret: config.secrets, salt, maxAge })
     : encodeSync({ token, secret: config.secrets, salt, maxAge, now })

@@ -13,9 +13,12 @@ export interface AdapterUser extends User {
 }
 
 /** An account row: a user's link to one provider. */
+/** The kinds of provider an account row can come from. */
+export type AdapterAccountType = 'oauth' | 'oidc' | 'email' | 'webauthn'
+
 export interface AdapterAccount extends Account {
   userId: string
-  type: 'oauth' | 'oidc' | 'email' | 'webauthn'
+  type: AdapterAccountType
 }
 
 /** A database session row. */
@@ -77,6 +80,28 @@ export interface Adapter {
     credentialID: AdapterAuthenticator['credentialID'],
     newCounter: AdapterAuthenticator['counter'],
   ): Awaitable<AdapterAuthenticator>
+  /**
+   * Authchart: every account of a user. Token refresh with database sessions finds the provider's tokens through it
+   * (docs/token-refresh.md); Auth.js adapters do not have it.
+   */
+  listAccountsByUserId?(userId: AdapterAccount['userId']): Awaitable<AdapterAccount[]>
+  /**
+   * Authchart: changes the given fields of an account (the provider's tokens after a refresh); `null` when there is
+   * no such account. A field set to `null` is cleared. Auth.js adapters do not have it.
+   */
+  updateAccount?(
+    account: Pick<AdapterAccount, 'provider' | 'providerAccountId'> & AccountTokenFields,
+  ): Awaitable<AdapterAccount | null>
+}
+
+/** The token fields of an account that `updateAccount` may change; `null` clears one. */
+export interface AccountTokenFields {
+  access_token?: string | null
+  refresh_token?: string | null
+  expires_at?: number | null
+  id_token?: string | null
+  scope?: string | null
+  token_type?: string | null
 }
 
 /** The names of all adapter methods, in the order of the spec's table. */
@@ -102,8 +127,17 @@ export const adapterMethodNames = [
   'updateAuthenticatorCounter',
 ] as const satisfies readonly (keyof Adapter)[]
 
+/**
+ * Authchart's own methods beyond Auth.js's 19: token refresh with database sessions needs them. Kept apart so the
+ * 19 of the spec's table stay what Auth.js adapters implement.
+ */
+export const accountTokenMethodNames = [
+  'listAccountsByUserId',
+  'updateAccount',
+] as const satisfies readonly (keyof Adapter)[]
+
 /** One adapter method's name. */
-export type AdapterMethodName = (typeof adapterMethodNames)[number]
+export type AdapterMethodName = (typeof adapterMethodNames)[number] | (typeof accountTokenMethodNames)[number]
 
 type AdapterMethod<K extends AdapterMethodName> = NonNullable<Adapter[K]>
 

@@ -21,9 +21,13 @@ export type {
   AdapterUser,
   AdapterAccount,
   AdapterAuthenticator,
+  AccountTokenFields,
   VerificationToken,
 } from './adapters.js'
-export type { JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams } from './jwt.js'
+// From the public `authchart/jwt` module, not from ./jwt.js: this import puts that module into every app's program,
+// which is what lets `declare module 'authchart/jwt' { interface JWT {...} }` reach the token type of the callbacks
+// (TypeScript merges an augmentation only into a module some import loads).
+export type { DefaultJWT, JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams } from '../jwt.js'
 export type { LoggerInstance, WarningCode } from './logger.js'
 export type { Account, AuthorizationDetails, Awaitable, Profile, TokenSet, User } from './models.js'
 export type { Theme } from './theme.js'
@@ -39,6 +43,13 @@ export type * from './providers.js'
 export type { FlowStore, FlowRecord } from './flow-store.js'
 export type { BackchannelLogoutOptions, LogoutStore } from './logout-store.js'
 export type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
+export type {
+  AccessTokenError,
+  AccessTokenResult,
+  RefreshFailureAction,
+  TokenRefreshLock,
+  TokenRefreshOptions,
+} from './token-refresh.js'
 
 /** The nine actions served under the base path. */
 export type AuthAction =
@@ -92,7 +103,12 @@ export interface JwtCallbackParams {
   trigger?: 'signIn' | 'signUp' | 'update'
   /** @deprecated use `trigger === "signUp"` */
   isNewUser?: boolean
-  session?: unknown
+  /**
+   * With `trigger === 'update'`: the data the client sent to `update()` (`POST /session`). Typed `any`, as Auth.js
+   * types it, so `session?.nickname` compiles; it is the client's JSON, so check it before you trust it.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Auth.js's type: apps read fields off it directly
+  session?: any
 }
 
 /** Parameters of the `session` callback (the strategy decides which of `token` / `user` is set). */
@@ -100,7 +116,9 @@ export interface SessionCallbackParams {
   session: Session & { user: AdapterUser | User }
   token: JWT
   user: AdapterUser
-  newSession?: unknown
+  /** With `trigger === 'update'`: the client's data, typed `any` as in Auth.js (check it before you trust it). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Auth.js's type: apps read fields off it directly
+  newSession?: any
   trigger?: 'update'
 }
 
@@ -120,6 +138,22 @@ export interface EventCallbacks {
   updateUser: (message: { user: User }) => Awaitable<void>
   linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>
   session: (message: { session: Session; token: JWT } | { session: Session; user?: AdapterUser }) => Awaitable<void>
+  /**
+   * Authchart extension (Auth.js has no such event): a credentials account or client was locked out after too many
+   * failed sign-ins. `account` is the submitted identifier as normalised, whether or not such a user exists.
+   */
+  credentialsLockout: (message: CredentialsLockoutMessage) => Awaitable<void>
+}
+
+/** What the `credentialsLockout` event says. */
+export interface CredentialsLockoutMessage {
+  provider: string
+  /** Which limit was reached: the account's, the client's, or both. */
+  scope: 'account' | 'client' | 'both'
+  /** The normalised account identifier, when the account limit was reached. */
+  account?: string
+  /** When the lockout ends. */
+  until: Date
 }
 
 /** Paths of the app's own pages that replace the built-in ones. */

@@ -13,6 +13,8 @@ export type WarningCode =
   | 'flow-guard-not-boolean'
   | 'redirect-proxy-without-allowlist'
   | 'credentials-signin'
+  | 'express-mount-basepath-mismatch'
+  | 'credentials-lockout'
   | RefusalCode
 
 export interface LoggerInstance {

@@ -3,6 +3,7 @@ import type { Account, Awaitable, Profile, ProviderType, TokenSet, User } from '
 import type { customFetch, FetchFunction } from './symbols.js'
 import type { Adapter } from './adapters.js'
 import type { Theme } from './theme.js'
+import type { TokenRefreshOptions } from './token-refresh.js'
 
 export type { ProviderType } from './models.js'
 
@@ -64,6 +65,11 @@ export interface OAuth2Config<P = Profile> extends CommonProviderOptions {
    * The response type is not taken from `authorization.params`, so no parameter can switch a sign-in to another flow.
    */
   codeGrant?: 'authorization_code' | 'jwt-bearer-assertion'
+  /**
+   * Authchart: keep this provider's access and refresh tokens with the session and renew the access token on
+   * demand through `getAccessToken` (docs/token-refresh.md). Off by default.
+   */
+  tokenRefresh?: boolean | TokenRefreshOptions
   /** Plain OAuth 2 only: the response has `iss` (RFC 9207) even without discovery. */
   options?: Partial<OAuthUserConfig<P>>
   [customFetch]?: FetchFunction
@@ -121,7 +127,44 @@ export interface CredentialsConfig<
    * Returns the user on success, `null` to reject (`CredentialsSignin`), or throws `CredentialsSignin` with a `code`.
    */
   authorize: (credentials: Partial<Record<keyof C, unknown>>, request: Request) => Awaitable<User | null>
+  /**
+   * Authchart: limits on failed sign-ins per account and per client, then a lockout (docs/security.md). On by
+   * default; `false` turns them off (only when something in front of the app already limits password guessing).
+   */
+  bruteForce?: CredentialsFailureLimits | false
   options?: Partial<CredentialsConfig<C>>
+}
+
+/** A {@link RequestCounter} that can also be read without counting, and cleared. */
+export interface FailureCounter extends RequestCounter {
+  /** The hits in `key`'s current window and the seconds until it ends; `{ count: 0, secondsLeft: 0 }` when none. */
+  peek(key: string, nowSeconds: number): Promise<{ count: number; secondsLeft: number }>
+  /** Forgets `key`'s window. */
+  clear(key: string): Promise<void>
+}
+
+/** How failed credentials sign-ins are limited. */
+export interface CredentialsFailureLimits {
+  /** Failed sign-ins for one account (the submitted username or e-mail) before it is locked out. Default 5. */
+  maxFailures?: number
+  /** Failed sign-ins from one client, over every account, before it is locked out. Default 50. */
+  maxClientFailures?: number
+  /** The window failures are counted in, in seconds. Default 900 (15 minutes). */
+  windowSeconds?: number
+  /** How long a lockout lasts, in seconds. Default 900 (15 minutes). */
+  lockoutSeconds?: number
+  /** Where failures and lockouts are kept. Default: this process's memory (one instance only; use Redis for several). */
+  store?: FailureCounter
+  /**
+   * Who the client is, from the request. Default: the first `X-Forwarded-For` hop when the config sets
+   * `trustHost: true` (a proxy in front sets it), else unknown, and then only the per-account limit applies.
+   */
+  clientKey?: (request: Request) => string | undefined
+  /**
+   * The account a submission is for. Default: the `username` field, else `email`, else the first declared field
+   * that is not a password; trimmed, NFKC-normalised and lower-cased.
+   */
+  accountKey?: (credentials: Record<string, unknown>) => string | undefined
 }
 
 /** Counts hits per key in fixed windows. */

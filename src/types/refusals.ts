@@ -11,6 +11,7 @@ export const refusalChecks = [
   'host',
   'csrf',
   'callback-url',
+  'credentials-lockout',
   'email-address',
   'rate-limit',
   'redirect-proxy-origin',
@@ -38,6 +39,7 @@ export const refusalChecks = [
   'logout-token',
   'logout-token-replayed',
   'verification-token',
+  'refresh-token',
 ] as const
 
 /** A stable name for one kind of refusal. */

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemoryStore, MemoryAdapter } from '../../adapters/memory.js'
 import { hashVerificationToken } from '../../src/effects/email/verification-token.js'
-import { signInHtml, signInText } from '../../src/providers/email-message.js'
+import { signInHtml, signInText } from '../../src/providers-internal/email-message.js'
 import Nodemailer from '../../src/providers/nodemailer.js'
 import type { EmailConfig } from '../../src/types/providers.js'
 import type { AuthConfig } from '../../src/types/index.js'

@@ -97,11 +97,12 @@ export const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: n
 /** `paths` for every subpath of the package's export map: the source file its `types` entry is built from. */
 function authchartPaths(): Record<string, string[]> {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-    exports: Record<string, string | { types?: string }>
+    exports: Record<string, string | null | { types?: string }>
   }
   const paths: Record<string, string[]> = {}
   for (const [subpath, target] of Object.entries(manifest.exports)) {
-    const types = typeof target === 'object' ? target.types : undefined
+    // A null target blocks a subpath (`./providers/index`): nothing to map.
+    const types = typeof target === 'object' && target !== null ? target.types : undefined
     if (!types) continue
     const source = types
       .replace(/^\.\/dist\//, '')

@@ -2,27 +2,21 @@
  * The demo app (`npm start`) offers e-mail sign-in with no outside service: the link appears on its development mail
  * page, and following and confirming it signs the user in. Driven over real HTTP on a loopback port.
  */
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDemoApp } from '../../examples/express-demo/app.js'
+import { startDemo, type RunningDemo } from '../../examples/express-demo/app.js'
 import { confirmationFields, HttpBrowser } from '../support/http-site.js'
 
-let server: Server
+let demo: RunningDemo
 let origin: string
 const savedSecret = process.env.AUTH_SECRET
 
 beforeAll(async () => {
   process.env.AUTH_SECRET = 'demo-test-secret-of-at-least-32-characters'
-  const { app } = createDemoApp()
-  server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s))
-  })
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  demo = await startDemo({ port: 0, hostname: '127.0.0.1' })
+  origin = `http://127.0.0.1:${demo.port}`
 })
 afterAll(async () => {
-  server?.closeAllConnections()
-  await new Promise<void>((resolve) => server?.close(() => resolve()))
+  await demo?.close()
   if (savedSecret === undefined) delete process.env.AUTH_SECRET
   else process.env.AUTH_SECRET = savedSecret
 })

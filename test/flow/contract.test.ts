@@ -12,6 +12,7 @@ import { emailContract } from '../../machines/email.js'
 import { machineRegistry } from '../../machines/index.js'
 import { oauthContract } from '../../machines/oauth.js'
 import { sessionContract } from '../../machines/session.js'
+import { tokenRefreshContract } from '../../machines/token-refresh.js'
 import { webAuthnContract } from '../../machines/webauthn.js'
 import { contractProblems } from './contract-check.js'
 import { orphanContract, orphanMachine } from './fixtures/orphan-machine.js'
@@ -29,6 +30,7 @@ const contracts: Record<
   },
   email: { contract: emailContract, requests: ['SIGNIN_REQUESTED', 'LINK_FOLLOWED', 'LINK_CONFIRMED'] },
   webauthn: { contract: webAuthnContract, requests: ['OPTIONS_REQUESTED', 'RESPONSE_RECEIVED'] },
+  tokenRefresh: { contract: tokenRefreshContract, requests: ['ACCESS_TOKEN_REQUESTED'] },
 }
 
 function sourcesUnder(dir: string): string[] {

@@ -57,11 +57,21 @@ async function run(
 
 function credentialsSignIn(now: number): Promise<{ value: unknown; error: unknown }> {
   const submitted: CredentialsEvent[] = [
-    { type: 'CREDENTIALS_SUBMITTED', providerId: 'credentials', callbackUrl: '/', csrfVerified: true, now },
+    {
+      type: 'CREDENTIALS_SUBMITTED',
+      providerId: 'credentials',
+      callbackUrl: '/',
+      csrfVerified: true,
+      now,
+      maxFailures: 5,
+      maxClientFailures: 50,
+    },
   ]
   return run(machines.credentials, submitted, {
     runRedirectCallback: { type: 'REDIRECT_RESOLVED', url: 'http://localhost:3000/' },
+    checkLockout: { type: 'LOCKOUT_CHECKED', retryAfterSeconds: 0 },
     authorize: { type: 'AUTHORIZED', user: { id: 'u1', email: 'ada@example.com' } },
+    clearFailures: { type: 'FAILURES_CLEARED' },
     runSignInCallback: { type: 'SIGNIN_ALLOWED' },
     issueSession: { type: 'SESSION_ISSUED' },
     emitSignInEvent: { type: 'SIGNIN_ANNOUNCED' },

@@ -9,9 +9,9 @@ export interface RunningApp {
   close(): Promise<void>
 }
 
-/** Builds an Express 5 app with `setup` and listens on 127.0.0.1, on a port the OS picks. */
-export async function startApp(setup: (app: Express) => void): Promise<RunningApp> {
-  const app = express()
+/** Builds an Express app (5 unless `create` makes another) with `setup`; listens on 127.0.0.1, on a port the OS picks. */
+export async function startApp(setup: (app: Express) => void, create: () => Express = express): Promise<RunningApp> {
+  const app = create()
   setup(app)
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s))

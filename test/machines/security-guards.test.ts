@@ -18,6 +18,8 @@ describe('inline security guards', () => {
       providerId: 'c',
       callbackUrl: '/',
       csrfVerified: false,
+      maxFailures: 5,
+      maxClientFailures: 50,
       now: 1,
     })
     expect(next.value).toBe('failed')

@@ -100,25 +100,19 @@ export const authjsVendorIds = [
   'zoom',
 ] as const
 
-/** Modules under src/providers that are not OAuth vendors: the generic providers, the shared building blocks, the e-mail providers. */
+/**
+ * Modules under src/providers that are not OAuth vendors: the bare `authchart/providers` index, the generic providers
+ * and the e-mail providers. Their shared building blocks live in src/providers-internal/, which is not public.
+ */
 export const nonVendorProviderModules = [
-  'bearer-request',
+  'index',
   'credentials',
-  'issuer-oidc',
-  'loopback-host',
-  'merge-oauth-options',
-  'normalize-oauth',
   'oauth',
-  'oauth-endpoint',
   'oidc',
   'passkey',
-  'profile-defaults',
   'webauthn',
-  // E-mail providers and their building blocks (docs/email.md): not OAuth vendors.
+  // E-mail providers (docs/email.md): not OAuth vendors.
   'email',
-  'email-message',
-  'email-request-limits',
-  'email-vendor-request',
   'nodemailer',
   'resend',
   'sendgrid',

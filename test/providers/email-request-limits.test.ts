@@ -1,7 +1,11 @@
 /** The request counters behind the e-mail sign-in limits: in memory, and in a real Redis shared by instances. */
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { counterKey, MemoryRequestCounter, RedisRequestCounter } from '../../src/providers/email-request-limits.js'
+import {
+  counterKey,
+  MemoryRequestCounter,
+  RedisRequestCounter,
+} from '../../src/providers-internal/email-request-limits.js'
 import { deleteKeysWithPrefix } from '../adapters/redis-keys-cleanup.js'
 import { describeWithService, probeRedis, redisUrl, scratchName } from '../support/services.js'
 

@@ -25,10 +25,10 @@ import {
   normalizeOAuthProvider,
   oauthRedirectUri,
   type OAuthConfigOfAnyProfile,
-} from '../../src/providers/normalize-oauth.js'
+} from '../../src/providers-internal/normalize-oauth.js'
 import OAuth, { type GenericOAuthOptions } from '../../src/providers/oauth.js'
 import OIDC from '../../src/providers/oidc.js'
-import { readEndpoint } from '../../src/providers/oauth-endpoint.js'
+import { readEndpoint } from '../../src/providers-internal/oauth-endpoint.js'
 import type { Provider } from '../../src/types/providers.js'
 import { customFetch, type FetchFunction } from '../../src/types/symbols.js'
 

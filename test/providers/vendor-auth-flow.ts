@@ -4,7 +4,7 @@
  * form_post vendors), then the session. Shared by the conformance and the vendor quirk tests.
  */
 import { expect } from 'vitest'
-import { readEndpoint } from '../../src/providers/oauth-endpoint.js'
+import { readEndpoint } from '../../src/providers-internal/oauth-endpoint.js'
 import { customFetch } from '../../src/types/symbols.js'
 import type { Account, User } from '../../src/types/index.js'
 import { CookieJar, csrfToken, send, session, testConfig } from '../support/auth-harness.js'

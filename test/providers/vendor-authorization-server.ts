@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto'
 import { SignJWT } from 'jose'
-import { readEndpoint } from '../../src/providers/oauth-endpoint.js'
+import { readEndpoint } from '../../src/providers-internal/oauth-endpoint.js'
 import type { OAuthConfigInternal } from '../../src/types/providers.js'
 import type { FakeVendorServer, RecordedRequest } from './fake-vendor-server.js'
 import type { VendorEndpoints } from './vendor-endpoints.js'

@@ -6,7 +6,7 @@
  * verification, userinfo, profile(), the session.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { readEndpoint } from '../../src/providers/oauth-endpoint.js'
+import { readEndpoint } from '../../src/providers-internal/oauth-endpoint.js'
 import type { User } from '../../src/types/index.js'
 import { origin } from '../support/auth-harness.js'
 import { authjsVendorIds } from './authjs-vendor-ids.js'

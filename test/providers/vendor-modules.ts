@@ -2,7 +2,7 @@
  * Loads the vendor provider modules under src/providers by subpath name, the way `authchart/providers/<id>` resolves.
  */
 import { readdirSync } from 'node:fs'
-import type { OAuthConfigOfAnyProfile } from '../../src/providers/normalize-oauth.js'
+import type { OAuthConfigOfAnyProfile } from '../../src/providers-internal/normalize-oauth.js'
 import { nonVendorProviderModules } from './authjs-vendor-ids.js'
 
 const providersDir = new URL('../../src/providers/', import.meta.url)

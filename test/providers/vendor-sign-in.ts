@@ -7,7 +7,7 @@ import type { JWTPayload } from 'jose'
 import { randomNonce, randomPKCECodeVerifier, randomState } from 'openid-client'
 import { createAuthorizationUrl } from '../../src/effects/oauth/authorization-url.js'
 import { handleOAuthCallback, type OAuthCallbackResult } from '../../src/effects/oauth/callback.js'
-import { normalizeOAuthProvider, type OAuthConfigOfAnyProfile } from '../../src/providers/normalize-oauth.js'
+import { normalizeOAuthProvider, type OAuthConfigOfAnyProfile } from '../../src/providers-internal/normalize-oauth.js'
 import type { OAuthConfigInternal } from '../../src/types/providers.js'
 import type { FakeVendorServer } from './fake-vendor-server.js'
 

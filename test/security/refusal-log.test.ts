@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { ExpressAuth } from '../../src/frameworks/express.js'
 import { RedisFlowStore } from '../../src/flow/stores/redis.js'
 import { encode } from '../../src/jwt.js'
+import { getAccessToken } from '../../src/index.js'
 import Email from '../../src/providers/email.js'
 import OIDC from '../../src/providers/oidc.js'
 import { MemoryAdapter } from '../../adapters/memory.js'
@@ -275,6 +276,16 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
       },
     })
   },
+  'credentials-lockout': async () => {
+    const cfg = config({ providers: [{ ...testCredentials(), bruteForce: { maxFailures: 1 } }] })
+    for (const password of ['wrong', 'lovelace']) {
+      const jar = new CookieJar()
+      await send(cfg, '/auth/callback/credentials', {
+        jar,
+        form: { username: 'ada', password, csrfToken: await csrfToken(cfg, jar) },
+      })
+    }
+  },
   'redirect-proxy-origin': async () => {
     const cfg = config({
       redirectProxyUrl: 'http://auth.localhost:3000/auth',
@@ -464,11 +475,31 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
     jar.cookies.set('authjs.session-token', token)
     await send(config(), '/auth/session', { jar })
   },
+  'refresh-token': async () => {
+    // Tokens must outlive an hour, the OP's access token lives ten minutes, and no refresh token came with it (no
+    // offline_access asked for): the token is due and cannot be renewed, so the session is marked.
+    const provider = OIDC({
+      id: 'pkceonly',
+      name: 'PKCE only',
+      issuer: op.issuer,
+      clientId: 'app',
+      clientSecret: 'app-secret',
+      tokenRefresh: { margin: 3600 },
+    })
+    const cfg = config({ providers: [provider] })
+    const { jar, authorization } = await begin(cfg, 'pkceonly')
+    await send(cfg, `/auth/callback/pkceonly?${await realCallback(authorization)}`, { jar })
+    remember(jar.cookies.get('authjs.session-token'))
+    const request = new Request(`${origin}/api/calendar`, { headers: { cookie: jar.header() } })
+    const result = await getAccessToken(request, cfg, 'pkceonly')
+    expect(result.error).toBe('RefreshTokenError')
+  },
 }
 
 /** Checks whose refusal concerns a flow, so their line names the flow id. */
 const flowChecks = new Set<RefusalCheck>([
   'csrf',
+  'credentials-lockout',
   'redirect-proxy-origin',
   'flow-expired',
   'provider-mismatch',

@@ -2,7 +2,8 @@
  * A small OpenID Provider of our own on node:http that can misbehave on purpose. A real OP (oidc-provider) will not
  * sign with an unpublished key, send `alg: none`, or hang on a token request, so the attacks on the client have to
  * come from a fake; it speaks just enough of the protocol (discovery, JWKS, authorize, token, userinfo) for a
- * complete sign-in when it behaves, with single-use codes and S256 PKCE like a real one.
+ * complete sign-in when it behaves, with single-use codes and S256 PKCE like a real one, and refresh tokens rotated
+ * on every use; its misbehaviours apply to refresh answers too.
  *
  * ```ts
  * const op = await startHostileOp()
@@ -78,6 +79,7 @@ export async function startHostileOp(): Promise<HostileOp> {
   const unpublished = await generateKeyPair('RS256', { extractable: true })
   const publicJwk = { ...(await exportJWK(published.publicKey)), kid: 'published', alg: 'RS256', use: 'sig' }
   const codes = new Map<string, IssuedCode>()
+  const refreshTokens = new Map<string, IssuedCode>()
   let behaviour: HostileBehaviour = {}
   const server = createServer((req, res) => {
     route(req, res).catch((err: unknown) => json(res, 500, { error: 'server_error', error_description: String(err) }))
@@ -111,13 +113,13 @@ export async function startHostileOp(): Promise<HostileOp> {
     return new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid }).sign(key)
   }
 
-  async function token(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const form = new URLSearchParams(await readRequestBody(req))
+  /** The code grant's checks: the grant it stands for, or null after answering the refusal. */
+  function codeGrant(req: IncomingMessage, res: ServerResponse, form: URLSearchParams): IssuedCode | null {
     const issued = codes.get(form.get('code') ?? '')
     const clientId = clientIdOf(req, form)
     if (!issued || issued.used || issued.clientId !== clientId || issued.redirectUri !== form.get('redirect_uri')) {
       json(res, 400, { error: 'invalid_grant' })
-      return
+      return null
     }
     issued.used = true
     const verifier = form.get('code_verifier')
@@ -126,8 +128,29 @@ export async function startHostileOp(): Promise<HostileOp> {
       (!verifier || base64url(createHash('sha256').update(verifier).digest()) !== issued.codeChallenge)
     ) {
       json(res, 400, { error: 'invalid_grant', error_description: 'PKCE verification failed' })
-      return
+      return null
     }
+    return issued
+  }
+
+  /** The refresh grant (RFC 6749 §6): each refresh token once, rotated on every use. */
+  function refreshGrant(req: IncomingMessage, res: ServerResponse, form: URLSearchParams): IssuedCode | null {
+    const refreshToken = form.get('refresh_token') ?? ''
+    const issued = refreshTokens.get(refreshToken)
+    if (!issued || issued.clientId !== clientIdOf(req, form)) {
+      json(res, 400, { error: 'invalid_grant' })
+      return null
+    }
+    // A broken transport stands for a gateway that failed in front of the OP: the refresh token was never spent.
+    if (!behaviour.tokenTransport) refreshTokens.delete(refreshToken)
+    // OIDC Core §12.2: the refreshed ID token repeats the sign-in's claims, nonce included.
+    return issued
+  }
+
+  async function token(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const form = new URLSearchParams(await readRequestBody(req))
+    const issued = form.get('grant_type') === 'refresh_token' ? refreshGrant(req, res, form) : codeGrant(req, res, form)
+    if (!issued) return
     if (behaviour.tokenTransport === 'hang') return
     if (behaviour.tokenTransport === 'html') {
       res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>')
@@ -148,12 +171,15 @@ export async function startHostileOp(): Promise<HostileOp> {
       exp: now + 300,
       ...(issued.nonce ? { nonce: issued.nonce } : {}),
     }
+    const refreshToken = base64url(randomBytes(24))
+    refreshTokens.set(refreshToken, issued)
     const body: Record<string, unknown> = {
       access_token: base64url(randomBytes(24)),
       token_type: 'Bearer',
       expires_in: 3600,
       scope: 'openid',
       id_token: await signIdToken(claims),
+      refresh_token: refreshToken,
     }
     json(res, 200, behaviour.tokenBody ? behaviour.tokenBody(body) : body)
   }

@@ -38,6 +38,14 @@ export interface OidcProviderOptions {
   conformIdTokenClaims?: boolean
   /** Extra oidc-provider `features` (e.g. `rpInitiatedLogout`, `backchannelLogout`), merged over the defaults. */
   features?: Record<string, unknown>
+  /**
+   * Refresh tokens, for token refresh tests: issued to clients allowed the `refresh_token` grant that asked for
+   * `offline_access` with `prompt=consent` (oidc-provider's own rule), rotated on every use when `rotate` is set
+   * (a rotated token used again revokes the whole grant, as oidc-provider does), and the revocation endpoint on.
+   */
+  refreshTokens?: { rotate: boolean }
+  /** Seconds an access token lives. Default 600. When set, expired tokens are refused at once (no clock tolerance). */
+  accessTokenTtl?: number
 }
 
 /** Where `signInAs` stopped: the redirect to the client (query) or the auto-submitting form (form_post). */
@@ -73,6 +81,10 @@ export interface RunningOidcProvider {
    * needs with chosen claims: a logout token for a session, or one with a claim the spec forbids.
    */
   signJwt(payload: JWTPayload, typ?: string): Promise<string>
+  /** Token endpoint requests answered so far, by grant type (`refresh_token`, `authorization_code`), failed ones too. */
+  tokenRequests(grantType: string): number
+  /** Revokes a token at the revocation endpoint (RFC 7009), as the client; a refresh token takes its grant with it. */
+  revoke(token: string, client: { id: string; secret: string }): Promise<void>
   close(): Promise<void>
 }
 
@@ -96,6 +108,11 @@ interface OidcProviderInstance {
     options?: { mergeWithLastSubmission?: boolean },
   ): Promise<void>
   Grant: new (init: { accountId: string; clientId: string }) => OidcGrant
+  on(event: 'grant.success', listener: (ctx: OidcContext) => void): void
+  on(event: 'grant.error', listener: (ctx: OidcContext, error: unknown) => void): void
+}
+interface OidcContext {
+  oidc?: { params?: { grant_type?: unknown } }
 }
 type OidcProviderConstructor = new (issuer: string, configuration: Record<string, unknown>) => OidcProviderInstance
 
@@ -287,7 +304,18 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<R
       email: ['email', 'email_verified'],
       profile: ['name', 'given_name', 'family_name', 'picture', 'preferred_username'],
     },
-    features: { devInteractions: { enabled: false }, ...options.features },
+    features: {
+      devInteractions: { enabled: false },
+      revocation: {
+        enabled: options.refreshTokens !== undefined,
+        // A client may revoke its own tokens only.
+        allowedPolicy: (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) =>
+          token.clientId === client.clientId,
+      },
+      ...options.features,
+    },
+    ...(options.refreshTokens ? { rotateRefreshToken: options.refreshTokens.rotate } : {}),
+    ...(options.accessTokenTtl !== undefined ? { clockTolerance: 0 } : {}),
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     findAccount: (_ctx: unknown, sub: string) => {
       const claims = accounts[sub]
@@ -300,8 +328,23 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<R
       const { dispatcher: _guard, ...rest } = init
       return globalThis.fetch(url, rest)
     },
-    ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
+    ttl: {
+      AccessToken: options.accessTokenTtl ?? 600,
+      AuthorizationCode: 60,
+      IdToken: 600,
+      Interaction: 600,
+      Session: 3600,
+      Grant: 3600,
+      RefreshToken: 3600,
+    },
   })
+  const tokenRequests = new Map<string, number>()
+  const count = (ctx: OidcContext) => {
+    const type = ctx.oidc?.params?.grant_type
+    if (typeof type === 'string') tokenRequests.set(type, (tokenRequests.get(type) ?? 0) + 1)
+  }
+  provider.on('grant.success', count)
+  provider.on('grant.error', count)
   const providerHandler = provider.callback()
   handle = (req, res) => {
     if (req.url?.startsWith('/interaction/')) {
@@ -322,6 +365,18 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<R
         authorize: (authorizationUrl) => followAuthorization(issuer, authorizationUrl, jar),
         endSession: (logoutUrl) => confirmEndSession(issuer, logoutUrl, jar),
       }
+    },
+    tokenRequests: (grantType) => tokenRequests.get(grantType) ?? 0,
+    revoke: async (token, client) => {
+      const response = await fetch(`${issuer}/token/revocation`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${btoa(`${client.id}:${client.secret}`)}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ token, token_type_hint: 'refresh_token' }),
+      })
+      if (response.status !== 200) throw new Error(`revocation answered ${response.status}`)
     },
     close: () =>
       new Promise<void>((resolve) => {

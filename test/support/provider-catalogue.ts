@@ -5,8 +5,8 @@
  * catalogue test renders it again and compares, so the page cannot drift from the code; `npm run
  * providers:catalogue` rewrites it.
  */
-import { normalizeOAuthProvider } from '../../src/providers/normalize-oauth.js'
-import { readEndpoint } from '../../src/providers/oauth-endpoint.js'
+import { normalizeOAuthProvider } from '../../src/providers-internal/normalize-oauth.js'
+import { readEndpoint } from '../../src/providers-internal/oauth-endpoint.js'
 import { loadVendor, vendorSubpaths, type VendorFactory } from '../providers/vendor-modules.js'
 
 const credentials = { clientId: 'catalogue-client', clientSecret: 'catalogue-secret' }

@@ -49,6 +49,25 @@ describe('the flow inspector page', () => {
   })
 })
 
+describe('the inspector with a live feed', () => {
+  const live = toInspectorHtml(graphs, { live: { feedUrl: '/dev/flow.json?x=</script>', intervalMs: 500 } })
+
+  it('may fetch from its own origin only, and only when a feed is given', () => {
+    expect(live).toContain(
+      `content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; connect-src 'self'"`,
+    )
+    expect(html).not.toContain('connect-src')
+    expect(html).not.toContain('id="live-steps"')
+  })
+
+  it('adds the live panel and a polling script whose feed URL cannot close the script element', () => {
+    expect(live).toContain('<ol id="live-steps"></ol>')
+    expect(live).toContain('"/dev/flow.json?x=\\u003c/script>"')
+    expect(live.match(/<\/script>/g)).toHaveLength((html.match(/<\/script>/g)?.length ?? 0) + 1)
+    expect(live).toContain('setTimeout(poll, 500)')
+  })
+})
+
 describe('layoutGraph', () => {
   const boxes = [
     { id: 'a', width: 80, height: 30 },

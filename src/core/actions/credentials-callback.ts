@@ -5,9 +5,28 @@ import type { CredentialsConfig } from '../../types/providers.js'
 import type { ResponseInternal } from '../../types/index.js'
 import { requestedCallbackUrl } from '../callback-url.js'
 import type { RequestContext } from '../context.js'
+import { failureLimitsFor } from '../credentials-failure-limits.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
 import { sessionIssuerFor } from '../session-issuer.js'
+
+/**
+ * A locked-out sign-in: the sign-in page with Auth.js's `CredentialsSignin` and a code, for every account alike. A
+ * fetch-based client (`X-Auth-Return-Redirect`) gets 429 with the same `{ url }` Auth.js's `signIn()` reads.
+ */
+function lockedOutAnswer(ctx: RequestContext, retryAfterSeconds: number): ResponseInternal {
+  const redirect = errorRedirect(ctx, errorFromType('CredentialsSignin'), 'too_many_attempts')
+  const retryAfter = String(Math.max(1, Math.ceil(retryAfterSeconds)))
+  if (ctx.req.request.headers.get('x-auth-return-redirect')) {
+    return {
+      status: 429,
+      body: { url: redirect.redirect },
+      headers: { 'content-type': 'application/json', 'cache-control': 'no-store', 'retry-after': retryAfter },
+      cookies: ctx.setCookies,
+    }
+  }
+  return { ...redirect, headers: { 'retry-after': retryAfter } }
+}
 
 /** Signs a user in with the credentials they posted. */
 export async function credentialsCallbackAction(
@@ -16,24 +35,33 @@ export async function credentialsCallbackAction(
 ): Promise<ResponseInternal> {
   const env = effectEnv(ctx)
   const callbackUrl = requestedCallbackUrl(ctx) ?? ''
+  const limits = failureLimitsFor(ctx, provider)
   const event = {
     type: 'CREDENTIALS_SUBMITTED',
     providerId: provider.id,
     callbackUrl,
     csrfVerified: ctx.csrfVerified,
     now: ctx.now,
+    maxFailures: limits.maxFailures,
+    maxClientFailures: limits.maxClientFailures,
   }
   const final = await runMachine(
     ctx,
     ctx.config.machines.credentials,
     event,
-    credentialsEffects(env, provider, sessionIssuerFor(ctx.config)),
+    credentialsEffects(env, provider, sessionIssuerFor(ctx.config), limits.input),
   )
-  const context = final.context as { error?: ErrorType; errorCode?: string; redirectTo?: string }
+  const context = final.context as {
+    error?: ErrorType
+    errorCode?: string
+    redirectTo?: string
+    retryAfterSeconds?: number
+  }
   if (final.value === 'signedIn' || final.value === 'redirected') {
     applySessionOutcome(ctx, env.outcome)
     return { redirect: context.redirectTo as string, cookies: ctx.setCookies }
   }
+  if (final.value === 'lockedOut') return lockedOutAnswer(ctx, context.retryAfterSeconds ?? 1)
   const code = context.error === 'CredentialsSignin' ? (context.errorCode ?? 'credentials') : undefined
   return errorRedirect(ctx, errorFromType(context.error ?? 'CallbackRouteError'), code)
 }

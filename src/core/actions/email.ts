@@ -10,10 +10,11 @@ import {
   defaultEmailRequestLimits,
   MemoryRequestCounter,
   type RequestCounter,
-} from '../../providers/email-request-limits.js'
+} from '../../providers-internal/email-request-limits.js'
 import type { EmailConfig } from '../../types/providers.js'
 import type { ResponseInternal } from '../../types/index.js'
 import { requestedCallbackUrl } from '../callback-url.js'
+import { clientKeyOf } from '../client-key.js'
 import { actionUrl, pageUrl, type RequestContext } from '../context.js'
 import { pageHeaders, pageLocaleOf } from '../page-locale.js'
 import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
@@ -32,14 +33,6 @@ function counterFor(provider: EmailConfig): RequestCounter {
   return counter
 }
 
-function clientKeyOf(ctx: RequestContext, provider: EmailConfig): string | undefined {
-  const custom = provider.rateLimit?.clientKey
-  if (custom) return custom(ctx.req.request)?.slice(0, 200) || undefined
-  // Only a proxy the app trusts sets this header; otherwise the client is unknown and only the address is limited.
-  if (ctx.config.source.trustHost !== true) return undefined
-  return ctx.req.request.headers.get('x-forwarded-for')?.split(',')[0]?.trim().slice(0, 200) || undefined
-}
-
 function flowInput(
   ctx: RequestContext,
   provider: EmailConfig,
@@ -55,7 +48,7 @@ function flowInput(
     callbackBase: actionUrl(ctx, 'callback', provider.id),
     counter: counterFor(provider),
     windowSeconds: provider.rateLimit?.windowSeconds ?? defaultEmailRequestLimits.windowSeconds,
-    clientKey: clientKeyOf(ctx, provider),
+    clientKey: clientKeyOf(ctx, provider.rateLimit?.clientKey),
     issueSession: sessionIssuerFor(ctx.config),
     ...extra,
   }

@@ -5,7 +5,7 @@
  */
 import { FlowRejected, type ErrorType } from '../../errors.js'
 import { oauthFlowEffects, profileIsTheUser } from '../../effects/oauth/oauth-flow.js'
-import { oauthRedirectUri, redirectProxyCallbackUrl } from '../../providers/normalize-oauth.js'
+import { oauthRedirectUri, redirectProxyCallbackUrl } from '../../providers-internal/normalize-oauth.js'
 import type { OAuthConfig, OAuthConfigInternal } from '../../types/providers.js'
 import { randomToken } from '../../security/random.js'
 import type { CookieSerializeOptions } from '../../types/cookies.js'

@@ -1,6 +1,6 @@
 /**
- * Handlers of the credentials machine's commands: the provider's `authorize`, the `signIn` callback, the session,
- * the `signIn` event. The full user `authorize` returned stays here; the machine keeps only id, name, e-mail, image.
+ * Handlers of the credentials machine's commands: the failure limits (failure-limits.ts), the provider's
+ * `authorize`, the `signIn` callback, the session, the `signIn` event. The full user `authorize` returned stays here; the machine keeps only id, name, e-mail, image.
  */
 import { randomUUID } from 'node:crypto'
 import { CallbackRouteError, CredentialsSignin, defaultMessage } from '../../errors.js'
@@ -13,6 +13,7 @@ import type { EffectEnv } from '../shared/effect-env.js'
 import { issueJwtSession, type SessionIssuer } from '../session/issue-jwt-session.js'
 import { runRedirectCallback } from '../shared/redirect-callback.js'
 import { runSignInCallback } from '../shared/sign-in-callback.js'
+import { failureLimitHandlers, type FailureLimitsInput } from './failure-limits.js'
 
 /** The credentials machine's handlers, as its contract types them. */
 export type CredentialsHandlers = HandlersFor<CredentialsCommand, CredentialsEvent, typeof credentialsContract>
@@ -31,6 +32,7 @@ export function credentialsEffects(
   env: EffectEnv,
   provider: CredentialsConfig,
   issueSession: SessionIssuer = issueJwtSession,
+  limits: FailureLimitsInput,
 ): CredentialsHandlers {
   const { config } = env
   const { csrfToken: _csrf, callbackUrl: _callback, ...credentials } = env.body ?? {}
@@ -39,6 +41,8 @@ export function credentialsEffects(
 
   return {
     runRedirectCallback: (params) => runRedirectCallback(env, params),
+
+    ...failureLimitHandlers(env, provider.id, limits),
 
     async authorize() {
       try {

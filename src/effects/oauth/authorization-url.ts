@@ -3,8 +3,8 @@
  * own params, and the protection values (PKCE challenge, state, nonce) the provider's checks ask for.
  */
 import * as client from 'openid-client'
-import { isAllowedEndpointUrl } from '../../providers/loopback-host.js'
-import { readEndpoint } from '../../providers/oauth-endpoint.js'
+import { isAllowedEndpointUrl } from '../../providers-internal/loopback-host.js'
+import { readEndpoint } from '../../providers-internal/oauth-endpoint.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
 import { resolveProviderClient } from './client-configuration.js'
 import { signInFailure } from './oauth-failure.js'

@@ -6,7 +6,7 @@
  */
 import * as client from 'openid-client'
 import { AuthError, OAuthCallbackError } from '../../errors.js'
-import { readEndpoint } from '../../providers/oauth-endpoint.js'
+import { readEndpoint } from '../../providers-internal/oauth-endpoint.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
 import type { Account, Profile, TokenSet, User } from '../../types/index.js'
 import { checkAuthorizationResponse } from './authorization-response-checks.js'

@@ -7,8 +7,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { JWTPayload } from 'jose'
 
-/** The expectations of one code exchange, and what the guard verified. */
+/** The expectations of one code exchange (or refresh), and what the guard verified. */
 export interface CodeExchange {
+  /**
+   * `refresh_token` for a refresh (docs/token-refresh.md): the ID token is optional in its answer, and carries the
+   * original sign-in's nonce, which the refresh cannot know (OIDC Core §12.2). Default `authorization_code`.
+   */
+  grant?: 'authorization_code' | 'refresh_token'
   /** The nonce sent in the authorization request, when the provider's checks include `nonce`. */
   expectedNonce?: string
   /** Epoch seconds. */

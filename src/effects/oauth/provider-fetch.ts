@@ -5,7 +5,7 @@
  */
 import type { CustomFetch } from 'openid-client'
 import { InvalidEndpoints } from '../../errors.js'
-import { isAllowedEndpointUrl } from '../../providers/loopback-host.js'
+import { isAllowedEndpointUrl } from '../../providers-internal/loopback-host.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
 import { customFetch, type FetchFunction } from '../../types/symbols.js'
 

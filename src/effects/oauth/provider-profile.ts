@@ -4,7 +4,7 @@
  */
 import * as client from 'openid-client'
 import type { JWTPayload } from 'jose'
-import { endpointUrlWithParams, readEndpoint } from '../../providers/oauth-endpoint.js'
+import { endpointUrlWithParams, readEndpoint } from '../../providers-internal/oauth-endpoint.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
 import type { Profile, TokenSet } from '../../types/index.js'
 import type { ProviderClient } from './client-configuration.js'

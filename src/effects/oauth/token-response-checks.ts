@@ -6,7 +6,7 @@
  * in non-standard ways (errors with status 200, `scope` as an array) through the provider's `token.conform`.
  */
 import type { Configuration } from 'openid-client'
-import { readEndpoint } from '../../providers/oauth-endpoint.js'
+import { readEndpoint } from '../../providers-internal/oauth-endpoint.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
 import { currentCodeExchange } from './code-exchange-context.js'
 import {
@@ -86,11 +86,17 @@ function checkTokenType(body: TokenBody): void {
 
 // OIDC Core §3.1.3.3: an OIDC token response carries an ID token. Plain OAuth 2 defines none, so one sent anyway is
 // neither verified nor kept: nothing downstream may mistake it for proof of identity.
-function checkIdTokenPresence(body: TokenBody, type: OAuthConfigInternal['type']): string | undefined {
+// OIDC Core §12.2: a refresh answer may leave the ID token out.
+function checkIdTokenPresence(
+  body: TokenBody,
+  type: OAuthConfigInternal['type'],
+  optional: boolean,
+): string | undefined {
   if (type !== 'oidc') {
     delete body.id_token
     return undefined
   }
+  if (optional && body.id_token === undefined) return undefined
   if (typeof body.id_token !== 'string' || body.id_token.length === 0)
     throw callbackFailure('id_token', 'token endpoint answer has no id_token', { reason: 'missing' })
   return body.id_token
@@ -133,9 +139,10 @@ export function guardTokenEndpoint(
     checkNoError(status, body)
     checkAccessToken(body)
     checkTokenType(body)
-    const idToken = checkIdTokenPresence(body, provider.type)
+    const exchange = currentCodeExchange()
+    const refresh = exchange?.grant === 'refresh_token'
+    const idToken = checkIdTokenPresence(body, provider.type, refresh)
     if (idToken !== undefined) {
-      const exchange = currentCodeExchange()
       // Fail closed: an ID token is only ever checked against a flow's expectations.
       if (!exchange || !key)
         throw callbackFailure('id_token', 'id token arrived outside a code exchange', { reason: 'no_flow' })
@@ -145,6 +152,7 @@ export function guardTokenEndpoint(
         algorithms,
         key,
         expectedNonce: exchange.expectedNonce,
+        nonceUnknown: refresh,
         now: exchange.now,
         clockToleranceSeconds: idTokenClockToleranceSeconds,
       })

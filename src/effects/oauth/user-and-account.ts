@@ -4,7 +4,7 @@
  * id `profile()` returned.
  */
 import type { OAuthConfigInternal } from '../../types/providers.js'
-import { defaultAccount, defaultProfile } from '../../providers/profile-defaults.js'
+import { defaultAccount, defaultProfile } from '../../providers-internal/profile-defaults.js'
 import type { Account, Profile, TokenSet, User } from '../../types/index.js'
 import { profileFailure } from './oauth-failure.js'
 

@@ -11,6 +11,8 @@ import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import type { SessionHandlers } from './jwt-session.js'
 import { strategyNeutralSessionEffects } from './session-clearing.js'
+import { providerTokensOf } from '../token-refresh/provider-tokens.js'
+import { refreshTokenError, refreshVerdict } from '../token-refresh/refresh-verdict.js'
 import { buildProviderLogoutUrl, type ProviderLogoutTarget, type SessionLogoutInput } from './provider-logout.js'
 
 /**
@@ -39,6 +41,7 @@ export function databaseSessionEffects(
   const { maxAge } = config.session
   let row: AdapterSession | null = null
   let user: AdapterUser | null = null
+  let refreshFailed = false
   const updateData = env.body?.data
 
   return {
@@ -54,8 +57,21 @@ export function databaseSessionEffects(
       return { type: 'SESSION_FOUND', issuedAt: Math.floor(expiresAt - maxAge), expiresAt }
     },
 
-    // Database sessions have no jwt callback: nothing the app can change here.
+    // Database sessions have no jwt callback: nothing the app can change here. The accounts of providers with
+    // `tokenRefresh` are read (one query) to tell whether a refresh was refused.
     async refreshSession() {
+      if (config.tokenRefresh?.size) {
+        const accounts = await adapter.listAccountsByUserId((user as AdapterUser).id)
+        const verdict = refreshVerdict(
+          config,
+          accounts.map((account) => [account.provider, providerTokensOf(account)] as const),
+        )
+        if (verdict === 'end') {
+          await adapter.deleteSession((row as AdapterSession).sessionToken)
+          return { type: 'SESSION_REVOKED' }
+        }
+        refreshFailed = verdict === 'mark'
+      }
       return { type: 'SESSION_REFRESHED', changed: false }
     },
 
@@ -71,10 +87,13 @@ export function databaseSessionEffects(
     async runSessionCallback(params) {
       const current = row as AdapterSession
       const owner = user as AdapterUser
+      // The default session; an app that augments `Session` with fields of its own fills them in its callback, so the
+      // default is typed as the app's Session (as Auth.js does).
       const session = {
         user: { name: owner.name ?? undefined, email: owner.email, image: owner.image ?? undefined },
         expires: current.expires.toISOString(),
-      }
+        ...(refreshFailed ? { error: refreshTokenError } : {}),
+      } as Session & { user: AdapterUser }
       try {
         outcome.session = await config.callbacks.session({
           session,

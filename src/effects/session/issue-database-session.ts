@@ -9,6 +9,7 @@ import { createDatabaseSession } from './database-session.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import { sessionKeys } from './op-logout-claim.js'
 import type { SessionIssued, SignInSubject } from './issue-jwt-session.js'
+import { keepTokensInAccount } from '../token-refresh/sign-in-tokens.js'
 
 /** Issues a database session for the subject; a credentials user unknown to the adapter gets CredentialsSignin. */
 export async function issueDatabaseSession(
@@ -32,6 +33,7 @@ export async function issueDatabaseSession(
     userId = known.id
   }
   if (!userId) return { type: 'SESSION_FAILED', error: 'CallbackRouteError' }
+  await keepTokensInAccount(env, adapter, subject.account)
   const issued = await createDatabaseSession(env, adapter, userId)
   await indexForBackchannelLogout(env, subject)
   return issued

@@ -8,6 +8,7 @@ import { writeSessionToken } from '../../session/session-token.js'
 import type { Account, Profile, User } from '../../types/index.js'
 import type { ErrorType } from '../../errors.js'
 import type { EffectEnv } from '../shared/effect-env.js'
+import { keepTokensInJwt } from '../token-refresh/sign-in-tokens.js'
 import { opLogoutClaimName, type OpLogoutClaim } from './op-logout-claim.js'
 
 /** Who is signing in, as the sign-in flows know it. */
@@ -54,6 +55,7 @@ export async function issueJwtSession(env: EffectEnv, subject: SignInSubject): P
   }
   // A jwt callback that answers null at sign-in refuses the session.
   if (!token) return { type: 'SESSION_FAILED', error: 'AccessDenied' }
+  token = keepTokensInJwt(config, token, account)
   if (subject.opLogout) token = { ...token, [opLogoutClaimName]: subject.opLogout }
   try {
     env.outcome.issuedSession = await writeSessionToken(config, env.sessionCookieName, token, env.now)

@@ -12,17 +12,29 @@ import type { Session } from '../../types/index.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import { strategyNeutralSessionEffects } from './session-clearing.js'
+import {
+  providersWithTokens,
+  providerTokensIn,
+  rejoinProviderTokens,
+  splitProviderTokens,
+  type ProviderTokens,
+} from '../token-refresh/provider-tokens.js'
+import { refreshTokenError, refreshVerdict } from '../token-refresh/refresh-verdict.js'
 import { opLogoutClaimName, readOpLogoutClaim, sessionKeys } from './op-logout-claim.js'
 import { buildProviderLogoutUrl, type ProviderLogoutTarget, type SessionLogoutInput } from './provider-logout.js'
 
 /** The session machine's handlers, as its contract types them. */
 export type SessionHandlers = HandlersFor<SessionCommand, SessionEvent, typeof sessionContract>
 
-/** The client-visible session of a token, before the session callback: name, e-mail and image only. */
-function sessionOf(token: JWT, expires: number): Session {
+/**
+ * The client-visible session of a token, before the session callback: name, e-mail and image only, and the
+ * `RefreshTokenError` mark when a provider refused to refresh the tokens the session keeps.
+ */
+function sessionOf(token: JWT, expires: number, refreshFailed: boolean): Session {
   return {
     user: { name: token.name ?? undefined, email: token.email ?? undefined, image: token.picture ?? undefined },
     expires: new Date(expires * 1000).toISOString(),
+    ...(refreshFailed ? { error: refreshTokenError } : {}),
   }
 }
 
@@ -47,6 +59,11 @@ async function isRevokedAtProvider(env: EffectEnv, token: JWT): Promise<boolean>
   return revokedAt !== undefined && revokedAt >= claim.at
 }
 
+/** The provider tokens a token keeps, by provider. */
+function keptTokens(token: JWT): Array<[string, ProviderTokens]> {
+  return providersWithTokens(token).map((id) => [id, providerTokensIn(token, id) ?? {}])
+}
+
 /**
  * Builds the handlers for one request; `rawCookie` is the reassembled session cookie value, if any; `logout` says
  * which providers a sign-out also ends the session at.
@@ -59,6 +76,7 @@ export function jwtSessionEffects(
   const { config, outcome } = env
   let token: JWT | null = null
   let expires = 0
+  let refreshFailed = false
   const updateData = env.body?.data
   let providerLogout: ProviderLogoutTarget | undefined
 
@@ -74,7 +92,11 @@ export function jwtSessionEffects(
     },
 
     async refreshSession(params) {
-      const current = token as JWT
+      const verdict = refreshVerdict(config, keptTokens(token as JWT))
+      if (verdict === 'end') return { type: 'SESSION_REVOKED' }
+      refreshFailed = verdict === 'mark'
+      // The app's callback sees its own token; Authchart's provider-token claim is put back afterwards.
+      const { visible: current, own } = splitProviderTokens(token as JWT)
       const isUpdate = params.trigger === 'update'
       const before = JSON.stringify(current)
       let next: JWT | null
@@ -92,10 +114,13 @@ export function jwtSessionEffects(
         return { type: 'SESSION_REFRESH_FAILED', error: 'JWTSessionError' }
       }
       if (next === null || next === undefined) return { type: 'SESSION_REVOKED' }
-      // Authchart's own claim outlives a callback that rebuilds the token from scratch.
-      const owned = current[opLogoutClaimName]
+      const rejoined = rejoinProviderTokens(next, own)
+      // Authchart's logout claim outlives a callback that rebuilds the token from scratch.
+      const logoutClaim = current[opLogoutClaimName]
       token =
-        owned !== undefined && next[opLogoutClaimName] === undefined ? { ...next, [opLogoutClaimName]: owned } : next
+        logoutClaim !== undefined && rejoined[opLogoutClaimName] === undefined
+          ? { ...rejoined, [opLogoutClaimName]: logoutClaim }
+          : rejoined
       // An update is the app asking for a new cookie, whatever the callback did.
       return { type: 'SESSION_REFRESHED', changed: isUpdate || JSON.stringify(next) !== before }
     },
@@ -117,10 +142,10 @@ export function jwtSessionEffects(
     },
 
     async runSessionCallback(params) {
-      const current = token as JWT
+      const current = splitProviderTokens(token as JWT).visible
       try {
         outcome.session = await config.callbacks.session({
-          session: sessionOf(current, expires) as Session & { user: NonNullable<Session['user']> },
+          session: sessionOf(current, expires, refreshFailed) as Session & { user: NonNullable<Session['user']> },
           token: current,
           user: undefined as never,
           ...(params.trigger === 'update' ? { trigger: 'update' as const, newSession: updateData } : {}),
@@ -135,7 +160,10 @@ export function jwtSessionEffects(
     },
 
     async emitSessionEvent() {
-      await emitAppEvent(env, 'session', { session: outcome.session as Session, token: token as JWT })
+      await emitAppEvent(env, 'session', {
+        session: outcome.session as Session,
+        token: splitProviderTokens(token as JWT).visible,
+      })
       return { type: 'SESSION_ANNOUNCED' }
     },
 
@@ -147,7 +175,7 @@ export function jwtSessionEffects(
       try {
         const ending = rawCookie ? await readSessionToken(config, env.sessionCookieName, rawCookie, env.now) : null
         outcome.clearSession = true
-        await emitAppEvent(env, 'signOut', { token: ending })
+        await emitAppEvent(env, 'signOut', { token: ending && splitProviderTokens(ending).visible })
         const claim = readOpLogoutClaim(ending)
         const provider = claim?.idt ? logout?.endSessionProvider(claim.p) : undefined
         if (!provider) return { type: 'SESSION_ENDED' }

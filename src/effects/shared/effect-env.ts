@@ -3,11 +3,26 @@
  * base URL, and a place to leave their results for the HTTP layer. No cookies, headers or responses: effects know
  * no HTTP.
  */
-import type { CallbacksOptions, EventCallbacks, Session, SessionOptions, Theme } from '../../types/index.js'
+import type {
+  CallbacksOptions,
+  DefaultSession,
+  EventCallbacks,
+  Session,
+  SessionOptions,
+  Theme,
+} from '../../types/index.js'
 import type { JWT } from '../../types/jwt.js'
 import type { LoggerInstance } from '../../types/logger.js'
 import type { SessionTokenConfig } from '../../session/session-token.js'
 import type { BackchannelLogoutOptions } from '../../types/logout-store.js'
+import type { RefreshFailureAction, TokenRefreshLock } from '../../types/token-refresh.js'
+
+/** A provider's `tokenRefresh` option with its defaults applied. */
+export interface ResolvedTokenRefresh {
+  /** Seconds an access token handed out must still be valid for. */
+  margin: number
+  onFailure: RefreshFailureAction
+}
 
 /** What the effects of one request leave behind for the HTTP layer to turn into a response. */
 export interface EffectOutcome {
@@ -16,7 +31,8 @@ export interface EffectOutcome {
   /** The session cookie must be cleared. */
   clearSession?: boolean
   /** The session the client sees. */
-  session?: Session | Record<string, unknown> | null
+  // What the app's `session` callback returned; DefaultSession too, since an app's augmented Session may require more.
+  session?: Session | DefaultSession | Record<string, unknown> | null
   /** OAuth: the provider URL the browser is sent to. */
   authorizationUrl?: string
   /** The decoded token of this request, when it had one. */
@@ -38,6 +54,10 @@ export interface EffectConfig extends SessionTokenConfig {
   theme: Theme
   /** Back-channel logout: the store of revocations and session index, when configured. */
   backchannelLogout?: BackchannelLogoutOptions
+  /** Providers whose tokens the session keeps and `getAccessToken` renews, by id (docs/token-refresh.md). */
+  tokenRefresh?: ReadonlyMap<string, ResolvedTokenRefresh>
+  /** Shares refreshes between instances (the Redis flow store offers one); without it, one process only. */
+  refreshLock?: TokenRefreshLock
 }
 
 export interface EffectEnv {

@@ -15,7 +15,9 @@
 import type { Cluster, Redis } from 'ioredis'
 import { FlowStoreUnavailable, InvalidConfig } from '../../errors.js'
 import type { FlowRecord, FlowStore } from '../../types/flow-store.js'
+import type { TokenRefreshLock, TokenRefreshLockSource } from '../../types/token-refresh.js'
 import { randomToken } from '../../security/random.js'
+import { RedisTokenRefreshLock } from './redis-refresh-lock.js'
 
 export interface RedisFlowStoreOptions {
   /** Prefix of every key. Default `authchart:flow:`. */
@@ -71,7 +73,7 @@ function isUnknownCommand(err: unknown): boolean {
  * when its time ran out cannot be recalled: a timed-out `consume` may still take the flow, so the user starts
  * again; it can never complete twice.
  */
-export class RedisKeyedFlowStore implements FlowStore {
+export class RedisKeyedFlowStore implements FlowStore, TokenRefreshLockSource {
   readonly kind = 'redis'
   readonly #client: Redis | Cluster
   readonly #prefix: string
@@ -131,6 +133,14 @@ export class RedisKeyedFlowStore implements FlowStore {
   async revoke(ref: string): Promise<void> {
     const key = this.#keyOf(ref)
     if (key) await this.#run('revoke', () => this.#client.del(key))
+  }
+
+  /**
+   * The lock that makes one provider token refresh serve every instance sharing this store (docs/token-refresh.md),
+   * on the same client, prefix, deadline and failure model.
+   */
+  tokenRefreshLock(): TokenRefreshLock {
+    return new RedisTokenRefreshLock(this.#client, this.#prefix, (operation, send) => this.#run(operation, send))
   }
 
   /** The key behind a ref, or null for anything that cannot be a ref this store issued (no round trip). */

@@ -13,9 +13,12 @@
  * - `REDIS_CLUSTER_NODES` (optional): `host:port,host:port,...` of a Redis Cluster, used instead of `REDIS_URL`
  * - `ADAPTER` (optional): `redis` keeps users, accounts and database sessions in the same Redis with `RedisAdapter`
  * - `INSTANCE`: a name for this instance, echoed by `GET /instance`
+ * - `TOKEN_REFRESH` (optional): `1` keeps the provider's tokens with the session (`tokenRefresh`, margin 0, asking
+ *   for `offline_access`) and serves `GET /access-token`, an app route that calls `getAccessToken`
  *
  * Besides `/auth/*` it answers `GET /instance` (name and pid) and `GET /transitions` (the flows' audit trail from
- * `onTransition`), test-only routes that a real site would not have.
+ * `onTransition`), test-only routes that a real site would not have, and with `TOKEN_REFRESH` the app route
+ * `GET /access-token`.
  *
  * It prints `ready <port>` on stdout once it listens, logs each auth error as one line on stderr, and on SIGTERM
  * closes its server and Redis connection and exits. An unhandled rejection is left to Node's default (the process
@@ -25,7 +28,7 @@ import express from 'express'
 import type { AddressInfo } from 'node:net'
 import { Cluster, Redis } from 'ioredis'
 import { RedisAdapter } from '../../../adapters/redis.js'
-import { ExpressAuth } from '../../../src/frameworks/express.js'
+import { ExpressAuth, getAccessToken } from '../../../src/frameworks/express.js'
 import { RedisFlowStore } from '../../../src/flow/stores/redis.js'
 import OIDC from '../../../src/providers/oidc.js'
 import type { AuthConfig, FlowStore, TransitionRecord } from '../../../src/types/index.js'
@@ -84,6 +87,8 @@ if (storeKind === 'redis') {
   process.exit(2)
 }
 
+const tokenRefresh = process.env.TOKEN_REFRESH === '1'
+
 /** The audit trail of this process's flows, newest last; bounded, since a test may send thousands of requests. */
 const transitions: TransitionRecord[] = []
 const maxTransitions = 2000
@@ -100,6 +105,13 @@ const config: AuthConfig = {
       clientId: required('OP_CLIENT_ID'),
       clientSecret: required('OP_CLIENT_SECRET'),
       checks: ['pkce', 'state', 'nonce'],
+      ...(tokenRefresh
+        ? {
+            tokenRefresh: { margin: 0 },
+            // oidc-provider issues a refresh token for offline_access, which it honours only with prompt=consent.
+            authorization: { params: { scope: 'openid profile email offline_access', prompt: 'consent' } },
+          }
+        : {}),
     }),
   ],
   ...(flowStore ? { flowStore } : {}),
@@ -131,6 +143,17 @@ app.get('/instance', (_req, res) => {
 app.get('/transitions', (_req, res) => {
   res.json(transitions)
 })
+// An app route that calls the provider's API: it needs an access token that is still valid.
+if (tokenRefresh) {
+  app.get('/access-token', async (req, res) => {
+    const result = await getAccessToken(req, config, 'idp', res)
+    res.json({
+      accessToken: result.accessToken,
+      error: result.error,
+      refreshed: result.error ? false : result.refreshed,
+    })
+  })
+}
 
 const server = app.listen(Number(process.env.PORT ?? '0'), '127.0.0.1', () => {
   process.stdout.write(`ready ${(server.address() as AddressInfo).port}\n`)

@@ -36,6 +36,8 @@ export interface InstanceOptions {
   redisClusterNodes?: string[]
   /** `redis`: users, accounts and database sessions in the same Redis, through `RedisAdapter`. */
   adapter?: 'redis'
+  /** Keep the provider's tokens with the session and serve `GET /access-token` (see auth-server.ts). */
+  tokenRefresh?: boolean
 }
 
 export interface RunningInstance {
@@ -91,6 +93,8 @@ export async function startInstance(options: InstanceOptions): Promise<RunningIn
   else delete env.REDIS_CLUSTER_NODES
   if (options.adapter) env.ADAPTER = options.adapter
   else delete env.ADAPTER
+  if (options.tokenRefresh) env.TOKEN_REFRESH = '1'
+  else delete env.TOKEN_REFRESH
   if (options.redisTimeoutMs === undefined) delete env.REDIS_TIMEOUT_MS
   else env.REDIS_TIMEOUT_MS = String(options.redisTimeoutMs)
 

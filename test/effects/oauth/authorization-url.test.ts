@@ -7,7 +7,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { randomNonce, randomPKCECodeVerifier, randomState } from 'openid-client'
 import { OAuthSignInError } from '../../../src/errors.js'
 import { createAuthorizationUrl } from '../../../src/effects/oauth/authorization-url.js'
-import { normalizeOAuthProvider, type OAuthConfigOfAnyProfile } from '../../../src/providers/normalize-oauth.js'
+import {
+  normalizeOAuthProvider,
+  type OAuthConfigOfAnyProfile,
+} from '../../../src/providers-internal/normalize-oauth.js'
 import OAuth from '../../../src/providers/oauth.js'
 import OIDC from '../../../src/providers/oidc.js'
 import type { OAuthConfigInternal, OIDCUserConfig } from '../../../src/types/providers.js'

@@ -8,7 +8,10 @@ import { randomNonce, randomPKCECodeVerifier, randomState } from 'openid-client'
 import { OAuthCallbackError, OAuthProfileParseError } from '../../../src/errors.js'
 import { createAuthorizationUrl } from '../../../src/effects/oauth/authorization-url.js'
 import { handleOAuthCallback } from '../../../src/effects/oauth/callback.js'
-import { normalizeOAuthProvider, type OAuthConfigOfAnyProfile } from '../../../src/providers/normalize-oauth.js'
+import {
+  normalizeOAuthProvider,
+  type OAuthConfigOfAnyProfile,
+} from '../../../src/providers-internal/normalize-oauth.js'
 import OAuth, { type GenericOAuthOptions } from '../../../src/providers/oauth.js'
 import OIDC from '../../../src/providers/oidc.js'
 import type { OAuthConfigInternal, OIDCUserConfig } from '../../../src/types/providers.js'

@@ -1,12 +1,12 @@
 /**
  * Counters for the e-mail sign-in request limits: how many sign-in requests one address (or one client) made in
  * the current window. The machine compares the counts with the limits (machines/email.ts, `countingRequests`).
- * @module providers/email-request-limits
+ * @module providers-internal/email-request-limits
  */
 import { createHash } from 'node:crypto'
-import type { RequestCounter } from '../types/providers.js'
+import type { FailureCounter } from '../types/providers.js'
 
-export type { EmailRequestLimits, RequestCounter } from '../types/providers.js'
+export type { EmailRequestLimits, FailureCounter, RequestCounter } from '../types/providers.js'
 
 export const defaultEmailRequestLimits = { perAddress: 5, perClient: 20, windowSeconds: 900 } as const
 
@@ -19,7 +19,7 @@ export function counterKey(kind: 'address' | 'client', value: string): string {
 const maxMemoryKeys = 100_000
 
 /** A counter in this process's memory. */
-export class MemoryRequestCounter implements RequestCounter {
+export class MemoryRequestCounter implements FailureCounter {
   readonly #windows = new Map<string, { count: number; endsAt: number }>()
 
   async hit(key: string, windowSeconds: number, nowSeconds: number): Promise<number> {
@@ -31,6 +31,16 @@ export class MemoryRequestCounter implements RequestCounter {
     if (this.#windows.size >= maxMemoryKeys) this.#prune(nowSeconds)
     this.#windows.set(key, { count: 1, endsAt: nowSeconds + windowSeconds })
     return 1
+  }
+
+  async peek(key: string, nowSeconds: number): Promise<{ count: number; secondsLeft: number }> {
+    const current = this.#windows.get(key)
+    if (!current || current.endsAt <= nowSeconds) return { count: 0, secondsLeft: 0 }
+    return { count: current.count, secondsLeft: current.endsAt - nowSeconds }
+  }
+
+  async clear(key: string): Promise<void> {
+    this.#windows.delete(key)
   }
 
   #prune(nowSeconds: number): void {
@@ -52,8 +62,17 @@ export interface RedisCounterClient {
 const incrementScript =
   "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return n"
 
-/** A counter in Redis, shared by every instance of the app. */
-export class RedisRequestCounter implements RequestCounter {
+// The count and the milliseconds left in its window, read together; a missing key reads as no window.
+const peekScript =
+  "local n = redis.call('GET', KEYS[1]) if not n then return {0, 0} end return {tonumber(n), redis.call('PTTL', KEYS[1])}"
+
+const clearScript = "return redis.call('DEL', KEYS[1])"
+
+/**
+ * A counter in Redis, shared by every instance of the app. Windows end with the key's TTL, on Redis's clock: the
+ * `nowSeconds` arguments are not used.
+ */
+export class RedisRequestCounter implements FailureCounter {
   constructor(
     private readonly client: RedisCounterClient,
     private readonly prefix = 'authchart:email-limit:',
@@ -67,5 +86,17 @@ export class RedisRequestCounter implements RequestCounter {
       Math.max(1, Math.ceil(windowSeconds)),
     )
     return Number(count)
+  }
+
+  async peek(key: string): Promise<{ count: number; secondsLeft: number }> {
+    const answer = await this.client.eval(peekScript, 1, `${this.prefix}${key}`)
+    const [count, msLeft] = Array.isArray(answer) ? answer.map(Number) : [0, 0]
+    if (!(count > 0)) return { count: 0, secondsLeft: 0 }
+    // A key without a TTL (-1) would never end: read it as a window that ends now rather than a lock for ever.
+    return { count, secondsLeft: msLeft > 0 ? Math.ceil(msLeft / 1000) : 0 }
+  }
+
+  async clear(key: string): Promise<void> {
+    await this.client.eval(clearScript, 1, `${this.prefix}${key}`)
   }
 }

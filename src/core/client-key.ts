@@ -1,0 +1,22 @@
+/** Who the client is, for the request limits: only from a header the app said it trusts, never a guess. */
+import type { RequestContext } from './context.js'
+
+/** Longest client key kept: a header can be long, a key need not be. */
+const maxClientKeyLength = 200
+
+/**
+ * The app's own `clientKey(request)` when it gave one; else the first `X-Forwarded-For` hop when the config sets
+ * `trustHost: true` (a proxy in front sets it); else undefined, and only per-account or per-address limits apply.
+ */
+export function clientKeyOf(
+  ctx: RequestContext,
+  custom: ((request: Request) => string | undefined) | undefined,
+): string | undefined {
+  if (custom) {
+    const key = custom(ctx.req.request)
+    return typeof key === 'string' ? key.slice(0, maxClientKeyLength) || undefined : undefined
+  }
+  if (ctx.config.source.trustHost !== true) return undefined
+  const forwarded = ctx.req.request.headers.get('x-forwarded-for')
+  return forwarded?.split(',')[0]?.trim().slice(0, maxClientKeyLength) || undefined
+}

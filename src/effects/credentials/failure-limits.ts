@@ -1,0 +1,119 @@
+/**
+ * Handlers of the credentials machine's brute-force commands: read a running lockout, count a failure, start a
+ * lockout, forget an account's failures after a right password. The machine compares counts with the limits.
+ */
+import { CallbackRouteError } from '../../errors.js'
+import { failureKey, type FailureKeyKind } from '../../providers-internal/credentials-limits.js'
+import type { FailureCounter } from '../../types/providers.js'
+import type { CredentialsCommand, credentialsContract, CredentialsEvent } from '../../../machines/credentials.js'
+import type { HandlersFor } from '../../../machines/contract.js'
+import { emitAppEvent } from '../shared/app-events.js'
+import type { EffectEnv } from '../shared/effect-env.js'
+
+/** What the core resolved for one request: off, or the store, the window and the two keys being limited. */
+export type FailureLimitsInput =
+  | { enabled: false }
+  | {
+      enabled: true
+      store: FailureCounter
+      windowSeconds: number
+      lockoutSeconds: number
+      /** The submitted account, normalised; undefined when the form named none. */
+      account?: string
+      /** The client, from a header the app trusts; undefined when unknown. */
+      client?: string
+    }
+
+type LimitHandlers = Pick<
+  HandlersFor<CredentialsCommand, CredentialsEvent, typeof credentialsContract>,
+  'checkLockout' | 'recordFailure' | 'startLockout' | 'clearFailures'
+>
+
+/** The four handlers, over one request's account and client. */
+export function failureLimitHandlers(env: EffectEnv, providerId: string, limits: FailureLimitsInput): LimitHandlers {
+  const { logger } = env.config
+  const key = (kind: FailureKeyKind, value: string) => failureKey(kind, providerId, value)
+
+  function storeError(what: string, err: unknown): void {
+    logger.error(
+      new CallbackRouteError(`the credentials failure store failed to ${what}`, {
+        err: err instanceof Error ? err : undefined,
+        provider: providerId,
+      }),
+    )
+  }
+
+  return {
+    async checkLockout() {
+      if (!limits.enabled) return { type: 'LOCKOUT_CHECKED', retryAfterSeconds: 0 }
+      try {
+        // Both are always read, so a locked and an unlocked account cost the same store work.
+        const [account, client] = await Promise.all([
+          limits.account ? limits.store.peek(key('account-lockout', limits.account), env.now) : undefined,
+          limits.client ? limits.store.peek(key('client-lockout', limits.client), env.now) : undefined,
+        ])
+        const left = (peeked: { count: number; secondsLeft: number } | undefined) =>
+          peeked && peeked.count > 0 ? peeked.secondsLeft : 0
+        return { type: 'LOCKOUT_CHECKED', retryAfterSeconds: Math.max(left(account), left(client)) }
+      } catch (err) {
+        storeError('read a lockout', err)
+        return { type: 'LOCKOUT_CHECK_FAILED' }
+      }
+    },
+
+    async recordFailure() {
+      if (!limits.enabled) return { type: 'FAILURE_RECORDED', accountFailures: 0, clientFailures: 0 }
+      try {
+        const [accountFailures, clientFailures] = await Promise.all([
+          limits.account ? limits.store.hit(key('account-failures', limits.account), limits.windowSeconds, env.now) : 0,
+          limits.client ? limits.store.hit(key('client-failures', limits.client), limits.windowSeconds, env.now) : 0,
+        ])
+        return { type: 'FAILURE_RECORDED', accountFailures, clientFailures }
+      } catch (err) {
+        storeError('count a failure', err)
+        return { type: 'FAILURE_RECORD_FAILED' }
+      }
+    },
+
+    async startLockout(params) {
+      if (!limits.enabled) return { type: 'LOCKOUT_STARTED' }
+      const account = params.account ? limits.account : undefined
+      const client = params.client ? limits.client : undefined
+      try {
+        // The lockout starts a fresh count: once it ends, the next failures are counted from zero.
+        if (account) {
+          await limits.store.hit(key('account-lockout', account), limits.lockoutSeconds, env.now)
+          await limits.store.clear(key('account-failures', account))
+        }
+        if (client) {
+          await limits.store.hit(key('client-lockout', client), limits.lockoutSeconds, env.now)
+          await limits.store.clear(key('client-failures', client))
+        }
+      } catch (err) {
+        storeError('start a lockout', err)
+        return { type: 'LOCKOUT_STARTED' }
+      }
+      const scope = account && client ? 'both' : account ? 'account' : 'client'
+      // Neither the account nor the client goes to the log: the event hands them to the app, which may alert.
+      logger.warn('credentials-lockout', { provider: providerId, scope, lockoutSeconds: limits.lockoutSeconds })
+      await emitAppEvent(env, 'credentialsLockout', {
+        provider: providerId,
+        scope,
+        ...(account ? { account } : {}),
+        until: new Date((env.now + limits.lockoutSeconds) * 1000),
+      })
+      return { type: 'LOCKOUT_STARTED' }
+    },
+
+    async clearFailures() {
+      if (!limits.enabled || !limits.account) return { type: 'FAILURES_CLEARED' }
+      try {
+        await limits.store.clear(key('account-failures', limits.account))
+      } catch (err) {
+        // The sign-in goes on: a count left behind only ends with its window.
+        storeError('clear an account', err)
+      }
+      return { type: 'FAILURES_CLEARED' }
+    },
+  }
+}

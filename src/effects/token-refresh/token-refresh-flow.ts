@@ -1,0 +1,136 @@
+/**
+ * Handlers of the token refresh machine's commands (machines/token-refresh.ts). Where the tokens live is the
+ * session store's business (`jwt-session-tokens.ts`, `database-session-tokens.ts`); the single refresh is the
+ * coordinator's (`single-flight.ts`); these handlers report what happened, and the machine decides what follows.
+ */
+import type { HandlersFor } from '../../../machines/contract.js'
+import type { TokenRefreshCommand, tokenRefreshContract, TokenRefreshEvent } from '../../../machines/token-refresh.js'
+import type { OAuthConfigInternal } from '../../types/providers.js'
+import type { EffectEnv, ResolvedTokenRefresh } from '../shared/effect-env.js'
+import type { ProviderTokens } from './provider-tokens.js'
+import { exchangeRefreshToken } from './refresh-grant.js'
+import { coordinatorFor } from './single-flight.js'
+
+/** The token refresh machine's handlers, as its contract types them. */
+export type TokenRefreshHandlers = HandlersFor<TokenRefreshCommand, TokenRefreshEvent, typeof tokenRefreshContract>
+
+/** Where a session keeps a provider's tokens, and what can be done to it. */
+export interface SessionTokenStore {
+  /** The session's tokens for the provider; `no-session` without a valid session, `no-tokens` when it keeps none. */
+  load(): Promise<ProviderTokens | 'no-session' | 'no-tokens'>
+  /** Writes renewed tokens where every request of the session finds them, inside the single refresh (rows only). */
+  persist?(tokens: ProviderTokens): Promise<void>
+  /** The tokens stored now, inside the single refresh (rows only). */
+  reread?(): Promise<ProviderTokens | undefined>
+  /** Gives this request's session the renewed tokens (a JWT session: a re-issued cookie). */
+  save(tokens: ProviderTokens): Promise<void>
+  /** Drops the dead tokens, which marks the session. */
+  mark(): Promise<void>
+  /** Ends the session. */
+  end(): Promise<void>
+}
+
+export interface TokenRefreshInput {
+  provider: OAuthConfigInternal
+  settings: ResolvedTokenRefresh
+  store: SessionTokenStore
+}
+
+/** The access token the flow hands out, once it ended in `valid` or `refreshed`. */
+export interface HandedToken {
+  accessToken?: string
+  expiresAt?: number
+}
+
+/** Builds the handlers for one request; `handed` receives the token to give the app. */
+export function tokenRefreshEffects(
+  env: EffectEnv,
+  input: TokenRefreshInput,
+  handed: HandedToken,
+): TokenRefreshHandlers {
+  const { config } = env
+  const { provider, settings, store } = input
+  let tokens: ProviderTokens = {}
+  const hand = (from: ProviderTokens) => {
+    handed.accessToken = from.access_token
+    handed.expiresAt = from.expires_at
+  }
+  const coordinator = () =>
+    coordinatorFor(config, () => ({
+      secrets: config.secrets,
+      lock: config.refreshLock,
+      providerTimeout: config.providerTimeout,
+    }))
+
+  return {
+    async loadTokens() {
+      const loaded = await store.load()
+      if (loaded === 'no-session') return { type: 'SESSION_NOT_FOUND' }
+      if (loaded === 'no-tokens') return { type: 'TOKENS_NOT_FOUND' }
+      tokens = loaded
+      hand(tokens)
+      return {
+        type: 'TOKENS_FOUND',
+        hasAccessToken: tokens.access_token !== undefined,
+        hasRefreshToken: tokens.refresh_token !== undefined,
+        ...(tokens.expires_at !== undefined ? { expiresAt: tokens.expires_at } : {}),
+      }
+    },
+
+    async refreshTokens() {
+      const refreshToken = tokens.refresh_token as string
+      const { outcome, led } = await coordinator().refresh({
+        providerId: provider.id,
+        refreshToken,
+        exchange: (current) =>
+          exchangeRefreshToken(provider, current, { timeoutMs: config.providerTimeout, log: config.logger.error }),
+        persist: store.persist?.bind(store),
+        reread: store.reread?.bind(store),
+        isFresh: (candidate) =>
+          candidate.access_token !== undefined &&
+          (candidate.expires_at === undefined ||
+            candidate.expires_at - settings.margin > Math.floor(Date.now() / 1000)),
+        log: config.logger.error,
+      })
+      handed.accessToken = undefined
+      // The refusal is the provider's answer to one exchange: logged by the request that made it, not by each joiner.
+      if (outcome.kind === 'refused') return { type: 'REFRESH_REFUSED', reason: outcome.reason, joined: !led }
+      if (outcome.kind === 'unavailable') return { type: 'REFRESH_UNAVAILABLE' }
+      tokens = outcome.tokens
+      return {
+        type: 'TOKENS_REFRESHED',
+        ...(tokens.expires_at !== undefined ? { expiresAt: tokens.expires_at } : {}),
+      }
+    },
+
+    async saveTokens() {
+      try {
+        await store.save(tokens)
+      } catch (err) {
+        config.logger.error(err instanceof Error ? err : new Error(String(err)))
+        return { type: 'TOKENS_SAVE_FAILED' }
+      }
+      hand(tokens)
+      return { type: 'TOKENS_SAVED' }
+    },
+
+    async markSession() {
+      try {
+        await store.mark()
+      } catch (err) {
+        // The user is told to sign in again all the same; the next call finds the dead token and tries once more.
+        config.logger.error(err instanceof Error ? err : new Error(String(err)))
+      }
+      return { type: 'SESSION_MARKED' }
+    },
+
+    async endSession() {
+      try {
+        await store.end()
+      } catch (err) {
+        config.logger.error(err instanceof Error ? err : new Error(String(err)))
+      }
+      return { type: 'SESSION_ENDED' }
+    },
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The limits on failed credentials sign-ins: their defaults, how the account a submission is for is named, and the
+ * keys failures and lockouts are stored under. The machine decides (machines/credentials.ts); the counters
+ * (memory or Redis) are the e-mail limits' own.
+ */
+import { createHash } from 'node:crypto'
+import type { CredentialInput } from '../types/providers.js'
+
+/**
+ * Five failures allow for typos and a forgotten caps lock; a 15-minute lockout then holds online guessing to about
+ * 20 tries an hour per account. Fifty failures per client leave room for many people behind one office or carrier
+ * address, yet stop one client from spraying a common password over many accounts.
+ */
+export const defaultCredentialsFailureLimits = {
+  maxFailures: 5,
+  maxClientFailures: 50,
+  windowSeconds: 900,
+  lockoutSeconds: 900,
+} as const
+
+/** What is stored: failures counted in the window, or a lockout running; per account or per client. */
+export type FailureKeyKind = 'account-failures' | 'client-failures' | 'account-lockout' | 'client-lockout'
+
+/** Stored keys never carry a username or IP in the clear; each provider counts its own. */
+export function failureKey(kind: FailureKeyKind, providerId: string, value: string): string {
+  const digest = createHash('sha256').update(`${providerId}\u0000${value}`).digest('base64url').slice(0, 32)
+  return `credentials:${kind}:${digest}`
+}
+
+/** Longest account identifier kept: longer submissions are cut, so a huge field costs nothing more. */
+const maxAccountLength = 320
+
+/** One account, however it was typed: NFKC, trimmed, lower-cased. Undefined for an empty or non-text value. */
+export function normalizeAccount(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined
+  const normalized = value
+    .slice(0, maxAccountLength * 2)
+    .normalize('NFKC')
+    .trim()
+    .toLowerCase()
+  return normalized === '' ? undefined : normalized.slice(0, maxAccountLength)
+}
+
+/** The field that names the account: `username`, else `email`, else the first declared field that is not a password. */
+export function accountFieldOf(declared: Record<string, CredentialInput> | undefined): string | undefined {
+  const fields = Object.entries(declared ?? {})
+  if (fields.some(([name]) => name === 'username')) return 'username'
+  if (fields.some(([name]) => name === 'email')) return 'email'
+  const first = fields.find(([, input]) => input?.type !== 'password')
+  if (first) return first[0]
+  // A provider that declares no fields (a custom sign-in form) most often posts one of these.
+  return 'username'
+}
