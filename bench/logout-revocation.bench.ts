@@ -1,6 +1,6 @@
 /**
  * What the back-channel revocation check costs on the hot path: GET /session with a valid JWT that came from an
- * OIDC provider (it carries the `authchart_op` claim), without `backchannelLogout` (no lookup), with the memory
+ * OIDC provider (it carries the `authchart:op` claim), without `backchannelLogout` (no lookup), with the memory
  * logout store, and with the Redis logout store on the local Redis (one MGET per check). Authchart only: @auth/core
  * has no such check to compare with.
  */
@@ -24,7 +24,7 @@ export async function runLogoutRevocationBench(options: { quick?: boolean } = {}
       email: 'bench@example.com',
       iat: now,
       exp: now + 3600,
-      authchart_op: { p: 'idp', sub: 'op-sub-1', sid: 'op-sid-1', at: Date.now() },
+      'authchart:op': { p: 'idp', sub: 'op-sub-1', sid: 'op-sid-1', at: Date.now() },
     },
     secret,
     salt: 'authjs.session-token',

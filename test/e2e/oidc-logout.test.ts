@@ -335,7 +335,7 @@ describe('federated logout, when the provider cannot be reached or the config is
         email: 'alice@example.test',
         iat: now,
         exp: now + 3600,
-        authchart_op: { p: 'down', sub: 'alice', idt: 'x.y.z', at: Date.now() },
+        'authchart:op': { p: 'down', sub: 'alice', idt: 'x.y.z', at: Date.now() },
       },
       secret,
       salt: 'authjs.session-token',
@@ -386,7 +386,12 @@ describe('federated logout, when the provider cannot be reached or the config is
       jar.cookies.set(
         'authjs.session-token',
         await encode({
-          token: { sub: 'alice', iat: now, exp: now + 3600, authchart_op: { p: 'idp', sub: 'alice', at: Date.now() } },
+          token: {
+            sub: 'alice',
+            iat: now,
+            exp: now + 3600,
+            'authchart:op': { p: 'idp', sub: 'alice', at: Date.now() },
+          },
           secret,
           salt: 'authjs.session-token',
         }),

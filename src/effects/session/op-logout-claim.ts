@@ -1,7 +1,7 @@
 /**
  * What a session remembers about the OpenID provider it came from, so that it can be ended there (RP-initiated
  * logout: the ID token as `id_token_hint`) or from there (back-channel logout: the OP's `sub` and `sid`, and when the
- * user signed in). In a JWT session it rides in the Authchart-owned claim `authchart_op`, kept across the `jwt`
+ * user signed in). In a JWT session it rides in the Authchart-owned claim `authchart:op`, kept across the `jwt`
  * callback; a database session is indexed in the logout store under the same keys.
  */
 import { decodeJwt } from 'jose'
@@ -10,7 +10,7 @@ import type { OAuthConfigInternal } from '../../types/providers.js'
 import type { Account, TokenSet } from '../../types/index.js'
 
 /** The claim name in the session JWT. Apps should treat it as opaque. */
-export const opLogoutClaimName = 'authchart_op'
+export const opLogoutClaimName = 'authchart:op'
 
 /** The claim's content. Short names: it rides in a cookie. */
 export interface OpLogoutClaim {

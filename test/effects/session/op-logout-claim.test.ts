@@ -35,14 +35,14 @@ describe('back-channel logout reach', () => {
   })
 
   it('reads only a well-formed claim from a token', () => {
-    expect(readOpLogoutClaim({ authchart_op: { p: 'idp', sub: 'alice', at: 5, idt: 'a.b.c' } })).toEqual({
+    expect(readOpLogoutClaim({ 'authchart:op': { p: 'idp', sub: 'alice', at: 5, idt: 'a.b.c' } })).toEqual({
       p: 'idp',
       sub: 'alice',
       at: 5,
       idt: 'a.b.c',
     })
-    expect(readOpLogoutClaim({ authchart_op: { p: 'idp', sub: 7, at: 5 } })).toBeUndefined()
-    expect(readOpLogoutClaim({ authchart_op: 'x' })).toBeUndefined()
+    expect(readOpLogoutClaim({ 'authchart:op': { p: 'idp', sub: 7, at: 5 } })).toBeUndefined()
+    expect(readOpLogoutClaim({ 'authchart:op': 'x' })).toBeUndefined()
     expect(readOpLogoutClaim(null)).toBeUndefined()
   })
 })
