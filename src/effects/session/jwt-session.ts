@@ -5,7 +5,7 @@
  */
 import type { SessionCommand, sessionContract, SessionEvent } from '../../../machines/session.js'
 import type { HandlersFor } from '../../../machines/contract.js'
-import { JWTSessionError, SignOutError } from '../../errors.js'
+import { FlowStoreUnavailable, JWTSessionError, SignOutError } from '../../errors.js'
 import type { JWT } from '../../types/jwt.js'
 import { readSessionToken, writeSessionToken } from '../../session/session-token.js'
 import type { Session } from '../../types/index.js'
@@ -20,6 +20,8 @@ import {
   type ProviderTokens,
 } from '../token-refresh/provider-tokens.js'
 import { refreshTokenError, refreshVerdict } from '../token-refresh/refresh-verdict.js'
+import { opLogoutClaimName, readOpLogoutClaim, sessionKeys } from './op-logout-claim.js'
+import { buildProviderLogoutUrl, type ProviderLogoutTarget, type SessionLogoutInput } from './provider-logout.js'
 
 /** The session machine's handlers, as its contract types them. */
 export type SessionHandlers = HandlersFor<SessionCommand, SessionEvent, typeof sessionContract>
@@ -36,18 +38,47 @@ function sessionOf(token: JWT, expires: number, refreshFailed: boolean): Session
   }
 }
 
+/**
+ * Whether a back-channel logout revoked this token's OP account or OP session after it was signed in: one store
+ * lookup, made only when back-channel logout is configured and the token came from an OP that can send one.
+ */
+async function isRevokedAtProvider(env: EffectEnv, token: JWT): Promise<boolean> {
+  const store = env.config.backchannelLogout?.store
+  const claim = store ? readOpLogoutClaim(token) : undefined
+  if (!store || !claim) return false
+  let revokedAt: number | undefined
+  try {
+    revokedAt = await store.revokedAt(sessionKeys(claim))
+  } catch (err) {
+    // Neither "signed in" nor "signed out" can be known: the client is told to try again shortly (503).
+    throw new FlowStoreUnavailable('the logout store could not be read', {
+      store: store.kind,
+      err: err instanceof Error ? err : undefined,
+    })
+  }
+  return revokedAt !== undefined && revokedAt >= claim.at
+}
+
 /** The provider tokens a token keeps, by provider. */
 function keptTokens(token: JWT): Array<[string, ProviderTokens]> {
   return providersWithTokens(token).map((id) => [id, providerTokensIn(token, id) ?? {}])
 }
 
-/** Builds the handlers for one request; `rawCookie` is the reassembled session cookie value, if any. */
-export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined): SessionHandlers {
+/**
+ * Builds the handlers for one request; `rawCookie` is the reassembled session cookie value, if any; `logout` says
+ * which providers a sign-out also ends the session at.
+ */
+export function jwtSessionEffects(
+  env: EffectEnv,
+  rawCookie: string | undefined,
+  logout?: SessionLogoutInput,
+): SessionHandlers {
   const { config, outcome } = env
   let token: JWT | null = null
   let expires = 0
   let refreshFailed = false
   const updateData = env.body?.data
+  let providerLogout: ProviderLogoutTarget | undefined
 
   return {
     async loadSession() {
@@ -55,6 +86,7 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
       token = await readSessionToken(config, env.sessionCookieName, rawCookie, env.now)
       outcome.token = token
       if (!token) return { type: 'SESSION_INVALID' }
+      if (await isRevokedAtProvider(env, token)) return { type: 'SESSION_REVOKED_AT_PROVIDER' }
       expires = typeof token.exp === 'number' ? token.exp : env.now + config.jwt.maxAge
       return { type: 'SESSION_FOUND', issuedAt: typeof token.iat === 'number' ? token.iat : 0, expiresAt: expires }
     },
@@ -82,7 +114,13 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
         return { type: 'SESSION_REFRESH_FAILED', error: 'JWTSessionError' }
       }
       if (next === null || next === undefined) return { type: 'SESSION_REVOKED' }
-      token = rejoinProviderTokens(next, own)
+      const rejoined = rejoinProviderTokens(next, own)
+      // Authchart's logout claim outlives a callback that rebuilds the token from scratch.
+      const logoutClaim = current[opLogoutClaimName]
+      token =
+        logoutClaim !== undefined && rejoined[opLogoutClaimName] === undefined
+          ? { ...rejoined, [opLogoutClaimName]: logoutClaim }
+          : rejoined
       // An update is the app asking for a new cookie, whatever the callback did.
       return { type: 'SESSION_REFRESHED', changed: isUpdate || JSON.stringify(next) !== before }
     },
@@ -131,12 +169,18 @@ export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined)
 
     ...strategyNeutralSessionEffects(env, async () => {}),
 
+    buildProviderLogoutUrl: (params) => buildProviderLogoutUrl(env, providerLogout, params),
+
     async endSession() {
       try {
         const ending = rawCookie ? await readSessionToken(config, env.sessionCookieName, rawCookie, env.now) : null
         outcome.clearSession = true
         await emitAppEvent(env, 'signOut', { token: ending && splitProviderTokens(ending).visible })
-        return { type: 'SESSION_ENDED' }
+        const claim = readOpLogoutClaim(ending)
+        const provider = claim?.idt ? logout?.endSessionProvider(claim.p) : undefined
+        if (!provider) return { type: 'SESSION_ENDED' }
+        providerLogout = { provider, idToken: claim?.idt }
+        return { type: 'SESSION_ENDED', endAtProvider: true }
       } catch (err) {
         config.logger.error(new SignOutError('sign-out failed', { err: err instanceof Error ? err : undefined }))
         return { type: 'SIGNOUT_FAILED' }
