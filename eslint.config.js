@@ -12,6 +12,7 @@ export default defineConfig(
   {
     ignores: [
       'dist/',
+      'dist-bench/',
       'coverage/',
       'test-artifacts/',
       '.scratch/',

@@ -1,92 +1,114 @@
 /**
- * The core actions, Authchart against @auth/core in one process with the same config: the session check with a valid
- * JWT (the hot path: every page view of every user), GET /csrf, GET /providers, and a credentials sign-in.
+ * The core actions, Authchart against @auth/core in one process, each library with a config object of the same
+ * shape built once (as an app builds it), no debug logging. One operation builds the web `Request`, calls `Auth()`
+ * and reads the whole `Response` body, for both. Session checks send every cookie the browser holds after signing in
+ * (session, CSRF and callback-URL cookies), as a browser would.
  */
 import { Auth as AuthJs } from '@auth/core'
 import AuthJsCredentials from '@auth/core/providers/credentials'
 import { Auth } from '../src/index.js'
 import Credentials from '../src/providers/credentials.js'
-import { measure, printComparison } from './measure.js'
+import { compare, Jar, printTable, runOptions, type CaseResult, type Side } from './measure.js'
 
-const origin = 'http://localhost:3000'
-const secret = 'bench-secret-bench-secret-bench-secret-42'
+export const origin = 'http://localhost:3000'
+export const secret = 'bench-secret-bench-secret-bench-secret-42'
 const user = { id: 'u-1', name: 'Bench User', email: 'bench@example.com' }
 const authorize = async (c: Partial<Record<string, unknown>>) =>
   c.username === 'bench' && c.password === 'pw' ? user : null
+const credentialFields = { username: {}, password: {} }
 
-type Handler = (request: Request) => Promise<Response>
+export type Handler = (request: Request) => Promise<Response>
 
-function setCookies(response: Response): string {
-  return response.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ')
+/** The two configs of one case: the same options; only the provider factory is each library's own. */
+function configs(session?: { updateAge: number }) {
+  const shape = { secret, trustHost: true, basePath: '/auth', ...(session ? { session } : {}) }
+  return {
+    ours: { ...shape, providers: [Credentials({ credentials: credentialFields, authorize })] },
+    theirs: { ...shape, providers: [AuthJsCredentials({ credentials: credentialFields, authorize })] },
+  }
 }
 
-async function signInCookies(handler: Handler): Promise<{ session: string; csrf: string; csrfToken: string }> {
-  const csrfResponse = await handler(new Request(`${origin}/auth/csrf`))
-  const csrf = setCookies(csrfResponse)
-  const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string }
+/** GET /csrf then POST /callback/credentials, the way a sign-in form does it; returns the browser's jar. */
+async function signIn(handler: Handler, jar = new Jar()): Promise<Jar> {
+  const csrf = await handler(new Request(`${origin}/auth/csrf`, { headers: { cookie: jar.header() } }))
+  jar.take(csrf)
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string }
   const response = await handler(
     new Request(`${origin}/auth/callback/credentials`, {
       method: 'POST',
-      headers: { cookie: csrf, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ username: 'bench', password: 'pw', csrfToken }).toString(),
     }),
   )
-  return { session: setCookies(response), csrf, csrfToken }
+  await response.text()
+  if (response.status !== 302 || !response.headers.getSetCookie().some((c) => c.includes('session-token')))
+    throw new Error(`credentials sign-in did not complete (${response.status} ${response.headers.get('location')})`)
+  return jar.take(response)
 }
 
-/** Runs the core benchmark and returns the ratios (Authchart / @auth/core) per case. */
+function get(handler: Handler, path: string, cookie?: string): Side {
+  return {
+    run: async () => {
+      const response = await handler(new Request(`${origin}${path}`, cookie ? { headers: { cookie } } : undefined))
+      return response.text()
+    },
+  }
+}
+
+/** A session check must answer with the session, or the figure measures something else. */
+async function expectSession(handler: Handler, cookie: string, label: string): Promise<void> {
+  const response = await handler(new Request(`${origin}/auth/session`, { headers: { cookie } }))
+  const body = (await response.json()) as { user?: { email?: string } } | null
+  if (body?.user?.email !== user.email) throw new Error(`${label}: the session check did not find the session`)
+}
+
+/** Runs the core cases; returns the ratios (Authchart / @auth/core) by case. */
 export async function runCoreBench(options: { quick?: boolean } = {}): Promise<Record<string, number>> {
-  // One config object per library, built once, as an app would.
-  const ours = {
-    providers: [Credentials({ credentials: { username: {}, password: {} }, authorize })],
-    secret,
-    trustHost: true,
+  const run = runOptions(options.quick)
+  const results: CaseResult[] = []
+
+  const sessionCase = async (label: string, session?: { updateAge: number }) => {
+    const { ours, theirs } = configs(session)
+    const oursHandler: Handler = (r) => Auth(r, ours)
+    const theirsHandler: Handler = (r) => AuthJs(r, theirs)
+    const oursCookie = (await signIn(oursHandler)).header()
+    const theirsCookie = (await signIn(theirsHandler)).header()
+    await expectSession(oursHandler, oursCookie, 'Authchart')
+    await expectSession(theirsHandler, theirsCookie, '@auth/core')
+    results.push(
+      await compare(
+        label,
+        get(oursHandler, '/auth/session', oursCookie),
+        get(theirsHandler, '/auth/session', theirsCookie),
+        run,
+      ),
+    )
   }
-  const theirs = {
-    providers: [AuthJsCredentials({ credentials: { username: {}, password: {} }, authorize })],
-    secret,
-    trustHost: true,
-    basePath: '/auth',
-  }
+  await sessionCase('GET /session, valid JWT, cookie re-issued on every check (`updateAge: 0`)', { updateAge: 0 })
+  await sessionCase('GET /session, valid JWT, default `updateAge`')
+
+  const { ours, theirs } = configs()
   const oursHandler: Handler = (r) => Auth(r, ours)
   const theirsHandler: Handler = (r) => AuthJs(r, theirs)
-  const oursCookies = await signInCookies(oursHandler)
-  const theirsCookies = await signInCookies(theirsHandler)
-  const opsPerRound = options.quick ? 200 : 1000
-  const rounds = options.quick ? 3 : 7
-
-  const cases: Array<[string, (h: Handler, c: typeof oursCookies) => Promise<unknown>]> = [
-    [
-      'GET /session (valid JWT)',
-      async (h, c) => (await h(new Request(`${origin}/auth/session`, { headers: { cookie: c.session } }))).text(),
-    ],
-    ['GET /csrf', async (h) => (await h(new Request(`${origin}/auth/csrf`))).text()],
-    ['GET /providers', async (h) => (await h(new Request(`${origin}/auth/providers`))).text()],
-    [
-      'POST /callback/credentials',
-      async (h, c) =>
-        (
-          await h(
-            new Request(`${origin}/auth/callback/credentials`, {
-              method: 'POST',
-              headers: { cookie: c.csrf, 'content-type': 'application/x-www-form-urlencoded' },
-              body: new URLSearchParams({ username: 'bench', password: 'pw', csrfToken: c.csrfToken }).toString(),
-            }),
-          )
-        ).text(),
-    ],
-  ]
-  const rows = []
-  for (const [label, run] of cases) {
-    const theirsResult = await measure(`@auth/core ${label}`, () => run(theirsHandler, theirsCookies), {
-      opsPerRound,
-      rounds,
-    })
-    const oursResult = await measure(`authchart ${label}`, () => run(oursHandler, oursCookies), { opsPerRound, rounds })
-    rows.push({ label, ours: oursResult, theirs: theirsResult })
-  }
-  return printComparison('Core actions (in-process, sequential, median of rounds)', rows)
+  results.push(
+    await compare(
+      'GET /session, no cookie',
+      get(oursHandler, '/auth/session'),
+      get(theirsHandler, '/auth/session'),
+      run,
+    ),
+  )
+  results.push(
+    await compare(
+      'credentials sign-in (`GET /csrf` + `POST /callback/credentials`)',
+      { run: () => signIn(oursHandler) },
+      { run: () => signIn(theirsHandler) },
+      run,
+    ),
+  )
+  results.push(await compare('GET /csrf', get(oursHandler, '/auth/csrf'), get(theirsHandler, '/auth/csrf'), run))
+  results.push(
+    await compare('GET /providers', get(oursHandler, '/auth/providers'), get(theirsHandler, '/auth/providers'), run),
+  )
+  return printTable('Core actions (in-process, one request at a time)', results, run)
 }

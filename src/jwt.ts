@@ -8,22 +8,17 @@
  * `decodeSync` expose it to the server's hot path.
  * @module jwt
  */
-import { createHash, randomUUID } from 'node:crypto'
 import { InvalidRequest, JWTSessionError, MissingSecret } from './errors.js'
 import type { JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from './types/jwt.js'
 import type { LoggerInstance } from './logger.js'
 import { readChunkedCookie } from './session/cookie-chunks.js'
 import { parseCookieHeader } from './session/cookie-header.js'
-import { deriveSessionTokenKey } from './session/hkdf-keys.js'
-import { openCompactJwe, sealCompactJwe, type JweProtectedHeader } from './session/jwe.js'
+import { openSessionToken, sealSessionToken } from './session/session-jwe.js'
 
 export type { DefaultJWT, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from './types/jwt.js'
 
 /** 30 days, Auth.js's default session lifetime. */
 const defaultMaxAgeSeconds = 30 * 24 * 60 * 60
-/** Leeway for clocks that disagree between the servers that write and read a token (Auth.js uses the same). */
-const clockToleranceSeconds = 15
-const sessionTokenEnc = 'A256CBC-HS512'
 
 /** Options of the synchronous variants: the clock, injectable so tests and the flow runtime control time. */
 export interface TokenClock {
@@ -54,7 +49,22 @@ function epochSeconds(): number {
   return Math.floor(Date.now() / 1000)
 }
 
-function secretList(secret: unknown): string[] {
+/** One-secret lists by secret, so repeated calls with the same secret reuse one keyring (session-jwe.ts). */
+const singleSecretLists = new Map<string, readonly string[]>()
+
+function secretList(secret: unknown): readonly string[] {
+  if (typeof secret === 'string' && secret.length > 0) {
+    let list = singleSecretLists.get(secret)
+    if (!list) {
+      // Bounded: a caller cycling through secrets must not grow it without limit.
+      if (singleSecretLists.size >= 64) singleSecretLists.clear()
+      list = [secret]
+      singleSecretLists.set(secret, list)
+    }
+    return list
+  }
+  if (Array.isArray(secret) && secret.length > 0 && secret.every((s) => typeof s === 'string' && s.length > 0))
+    return secret as string[]
   const list = (Array.isArray(secret) ? secret : [secret]).filter(
     (s): s is string => typeof s === 'string' && s.length > 0,
   )
@@ -68,24 +78,6 @@ function requireSalt(salt: unknown): string {
   return salt
 }
 
-const thumbprints = new WeakMap<Uint8Array, string>()
-
-/**
- * RFC 7638 thumbprint of the key as an `oct` JWK. Auth.js hashes with SHA-(key bits), so the 64-byte session key
- * gets a SHA-512 thumbprint; matching it keeps `kid` equal across both libraries. Keys come from the derivation
- * cache, so each thumbprint is computed once.
- */
-function keyThumbprint(key: Uint8Array): string {
-  const known = thumbprints.get(key)
-  if (known) return known
-  const jwk = `{"k":"${Buffer.from(key).toString('base64url')}","kty":"oct"}`
-  const thumbprint = createHash(`sha${key.length * 8}`)
-    .update(jwk)
-    .digest('base64url')
-  thumbprints.set(key, thumbprint)
-  return thumbprint
-}
-
 /**
  * Encodes a session token synchronously: the claims of `token` plus `iat`, `exp` and a fresh `jti`, sealed with the
  * key of the first secret.
@@ -95,37 +87,12 @@ function keyThumbprint(key: Uint8Array): string {
  * @throws {JWTSessionError} when `salt` is missing or `maxAge` is not a finite number
  */
 export function encodeSync<Payload = JWT>(params: JWTEncodeParams<Payload> & TokenClock): string {
-  const [secret] = secretList(params.secret)
+  const secrets = secretList(params.secret)
   const salt = requireSalt(params.salt)
   const maxAge = params.maxAge ?? defaultMaxAgeSeconds
   if (typeof maxAge !== 'number' || !Number.isFinite(maxAge))
     throw new JWTSessionError('jwt maxAge must be a finite number of seconds')
-  const now = params.now ?? epochSeconds()
-  const claims = Object.assign({}, params.token ?? {}, { iat: now, exp: now + maxAge, jti: randomUUID() })
-  const key = deriveSessionTokenKey(secret, salt, sessionTokenEnc)
-  return sealCompactJwe(JSON.stringify(claims), key, sessionTokenEnc, { kid: keyThumbprint(key) })
-}
-
-/**
- * Keys to try for a token: each secret's key for the header's `enc`, narrowed to the one `kid` names when there is
- * a `kid` (a token naming a key we do not hold is rejected without any decryption attempt).
- */
-function keysForHeader(secrets: readonly string[], salt: string, header: JweProtectedHeader): Uint8Array[] {
-  const keys = secrets.map((secret) => deriveSessionTokenKey(secret, salt, header.enc))
-  return header.kid === undefined ? keys : keys.filter((key) => keyThumbprint(key) === header.kid)
-}
-
-function isClaimsObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-/** RFC 7519 §4.1: registered time claims are NumericDates; `exp` and `nbf` are enforced with the clock tolerance. */
-function areTimeClaimsValid(claims: Record<string, unknown>, now: number): boolean {
-  const { exp, nbf, iat } = claims
-  if (iat !== undefined && (typeof iat !== 'number' || !Number.isFinite(iat))) return false
-  if (exp !== undefined && (typeof exp !== 'number' || !(exp > now - clockToleranceSeconds))) return false
-  if (nbf !== undefined && (typeof nbf !== 'number' || !(nbf <= now + clockToleranceSeconds))) return false
-  return true
+  return sealSessionToken(secrets, salt, params.token ?? {}, maxAge, params.now ?? epochSeconds())
 }
 
 /**
@@ -141,17 +108,7 @@ export function decodeSync<Payload = JWT>(params: JWTDecodeParams & TokenClock):
   const salt = requireSalt(params.salt)
   const { token } = params
   if (typeof token !== 'string' || token.length === 0) return null
-  const opened = openCompactJwe(token, (header) => keysForHeader(secrets, salt, header), ['A256CBC-HS512', 'A256GCM'])
-  if (!opened) return null
-  let claims: unknown
-  try {
-    claims = JSON.parse(Buffer.from(opened.plaintext).toString('utf8'))
-  } catch {
-    return null
-  }
-  if (!isClaimsObject(claims) || !areTimeClaimsValid(claims, params.now ?? epochSeconds())) return null
-  // The shape beyond the registered claims is the app's (its `jwt` callback wrote it); as in Auth.js it is not checked.
-  return claims as Payload
+  return openSessionToken<Payload>(secrets, salt, token, params.now ?? epochSeconds())
 }
 
 /**

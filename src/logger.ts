@@ -85,6 +85,11 @@ export function createLogger(config: { logger?: Partial<LoggerInstance>; debug?:
   }
 }
 
+/** Whether `logger` writes debug lines: a request need not build the details of a line nobody will see. */
+export function isDebugEnabled(logger: LoggerInstance): boolean {
+  return logger.debug !== noop
+}
+
 /** Logs one refusal: `refused:<check>` at warn, with details cut to a safe length. */
 export function logRefusal(logger: LoggerInstance, check: RefusalCheck, detail: RefusalDetail = {}): void {
   logger.warn(`refused:${check}`, safeRefusalDetail(detail))

@@ -40,6 +40,7 @@ function contextOf(config: ResolvedConfig, request: Request): RequestContext {
       action: 'session',
       cookies: parseCookieHeader(request.headers.get('cookie')),
       query: url.searchParams,
+      header: (name) => request.headers.get(name),
     },
     Date.now(),
   )

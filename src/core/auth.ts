@@ -3,7 +3,7 @@
  * the documented error page or JSON; the server log gets the whole error, the client only its type.
  */
 import { AdapterError, AuthError, errorPresentation, FlowStoreUnavailable, UnknownAction } from '../errors.js'
-import { logRefusal } from '../logger.js'
+import { isDebugEnabled, logRefusal } from '../logger.js'
 import { builtInPageLocales, choosePageLocale } from '../pages/locale.js'
 import { renderErrorPage, renderUnavailablePage } from '../pages/simple-pages.js'
 import { raw } from '../types/symbols.js'
@@ -25,8 +25,17 @@ import { assertConfig, reportConfigurationProblem, untrustedHost } from './confi
 import { createContext, type RequestContext } from './context.js'
 import { pageHeaders, pageLocaleOf } from './page-locale.js'
 import { configurationErrorBody, errorRedirect } from './error-response.js'
-import { allowedMethods, BodyTooLarge, MethodNotAllowed, parseRequest, routeOf, UnusableHost } from './request.js'
-import { toResponse } from './response.js'
+import {
+  allowedMethods,
+  BodyTooLarge,
+  fromWebRequest,
+  MethodNotAllowed,
+  parseRequest,
+  routeOf,
+  UnusableHost,
+  type IncomingRequest,
+} from './request.js'
+import { toWire, wireToResponse, type WireResponse } from './response.js'
 
 type Handler = (ctx: RequestContext) => ResponseInternal | Promise<ResponseInternal>
 
@@ -65,7 +74,7 @@ function json(status: number, body: Record<string, unknown>): ResponseInternal {
 
 /** Whether the client reads JSON: a JSON action, or a fetch-based client that sent `X-Auth-Return-Redirect`. */
 function wantsJson(ctx: RequestContext): boolean {
-  return jsonActions.has(ctx.req.action) || Boolean(ctx.req.request.headers.get('x-auth-return-redirect'))
+  return jsonActions.has(ctx.req.action) || Boolean(ctx.req.header('x-auth-return-redirect'))
 }
 
 function unavailable(ctx: RequestContext): ResponseInternal {
@@ -99,7 +108,12 @@ function answerError(ctx: RequestContext, error: unknown): ResponseInternal {
 }
 
 async function handle(ctx: RequestContext): Promise<ResponseInternal> {
-  ctx.config.logger.debug('request', { method: ctx.req.method, action: ctx.req.action, providerId: ctx.req.providerId })
+  if (isDebugEnabled(ctx.config.logger))
+    ctx.config.logger.debug('request', {
+      method: ctx.req.method,
+      action: ctx.req.action,
+      providerId: ctx.req.providerId,
+    })
   const routes = ctx.req.method === 'POST' ? postRoutes : getRoutes
   const handler = routes[ctx.req.action]
   if (!handler) {
@@ -127,7 +141,7 @@ function asReturnedRedirect(internal: ResponseInternal): ResponseInternal {
  * The answer when the config itself is broken: the problem goes to the log (once per config object: it fails every
  * request alike); the client gets the error page for page actions and the generic JSON message for the others.
  */
-function configurationFailure(request: Request, config: AuthConfig, error: unknown): ResponseInternal {
+function configurationFailure(request: IncomingRequest, config: AuthConfig, error: unknown): ResponseInternal {
   reportConfigurationProblem(config, error)
   let action: AuthAction | undefined
   let url: URL | undefined
@@ -143,7 +157,7 @@ function configurationFailure(request: Request, config: AuthConfig, error: unkno
   if (!url || !action || jsonActions.has(action)) return json(500, configurationErrorBody)
   // Relative links: this page must not echo an origin taken from a request nobody vouched for.
   // The configuration's own locales may be what is broken: this page speaks the built-in languages only.
-  const locale = choosePageLocale(builtInPageLocales, request.headers.get('accept-language'))
+  const locale = choosePageLocale(builtInPageLocales, request.header('accept-language'))
   const body = renderErrorPage({ error: 'Configuration', homeUrl: '/', signInUrl: '/', locale })
   const headers = {
     'content-type': 'text/html; charset=utf-8',
@@ -175,7 +189,7 @@ function requestRefusal(config: ResolvedConfig, error: unknown): ResponseInterna
   return undefined
 }
 
-async function run(request: Request, config: AuthConfig): Promise<ResponseInternal> {
+async function run(request: IncomingRequest, config: AuthConfig): Promise<ResponseInternal> {
   // The first request for a config object checks all of it (a binding did so when it was made).
   assertConfig(config)
   let resolved: ResolvedConfig
@@ -200,8 +214,22 @@ async function run(request: Request, config: AuthConfig): Promise<ResponseIntern
     })
   }
   const internal = await handle(ctx)
-  if (internal.redirect && request.headers.get('x-auth-return-redirect')) return asReturnedRedirect(internal)
+  if (internal.redirect && request.header('x-auth-return-redirect')) return asReturnedRedirect(internal)
   return internal
+}
+
+/**
+ * `Auth()` for the bindings that start from something other than a web `Request` (Node's request object): the same
+ * handling, answered in wire form for the binding to write. Never throws for bad input or bad config.
+ */
+export async function answerIncoming(request: IncomingRequest, config: AuthConfig): Promise<WireResponse> {
+  const internal = await run(request, config)
+  try {
+    return toWire(internal)
+  } catch (error) {
+    // Only a configured cookie name or option can make serialising fail: a configuration error like any other.
+    return toWire(configurationFailure(request, config, error))
+  }
 }
 
 /**
@@ -213,16 +241,7 @@ async function run(request: Request, config: AuthConfig): Promise<ResponseIntern
 export async function Auth(request: Request, config: AuthConfig & { raw: typeof raw }): Promise<ResponseInternal>
 export async function Auth(request: Request, config: Omit<AuthConfig, 'raw'>): Promise<Response>
 export async function Auth(request: Request, config: AuthConfig): Promise<Response | ResponseInternal> {
-  const internal = await run(request, config)
-  if (config?.raw === raw) return internal
-  let response: Response
-  try {
-    response = toResponse(internal)
-  } catch (error) {
-    // Only a configured cookie name or option can make serialising fail: a configuration error like any other.
-    response = toResponse(configurationFailure(request, config, error))
-  }
-  return request.method === 'HEAD'
-    ? new Response(null, { status: response.status, headers: response.headers })
-    : response
+  const incoming = fromWebRequest(request)
+  if (config?.raw === raw) return run(incoming, config)
+  return wireToResponse(await answerIncoming(incoming, config), request.method === 'HEAD')
 }

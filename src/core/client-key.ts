@@ -17,6 +17,6 @@ export function clientKeyOf(
     return typeof key === 'string' ? key.slice(0, maxClientKeyLength) || undefined : undefined
   }
   if (ctx.config.source.trustHost !== true) return undefined
-  const forwarded = ctx.req.request.headers.get('x-forwarded-for')
+  const forwarded = ctx.req.header('x-forwarded-for')
   return forwarded?.split(',')[0]?.trim().slice(0, maxClientKeyLength) || undefined
 }

@@ -14,6 +14,7 @@ import {
   MissingWebAuthnAutocomplete,
   UnsupportedStrategy,
 } from '../errors.js'
+import { defaultJwtCallback, defaultSessionCallback } from '../effects/shared/default-callbacks.js'
 import { configureMachines } from '../flow/extend-machines.js'
 import { CookieFlowStore } from '../flow/stores/cookie.js'
 import type { ConfigurableFlowStore, FlowStore } from '../types/flow-store.js'
@@ -85,8 +86,8 @@ const defaultCallbacks: CallbacksOptions = {
   signIn: () => true,
   redirect: defaultRedirect,
   // By default only name, e-mail and image of the token reach the client.
-  session: ({ session }) => session,
-  jwt: ({ token }) => token,
+  session: defaultSessionCallback,
+  jwt: defaultJwtCallback,
 }
 
 const resolved = new WeakMap<AuthConfig, ResolvedConfig>()

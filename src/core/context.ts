@@ -27,38 +27,51 @@ export interface RequestContext {
   setCookies: CookieRecord[]
 }
 
+/** The context of one request; the CSRF cookie is read and the CSRF verdict reached only when someone asks. */
+class Context implements RequestContext {
+  readonly origin: string
+  readonly secure: boolean
+  readonly cookies: CookieSet
+  readonly setCookies: CookieRecord[] = []
+  #csrfToken: string | null | undefined = undefined
+  #verified: boolean | undefined = undefined
+
+  readonly now: number
+
+  constructor(
+    readonly config: ResolvedConfig,
+    readonly req: AuthRequest,
+    readonly nowMs: number,
+  ) {
+    this.now = Math.floor(nowMs / 1000)
+    // The configured URL decides the origin and the cookie prefixes; the request's own URL only when there is none.
+    this.origin = config.origin ?? req.url.origin
+    this.secure = config.cookies.forced
+      ? config.cookies.secure.sessionToken.options.secure === true
+      : this.origin.startsWith('https:')
+    this.cookies = this.secure ? config.cookies.secure : config.cookies.insecure
+  }
+
+  get csrfCookieToken(): string | null {
+    return (this.#csrfToken ??= this.config.csrfEnabled
+      ? readCsrfCookie(this.req.cookies.get(this.cookies.csrfToken.name), this.config.secrets)
+      : null)
+  }
+
+  set csrfCookieToken(token: string | null) {
+    this.#csrfToken = token
+  }
+
+  get csrfVerified(): boolean {
+    return (this.#verified ??=
+      !this.config.csrfEnabled ||
+      (this.req.method === 'POST' && isCsrfTokenValid(this.csrfCookieToken, this.req.body?.csrfToken)))
+  }
+}
+
 /** Builds the context of one request. */
 export function createContext(config: ResolvedConfig, req: AuthRequest, nowMs: number): RequestContext {
-  // The configured URL decides the origin and the cookie prefixes; the request's own URL only when there is none.
-  const origin = config.origin ?? req.url.origin
-  const secure = config.cookies.forced
-    ? config.cookies.secure.sessionToken.options.secure === true
-    : origin.startsWith('https:')
-  const cookies = secure ? config.cookies.secure : config.cookies.insecure
-  let csrfToken: string | null | undefined
-  const readToken = () =>
-    (csrfToken ??= config.csrfEnabled ? readCsrfCookie(req.cookies.get(cookies.csrfToken.name), config.secrets) : null)
-  let verified: boolean | undefined
-  return {
-    config,
-    req,
-    origin,
-    secure,
-    cookies,
-    now: Math.floor(nowMs / 1000),
-    nowMs,
-    setCookies: [],
-    get csrfCookieToken() {
-      return readToken()
-    },
-    set csrfCookieToken(token: string | null) {
-      csrfToken = token
-    },
-    get csrfVerified() {
-      return (verified ??=
-        !config.csrfEnabled || (req.method === 'POST' && isCsrfTokenValid(readToken(), req.body?.csrfToken)))
-    },
-  }
+  return new Context(config, req, nowMs)
 }
 
 /** The absolute URL of an action (and provider) under the base path. */

@@ -16,9 +16,10 @@ export interface CookieSet {
 
 const flowMaxAgeSeconds = 15 * 60
 
+/** The attributes are frozen: derived figures (the session cookie's chunk size) are cached per attribute set. */
 function withOverride(base: CookieOption, override: Partial<CookieOption> | undefined): CookieOption {
-  if (!override) return base
-  return { name: override.name ?? base.name, options: { ...base.options, ...override.options } }
+  if (!override) return { name: base.name, options: Object.freeze({ ...base.options }) }
+  return { name: override.name ?? base.name, options: Object.freeze({ ...base.options, ...override.options }) }
 }
 
 /** Builds the cookie set for one security mode. Called once per config and mode, never per request. */

@@ -5,21 +5,36 @@
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import type { EffectEnv, EffectOutcome } from '../effects/shared/effect-env.js'
 import { runFlow, type AnyHandlers, type FlowEvent, type FlowPersistence, type FlowResult } from '../flow/runtime.js'
-import { chunkCookie, clearChunkedCookie } from '../session/cookie-chunks.js'
+import { chunkCookie, clearChunkedCookie, cookieChunkSize } from '../session/cookie-chunks.js'
 import type { RequestContext } from './context.js'
+
+/** The environment of one request; its web `Request` is asked for only by effects that hand it to the app. */
+class RequestEffectEnv implements EffectEnv {
+  readonly config: EffectEnv['config']
+  readonly baseUrl: string
+  readonly sessionCookieName: string
+  readonly now: number
+  readonly nowMs: number
+  readonly body: Record<string, unknown> | undefined
+  readonly outcome: EffectOutcome = {}
+
+  constructor(private readonly ctx: RequestContext) {
+    this.config = ctx.config
+    this.baseUrl = ctx.origin
+    this.sessionCookieName = ctx.cookies.sessionToken.name
+    this.now = ctx.now
+    this.nowMs = ctx.nowMs
+    this.body = ctx.req.body
+  }
+
+  get request(): Request {
+    return this.ctx.req.request
+  }
+}
 
 /** The environment effects run in, for this request. */
 export function effectEnv(ctx: RequestContext): EffectEnv {
-  return {
-    config: ctx.config,
-    baseUrl: ctx.origin,
-    sessionCookieName: ctx.cookies.sessionToken.name,
-    now: ctx.now,
-    nowMs: ctx.nowMs,
-    request: ctx.req.request,
-    body: ctx.req.body,
-    outcome: {},
-  }
+  return new RequestEffectEnv(ctx)
 }
 
 /** Runs `entry` through the one runtime for this request (persisted when `persistence` is given). */
@@ -46,7 +61,8 @@ export function applySessionOutcome(ctx: RequestContext, outcome: EffectOutcome)
   const { name, options } = ctx.cookies.sessionToken
   if (outcome.issuedSession) {
     const cookieOptions = { ...options, expires: new Date(outcome.issuedSession.expires * 1000) }
-    ctx.setCookies.push(...chunkCookie(name, outcome.issuedSession.value, cookieOptions, ctx.req.cookies))
+    const size = cookieChunkSize(name, options)
+    ctx.setCookies.push(...chunkCookie(name, outcome.issuedSession.value, cookieOptions, ctx.req.cookies, size))
   } else if (outcome.clearSession) {
     ctx.setCookies.push(...clearChunkedCookie(name, options, ctx.req.cookies))
   }

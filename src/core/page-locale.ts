@@ -4,7 +4,7 @@ import type { RequestContext } from './context.js'
 
 /** The configured page language, or the request's `Accept-Language` matched against the configured locales. */
 export function pageLocaleOf(ctx: RequestContext): PageLocale {
-  return choosePageLocale(ctx.config.pageLocales, ctx.req.request.headers.get('accept-language'))
+  return choosePageLocale(ctx.config.pageLocales, ctx.req.header('accept-language'))
 }
 
 /**

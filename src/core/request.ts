@@ -52,16 +52,39 @@ export function isAuthAction(action: string): action is AuthAction {
   return actions.has(action)
 }
 
+/**
+ * A request as `Auth()` reads it, whichever server produced it: a web `Request` (`fromWebRequest`) or Node's
+ * request object (the Node and Express bindings), read lazily. Only the session check's hot path matters here: it
+ * reads the method, the URL and the `Cookie` header, and never needs a web `Request`.
+ */
+export interface IncomingRequest {
+  readonly method: string
+  /** The absolute URL. */
+  readonly url: string
+  /** A header by its lower-case name; repeated headers joined as the server joins them. */
+  header(name: string): string | null
+  /**
+   * The body as text, at most `maxBodyBytes` (undefined when there is none).
+   * @throws BodyTooLarge past the cap; InvalidRequest when it cannot be read
+   */
+  readBody(): Promise<string | undefined>
+  /** The web `Request` the app's callbacks receive (`authorize(credentials, request)` ...), built on first use. */
+  toRequest(): Request
+}
+
 export interface AuthRequest {
-  request: Request
-  url: URL
-  method: 'GET' | 'POST'
-  action: AuthAction
-  providerId?: string
-  cookies: Map<string, string>
-  query: URLSearchParams
+  /** The web `Request`, for the app's callbacks; a binding that starts from Node's request builds it on first use. */
+  readonly request: Request
+  readonly url: URL
+  readonly method: 'GET' | 'POST'
+  readonly action: AuthAction
+  readonly providerId?: string
+  readonly cookies: Map<string, string>
+  readonly query: URLSearchParams
   /** Form or JSON body of a POST, as strings and plain values. */
-  body?: Record<string, unknown>
+  readonly body?: Record<string, unknown>
+  /** A request header by its lower-case name. */
+  header(name: string): string | null
 }
 
 /** Splits the path under the base path into action and provider id. */
@@ -72,7 +95,12 @@ export function routeOf(pathname: string, basePath: string): { action: AuthActio
   if (basePath && pathname !== basePath && !pathname.startsWith(`${basePath}/`)) {
     throw cannotParse(`the path is not under the base path ${basePath}`)
   }
-  const rest = pathname.slice(basePath.length).replace(/^\/+/, '').replace(/\/+$/, '')
+  // Leading and trailing slashes are trimmed by hand: this runs on every request.
+  let start = basePath.length
+  let end = pathname.length
+  while (start < end && pathname.charCodeAt(start) === 47) start++
+  while (end > start && pathname.charCodeAt(end - 1) === 47) end--
+  const rest = pathname.slice(start, end)
   const segments = rest === '' ? [] : rest.split('/')
   const [action, providerId, ...extra] = segments
   if (!action || !isAuthAction(action)) throw cannotParse('unknown action')
@@ -94,7 +122,7 @@ export function routeOf(pathname: string, basePath: string): { action: AuthActio
  * The body as text, reading at most `maxBodyBytes`: a streamed body (no Content-Length) that runs past the cap is
  * cancelled there, so a client cannot make the server buffer megabytes.
  */
-async function readCappedText(body: ReadableStream<Uint8Array>, declared: string | null): Promise<string> {
+export async function readCappedText(body: ReadableStream<Uint8Array>, declared: string | null): Promise<string> {
   if (declared !== null && Number(declared) > maxBodyBytes) {
     await body.cancel().catch(() => {})
     throw new BodyTooLarge('request body is too large', { declared: declared.slice(0, 20), limit: maxBodyBytes })
@@ -120,11 +148,10 @@ async function readCappedText(body: ReadableStream<Uint8Array>, declared: string
   return Buffer.concat(chunks).toString('utf8')
 }
 
-async function readBody(request: Request): Promise<Record<string, unknown> | undefined> {
-  if (!request.body) return undefined
-  const text = await readCappedText(request.body, request.headers.get('content-length'))
-  if (text === '') return undefined
-  const type = (request.headers.get('content-type') ?? '').toLowerCase()
+/** The parsed body: JSON objects as given, forms (and bodies without a type) as URL-encoded strings. */
+function parseBody(text: string | undefined, contentType: string | null): Record<string, unknown> | undefined {
+  if (text === undefined || text === '') return undefined
+  const type = (contentType ?? '').toLowerCase()
   if (type.includes('application/json')) {
     let parsed: unknown
     try {
@@ -140,19 +167,82 @@ async function readBody(request: Request): Promise<Record<string, unknown> | und
   return Object.fromEntries(new URLSearchParams(text))
 }
 
+/** A web `Request` as an `IncomingRequest`. */
+class WebIncoming implements IncomingRequest {
+  constructor(private readonly request: Request) {}
+
+  get method(): string {
+    return this.request.method
+  }
+
+  get url(): string {
+    return this.request.url
+  }
+
+  header(name: string): string | null {
+    return this.request.headers.get(name)
+  }
+
+  readBody(): Promise<string | undefined> {
+    const { body } = this.request
+    return body ? readCappedText(body, this.request.headers.get('content-length')) : Promise.resolve(undefined)
+  }
+
+  toRequest(): Request {
+    return this.request
+  }
+}
+
+/** Reads a web `Request` as `Auth()` does. */
+export function fromWebRequest(request: Request): IncomingRequest {
+  return new WebIncoming(request)
+}
+
+function isIncoming(value: Request | IncomingRequest): value is IncomingRequest {
+  return typeof (value as Partial<IncomingRequest>).readBody === 'function'
+}
+
+/** The parsed request; the query and the web `Request` are made only when an action asks for them. */
+class ParsedRequest implements AuthRequest {
+  #request: Request | undefined
+
+  constructor(
+    private readonly incoming: IncomingRequest,
+    readonly url: URL,
+    readonly method: 'GET' | 'POST',
+    readonly action: AuthAction,
+    readonly providerId: string | undefined,
+    readonly cookies: Map<string, string>,
+    readonly body: Record<string, unknown> | undefined,
+  ) {}
+
+  get request(): Request {
+    return (this.#request ??= this.incoming.toRequest())
+  }
+
+  get query(): URLSearchParams {
+    return this.url.searchParams
+  }
+
+  header(name: string): string | null {
+    return this.incoming.header(name)
+  }
+}
+
 /**
  * Parses a request under `basePath`.
  * @throws UnknownAction for a path no action serves; MethodNotAllowed, BodyTooLarge, UnusableHost, or InvalidRequest
  *   for an unreadable body or URL.
  */
 export async function parseRequest(
-  request: Request,
+  input: Request | IncomingRequest,
   basePath: string,
   options: { hostDecidesOrigin: boolean },
 ): Promise<AuthRequest> {
+  const incoming = isIncoming(input) ? input : fromWebRequest(input)
   let url: URL
   try {
-    url = new URL(request.url)
+    url = new URL(incoming.url)
   } catch {
     throw new InvalidRequest('request URL is not valid')
   }
@@ -160,17 +250,17 @@ export async function parseRequest(
   if (options.hostDecidesOrigin && (url.username || url.password || !isUsableHost(url.host))) {
     throw new UnusableHost('the request host cannot be used as the origin', { host: url.host.slice(0, 80) })
   }
-  const method = request.method.toUpperCase()
+  const method = incoming.method.toUpperCase()
   if (!isServedMethod(method)) throw new MethodNotAllowed(`method ${method.slice(0, 10)} is not served`)
   const { action, providerId } = routeOf(url.pathname, basePath)
-  return {
-    request,
+  const body = method === 'POST' ? parseBody(await incoming.readBody(), incoming.header('content-type')) : undefined
+  return new ParsedRequest(
+    incoming,
     url,
-    method: method === 'POST' ? 'POST' : 'GET',
+    method === 'POST' ? 'POST' : 'GET',
     action,
     providerId,
-    cookies: parseCookieHeader(request.headers.get('cookie')),
-    query: url.searchParams,
-    body: method === 'POST' ? await readBody(request) : undefined,
-  }
+    parseCookieHeader(incoming.header('cookie')),
+    body,
+  )
 }

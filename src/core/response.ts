@@ -1,4 +1,8 @@
-/** Turns the internal response into a web `Response`. */
+/**
+ * The answer of `Auth()` on the wire: status, headers, Set-Cookie lines and body text, computed once from the internal
+ * response and then written either as a web `Response` or straight onto Node's response (the Node and Express
+ * bindings), with nothing built that the destination does not need.
+ */
 import { serializeCookie } from '../session/cookie-header.js'
 import type { ResponseInternal } from '../types/index.js'
 
@@ -12,20 +16,82 @@ export const privateNoStoreHeaders: Readonly<Record<string, string>> = Object.fr
   pragma: 'no-cache',
 })
 
-/** Builds the `Response`: JSON for objects and null, text/HTML as given, 302 with Location for redirects. */
-export function toResponse(internal: ResponseInternal): Response {
-  const headers = new Headers(internal.headers)
-  for (const cookie of internal.cookies ?? []) headers.append('set-cookie', serializeCookie(cookie))
+/** A response ready to be written: header names in lower case, Set-Cookie lines apart, the body as text. */
+export interface WireResponse {
+  status: number
+  headers: Readonly<Record<string, string>>
+  cookies: string[]
+  body: string | null
+}
+
+const noHeaders: Readonly<Record<string, string>> = Object.freeze({})
+
+/** Header records already in wire form, and their JSON-typed variants, for the frozen records actions share. */
+const wireForms = new WeakMap<object, Readonly<Record<string, string>>>()
+const jsonForms = new WeakMap<object, Readonly<Record<string, string>>>()
+
+function isWireRecord(record: Record<string, unknown>): record is Record<string, string> {
+  for (const name in record) {
+    if (typeof record[name] !== 'string' || name === 'set-cookie' || name !== name.toLowerCase()) return false
+  }
+  return true
+}
+
+/** The headers of an internal response as a lower-case record; Set-Cookie values go to `cookies`. */
+function wireHeaders(init: ResponseInternal['headers'], cookies: string[]): Readonly<Record<string, string>> {
+  if (init === undefined) return noHeaders
+  const shared = wireForms.get(init)
+  if (shared) return shared
+  const isPlain = !(init instanceof Headers) && !Array.isArray(init)
+  if (isPlain && isWireRecord(init)) {
+    if (Object.isFrozen(init)) wireForms.set(init, init)
+    return init
+  }
+  const out: Record<string, string> = {}
+  for (const [name, value] of new Headers(init)) {
+    if (name === 'set-cookie') cookies.push(value)
+    else out[name] = value
+  }
+  return out
+}
+
+function withJsonType(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const cached = jsonForms.get(headers)
+  if (cached) return cached
+  const typed = Object.freeze({ ...headers, 'content-type': 'application/json' })
+  if (Object.isFrozen(headers)) jsonForms.set(headers, typed)
+  return typed
+}
+
+/**
+ * The wire form: JSON for objects and null, text/HTML as given, 302 with Location for redirects.
+ * @throws InvalidCookieOption when a configured cookie name or option cannot be serialised
+ */
+export function toWire(internal: ResponseInternal): WireResponse {
+  const cookies: string[] = []
+  let headers = wireHeaders(internal.headers, cookies)
+  if (internal.cookies) for (const cookie of internal.cookies) cookies.push(serializeCookie(cookie))
   if (internal.redirect) {
-    headers.set('location', internal.redirect)
-    return new Response(null, { status: internal.status ?? 302, headers })
+    return { status: internal.status ?? 302, headers: { ...headers, location: internal.redirect }, cookies, body: null }
   }
   let body: string | null = null
   if (typeof internal.body === 'string') {
     body = internal.body
   } else if (internal.body !== undefined) {
     body = JSON.stringify(internal.body)
-    if (!headers.has('content-type')) headers.set('content-type', 'application/json')
+    if (headers['content-type'] === undefined) headers = withJsonType(headers)
   }
-  return new Response(body, { status: internal.status ?? 200, headers })
+  return { status: internal.status ?? 200, headers, cookies, body }
+}
+
+/** The web `Response` of a wire response (without a body for HEAD). */
+export function wireToResponse(wire: WireResponse, head = false): Response {
+  const response = new Response(head ? null : wire.body, { status: wire.status, headers: wire.headers })
+  for (const cookie of wire.cookies) response.headers.append('set-cookie', cookie)
+  return response
+}
+
+/** Builds the `Response`: JSON for objects and null, text/HTML as given, 302 with Location for redirects. */
+export function toResponse(internal: ResponseInternal): Response {
+  return wireToResponse(toWire(internal))
 }

@@ -17,7 +17,7 @@
  */
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import { AuthError, FlowRejected } from '../errors.js'
-import { logRefusal, type LoggerInstance } from '../logger.js'
+import { isDebugEnabled, logRefusal, type LoggerInstance } from '../logger.js'
 import { isRefusalCheck, type RefusalCheck } from '../types/refusals.js'
 import { randomToken } from '../security/random.js'
 import {
@@ -236,25 +236,31 @@ export async function runFlow(input: RunFlowInput): Promise<FlowResult> {
         (flowId ??= randomToken(9)),
       )
     }
-    // Names only: event payloads and command params carry passwords and codes, which never reach a log.
-    input.logger?.debug('flow step', {
-      machine: input.entry.id,
-      flowId,
-      from: snapshot.value,
-      event: event.type,
-      to: step.snapshot.value,
-      command: step.commands[0]?.type,
-    })
+    // Names only: event payloads and command params carry passwords and codes, which never reach a log. The details
+    // are built only when someone reads them: this runs on every step of every request.
+    if (input.logger && isDebugEnabled(input.logger))
+      input.logger.debug('flow step', {
+        machine: input.entry.id,
+        flowId,
+        from: snapshot.value,
+        event: event.type,
+        to: step.snapshot.value,
+        command: step.commands[0]?.type,
+      })
     reporter?.report(snapshot.value, step.snapshot.value, event.type)
     snapshot = step.snapshot
-    if (step.commands.length === 0) break
-    if (step.commands.length > 1)
+    const [command, ...more] = step.commands
+    if (!command) break
+    if (more.length > 0)
       throw new AuthError('a transition emitted more than one command', { commands: step.commands.map((c) => c.type) })
     if (budget <= 0) throw new AuthError('flow ran too many commands in one request', { machine: input.entry.id })
-    const command = step.commands[0]
-    const handler = input.handlers[command.type]
-    if (!handler) throw new AuthError(`no handler for command ${command.type}`, { machine: input.entry.id })
-    event = await (handler as EffectHandler)(command.params)
+    const handlers = input.handlers as Partial<EffectHandlers>
+    if (typeof handlers[command.type] !== 'function')
+      throw new AuthError(`no handler for command ${command.type}`, { machine: input.entry.id })
+    // Called as a method, so a handler set may be a class instance holding the request's state. A handler that
+    // answers synchronously costs no microtask turn.
+    const answer = (handlers as EffectHandlers)[command.type](command.params)
+    event = answer instanceof Promise ? await answer : answer
   }
 
   const { context } = snapshot

@@ -20,27 +20,17 @@
  * @module frameworks/express
  */
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
-import { allowedMethods, BodyTooLarge, isServedMethod, maxBodyBytes, UnusableHost } from '../core/request.js'
-import { FlowStoreUnavailable, InvalidConfig, InvalidRequest } from '../errors.js'
+import { answerIncoming } from '../core/auth.js'
+import { allowedMethods, isServedMethod, UnusableHost } from '../core/request.js'
+import { FlowStoreUnavailable, InvalidConfig } from '../errors.js'
 import { createLogger, logRefusal, type LoggerInstance } from '../logger.js'
 import { isUsableHost, originOfUrl } from '../security/origin.js'
 import { getAccessToken as getAccessTokenOf } from '../core/access-token.js'
 import type { AccessTokenResult, AuthConfig, Session } from '../types/index.js'
+import { NodeIncoming, readNodeStream, writeWire } from './shared/node-io.js'
 import { scalarText } from '../security/scalar-text.js'
 import { mountedBasePaths } from './express-mount.js'
 import { basePathOf, callAuth, prepareConfig } from './web-handler.js'
-
-/** Connection-scoped headers: they describe the hop to this server, not the request, and must not be forwarded. */
-const hopByHop = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'content-length',
-])
 
 /** The request's host, from X-Forwarded-Host only when Express's `trust proxy` setting trusts the peer. */
 function hostOf(req: ExpressRequest): string | undefined {
@@ -93,23 +83,11 @@ function reencode(body: unknown, contentType: string): string | Uint8Array | und
   return form.toString()
 }
 
-async function readStream(req: ExpressRequest): Promise<Uint8Array> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer | string>) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
-    size += buffer.length
-    if (size > maxBodyBytes) throw new BodyTooLarge('request body is too large', { limit: maxBodyBytes })
-    chunks.push(buffer)
-  }
-  return Buffer.concat(chunks)
-}
-
 /** The body for the web `Request`: the raw stream when nobody read it, else what a body parser left in `req.body`. */
 async function bodyOf(req: ExpressRequest): Promise<string | Uint8Array | undefined> {
   if (req.method === 'GET' || req.method === 'HEAD') return undefined
   const consumed = req.readableEnded || req.readableDidRead
-  if (!consumed) return readStream(req)
+  if (!consumed) return readNodeStream(req)
   return reencode((req as { body?: unknown }).body, (req.get('content-type') ?? '').toLowerCase())
 }
 
@@ -125,20 +103,9 @@ export type GetSessionResult = Promise<Session | null>
 
 /** Converts an Express request into a web `Request` for `Auth()` (`config` supplies the configured origin). */
 export async function toWebRequest(req: ExpressRequest, config: AuthConfig = {} as AuthConfig): Promise<Request> {
-  const url = `${originOf(req, config)}${req.originalUrl}`
-  const headers = new Headers()
-  const raw = req.rawHeaders
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]
-    if (name.startsWith(':') || hopByHop.has(name.toLowerCase())) continue
-    headers.append(name, raw[i + 1])
-  }
-  const body = await bodyOf(req)
-  return new Request(url, {
-    method: req.method,
-    headers,
-    body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body),
-  })
+  const incoming = new NodeIncoming(req, `${originOf(req, config)}${req.originalUrl}`, bodyOf)
+  await incoming.readBody()
+  return incoming.toRequest()
 }
 
 /** Writes a web `Response` to Express: status, every header, each Set-Cookie on its own line, the body. */
@@ -186,27 +153,23 @@ export function ExpressAuth(config: AuthConfig): RequestHandler {
       res.setHeader('allow', allowedMethods)
       return refuse(res, 405, 'MethodNotAllowed', `Use one of ${allowedMethods}`)
     }
-    let request: Request
+    let incoming: NodeIncoming<ExpressRequest>
     try {
-      request = await toWebRequest(req, served)
+      // The body is read by Auth() when an action needs it (a refused one is answered 413 there, and logged).
+      incoming = new NodeIncoming(req, `${originOf(req, served)}${req.originalUrl}`, bodyOf)
     } catch (error) {
-      if (error instanceof BodyTooLarge) {
-        logRefusal(log(), 'body-size', { reason: error.message })
-        // The rest of the body is never read, so this connection cannot carry another request.
-        res.setHeader('connection', 'close')
-        return refuse(res, 413, 'InvalidRequest', 'The request body is too large')
-      }
       if (error instanceof UnusableHost) {
         logRefusal(log(), 'host', { reason: error.message, host: (error.cause as { host?: string } | undefined)?.host })
         return refuse(res, 400, 'InvalidRequest', 'The request could not be read')
       }
-      if (error instanceof InvalidRequest) return refuse(res, 400, 'InvalidRequest', 'The request could not be read')
-      // A client that went away mid-body needs no answer.
-      if (res.socket === null || res.socket.destroyed) return
       return next(error)
     }
     try {
-      await writeWebResponse(res, await callAuth(request, served))
+      const wire = await answerIncoming(incoming, served)
+      // A client that went away mid-body needs no answer.
+      if (res.socket === null || res.socket.destroyed) return
+      // After a refused body the rest of it is never read, so this connection cannot carry another request.
+      writeWire(res, wire, { head: req.method === 'HEAD', close: incoming.bodyRefused })
     } catch (error) {
       if (!res.headersSent) next(error)
     }

@@ -3,7 +3,7 @@
  * keys failures and lockouts are stored under. The machine decides (machines/credentials.ts); the counters
  * (memory or Redis) are the e-mail limits' own.
  */
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { CredentialInput } from '../types/providers.js'
 
 /**
@@ -23,7 +23,7 @@ export type FailureKeyKind = 'account-failures' | 'client-failures' | 'account-l
 
 /** Stored keys never carry a username or IP in the clear; each provider counts its own. */
 export function failureKey(kind: FailureKeyKind, providerId: string, value: string): string {
-  const digest = createHash('sha256').update(`${providerId}\u0000${value}`).digest('base64url').slice(0, 32)
+  const digest = hash('sha256', `${providerId}\u0000${value}`, 'base64url').slice(0, 32)
   return `credentials:${kind}:${digest}`
 }
 

@@ -3,7 +3,7 @@
  * the current window. The machine compares the counts with the limits (machines/email.ts, `countingRequests`).
  * @module providers-internal/email-request-limits
  */
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { FailureCounter } from '../types/providers.js'
 
 export type { EmailRequestLimits, FailureCounter, RequestCounter } from '../types/providers.js'
@@ -12,7 +12,7 @@ export const defaultEmailRequestLimits = { perAddress: 5, perClient: 20, windowS
 
 /** Stored keys never carry an address or IP in the clear. */
 export function counterKey(kind: 'address' | 'client', value: string): string {
-  return `${kind}:${createHash('sha256').update(value).digest('base64url').slice(0, 32)}`
+  return `${kind}:${hash('sha256', value, 'base64url').slice(0, 32)}`
 }
 
 /** Largest number of keys the memory counter holds before it drops the expired ones (and then the oldest). */

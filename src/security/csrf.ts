@@ -3,12 +3,12 @@
  * the format Auth.js uses, so a CSRF cookie issued before a migration stays usable. A POST is accepted only when its
  * `csrfToken` field equals the token of a cookie whose hash proves we issued it.
  */
-import { createHash } from 'node:crypto'
-import { constantTimeEqual } from './constant-time.js'
+import { hash } from 'node:crypto'
+import { fixedFormatTokensEqual } from './constant-time.js'
 import { randomHex } from './random.js'
 
 function hashToken(token: string, secret: string): string {
-  return createHash('sha256').update(`${token}${secret}`).digest('hex')
+  return hash('sha256', `${token}${secret}`, 'hex')
 }
 
 /** The token in a CSRF cookie, or null when the cookie is absent, malformed or was not issued with any of the secrets. */
@@ -18,7 +18,7 @@ export function readCsrfCookie(cookieValue: string | undefined, secrets: readonl
   if (bar <= 0) return null
   const token = cookieValue.slice(0, bar)
   const hash = cookieValue.slice(bar + 1)
-  for (const secret of secrets) if (constantTimeEqual(hash, hashToken(token, secret))) return token
+  for (const secret of secrets) if (fixedFormatTokensEqual(hash, hashToken(token, secret))) return token
   return null
 }
 
@@ -30,5 +30,5 @@ export function createCsrfToken(secret: string, token = randomHex(32)): { token:
 /** Whether a submitted token matches the cookie's token (OWASP double-submit cookie). */
 export function isCsrfTokenValid(cookieToken: string | null, submitted: unknown): boolean {
   if (!cookieToken || typeof submitted !== 'string' || submitted.length === 0) return false
-  return constantTimeEqual(cookieToken, submitted)
+  return fixedFormatTokensEqual(cookieToken, submitted)
 }

@@ -22,12 +22,26 @@ const chunkIndexPattern = /^(?:0|[1-9][0-9]{0,3})$/
 /** Any all-digit suffix counts as a chunk when cleaning up, so junk like `name.007` is cleared too. */
 const digitsPattern = /^[0-9]+$/
 
-/** The largest value one cookie may carry with these attributes. */
+/** Chunk sizes by attribute set and name: the session cookie's are asked for on every re-issue. */
+const chunkSizes = new WeakMap<CookieSerializeOptions, Map<string, number>>()
+
+/**
+ * The largest value one cookie may carry with these attributes. Cached per options object and name when the options
+ * are frozen (the config's cookie sets are).
+ */
 export function cookieChunkSize(name: string, options: CookieSerializeOptions): number {
+  let byName = chunkSizes.get(options)
+  const known = byName?.get(name)
+  if (known !== undefined) return known
   const { expires: _expires, ...rest } = options
   // A fixed-width date stands in for whatever expiry the cookie will carry, so the estimate does not vary per call.
   const empty = serializeCookie({ name: `${name}.0`, value: '', options: { ...rest, expires: new Date(0) } }).length
-  return allowedCookieSize - Math.max(estimatedEmptyCookieSize, empty)
+  const size = allowedCookieSize - Math.max(estimatedEmptyCookieSize, empty)
+  if (Object.isFrozen(options)) {
+    if (!byName) chunkSizes.set(options, (byName = new Map<string, number>()))
+    byName.set(name, size)
+  }
+  return size
 }
 
 /** Clean-up record: same name and scope, empty value, expired now. */
@@ -61,8 +75,9 @@ export function chunkCookie(
   value: string,
   options: CookieSerializeOptions,
   existingCookies: ReadonlyMap<string, string>,
+  /** `cookieChunkSize(name, options)`, when the caller has it from a cached call. */
+  chunkSize = cookieChunkSize(name, options),
 ): CookieRecord[] {
-  const chunkSize = cookieChunkSize(name, options)
   const records: CookieRecord[] = []
   if (value.length <= chunkSize) {
     records.push({ name, value, options })
@@ -71,9 +86,9 @@ export function chunkCookie(
       records.push({ name: `${name}.${index}`, value: value.slice(offset, offset + chunkSize), options })
     }
   }
-  const written = new Set(records.map((record) => record.name))
+  const written = records.length === 1 ? undefined : new Set(records.map((record) => record.name))
   for (const stale of ownedCookieNames(name, existingCookies)) {
-    if (!written.has(stale)) records.push(expiredRecord(stale, options))
+    if (written ? !written.has(stale) : stale !== name) records.push(expiredRecord(stale, options))
   }
   return records
 }

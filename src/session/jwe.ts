@@ -9,7 +9,8 @@
  * exception, and the authentication tag is verified before any decryption happens.
  * @see https://www.rfc-editor.org/rfc/rfc7516 (JWE) and https://www.rfc-editor.org/rfc/rfc7518#section-5 (encs)
  */
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto'
+import { randomBytesPooled } from '../security/random.js'
 import { SessionTokenError } from '../errors.js'
 
 /** Content-encryption algorithms supported here. */
@@ -24,7 +25,7 @@ export interface JweProtectedHeader extends Record<string, unknown> {
 
 /** A successfully opened JWE. */
 export interface OpenedJwe {
-  plaintext: Uint8Array
+  plaintext: Buffer
   header: JweProtectedHeader
   /** Index in the candidate list of the key that opened it (0 = the newest secret). */
   keyIndex: number
@@ -67,14 +68,8 @@ function additionalDataLength(aad: Buffer): Buffer {
   return al
 }
 
-function cbcHmacTag(macKey: Uint8Array, aad: Buffer, iv: Uint8Array, ciphertext: Uint8Array): Buffer {
-  return createHmac('sha512', macKey)
-    .update(aad)
-    .update(iv)
-    .update(ciphertext)
-    .update(additionalDataLength(aad))
-    .digest()
-    .subarray(0, 32)
+function cbcHmacTag(macKey: Uint8Array, aad: Buffer, al: Buffer, iv: Uint8Array, ciphertext: Uint8Array): Buffer {
+  return createHmac('sha512', macKey).update(aad).update(iv).update(ciphertext).update(al).digest().subarray(0, 32)
 }
 
 function encrypt(
@@ -82,6 +77,7 @@ function encrypt(
   key: Uint8Array,
   iv: Buffer,
   aad: Buffer,
+  al: Buffer,
   plaintext: Uint8Array,
 ): { ciphertext: Buffer; tag: Buffer } {
   if (enc === 'A256GCM') {
@@ -93,7 +89,7 @@ function encrypt(
   const macKey = key.subarray(0, 32)
   const cipher = createCipheriv('aes-256-cbc', key.subarray(32), iv)
   const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()])
-  return { ciphertext, tag: cbcHmacTag(macKey, aad, iv, ciphertext) }
+  return { ciphertext, tag: cbcHmacTag(macKey, aad, al, iv, ciphertext) }
 }
 
 function decrypt(
@@ -101,9 +97,10 @@ function decrypt(
   key: Uint8Array,
   iv: Buffer,
   aad: Buffer,
+  al: Buffer,
   ciphertext: Buffer,
   tag: Buffer,
-): Uint8Array | null {
+): Buffer | null {
   try {
     if (enc === 'A256GCM') {
       const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: 16 })
@@ -113,7 +110,7 @@ function decrypt(
     }
     // RFC 7518 §5.2.2.2: the tag is checked before decrypting, so a forged token never reaches the padding check
     // (no padding oracle), and the comparison takes the same time wherever the tags differ.
-    if (!timingSafeEqual(cbcHmacTag(key.subarray(0, 32), aad, iv, ciphertext), tag)) return null
+    if (!timingSafeEqual(cbcHmacTag(key.subarray(0, 32), aad, al, iv, ciphertext), tag)) return null
     const decipher = createDecipheriv('aes-256-cbc', key.subarray(32), iv)
     return Buffer.concat([decipher.update(ciphertext), decipher.final()])
   } catch {
@@ -147,6 +144,58 @@ function readProtectedHeader(segment: string, allowedEncs: readonly ContentEncry
 }
 
 /**
+ * A protected header encoded once, for sealing many tokens under it (and recognising them when they come back): its
+ * base64url form, the AAD and its length block.
+ */
+export interface PreparedHeader {
+  header: JweProtectedHeader
+  encoded: string
+  aad: Buffer
+  al: Buffer
+}
+
+/**
+ * Encodes a protected header for `sealPrepared`.
+ * @param enc the content-encryption algorithm
+ * @param extraProtectedHeader further header members (e.g. `kid`); `alg`, `enc`, `zip` and `crit` are ignored
+ */
+export function prepareHeader(
+  enc: ContentEncryption,
+  extraProtectedHeader?: Readonly<Record<string, unknown>>,
+): PreparedHeader {
+  const header: Record<string, unknown> = { alg: 'dir', enc }
+  if (extraProtectedHeader) {
+    for (const [name, value] of Object.entries(extraProtectedHeader)) {
+      if (!reservedHeaderMembers.has(name) && value !== undefined) header[name] = value
+    }
+  }
+  const encoded = Buffer.from(JSON.stringify(header), 'utf8').toString('base64url')
+  // RFC 7516 §5.1 step 14: the AAD is the ASCII of the encoded header, not the header bytes.
+  const aad = Buffer.from(encoded, 'latin1')
+  return { header: header as JweProtectedHeader, encoded, aad, al: additionalDataLength(aad) }
+}
+
+/**
+ * Seals a plaintext as a compact JWE (`alg: "dir"`) under a prepared header.
+ * @throws {SessionTokenError} when the key length does not fit the header's `enc` (a programming error)
+ */
+export function sealPrepared(plaintext: string | Uint8Array, key: Uint8Array, prepared: PreparedHeader): string {
+  const { enc } = prepared.header
+  const params = encParameters[enc]
+  if (!params || key.length !== params.keyLength) {
+    throw new SessionTokenError('jwe key length does not match the content encryption', {
+      enc,
+      expected: params?.keyLength,
+      received: key.length,
+    })
+  }
+  const iv = randomBytesPooled(params.ivLength)
+  const data = typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext
+  const { ciphertext, tag } = encrypt(enc, key, iv, prepared.aad, prepared.al, data)
+  return `${prepared.encoded}..${iv.toString('base64url')}.${ciphertext.toString('base64url')}.${tag.toString('base64url')}`
+}
+
+/**
  * Seals a plaintext as a compact JWE (`alg: "dir"`).
  * @param plaintext text (UTF-8 encoded) or bytes
  * @param key the content-encryption key: 64 bytes for `A256CBC-HS512`, 32 for `A256GCM`
@@ -170,19 +219,7 @@ export function sealCompactJwe(
       received: key.length,
     })
   }
-  const header: Record<string, unknown> = { alg: 'dir', enc }
-  if (extraProtectedHeader) {
-    for (const [name, value] of Object.entries(extraProtectedHeader)) {
-      if (!reservedHeaderMembers.has(name) && value !== undefined) header[name] = value
-    }
-  }
-  const encodedHeader = Buffer.from(JSON.stringify(header), 'utf8').toString('base64url')
-  // RFC 7516 §5.1 step 14: the AAD is the ASCII of the encoded header, not the header bytes.
-  const aad = Buffer.from(encodedHeader, 'latin1')
-  const iv = randomBytes(params.ivLength)
-  const data = typeof plaintext === 'string' ? Buffer.from(plaintext, 'utf8') : plaintext
-  const { ciphertext, tag } = encrypt(enc, key, iv, aad, data)
-  return `${encodedHeader}..${iv.toString('base64url')}.${ciphertext.toString('base64url')}.${tag.toString('base64url')}`
+  return sealPrepared(plaintext, key, prepareHeader(enc, extraProtectedHeader))
 }
 
 /**
@@ -199,6 +236,8 @@ export function openCompactJwe(
   jwe: string,
   candidateKeys: CandidateKeys,
   allowedEncs: readonly ContentEncryption[],
+  /** A header this caller seals with: a token carrying exactly it skips parsing the header again. */
+  known?: PreparedHeader,
 ): OpenedJwe | null {
   if (typeof jwe !== 'string') return null
   const parts = jwe.split('.')
@@ -212,7 +251,8 @@ export function openCompactJwe(
   ]
   // RFC 7518 §4.5: with `dir` the JWE Encrypted Key must be empty.
   if (encryptedKey !== '') return null
-  const header = readProtectedHeader(encodedHeader, allowedEncs)
+  const isKnown = known !== undefined && encodedHeader === known.encoded && allowedEncs.includes(known.header.enc)
+  const header = isKnown ? known.header : readProtectedHeader(encodedHeader, allowedEncs)
   if (!header) return null
   const params = encParameters[header.enc]
   const iv = decodeBase64url(encodedIv)
@@ -227,11 +267,12 @@ export function openCompactJwe(
   } catch {
     return null
   }
-  const aad = Buffer.from(encodedHeader, 'latin1')
+  const aad = isKnown ? known.aad : Buffer.from(encodedHeader, 'latin1')
+  const al = isKnown ? known.al : additionalDataLength(aad)
   for (let keyIndex = 0; keyIndex < keys.length; keyIndex++) {
     const key = keys[keyIndex]
     if (!key || key.length !== params.keyLength) continue
-    const plaintext = decrypt(header.enc, key, iv, aad, ciphertext, tag)
+    const plaintext = decrypt(header.enc, key, iv, aad, al, ciphertext, tag)
     if (plaintext) return { plaintext, header, keyIndex }
   }
   return null

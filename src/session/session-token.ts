@@ -2,7 +2,7 @@
  * Reading and writing the JWT session token: the synchronous node:crypto path by default, the app's own
  * `jwt.encode` / `jwt.decode` when it configured them. Decoding never throws: anything unreadable is "no session".
  */
-import { decodeSync, encodeSync } from '../jwt.js'
+import { openSessionToken, sealSessionToken } from './session-jwe.js'
 import type { JWT } from '../types/jwt.js'
 import { JWTSessionError } from '../errors.js'
 import { logRefusal } from '../logger.js'
@@ -35,52 +35,85 @@ export function sessionLifetimeProblem(token: JWT, maxAge: number, now: number):
   return undefined
 }
 
-/** The token in a session cookie value, or null when it is unreadable, expired or sealed with an unknown secret. */
-export async function readSessionToken(
+/**
+ * The token in a session cookie value, or null when it is unreadable, expired or sealed with an unknown secret.
+ * Synchronous (no promise to await) unless the app configured its own `jwt.decode`.
+ */
+export function readSessionToken(
   config: SessionTokenConfig,
   salt: string,
   value: string,
   now: number,
-): Promise<JWT | null> {
+): JWT | null | Promise<JWT | null> {
+  // The app's own decoder defines its own token format; only tokens of ours are held to our lifetime rule.
+  if (config.jwt.decode) return readWithAppDecoder(config.jwt.decode, config, salt, value)
   try {
-    // The app's own decoder defines its own token format; only tokens of ours are held to our lifetime rule.
-    if (config.jwt.decode) return (await config.jwt.decode({ token: value, secret: config.secrets, salt })) ?? null
-    const token = decodeSync({ token: value, secret: config.secrets, salt, now })
+    const token = openSessionToken<JWT>(config.secrets, salt, value, now)
     // A cookie that no secret opens (another secret, another salt, tampered, expired) is worth one line in the log.
-    if (!token)
+    if (!token) {
       config.logger.error(
         new JWTSessionError(
           'the session cookie could not be read: no secret opens it, or it is tampered with or expired',
         ),
       )
-    const problem = token ? sessionLifetimeProblem(token, config.jwt.maxAge, now) : undefined
+      return null
+    }
+    const problem = sessionLifetimeProblem(token, config.jwt.maxAge, now)
     if (problem) {
       logRefusal(config.logger, 'session-token', { reason: problem })
       return null
     }
     return token
   } catch (err) {
-    config.logger.error(
-      new JWTSessionError('session token could not be decoded', { err: err instanceof Error ? err : undefined }),
-    )
-    return null
+    return decodeFailed(config, err)
   }
 }
 
+async function readWithAppDecoder(
+  decode: NonNullable<JWTOptions['decode']>,
+  config: SessionTokenConfig,
+  salt: string,
+  value: string,
+): Promise<JWT | null> {
+  try {
+    return (await decode({ token: value, secret: config.secrets, salt })) ?? null
+  } catch (err) {
+    return decodeFailed(config, err)
+  }
+}
+
+function decodeFailed(config: SessionTokenConfig, err: unknown): null {
+  config.logger.error(
+    new JWTSessionError('session token could not be decoded', { err: err instanceof Error ? err : undefined }),
+  )
+  return null
+}
+
 /**
- * Seals a token for the session cookie; returns the value and its expiry (epoch seconds).
+ * Seals a token for the session cookie; returns the value and its expiry (epoch seconds). Synchronous unless the app
+ * configured its own `jwt.encode`.
  * @param lifetime seconds until it expires: `jwt.maxAge` by default; less to keep an existing session's expiry
+ * @throws what the encoder throws
  */
-export async function writeSessionToken(
+export function writeSessionToken(
   config: SessionTokenConfig,
   salt: string,
   token: JWT,
   now: number,
   lifetime: number = config.jwt.maxAge,
+): { value: string; expires: number } | Promise<{ value: string; expires: number }> {
+  if (config.jwt.encode) return writeWithAppEncoder(config.jwt.encode, config, salt, token, now, lifetime)
+  return { value: sealSessionToken(config.secrets, salt, token, lifetime, now), expires: now + lifetime }
+}
+
+async function writeWithAppEncoder(
+  encode: NonNullable<JWTOptions['encode']>,
+  config: SessionTokenConfig,
+  salt: string,
+  token: JWT,
+  now: number,
+  maxAge: number,
 ): Promise<{ value: string; expires: number }> {
-  const maxAge = lifetime
-  const value = config.jwt.encode
-    ? await config.jwt.encode({ token, secret: config.secrets, salt, maxAge })
-    : encodeSync({ token, secret: config.secrets, salt, maxAge, now })
+  const value = await encode({ token, secret: config.secrets, salt, maxAge })
   return { value, expires: now + maxAge }
 }

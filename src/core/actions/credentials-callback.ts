@@ -17,7 +17,7 @@ import { sessionIssuerFor } from '../session-issuer.js'
 function lockedOutAnswer(ctx: RequestContext, retryAfterSeconds: number): ResponseInternal {
   const redirect = errorRedirect(ctx, errorFromType('CredentialsSignin'), 'too_many_attempts')
   const retryAfter = String(Math.max(1, Math.ceil(retryAfterSeconds)))
-  if (ctx.req.request.headers.get('x-auth-return-redirect')) {
+  if (ctx.req.header('x-auth-return-redirect')) {
     return {
       status: 429,
       body: { url: redirect.redirect },

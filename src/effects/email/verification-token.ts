@@ -1,5 +1,5 @@
 /** The verification token as Auth.js stores it, so links sent before a migration keep working. */
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { randomHex } from '../../security/random.js'
 
 /** 32 random bytes in hex: the token the link carries. */
@@ -9,5 +9,5 @@ export function newVerificationToken(): string {
 
 /** What the adapter stores: the SHA-256 hex of the token followed by the secret (a stolen table holds no usable link). */
 export function hashVerificationToken(token: string, secret: string): string {
-  return createHash('sha256').update(`${token}${secret}`).digest('hex')
+  return hash('sha256', `${token}${secret}`, 'hex')
 }

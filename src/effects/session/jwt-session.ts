@@ -2,6 +2,9 @@
  * Handlers of the session machine's commands for the JWT strategy. The token lives in the session cookie. These
  * handlers report facts (when the token was issued, when it expires, whether the `jwt` callback changed it); the
  * machine decides whether the session has expired and whether the cookie is written again.
+ *
+ * The session check runs on every page view, so the handlers are one object per request (methods, no closures) and
+ * answer synchronously wherever nothing has to be awaited: the runtime then spends no microtask turn on them.
  */
 import type { SessionCommand, sessionContract, SessionEvent } from '../../../machines/session.js'
 import type { HandlersFor } from '../../../machines/contract.js'
@@ -9,11 +12,14 @@ import { FlowStoreUnavailable, JWTSessionError, SignOutError } from '../../error
 import type { JWT } from '../../types/jwt.js'
 import { readSessionToken, writeSessionToken } from '../../session/session-token.js'
 import type { Session } from '../../types/index.js'
+import { defaultJwtCallback, defaultSessionCallback } from '../shared/default-callbacks.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
-import { strategyNeutralSessionEffects } from './session-clearing.js'
+import { runRedirectCallback } from '../shared/redirect-callback.js'
+import { clearSessionOutcome } from './session-clearing.js'
 import {
   providersWithTokens,
+  providerTokensClaim,
   providerTokensIn,
   rejoinProviderTokens,
   splitProviderTokens,
@@ -26,6 +32,17 @@ import { buildProviderLogoutUrl, type ProviderLogoutTarget, type SessionLogoutIn
 /** The session machine's handlers, as its contract types them. */
 export type SessionHandlers = HandlersFor<SessionCommand, SessionEvent, typeof sessionContract>
 
+type Answer<K extends keyof SessionHandlers> = ReturnType<SessionHandlers[K]>
+type Params<K extends keyof SessionHandlers> = Parameters<SessionHandlers[K]>[0]
+
+/** One ISO string per expiry second: every check of one token shows the same `expires`. */
+let lastExpiry = { seconds: Number.NaN, iso: '' }
+
+function isoOf(seconds: number): string {
+  if (lastExpiry.seconds !== seconds) lastExpiry = { seconds, iso: new Date(seconds * 1000).toISOString() }
+  return lastExpiry.iso
+}
+
 /**
  * The client-visible session of a token, before the session callback: name, e-mail and image only, and the
  * `RefreshTokenError` mark when a provider refused to refresh the tokens the session keeps.
@@ -33,35 +50,226 @@ export type SessionHandlers = HandlersFor<SessionCommand, SessionEvent, typeof s
 function sessionOf(token: JWT, expires: number, refreshFailed: boolean): Session {
   return {
     user: { name: token.name ?? undefined, email: token.email ?? undefined, image: token.picture ?? undefined },
-    expires: new Date(expires * 1000).toISOString(),
+    expires: isoOf(expires),
     ...(refreshFailed ? { error: refreshTokenError } : {}),
   }
+}
+
+/** The provider tokens a token keeps, by provider (none for a session without token refresh). */
+function keptTokens(token: JWT): Array<[string, ProviderTokens]> {
+  if (!(providerTokensClaim in token)) return []
+  return providersWithTokens(token).map((id) => [id, providerTokensIn(token, id) ?? {}])
 }
 
 /**
  * Whether a back-channel logout revoked this token's OP account or OP session after it was signed in: one store
  * lookup, made only when back-channel logout is configured and the token came from an OP that can send one.
  */
-async function isRevokedAtProvider(env: EffectEnv, token: JWT): Promise<boolean> {
+function revocationCheck(env: EffectEnv, token: JWT): Promise<boolean> | undefined {
   const store = env.config.backchannelLogout?.store
   const claim = store ? readOpLogoutClaim(token) : undefined
-  if (!store || !claim) return false
-  let revokedAt: number | undefined
-  try {
-    revokedAt = await store.revokedAt(sessionKeys(claim))
-  } catch (err) {
-    // Neither "signed in" nor "signed out" can be known: the client is told to try again shortly (503).
-    throw new FlowStoreUnavailable('the logout store could not be read', {
-      store: store.kind,
-      err: err instanceof Error ? err : undefined,
-    })
-  }
-  return revokedAt !== undefined && revokedAt >= claim.at
+  if (!store || !claim) return undefined
+  return store.revokedAt(sessionKeys(claim)).then(
+    (revokedAt) => revokedAt !== undefined && revokedAt >= claim.at,
+    (err: unknown) => {
+      // Neither "signed in" nor "signed out" can be known: the client is told to try again shortly (503).
+      throw new FlowStoreUnavailable('the logout store could not be read', {
+        store: store.kind,
+        err: err instanceof Error ? err : undefined,
+      })
+    },
+  )
 }
 
-/** The provider tokens a token keeps, by provider. */
-function keptTokens(token: JWT): Array<[string, ProviderTokens]> {
-  return providersWithTokens(token).map((id) => [id, providerTokensIn(token, id) ?? {}])
+function errorOf(err: unknown): { err: Error | undefined } {
+  return { err: err instanceof Error ? err : undefined }
+}
+
+/**
+ * The handlers of one request; `rawCookie` is the reassembled session cookie value, if any; `logout` says which
+ * providers a sign-out also ends the session at.
+ */
+class JwtSessionEffects implements SessionHandlers {
+  #token: JWT | null = null
+  #expires = 0
+  #refreshFailed = false
+  #providerLogout: ProviderLogoutTarget | undefined
+
+  constructor(
+    private readonly env: EffectEnv,
+    private readonly rawCookie: string | undefined,
+    private readonly logout?: SessionLogoutInput,
+  ) {}
+
+  loadSession(): Answer<'loadSession'> {
+    if (!this.rawCookie) return { type: 'SESSION_NOT_FOUND' }
+    const { env } = this
+    const read = readSessionToken(env.config, env.sessionCookieName, this.rawCookie, env.now)
+    return read instanceof Promise ? read.then((token) => this.#checked(token)) : this.#checked(read)
+  }
+
+  #checked(token: JWT | null): Answer<'loadSession'> {
+    const revoked = token ? revocationCheck(this.env, token) : undefined
+    if (!revoked) return this.#loaded(token)
+    return revoked.then((isRevoked) =>
+      isRevoked ? ({ type: 'SESSION_REVOKED_AT_PROVIDER' } as const) : this.#loaded(token),
+    )
+  }
+
+  #loaded(token: JWT | null): Awaited<Answer<'loadSession'>> {
+    const { env } = this
+    this.#token = token
+    env.outcome.token = token
+    if (!token) return { type: 'SESSION_INVALID' }
+    this.#expires = typeof token.exp === 'number' ? token.exp : env.now + env.config.jwt.maxAge
+    return {
+      type: 'SESSION_FOUND',
+      issuedAt: typeof token.iat === 'number' ? token.iat : 0,
+      expiresAt: this.#expires,
+    }
+  }
+
+  refreshSession(params: Params<'refreshSession'>): Answer<'refreshSession'> {
+    const { config } = this.env
+    const verdict = refreshVerdict(config, keptTokens(this.#token as JWT))
+    if (verdict === 'end') return { type: 'SESSION_REVOKED' }
+    this.#refreshFailed = verdict === 'mark'
+    const isUpdate = params.trigger === 'update'
+    // The built-in callback hands the token back untouched: nothing can have changed, and nothing need be awaited.
+    if (config.callbacks.jwt === defaultJwtCallback) return { type: 'SESSION_REFRESHED', changed: isUpdate }
+    return this.#refreshWithAppCallback(isUpdate)
+  }
+
+  async #refreshWithAppCallback(isUpdate: boolean): Promise<Awaited<Answer<'refreshSession'>>> {
+    const { config } = this.env
+    // The app's callback sees its own token; Authchart's provider-token claim is put back afterwards.
+    const { visible: current, own } = splitProviderTokens(this.#token as JWT)
+    const before = JSON.stringify(current)
+    let next: JWT | null
+    try {
+      next = await config.callbacks.jwt({
+        token: current,
+        user: undefined as never,
+        account: null,
+        ...(isUpdate ? { trigger: 'update' as const, session: this.env.body?.data } : {}),
+      })
+    } catch (err) {
+      config.logger.error(new JWTSessionError('the jwt callback threw', errorOf(err)))
+      return { type: 'SESSION_REFRESH_FAILED', error: 'JWTSessionError' }
+    }
+    if (next === null || next === undefined) return { type: 'SESSION_REVOKED' }
+    const rejoined = rejoinProviderTokens(next, own)
+    // Authchart's logout claim outlives a callback that rebuilds the token from scratch.
+    const logoutClaim = current[opLogoutClaimName]
+    this.#token =
+      logoutClaim !== undefined && rejoined[opLogoutClaimName] === undefined
+        ? { ...rejoined, [opLogoutClaimName]: logoutClaim }
+        : rejoined
+    // An update is the app asking for a new cookie, whatever the callback did.
+    return { type: 'SESSION_REFRESHED', changed: isUpdate || JSON.stringify(next) !== before }
+  }
+
+  reissueSession(): Answer<'reissueSession'> {
+    const { env } = this
+    const { iat: _iat, exp: _exp, jti: _jti, ...claims } = this.#token as JWT
+    let written: ReturnType<typeof writeSessionToken>
+    try {
+      written = writeSessionToken(env.config, env.sessionCookieName, claims, env.now)
+    } catch (err) {
+      return this.#reissueFailed(err)
+    }
+    if (written instanceof Promise) {
+      return written.then(
+        (issued) => this.#reissued(issued),
+        (err: unknown) => this.#reissueFailed(err),
+      )
+    }
+    return this.#reissued(written)
+  }
+
+  #reissued(issued: { value: string; expires: number }): Awaited<Answer<'reissueSession'>> {
+    this.env.outcome.issuedSession = issued
+    this.#expires = issued.expires
+    return { type: 'SESSION_REISSUED' }
+  }
+
+  #reissueFailed(err: unknown): Awaited<Answer<'reissueSession'>> {
+    this.env.config.logger.error(new JWTSessionError('the session token could not be encoded', errorOf(err)))
+    return { type: 'SESSION_REISSUE_FAILED' }
+  }
+
+  runSessionCallback(params: Params<'runSessionCallback'>): Answer<'runSessionCallback'> {
+    const { config, outcome } = this.env
+    const isUpdate = params.trigger === 'update'
+    const current = splitProviderTokens(this.#token as JWT).visible
+    const session = sessionOf(current, this.#expires, this.#refreshFailed)
+    // The built-in callback returns the session it is given.
+    if (config.callbacks.session === defaultSessionCallback && !isUpdate) {
+      outcome.session = session
+      return { type: 'SESSION_RESOLVED' }
+    }
+    return this.#sessionWithAppCallback(session, current, isUpdate)
+  }
+
+  async #sessionWithAppCallback(
+    session: Session,
+    current: JWT,
+    isUpdate: boolean,
+  ): Promise<Awaited<Answer<'runSessionCallback'>>> {
+    const { config, outcome } = this.env
+    try {
+      outcome.session = await config.callbacks.session({
+        session: session as Session & { user: NonNullable<Session['user']> },
+        token: current,
+        user: undefined as never,
+        ...(isUpdate ? { trigger: 'update' as const, newSession: this.env.body?.data } : {}),
+      })
+      return { type: 'SESSION_RESOLVED' }
+    } catch (err) {
+      config.logger.error(new JWTSessionError('the session callback threw', errorOf(err)))
+      return { type: 'SESSION_CALLBACK_FAILED' }
+    }
+  }
+
+  emitSessionEvent(): Answer<'emitSessionEvent'> {
+    const { env } = this
+    if (!env.config.events.session) return { type: 'SESSION_ANNOUNCED' }
+    const token = splitProviderTokens(this.#token as JWT).visible
+    return emitAppEvent(env, 'session', { session: env.outcome.session as Session, token }).then(
+      () => ({ type: 'SESSION_ANNOUNCED' }) as const,
+    )
+  }
+
+  clearSession(params: Params<'clearSession'>): Answer<'clearSession'> {
+    return clearSessionOutcome(this.env, params)
+  }
+
+  runRedirectCallback(params: Params<'runRedirectCallback'>): Answer<'runRedirectCallback'> {
+    return runRedirectCallback(this.env, params)
+  }
+
+  buildProviderLogoutUrl(params: Params<'buildProviderLogoutUrl'>): Answer<'buildProviderLogoutUrl'> {
+    return buildProviderLogoutUrl(this.env, this.#providerLogout, params)
+  }
+
+  async endSession(): Promise<Awaited<Answer<'endSession'>>> {
+    const { env } = this
+    try {
+      const ending = this.rawCookie
+        ? await readSessionToken(env.config, env.sessionCookieName, this.rawCookie, env.now)
+        : null
+      env.outcome.clearSession = true
+      await emitAppEvent(env, 'signOut', { token: ending && splitProviderTokens(ending).visible })
+      const claim = readOpLogoutClaim(ending)
+      const provider = claim?.idt ? this.logout?.endSessionProvider(claim.p) : undefined
+      if (!provider) return { type: 'SESSION_ENDED' }
+      this.#providerLogout = { provider, idToken: claim?.idt }
+      return { type: 'SESSION_ENDED', endAtProvider: true }
+    } catch (err) {
+      env.config.logger.error(new SignOutError('sign-out failed', errorOf(err)))
+      return { type: 'SIGNOUT_FAILED' }
+    }
+  }
 }
 
 /**
@@ -73,118 +281,5 @@ export function jwtSessionEffects(
   rawCookie: string | undefined,
   logout?: SessionLogoutInput,
 ): SessionHandlers {
-  const { config, outcome } = env
-  let token: JWT | null = null
-  let expires = 0
-  let refreshFailed = false
-  const updateData = env.body?.data
-  let providerLogout: ProviderLogoutTarget | undefined
-
-  return {
-    async loadSession() {
-      if (!rawCookie) return { type: 'SESSION_NOT_FOUND' }
-      token = await readSessionToken(config, env.sessionCookieName, rawCookie, env.now)
-      outcome.token = token
-      if (!token) return { type: 'SESSION_INVALID' }
-      if (await isRevokedAtProvider(env, token)) return { type: 'SESSION_REVOKED_AT_PROVIDER' }
-      expires = typeof token.exp === 'number' ? token.exp : env.now + config.jwt.maxAge
-      return { type: 'SESSION_FOUND', issuedAt: typeof token.iat === 'number' ? token.iat : 0, expiresAt: expires }
-    },
-
-    async refreshSession(params) {
-      const verdict = refreshVerdict(config, keptTokens(token as JWT))
-      if (verdict === 'end') return { type: 'SESSION_REVOKED' }
-      refreshFailed = verdict === 'mark'
-      // The app's callback sees its own token; Authchart's provider-token claim is put back afterwards.
-      const { visible: current, own } = splitProviderTokens(token as JWT)
-      const isUpdate = params.trigger === 'update'
-      const before = JSON.stringify(current)
-      let next: JWT | null
-      try {
-        next = await config.callbacks.jwt({
-          token: current,
-          user: undefined as never,
-          account: null,
-          ...(isUpdate ? { trigger: 'update' as const, session: updateData } : {}),
-        })
-      } catch (err) {
-        config.logger.error(
-          new JWTSessionError('the jwt callback threw', { err: err instanceof Error ? err : undefined }),
-        )
-        return { type: 'SESSION_REFRESH_FAILED', error: 'JWTSessionError' }
-      }
-      if (next === null || next === undefined) return { type: 'SESSION_REVOKED' }
-      const rejoined = rejoinProviderTokens(next, own)
-      // Authchart's logout claim outlives a callback that rebuilds the token from scratch.
-      const logoutClaim = current[opLogoutClaimName]
-      token =
-        logoutClaim !== undefined && rejoined[opLogoutClaimName] === undefined
-          ? { ...rejoined, [opLogoutClaimName]: logoutClaim }
-          : rejoined
-      // An update is the app asking for a new cookie, whatever the callback did.
-      return { type: 'SESSION_REFRESHED', changed: isUpdate || JSON.stringify(next) !== before }
-    },
-
-    async reissueSession() {
-      const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token as JWT
-      try {
-        outcome.issuedSession = await writeSessionToken(config, env.sessionCookieName, claims, env.now)
-      } catch (err) {
-        config.logger.error(
-          new JWTSessionError('the session token could not be encoded', {
-            err: err instanceof Error ? err : undefined,
-          }),
-        )
-        return { type: 'SESSION_REISSUE_FAILED' }
-      }
-      expires = outcome.issuedSession.expires
-      return { type: 'SESSION_REISSUED' }
-    },
-
-    async runSessionCallback(params) {
-      const current = splitProviderTokens(token as JWT).visible
-      try {
-        outcome.session = await config.callbacks.session({
-          session: sessionOf(current, expires, refreshFailed) as Session & { user: NonNullable<Session['user']> },
-          token: current,
-          user: undefined as never,
-          ...(params.trigger === 'update' ? { trigger: 'update' as const, newSession: updateData } : {}),
-        })
-        return { type: 'SESSION_RESOLVED' }
-      } catch (err) {
-        config.logger.error(
-          new JWTSessionError('the session callback threw', { err: err instanceof Error ? err : undefined }),
-        )
-        return { type: 'SESSION_CALLBACK_FAILED' }
-      }
-    },
-
-    async emitSessionEvent() {
-      await emitAppEvent(env, 'session', {
-        session: outcome.session as Session,
-        token: splitProviderTokens(token as JWT).visible,
-      })
-      return { type: 'SESSION_ANNOUNCED' }
-    },
-
-    ...strategyNeutralSessionEffects(env, async () => {}),
-
-    buildProviderLogoutUrl: (params) => buildProviderLogoutUrl(env, providerLogout, params),
-
-    async endSession() {
-      try {
-        const ending = rawCookie ? await readSessionToken(config, env.sessionCookieName, rawCookie, env.now) : null
-        outcome.clearSession = true
-        await emitAppEvent(env, 'signOut', { token: ending && splitProviderTokens(ending).visible })
-        const claim = readOpLogoutClaim(ending)
-        const provider = claim?.idt ? logout?.endSessionProvider(claim.p) : undefined
-        if (!provider) return { type: 'SESSION_ENDED' }
-        providerLogout = { provider, idToken: claim?.idt }
-        return { type: 'SESSION_ENDED', endAtProvider: true }
-      } catch (err) {
-        config.logger.error(new SignOutError('sign-out failed', { err: err instanceof Error ? err : undefined }))
-        return { type: 'SIGNOUT_FAILED' }
-      }
-    },
-  }
+  return new JwtSessionEffects(env, rawCookie, logout)
 }

@@ -2,6 +2,14 @@
 import type { EffectEnv } from '../shared/effect-env.js'
 import { runRedirectCallback } from '../shared/redirect-callback.js'
 
+/** `clearSession` without a stored session to remove: forget the session and clear its cookie. */
+export function clearSessionOutcome(env: EffectEnv, _params: { removeStored: boolean }): { type: 'SESSION_CLEARED' } {
+  env.outcome.clearSession = true
+  env.outcome.issuedSession = undefined
+  env.outcome.session = null
+  return { type: 'SESSION_CLEARED' }
+}
+
 /**
  * `clearSession` (forget the session, clear its cookie; with `removeStored`, also remove it where it is stored) and
  * `runRedirectCallback`, for either strategy. `removeStored` is the strategy's own removal (a database row).
@@ -10,10 +18,7 @@ export function strategyNeutralSessionEffects(env: EffectEnv, removeStored: () =
   return {
     async clearSession(params: { removeStored: boolean }) {
       if (params.removeStored) await removeStored()
-      env.outcome.clearSession = true
-      env.outcome.issuedSession = undefined
-      env.outcome.session = null
-      return { type: 'SESSION_CLEARED' as const }
+      return clearSessionOutcome(env, params)
     },
     runRedirectCallback: (params: { url: string }) => runRedirectCallback(env, params),
   }

@@ -1,0 +1,13 @@
+/**
+ * The `jwt` and `session` callbacks an app gets when it sets none. They are named here, not inlined in the config, so
+ * the session effects can tell them apart from the app's own: the default `jwt` callback returns the token it was
+ * given, so the session check need not compare the token before and after it.
+ */
+import type { Session } from '../../types/index.js'
+import type { JWT } from '../../types/jwt.js'
+
+/** The token as it is. */
+export const defaultJwtCallback = ({ token }: { token: JWT }): JWT => token
+
+/** The session as built from the token: only name, e-mail and image reach the client. */
+export const defaultSessionCallback = ({ session }: { session: Session }): Session => session

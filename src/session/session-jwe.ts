@@ -1,0 +1,148 @@
+/**
+ * Sealing and opening session tokens with the keys of one secret list: the byte format Auth.js writes (a compact
+ * JWE, `alg: "dir"`, `enc: "A256CBC-HS512"`, the key derived from the secret with the cookie name as salt, and `kid`
+ * the RFC 7638 thumbprint of that key).
+ *
+ * The session check opens a token on every page view, and with `updateAge: 0` seals one as well, so everything that
+ * depends only on the secrets and the salt is worked out once per (secret list, salt) and kept in a keyring: the keys,
+ * their thumbprints, the protected header new tokens carry (encoded, with its AAD). A token that carries exactly that
+ * header is opened without parsing its header again.
+ */
+import { createHash, randomUUID } from 'node:crypto'
+import { MissingSecret } from '../errors.js'
+import { deriveSessionTokenKey, type SessionTokenEnc } from './hkdf-keys.js'
+import { openCompactJwe, prepareHeader, sealPrepared, type JweProtectedHeader, type PreparedHeader } from './jwe.js'
+
+/** Clock leeway for tokens written and read by servers whose clocks disagree (Auth.js uses the same). */
+const clockToleranceSeconds = 15
+const sealingEnc = 'A256CBC-HS512'
+const openableEncs: readonly SessionTokenEnc[] = ['A256CBC-HS512', 'A256GCM']
+
+const thumbprints = new WeakMap<Uint8Array, string>()
+
+/**
+ * RFC 7638 thumbprint of the key as an `oct` JWK. Auth.js hashes with SHA-(key bits), so the 64-byte session key
+ * gets a SHA-512 thumbprint; matching it keeps `kid` equal across both libraries. Keys come from the derivation
+ * cache, so each thumbprint is computed once.
+ */
+export function keyThumbprint(key: Uint8Array): string {
+  const known = thumbprints.get(key)
+  if (known) return known
+  const jwk = `{"k":"${Buffer.from(key).toString('base64url')}","kty":"oct"}`
+  const thumbprint = createHash(`sha${key.length * 8}`)
+    .update(jwk)
+    .digest('base64url')
+  thumbprints.set(key, thumbprint)
+  return thumbprint
+}
+
+/** What one (secret list, salt) pair needs to seal and open session tokens. */
+interface Keyring {
+  /** The newest secret's key, which seals new tokens, and the header they carry. */
+  sealingKey: Uint8Array
+  sealingHeader: PreparedHeader
+  /** Keys to try for a header: each secret's key for its `enc`, only the one `kid` names when it names one. */
+  candidates: (header: JweProtectedHeader) => readonly Uint8Array[]
+}
+
+function buildKeyring(secrets: readonly string[], salt: string): Keyring {
+  const byEnc = new Map<SessionTokenEnc, Uint8Array[]>()
+  const byKid = new Map<string, Uint8Array[]>()
+  const keysFor = (enc: SessionTokenEnc): Uint8Array[] => {
+    let keys = byEnc.get(enc)
+    if (!keys) {
+      keys = secrets.map((secret) => deriveSessionTokenKey(secret, salt, enc))
+      byEnc.set(enc, keys)
+    }
+    return keys
+  }
+  const [sealingKey] = keysFor(sealingEnc)
+  if (!sealingKey) throw new MissingSecret('a secret is required to seal a session token')
+  return {
+    sealingKey,
+    sealingHeader: prepareHeader(sealingEnc, { kid: keyThumbprint(sealingKey) }),
+    candidates: (header) => {
+      const keys = keysFor(header.enc)
+      if (header.kid === undefined) return keys
+      const cacheKey = `${header.enc} ${header.kid}`
+      let named = byKid.get(cacheKey)
+      if (!named) {
+        named = keys.filter((key) => keyThumbprint(key) === header.kid)
+        // Only kids of our own keys are remembered: a token's kid is the sender's choice, and must not grow the map.
+        if (named.length === 0) return named
+        byKid.set(cacheKey, named)
+      }
+      return named
+    },
+  }
+}
+
+/** Keyrings by secret list (the resolved config's array, one per config) and salt (the session cookie's name). */
+const keyrings = new WeakMap<readonly string[], Map<string, Keyring>>()
+
+function keyringOf(secrets: readonly string[], salt: string): Keyring {
+  let bySalt = keyrings.get(secrets)
+  if (!bySalt) {
+    bySalt = new Map()
+    keyrings.set(secrets, bySalt)
+  }
+  let ring = bySalt.get(salt)
+  if (!ring) {
+    ring = buildKeyring(secrets, salt)
+    bySalt.set(salt, ring)
+  }
+  return ring
+}
+
+function isClaimsObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** RFC 7519 §4.1: registered time claims are NumericDates; `exp` and `nbf` are enforced with the clock tolerance. */
+function areTimeClaimsValid(claims: Record<string, unknown>, now: number): boolean {
+  const { exp, nbf, iat } = claims
+  if (iat !== undefined && (typeof iat !== 'number' || !Number.isFinite(iat))) return false
+  if (exp !== undefined && (typeof exp !== 'number' || !(exp > now - clockToleranceSeconds))) return false
+  if (nbf !== undefined && (typeof nbf !== 'number' || !(nbf <= now + clockToleranceSeconds))) return false
+  return true
+}
+
+/**
+ * Seals `token` plus `iat`, `exp` and a fresh `jti` with the newest secret's key.
+ * @param secrets non-empty, newest first; keep passing the same array (the keyring is cached by its identity)
+ */
+export function sealSessionToken(
+  secrets: readonly string[],
+  salt: string,
+  token: object,
+  maxAge: number,
+  now: number,
+): string {
+  const ring = keyringOf(secrets, salt)
+  const claims = { ...token, iat: now, exp: now + maxAge, jti: randomUUID() }
+  return sealPrepared(JSON.stringify(claims), ring.sealingKey, ring.sealingHeader)
+}
+
+/**
+ * Opens a session token with any of the secrets (`A256CBC-HS512` or `A256GCM`, as Auth.js reads).
+ * @returns the claims, or null when the token is malformed, not ours, tampered with or expired (15 s tolerance)
+ */
+export function openSessionToken<Payload>(
+  secrets: readonly string[],
+  salt: string,
+  token: string,
+  now: number,
+): Payload | null {
+  const ring = keyringOf(secrets, salt)
+  const opened = openCompactJwe(token, ring.candidates, openableEncs, ring.sealingHeader)
+  if (!opened) return null
+  let claims: unknown
+  try {
+    claims = JSON.parse(opened.plaintext.toString())
+  } catch {
+    return null
+  }
+  if (!isClaimsObject(claims) || !areTimeClaimsValid(claims, now)) return null
+  // The shape beyond the registered claims is the app's (its `jwt` callback wrote it); as in Auth.js it is not checked.
+  return claims as Payload
+}
