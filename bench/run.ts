@@ -18,6 +18,7 @@ import { runHttpBench } from './http.bench.js'
 import { runDatabaseSessionBench } from './database-session.bench.js'
 import { runFlowStoreBench } from './flow-store.bench.js'
 import { runLibrariesBench } from './libraries.bench.js'
+import { runLogoutRevocationBench } from './logout-revocation.bench.js'
 import { runOidcBench } from './oidc.bench.js'
 import { runXStateApiBench } from './xstate-api.bench.js'
 
@@ -39,6 +40,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   'database-session': () => runDatabaseSessionBench({ quick }),
   xstate: () => runXStateApiBench({ quick }),
   libraries: async () => runLibrariesBench({ quick }),
+  'logout-revocation': () => runLogoutRevocationBench({ quick }),
 }
 
 if (only) {

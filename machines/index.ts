@@ -43,7 +43,7 @@ export const emailEntry: MachineEntry<typeof emailMachine> = {
 
 export const sessionEntry: MachineEntry<typeof sessionMachine> = {
   id: 'session',
-  version: 2,
+  version: 3,
   machine: sessionMachine,
   extensionPoints: [],
 }

@@ -4,6 +4,10 @@
  * whether the session lives in a JWT cookie or in the database, and only report facts (when the session was issued,
  * when it expires, whether the `jwt` callback changed it). Whether it has expired and whether it is re-issued are
  * decided here, as guarded edges. It runs within one request and is never persisted.
+ *
+ * Federated logout is drawn here too: a session whose OpenID provider asked for it (a JWT session revoked by a
+ * back-channel logout) is refused on read; a sign-out from a provider with `endSessionAtProvider` goes on to the
+ * provider's `end_session_endpoint` (RP-initiated logout) after the local session has ended.
  */
 import { assign, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
@@ -22,6 +26,11 @@ export interface SessionContext {
   now: number
   /** Seconds after which a session is re-issued (its expiry slides) on the next check; 0 = every check. */
   updateAge?: number
+  /**
+   * The provider's logout URL (RP-initiated logout), where the browser goes before `redirectTo`: built from the
+   * provider's discovered metadata, carrying `redirectTo` (the redirect callback's answer) as `post_logout_redirect_uri`.
+   */
+  providerLogoutUrl?: string
   /** When the session was issued or last re-issued, epoch seconds (as loaded). */
   issuedAt?: number
 }
@@ -33,6 +42,7 @@ export type SessionEvent =
   | { type: 'SESSION_FOUND'; issuedAt: number; expiresAt: number }
   | { type: 'SESSION_NOT_FOUND' }
   | { type: 'SESSION_INVALID' }
+  | { type: 'SESSION_REVOKED_AT_PROVIDER' }
   | { type: 'SESSION_REFRESHED'; changed: boolean }
   | { type: 'SESSION_REVOKED' }
   | { type: 'SESSION_REFRESH_FAILED'; error: ErrorType }
@@ -44,7 +54,9 @@ export type SessionEvent =
   | { type: 'SESSION_CLEARED' }
   | { type: 'REDIRECT_RESOLVED'; url: string }
   | { type: 'REDIRECT_FAILED' }
-  | { type: 'SESSION_ENDED' }
+  | { type: 'SESSION_ENDED'; endAtProvider?: boolean }
+  | { type: 'PROVIDER_LOGOUT_URL_BUILT'; url: string }
+  | { type: 'PROVIDER_LOGOUT_UNAVAILABLE' }
   | { type: 'SIGNOUT_FAILED' }
 
 /** The commands, declared once: their params type the handlers. */
@@ -57,13 +69,14 @@ const commands = {
   clearSession: command<{ removeStored: boolean }>(),
   runRedirectCallback: command<{ url: string }>(),
   endSession: command<Record<string, never>>(),
+  buildProviderLogoutUrl: command<{ postLogoutRedirectUri: string }>(),
 }
 
 export type SessionCommand = CommandsOf<typeof commands>
 
 /** What each command's handler may answer. */
 export const sessionContract = {
-  loadSession: ['SESSION_FOUND', 'SESSION_NOT_FOUND', 'SESSION_INVALID'],
+  loadSession: ['SESSION_FOUND', 'SESSION_NOT_FOUND', 'SESSION_INVALID', 'SESSION_REVOKED_AT_PROVIDER'],
   refreshSession: ['SESSION_REFRESHED', 'SESSION_REVOKED', 'SESSION_REFRESH_FAILED'],
   reissueSession: ['SESSION_REISSUED', 'SESSION_REISSUE_FAILED'],
   runSessionCallback: ['SESSION_RESOLVED', 'SESSION_CALLBACK_FAILED'],
@@ -71,6 +84,7 @@ export const sessionContract = {
   clearSession: ['SESSION_CLEARED'],
   runRedirectCallback: ['REDIRECT_RESOLVED', 'REDIRECT_FAILED'],
   endSession: ['SESSION_ENDED', 'SIGNOUT_FAILED'],
+  buildProviderLogoutUrl: ['PROVIDER_LOGOUT_URL_BUILT', 'PROVIDER_LOGOUT_UNAVAILABLE'],
 } as const satisfies CommandContract<SessionCommand, SessionEvent>
 
 export const sessionMachine = setup({
@@ -89,6 +103,8 @@ export const sessionMachine = setup({
     isReissueDue: ({ context, event }) =>
       (event.type === 'SESSION_REFRESHED' && event.changed) ||
       context.now - (context.issuedAt ?? 0) >= (context.updateAge ?? 0),
+    /** The ended session came from a provider that asked to be signed out of too (RP-initiated logout). */
+    endsAtProvider: ({ event }) => event.type === 'SESSION_ENDED' && event.endAtProvider === true,
   },
   actions: {
     // Commands: run by the flow runtime with the handlers in src/effects/.
@@ -154,6 +170,11 @@ export const sessionMachine = setup({
         ],
         SESSION_NOT_FOUND: { target: 'anonymous' },
         SESSION_INVALID: { target: 'clearing' },
+        // The OP ended this user's session (back-channel logout) after this session was signed in.
+        SESSION_REVOKED_AT_PROVIDER: {
+          target: 'clearing',
+          actions: assign({ refusal: 'session-revoked' as const }),
+        },
       },
     },
     removingExpired: {
@@ -218,13 +239,32 @@ export const sessionMachine = setup({
       description: 'The session is invalidated: cookie deleted, database session deleted, signOut event sent.',
       entry: { type: 'endSession', params: {} },
       on: {
-        SESSION_ENDED: { target: 'signedOut' },
+        SESSION_ENDED: [{ guard: 'endsAtProvider', target: 'endingProviderSession' }, { target: 'signedOut' }],
         SIGNOUT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'SignOutError' } } },
+      },
+    },
+    endingProviderSession: {
+      description:
+        "The provider's end_session_endpoint, with id_token_hint and the callback URL as post_logout_redirect_uri, becomes where the browser goes.",
+      entry: {
+        type: 'buildProviderLogoutUrl',
+        params: ({ context }) => ({ postLogoutRedirectUri: context.redirectTo ?? '' }),
+      },
+      on: {
+        PROVIDER_LOGOUT_URL_BUILT: {
+          target: 'signedOut',
+          actions: assign(({ event }) => ({ providerLogoutUrl: event.url })),
+        },
+        // Signed out here all the same; the provider session stays (logged by the handler).
+        PROVIDER_LOGOUT_UNAVAILABLE: { target: 'signedOut' },
       },
     },
     active: { type: 'final', description: 'A valid session, returned to the client.' },
     anonymous: { type: 'final', description: 'No session: the client gets null.' },
-    signedOut: { type: 'final', description: 'Signed out; the browser goes to the callback URL.' },
+    signedOut: {
+      type: 'final',
+      description: "Signed out; the browser goes to the callback URL (or first to the provider's logout).",
+    },
     failed: { type: 'final', description: 'The request was refused; context.error names why.' },
   },
 })

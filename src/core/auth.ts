@@ -17,6 +17,7 @@ import {
   signOutPageAction,
   verifyRequestPageAction,
 } from './actions/read-only.js'
+import { backchannelLogoutAction } from './actions/backchannel-logout.js'
 import { sessionAction, signOutAction } from './actions/session.js'
 import { webAuthnOptionsAction } from './actions/webauthn.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
@@ -55,10 +56,17 @@ const postRoutes: Partial<Record<AuthAction, Handler>> = {
   callback: callbackAction,
   session: sessionAction,
   signout: signOutAction,
+  'backchannel-logout': backchannelLogoutAction,
 }
 
 /** Actions whose answer is JSON: their errors are JSON too. Every other action answers with pages and redirects. */
-const jsonActions: ReadonlySet<AuthAction> = new Set(['providers', 'csrf', 'session', 'webauthn-options'])
+const jsonActions: ReadonlySet<AuthAction> = new Set([
+  'providers',
+  'csrf',
+  'session',
+  'webauthn-options',
+  'backchannel-logout',
+])
 
 function json(status: number, body: Record<string, unknown>): ResponseInternal {
   return { status, body, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } }

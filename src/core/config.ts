@@ -18,6 +18,7 @@ import { defaultJwtCallback, defaultSessionCallback } from '../effects/shared/de
 import { configureMachines } from '../flow/extend-machines.js'
 import { CookieFlowStore } from '../flow/stores/cookie.js'
 import type { ConfigurableFlowStore, FlowStore } from '../types/flow-store.js'
+import type { BackchannelLogoutOptions, LogoutStore } from '../types/logout-store.js'
 import type { JWTOptions } from '../types/jwt.js'
 import { createLogger, type LoggerInstance } from '../logger.js'
 import { defaultRedirect } from '../security/redirect-target.js'
@@ -66,6 +67,8 @@ export interface ResolvedConfig {
   cookies: { insecure: CookieSet; secure: CookieSet; forced?: boolean }
   machines: Record<string, MachineEntry>
   flowStore: FlowStore
+  /** Back-channel logout, when configured: its store, and how old a logout token may be. */
+  backchannelLogout?: { store: LogoutStore; maxTokenAge: number }
   redirectProxyUrl?: string
   /** The configured origin (`url` / `AUTH_URL`); when set, no URL is ever built from a request header. */
   origin?: string
@@ -95,6 +98,16 @@ function positiveSeconds(name: string, value: unknown, fallback: number, allowZe
     throw new InvalidConfig(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number of seconds`)
   }
   return value
+}
+
+function resolveBackchannelLogout(
+  options: BackchannelLogoutOptions | undefined,
+): { store: LogoutStore; maxTokenAge: number } | undefined {
+  if (options === undefined) return undefined
+  const store = (options as Partial<BackchannelLogoutOptions> | null)?.store
+  if (typeof store?.revokedAt !== 'function' || typeof store.claimTokenId !== 'function')
+    throw new InvalidConfig('backchannelLogout.store must be a logout store (MemoryLogoutStore or RedisLogoutStore)')
+  return { store, maxTokenAge: positiveSeconds('backchannelLogout.maxTokenAge', options.maxTokenAge, 300) }
 }
 
 function positiveMilliseconds(name: string, value: unknown, fallback: number): number {
@@ -281,6 +294,7 @@ function build(config: AuthConfig): ResolvedConfig {
     cookies,
     machines: configureMachines(machineRegistry, config.flows, logger),
     flowStore,
+    backchannelLogout: resolveBackchannelLogout(config.backchannelLogout),
     redirectProxyUrl: config.redirectProxyUrl,
     origin,
     redirectProxyAllows: resolveProxyAllowList(config, logger),

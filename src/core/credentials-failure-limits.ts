@@ -46,7 +46,7 @@ export function failureStoreProblem(provider: CredentialsConfig): InvalidProvide
   const { store } = settingsOf(provider)
   if (store === undefined || isFailureCounter(store)) return undefined
   return new InvalidProvider(
-    `bruteForce.store of provider "${provider.id}" needs hit(), peek() and clear(): use MemoryRequestCounter or RedisRequestCounter from authchart/providers/credentials`,
+    `bruteForce.store of provider "${provider.id}" needs hit(), peek() and clear(): use MemoryRequestCounter or RedisRequestCounter from authchart/limits`,
   )
 }
 

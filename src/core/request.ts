@@ -8,6 +8,7 @@ import { parseCookieHeader } from '../session/cookie-header.js'
 import type { AuthAction } from '../types/index.js'
 
 const actions: ReadonlySet<string> = new Set<AuthAction>([
+  'backchannel-logout',
   'callback',
   'csrf',
   'error',
@@ -19,7 +20,12 @@ const actions: ReadonlySet<string> = new Set<AuthAction>([
   'webauthn-options',
 ])
 /** Actions that take a provider id as the next path segment. */
-const actionsWithProvider: ReadonlySet<string> = new Set(['signin', 'callback', 'webauthn-options'])
+const actionsWithProvider: ReadonlySet<string> = new Set([
+  'signin',
+  'callback',
+  'webauthn-options',
+  'backchannel-logout',
+])
 
 /** Largest request body read; sign-in forms and session updates are small. */
 export const maxBodyBytes = 64 * 1024
@@ -41,7 +47,7 @@ export class MethodNotAllowed extends InvalidRequest {}
 /** A request whose host cannot name this site (user info, a malformed host): answered 400. */
 export class UnusableHost extends InvalidRequest {}
 
-/** Whether a string is one of the nine actions. */
+/** Whether a string is one of the actions. */
 export function isAuthAction(action: string): action is AuthAction {
   return actions.has(action)
 }

@@ -6,9 +6,8 @@ import type { CredentialInput, CredentialsConfig } from '../types/providers.js'
 
 export type { CredentialInput, CredentialsConfig }
 
-// The counters behind the `bruteForce` option's `store` (docs/security.md): Redis for several instances.
-export { defaultCredentialsFailureLimits } from '../providers-internal/credentials-limits.js'
-export { MemoryRequestCounter, RedisRequestCounter } from '../providers-internal/email-request-limits.js'
+// The counters behind the `bruteForce` option's `store` are in `authchart/limits`: they use node:crypto, and this
+// module is also bundled into framework clients.
 export type { CredentialsFailureLimits, FailureCounter } from '../types/providers.js'
 
 /** What `Credentials()` accepts: any part of the provider, usually `credentials` (the form's fields) and `authorize`. */

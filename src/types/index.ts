@@ -11,6 +11,7 @@ import type { Theme } from './theme.js'
 import type { CookiesOptions, CookieRecord } from './cookies.js'
 import type { Provider, InternalProvider } from './providers.js'
 import type { FlowStore } from './flow-store.js'
+import type { BackchannelLogoutOptions } from './logout-store.js'
 import type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
 import type { raw, skipCSRFCheck } from './symbols.js'
 
@@ -40,6 +41,7 @@ export type {
 export type { CookiesOptions, CookieOption, CookieRecord, CookieSerializeOptions } from './cookies.js'
 export type * from './providers.js'
 export type { FlowStore, FlowRecord } from './flow-store.js'
+export type { BackchannelLogoutOptions, LogoutStore } from './logout-store.js'
 export type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
 export type {
   AccessTokenError,
@@ -51,7 +53,16 @@ export type {
 
 /** The nine actions served under the base path. */
 export type AuthAction =
-  'callback' | 'csrf' | 'error' | 'providers' | 'session' | 'signin' | 'signout' | 'verify-request' | 'webauthn-options'
+  | 'backchannel-logout'
+  | 'callback'
+  | 'csrf'
+  | 'error'
+  | 'providers'
+  | 'session'
+  | 'signin'
+  | 'signout'
+  | 'verify-request'
+  | 'webauthn-options'
 
 /** The session handed to the client. */
 export interface DefaultSession {
@@ -199,6 +210,11 @@ export interface AuthConfig {
   raw?: typeof raw
   /** Authchart: where in-flight flows are kept between requests. Default: one encrypted cookie. */
   flowStore?: FlowStore
+  /**
+   * Authchart: enables `POST <basePath>/backchannel-logout/<provider>` (OpenID Connect Back-Channel Logout) and the
+   * revocation check on JWT session reads. Without it, no revocation list is looked up. See docs/logout.md.
+   */
+  backchannelLogout?: BackchannelLogoutOptions
   /** Authchart: replace or add guards at the machines' documented extension points. */
   flows?: FlowExtensions
   /** Authchart: called for every machine transition, with no secrets in the record. */

@@ -80,6 +80,17 @@ export interface OIDCConfig<P = Profile> extends Omit<OAuth2Config<P>, 'type' | 
   checks?: ChecksType[]
   /** When `false`, user data comes from the userinfo endpoint (an `id_token` is still required). */
   idToken?: boolean
+  /**
+   * Authchart: signing out also ends the session at this provider (OpenID Connect RP-Initiated Logout): the browser
+   * goes to the provider's `end_session_endpoint` with `id_token_hint`, and comes back to the sign-out's callback URL
+   * (register it at the provider as a post-logout redirect URI). The ID token is kept with the session for this.
+   */
+  endSessionAtProvider?: boolean
+  /**
+   * Authchart: this provider may end sessions through `POST <basePath>/backchannel-logout/<id>` (OpenID Connect
+   * Back-Channel Logout). Needs `backchannelLogout` in the config.
+   */
+  backchannelLogout?: boolean
   options?: Partial<OIDCUserConfig<P>>
 }
 

@@ -35,6 +35,9 @@ export const refusalChecks = [
   'webauthn-credential',
   'webauthn-counter',
   'session-token',
+  'session-revoked',
+  'logout-token',
+  'logout-token-replayed',
   'verification-token',
   'refresh-token',
 ] as const

@@ -6,7 +6,7 @@
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import Credentials from '../../src/providers/credentials.js'
-import { RedisRequestCounter } from '../../src/providers/credentials.js'
+import { RedisRequestCounter } from '../../src/limits.js'
 import { scalarText } from '../../src/security/scalar-text.js'
 import type { CredentialsLockoutMessage } from '../../src/types/index.js'
 import type { CredentialsFailureLimits } from '../../src/types/providers.js'

@@ -22,7 +22,7 @@ const pinned: Record<string, { version: number; fingerprint: string }> = {
   credentials: { version: 2, fingerprint: 'XFtksRqko6rz' },
   email: { version: 1, fingerprint: '7fR_1dmK_hGh' },
   oauth: { version: 3, fingerprint: '2O_f5I2VcS1L' },
-  session: { version: 2, fingerprint: 'Pauh8Qxb7ae-' },
+  session: { version: 3, fingerprint: 'ALdZ98N5VIaJ' },
   tokenRefresh: { version: 1, fingerprint: 'RYSTen21BUvZ' },
   webauthn: { version: 1, fingerprint: 'oeva_rglp4MM' },
 }

@@ -2,7 +2,7 @@
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accountFieldOf, failureKey, normalizeAccount } from '../../src/providers-internal/credentials-limits.js'
-import { MemoryRequestCounter, RedisRequestCounter } from '../../src/providers/credentials.js'
+import { MemoryRequestCounter, RedisRequestCounter } from '../../src/limits.js'
 import { deleteKeysWithPrefix } from '../adapters/redis-keys-cleanup.js'
 import { describeWithService, probeRedis, redisUrl, scratchName } from '../support/services.js'
 

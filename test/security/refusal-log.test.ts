@@ -12,6 +12,7 @@ import { getAccessToken } from '../../src/index.js'
 import Email from '../../src/providers/email.js'
 import OIDC from '../../src/providers/oidc.js'
 import { MemoryAdapter } from '../../adapters/memory.js'
+import { MemoryLogoutStore } from '../../src/flow/stores/logout.js'
 import { refusalChecks, type RefusalCheck } from '../../src/types/refusals.js'
 import type { AuthConfig } from '../../src/types/index.js'
 import { http, startApp } from '../frameworks/express-http.js'
@@ -132,6 +133,44 @@ async function realCallback(authorization: URL) {
 const secrets = new Set<string>([secret, 'app-secret', 'client-secret-of-at-least-32-bytes!!'])
 function remember(...values: Array<string | null | undefined>) {
   for (const value of values) if (value) secrets.add(value)
+}
+
+/** A JWT-session config whose OIDC provider may send back-channel logout tokens, with an in-memory logout store. */
+function logoutConfig(): AuthConfig {
+  return config({
+    backchannelLogout: { store: new MemoryLogoutStore() },
+    providers: [
+      OIDC({
+        id: 'idp',
+        name: 'IdP',
+        issuer: op.issuer,
+        clientId: 'app',
+        clientSecret: 'app-secret',
+        checks: ['pkce', 'state', 'nonce'],
+        backchannelLogout: true,
+      }),
+    ],
+  })
+}
+
+/** A logout token for alice, signed with the real OP's key. */
+async function logoutTokenForAlice(): Promise<string> {
+  const now = Math.floor(Date.now() / 1000)
+  const token = await op.signJwt({
+    iss: op.issuer,
+    aud: 'app',
+    sub: 'alice',
+    iat: now,
+    exp: now + 120,
+    jti: `jti-${now}-${Math.random()}`,
+    events: { 'http://schemas.openid.net/event/backchannel-logout': {} },
+  })
+  remember(token)
+  return token
+}
+
+async function postLogoutToken(cfg: AuthConfig, token: string) {
+  return send(cfg, '/auth/backchannel-logout/idp', { form: { logout_token: token } })
 }
 
 /** An e-mail sign-in config on the memory adapter, whose links are remembered as secrets instead of being mailed. */
@@ -404,6 +443,25 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
     const site = await passkeySite()
     await site.signIn({ counter: 9 })
     await site.signIn({ counter: 2 })
+  },
+  'logout-token': async () => {
+    const forged = 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJhbGljZSJ9.'
+    remember(forged)
+    await postLogoutToken(logoutConfig(), forged)
+  },
+  'logout-token-replayed': async () => {
+    const cfg = logoutConfig()
+    const token = await logoutTokenForAlice()
+    await postLogoutToken(cfg, token)
+    await postLogoutToken(cfg, token)
+  },
+  'session-revoked': async () => {
+    const cfg = logoutConfig()
+    const { jar, authorization } = await begin(cfg, 'idp')
+    const params = await realCallback(authorization)
+    await send(cfg, `/auth/callback/idp?${params}`, { jar })
+    await postLogoutToken(cfg, await logoutTokenForAlice())
+    await send(cfg, '/auth/session', { jar })
   },
   'session-token': async () => {
     const jar = new CookieJar()

@@ -14,8 +14,13 @@ export interface HttpSite {
   close(): Promise<void>
 }
 
-/** Serves `config` under `/auth`; `configFor` gets the origin first, since links are built from the configured URL. */
-export async function startHttpSite(configFor: (origin: string) => AuthConfig): Promise<HttpSite> {
+/**
+ * Serves `config` under `/auth`; `configFor` gets the origin first, since links are built from the configured URL (it
+ * may start what the config needs, such as an OP that must know the site's redirect URIs).
+ */
+export async function startHttpSite(
+  configFor: (origin: string) => AuthConfig | Promise<AuthConfig>,
+): Promise<HttpSite> {
   const app = express()
   // The handler needs the origin, which is known only once the server listens.
   const mounted: { handler?: express.RequestHandler } = {}
@@ -24,7 +29,7 @@ export async function startHttpSite(configFor: (origin: string) => AuthConfig): 
     const s = app.listen(0, '127.0.0.1', () => resolve(s))
   })
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  mounted.handler = ExpressAuth(configFor(origin))
+  mounted.handler = ExpressAuth(await configFor(origin))
   return {
     origin,
     close: () =>

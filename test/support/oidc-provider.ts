@@ -13,7 +13,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { randomBytes } from 'node:crypto'
-import { exportJWK, generateKeyPair } from 'jose'
+import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type JWTPayload } from 'jose'
 import { scalarText } from '../../src/security/scalar-text.js'
 
 /** Client metadata as oidc-provider takes it (RFC 7591 names). */
@@ -36,6 +36,8 @@ export interface OidcProviderOptions {
    * `true` keeps the ID token to `sub` and friends, so profile data can only come from userinfo.
    */
   conformIdTokenClaims?: boolean
+  /** Extra oidc-provider `features` (e.g. `rpInitiatedLogout`, `backchannelLogout`), merged over the defaults. */
+  features?: Record<string, unknown>
   /**
    * Refresh tokens, for token refresh tests: issued to clients allowed the `refresh_token` grant that asked for
    * `offline_access` with `prompt=consent` (oidc-provider's own rule), rotated on every use when `rotate` is set
@@ -51,11 +53,34 @@ export type AuthorizationResult =
   | { mode: 'query'; callbackUrl: URL; params: URLSearchParams }
   | { mode: 'form_post'; action: string; params: URLSearchParams }
 
+/**
+ * One user agent at the provider, keeping its cookies (and so its OP session) from one call to the next: for tests
+ * of what the OP remembers between authorizations, and of logging out there.
+ */
+export interface OpBrowser {
+  /** Like `signInAs`, in this browser. */
+  signInAs(authorizationUrl: string | URL, accountId: string): Promise<AuthorizationResult>
+  /**
+   * Follows an authorization URL without logging in: the OP either answers at once (a live OP session) or shows its
+   * login page (`prompt` is the interaction's prompt name, `login` when it asks who the user is).
+   */
+  authorize(authorizationUrl: string | URL): Promise<{ prompt: string } | { callbackUrl: URL }>
+  /** Follows an `end_session_endpoint` URL, confirms "sign me out", and returns where the OP sends the browser. */
+  endSession(logoutUrl: string | URL): Promise<URL>
+}
+
 /** A running provider. */
 export interface RunningOidcProvider {
   issuer: string
   /** Drives login and consent for `accountId` and returns the authorization response meant for the client. */
   signInAs(authorizationUrl: string | URL, accountId: string): Promise<AuthorizationResult>
+  /** A browser with its own cookie jar, kept across calls. */
+  browser(): OpBrowser
+  /**
+   * Signs a JWT with the OP's own signing key (the one its JWKS publishes), for tokens the OP would sign but a test
+   * needs with chosen claims: a logout token for a session, or one with a claim the spec forbids.
+   */
+  signJwt(payload: JWTPayload, typ?: string): Promise<string>
   /** Token endpoint requests answered so far, by grant type (`refresh_token`, `authorization_code`), failed ones too. */
   tokenRequests(grantType: string): number
   /** Revokes a token at the revocation endpoint (RFC 7009), as the client; a refresh token takes its grant with it. */
@@ -70,6 +95,7 @@ interface OidcGrant {
 }
 interface OidcInteraction {
   params: Record<string, unknown>
+  prompt?: { name?: string }
   session?: { accountId?: string }
 }
 interface OidcProviderInstance {
@@ -133,7 +159,10 @@ async function finishInteraction(
   const body = req.method === 'POST' ? await readBody(req) : new URLSearchParams()
   const accountId = body.get('login') ?? details.session?.accountId
   if (!accountId) {
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<form method="post"><input name="login"></form>')
+    const prompt = scalarText(details.prompt?.name ?? 'login').replace(/[^a-z_]/g, '')
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end(`<form method="post" data-prompt="${prompt}"><input name="login"></form>`)
     return
   }
   const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) })
@@ -183,10 +212,10 @@ async function driveSignIn(
   issuer: string,
   authorizationUrl: string | URL,
   accountId: string,
+  jar = new CookieJar(),
 ): Promise<AuthorizationResult> {
-  const jar = new CookieJar()
   const origin = new URL(issuer).origin
-  let response = await fetch(authorizationUrl, { redirect: 'manual' })
+  let response = await fetch(authorizationUrl, { redirect: 'manual', headers: { cookie: jar.header() } })
   for (let hop = 0; hop < 12; hop++) {
     jar.store(response)
     const location = response.headers.get('location')
@@ -211,6 +240,50 @@ async function driveSignIn(
   throw new Error('oidc-provider kept redirecting')
 }
 
+/** Follows redirects inside the OP without logging in: where the OP ends up (its login page, or back at the client). */
+async function followAuthorization(
+  issuer: string,
+  authorizationUrl: string | URL,
+  jar: CookieJar,
+): Promise<{ prompt: string } | { callbackUrl: URL }> {
+  let url = new URL(authorizationUrl)
+  for (let hop = 0; hop < 12; hop++) {
+    const response = await fetch(url, { redirect: 'manual', headers: { cookie: jar.header() } })
+    jar.store(response)
+    const location = response.headers.get('location')
+    if (location && response.status >= 300 && response.status < 400) {
+      url = new URL(location, issuer)
+      if (url.origin !== new URL(issuer).origin) return { callbackUrl: url }
+      continue
+    }
+    const text = await response.text()
+    const prompt = /data-prompt="([a-z_]+)"/.exec(text)?.[1]
+    if (prompt) return { prompt }
+    throw new Error(`oidc-provider answered ${response.status} without a login page: ${text.slice(0, 300)}`)
+  }
+  throw new Error('oidc-provider kept redirecting')
+}
+
+/** Plays the OP's logout confirmation page: posts its form with `logout=yes`, returns the redirect it answers. */
+async function confirmEndSession(issuer: string, logoutUrl: string | URL, jar: CookieJar): Promise<URL> {
+  const page = await fetch(logoutUrl, { redirect: 'manual', headers: { cookie: jar.header() } })
+  jar.store(page)
+  const html = await page.text()
+  const action = /<form[^>]*id="op.logoutForm"[^>]*action="([^"]+)"/i.exec(html)?.[1]
+  const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1]
+  if (!action || !xsrf) throw new Error(`oidc-provider showed no logout form (${page.status}): ${html.slice(0, 300)}`)
+  const confirmed = await fetch(new URL(decodeHtml(action), issuer), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ xsrf: decodeHtml(xsrf), logout: 'yes' }),
+  })
+  jar.store(confirmed)
+  const location = confirmed.headers.get('location')
+  if (!location) throw new Error(`oidc-provider did not redirect after logout: ${confirmed.status}`)
+  return new URL(location, issuer)
+}
+
 /** Starts oidc-provider on 127.0.0.1 with a random port. */
 export async function startOidcProvider(options: OidcProviderOptions): Promise<RunningOidcProvider> {
   const Provider = await loadProviderClass()
@@ -219,9 +292,11 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<R
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const accounts = options.accounts ?? defaultAccounts
+  const jwks = await signingKeys()
+  const signingKey = await importJWK(jwks.keys[0] as JWK, 'RS256')
   const provider = new Provider(issuer, {
     clients: options.clients,
-    jwks: await signingKeys(),
+    jwks,
     cookies: { keys: [randomBytes(32).toString('hex')] },
     conformIdTokenClaims: options.conformIdTokenClaims ?? false,
     claims: {
@@ -237,6 +312,7 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<R
         allowedPolicy: (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) =>
           token.clientId === client.clientId,
       },
+      ...options.features,
     },
     ...(options.refreshTokens ? { rotateRefreshToken: options.refreshTokens.rotate } : {}),
     ...(options.accessTokenTtl !== undefined ? { clockTolerance: 0 } : {}),
@@ -246,6 +322,12 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<R
       return claims ? { accountId: sub, claims: () => ({ sub, ...claims }) } : undefined
     },
     clientBasedCORS: () => false,
+    // The OP's outgoing requests (back-channel logout tokens) go to sites on loopback, which its SSRF guard (a
+    // dispatcher refusing special-use addresses) would refuse: here every party is on 127.0.0.1 on purpose.
+    fetch: (url: string | URL, init: RequestInit & { dispatcher?: unknown }) => {
+      const { dispatcher: _guard, ...rest } = init
+      return globalThis.fetch(url, rest)
+    },
     ttl: {
       AccessToken: options.accessTokenTtl ?? 600,
       AuthorizationCode: 60,
@@ -274,6 +356,16 @@ export async function startOidcProvider(options: OidcProviderOptions): Promise<R
   return {
     issuer,
     signInAs: (authorizationUrl, accountId) => driveSignIn(issuer, authorizationUrl, accountId),
+    signJwt: (payload, typ = 'logout+jwt') =>
+      new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid: 'op-rs256', typ }).sign(signingKey),
+    browser() {
+      const jar = new CookieJar()
+      return {
+        signInAs: (authorizationUrl, accountId) => driveSignIn(issuer, authorizationUrl, accountId, jar),
+        authorize: (authorizationUrl) => followAuthorization(issuer, authorizationUrl, jar),
+        endSession: (logoutUrl) => confirmEndSession(issuer, logoutUrl, jar),
+      }
+    },
     tokenRequests: (grantType) => tokenRequests.get(grantType) ?? 0,
     revoke: async (token, client) => {
       const response = await fetch(`${issuer}/token/revocation`, {

@@ -6,6 +6,8 @@ import type { ErrorType } from '../../errors.js'
 import { databaseSessionEffects } from '../../effects/session/database-session.js'
 import { jwtSessionEffects, type SessionHandlers } from '../../effects/session/jwt-session.js'
 import type { EffectEnv } from '../../effects/shared/effect-env.js'
+import type { SessionLogoutInput } from '../../effects/session/provider-logout.js'
+import { oauthProviderFor } from '../oauth-providers.js'
 import { readChunkedCookie } from '../../session/cookie-chunks.js'
 import type { ResponseInternal } from '../../types/index.js'
 import { requestedCallbackUrl } from '../callback-url.js'
@@ -14,11 +16,26 @@ import { errorFromType, errorRedirect } from '../error-response.js'
 import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
 import { privateNoStoreHeaders } from '../response.js'
 
+/** The OIDC providers a sign-out also ends the session at (`endSessionAtProvider`), by id. */
+function sessionLogoutInput(ctx: RequestContext): SessionLogoutInput {
+  const requested = ctx.req.body?.provider
+  return {
+    endSessionProvider(id) {
+      const configured = ctx.config.providersById.get(id)
+      if (configured?.kind !== 'oauth' || configured.type !== 'oidc' || configured.endSessionAtProvider !== true)
+        return undefined
+      return oauthProviderFor(ctx, configured)
+    },
+    requestedProvider: typeof requested === 'string' && requested !== '' ? requested : undefined,
+  }
+}
+
 function sessionEffects(ctx: RequestContext, env: EffectEnv): SessionHandlers {
   const raw = readChunkedCookie(ctx.cookies.sessionToken.name, ctx.req.cookies)
+  const logout = sessionLogoutInput(ctx)
   if (ctx.config.session.strategy === 'database' && ctx.config.adapter)
-    return databaseSessionEffects(env, ctx.config.adapter, raw)
-  return jwtSessionEffects(env, raw)
+    return databaseSessionEffects(env, ctx.config.adapter, raw, logout)
+  return jwtSessionEffects(env, raw, logout)
 }
 
 async function runSessionMachine(
@@ -44,8 +61,13 @@ async function runSessionMachine(
             now: ctx.now,
           }
   const final = await runMachine(ctx, ctx.config.machines.session, event, effects)
-  const context = final.context as { error?: ErrorType; redirectTo?: string }
-  return { state: final.value, error: context.error, redirectTo: context.redirectTo }
+  const context = final.context as { error?: ErrorType; redirectTo?: string; providerLogoutUrl?: string }
+  return {
+    state: final.value,
+    error: context.error,
+    redirectTo: context.redirectTo,
+    providerLogoutUrl: context.providerLogoutUrl,
+  }
 }
 
 /** GET or POST /session. */
@@ -76,5 +98,6 @@ export async function signOutAction(ctx: RequestContext): Promise<ResponseIntern
   if (result.state !== 'signedOut' || !result.redirectTo) {
     return errorRedirect(ctx, errorFromType(result.error ?? 'SignOutError'))
   }
-  return { redirect: result.redirectTo, cookies: ctx.setCookies }
+  // RP-initiated logout: the provider first, which sends the browser on to `redirectTo`.
+  return { redirect: result.providerLogoutUrl ?? result.redirectTo, cookies: ctx.setCookies }
 }

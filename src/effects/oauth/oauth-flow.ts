@@ -17,6 +17,7 @@ import type { RefusalCheck } from '../../types/refusals.js'
 import { findAuthError, loggable, type CallbackCheck } from './oauth-failure.js'
 import { runRedirectCallback } from '../shared/redirect-callback.js'
 import { runSignInCallback } from '../shared/sign-in-callback.js'
+import { opLogoutClaimOf, wantsOpLogout } from '../session/op-logout-claim.js'
 
 /** The OAuth machine's handlers, as its contract types them. */
 export type OAuthHandlers = HandlersFor<OAuthCommand, OAuthEvent, typeof oauthContract>
@@ -135,6 +136,8 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): OAuthHa
         subject.user = result.user
         subject.account = result.account
         subject.profile = result.profile
+        if (wantsOpLogout(provider, config.backchannelLogout !== undefined))
+          subject.opLogout = opLogoutClaimOf(provider, result.account, result.tokens, env.nowMs)
         return { type: 'CALLBACK_VALIDATED', user: pickUser(result.user) }
       } catch (err) {
         const error = findAuthError(err) ?? (err instanceof Error ? err : new Error(String(err)))

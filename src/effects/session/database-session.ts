@@ -13,6 +13,7 @@ import type { SessionHandlers } from './jwt-session.js'
 import { strategyNeutralSessionEffects } from './session-clearing.js'
 import { providerTokensOf } from '../token-refresh/provider-tokens.js'
 import { refreshTokenError, refreshVerdict } from '../token-refresh/refresh-verdict.js'
+import { buildProviderLogoutUrl, type ProviderLogoutTarget, type SessionLogoutInput } from './provider-logout.js'
 
 /**
  * A session row's expiry: `maxAge` from this request's clock, to the millisecond as Auth.js writes it, so rows written
@@ -27,8 +28,16 @@ export function databaseSessionEffects(
   env: EffectEnv,
   adapter: WrappedAdapter,
   sessionToken: string | undefined,
+  logout?: SessionLogoutInput,
 ): SessionHandlers {
   const { config, outcome } = env
+  // The session row does not say which provider the user came from: the sign-out request names it (`provider`).
+  // The row's account cannot be found from the session alone, so the provider gets `client_id`, no `id_token_hint`.
+  const requested = logout?.requestedProvider ? logout.endSessionProvider(logout.requestedProvider) : undefined
+  const providerLogout: ProviderLogoutTarget | undefined = requested ? { provider: requested } : undefined
+  const ended = providerLogout
+    ? { type: 'SESSION_ENDED' as const, endAtProvider: true }
+    : { type: 'SESSION_ENDED' as const }
   const { maxAge } = config.session
   let row: AdapterSession | null = null
   let user: AdapterUser | null = null
@@ -109,16 +118,18 @@ export function databaseSessionEffects(
       if (sessionToken) await adapter.deleteSession(sessionToken)
     }),
 
+    buildProviderLogoutUrl: (params) => buildProviderLogoutUrl(env, providerLogout, params),
+
     async endSession() {
       outcome.clearSession = true
       if (!sessionToken) {
         await emitAppEvent(env, 'signOut', { session: null })
-        return { type: 'SESSION_ENDED' }
+        return ended
       }
       try {
         const deleted = await adapter.deleteSession(sessionToken)
         await emitAppEvent(env, 'signOut', { session: deleted ?? null })
-        return { type: 'SESSION_ENDED' }
+        return ended
       } catch (err) {
         config.logger.error(
           new SignOutError('the database session could not be deleted', {

@@ -4,9 +4,10 @@
  * supports them for users the adapter knows.
  */
 import type { WrappedAdapter } from '../../types/adapters.js'
-import { CredentialsSignin } from '../../errors.js'
+import { CallbackRouteError, CredentialsSignin } from '../../errors.js'
 import { createDatabaseSession } from './database-session.js'
 import type { EffectEnv } from '../shared/effect-env.js'
+import { sessionKeys } from './op-logout-claim.js'
 import type { SessionIssued, SignInSubject } from './issue-jwt-session.js'
 import { keepTokensInAccount } from '../token-refresh/sign-in-tokens.js'
 
@@ -33,5 +34,29 @@ export async function issueDatabaseSession(
   }
   if (!userId) return { type: 'SESSION_FAILED', error: 'CallbackRouteError' }
   await keepTokensInAccount(env, adapter, subject.account)
-  return createDatabaseSession(env, adapter, userId)
+  const issued = await createDatabaseSession(env, adapter, userId)
+  await indexForBackchannelLogout(env, subject)
+  return issued
+}
+
+/**
+ * Remembers which OP account and OP session the new database session belongs to, so that a back-channel logout
+ * can find and delete it (the adapter cannot list a user's sessions). Kept as long as the session's `maxAge`.
+ */
+async function indexForBackchannelLogout(env: EffectEnv, subject: SignInSubject): Promise<void> {
+  const store = env.config.backchannelLogout?.store
+  const claim = subject.opLogout
+  const sessionToken = env.outcome.issuedSession?.value
+  if (!store || !claim || !sessionToken) return
+  try {
+    await store.addSession(sessionKeys(claim), sessionToken, env.config.session.maxAge)
+  } catch (err) {
+    // Signed in all the same: the session ends at its expiry or sign-out, but a back-channel logout will miss it.
+    env.config.logger.error(
+      new CallbackRouteError('the session could not be indexed for back-channel logout', {
+        provider: claim.p,
+        err: err instanceof Error ? err : undefined,
+      }),
+    )
+  }
 }

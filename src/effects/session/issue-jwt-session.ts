@@ -9,6 +9,7 @@ import type { Account, Profile, User } from '../../types/index.js'
 import type { ErrorType } from '../../errors.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import { keepTokensInJwt } from '../token-refresh/sign-in-tokens.js'
+import { opLogoutClaimName, type OpLogoutClaim } from './op-logout-claim.js'
 
 /** Who is signing in, as the sign-in flows know it. */
 export interface SignInSubject {
@@ -16,6 +17,8 @@ export interface SignInSubject {
   account: Account | null
   profile?: Profile
   isNewUser?: boolean
+  /** What the session keeps so that its OpenID provider can end it, or it can end the provider's session. */
+  opLogout?: OpLogoutClaim
 }
 
 /** How issuing a session ended: the same two events in every sign-in machine. */
@@ -53,6 +56,7 @@ export async function issueJwtSession(env: EffectEnv, subject: SignInSubject): P
   // A jwt callback that answers null at sign-in refuses the session.
   if (!token) return { type: 'SESSION_FAILED', error: 'AccessDenied' }
   token = keepTokensInJwt(config, token, account)
+  if (subject.opLogout) token = { ...token, [opLogoutClaimName]: subject.opLogout }
   try {
     env.outcome.issuedSession = await writeSessionToken(config, env.sessionCookieName, token, env.now)
     env.outcome.token = token

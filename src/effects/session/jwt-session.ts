@@ -8,7 +8,7 @@
  */
 import type { SessionCommand, sessionContract, SessionEvent } from '../../../machines/session.js'
 import type { HandlersFor } from '../../../machines/contract.js'
-import { JWTSessionError, SignOutError } from '../../errors.js'
+import { FlowStoreUnavailable, JWTSessionError, SignOutError } from '../../errors.js'
 import type { JWT } from '../../types/jwt.js'
 import { readSessionToken, writeSessionToken } from '../../session/session-token.js'
 import type { Session } from '../../types/index.js'
@@ -26,6 +26,8 @@ import {
   type ProviderTokens,
 } from '../token-refresh/provider-tokens.js'
 import { refreshTokenError, refreshVerdict } from '../token-refresh/refresh-verdict.js'
+import { opLogoutClaimName, readOpLogoutClaim, sessionKeys } from './op-logout-claim.js'
+import { buildProviderLogoutUrl, type ProviderLogoutTarget, type SessionLogoutInput } from './provider-logout.js'
 
 /** The session machine's handlers, as its contract types them. */
 export type SessionHandlers = HandlersFor<SessionCommand, SessionEvent, typeof sessionContract>
@@ -59,26 +61,59 @@ function keptTokens(token: JWT): Array<[string, ProviderTokens]> {
   return providersWithTokens(token).map((id) => [id, providerTokensIn(token, id) ?? {}])
 }
 
+/**
+ * Whether a back-channel logout revoked this token's OP account or OP session after it was signed in: one store
+ * lookup, made only when back-channel logout is configured and the token came from an OP that can send one.
+ */
+function revocationCheck(env: EffectEnv, token: JWT): Promise<boolean> | undefined {
+  const store = env.config.backchannelLogout?.store
+  const claim = store ? readOpLogoutClaim(token) : undefined
+  if (!store || !claim) return undefined
+  return store.revokedAt(sessionKeys(claim)).then(
+    (revokedAt) => revokedAt !== undefined && revokedAt >= claim.at,
+    (err: unknown) => {
+      // Neither "signed in" nor "signed out" can be known: the client is told to try again shortly (503).
+      throw new FlowStoreUnavailable('the logout store could not be read', {
+        store: store.kind,
+        err: err instanceof Error ? err : undefined,
+      })
+    },
+  )
+}
+
 function errorOf(err: unknown): { err: Error | undefined } {
   return { err: err instanceof Error ? err : undefined }
 }
 
-/** The handlers of one request; `rawCookie` is the reassembled session cookie value, if any. */
+/**
+ * The handlers of one request; `rawCookie` is the reassembled session cookie value, if any; `logout` says which
+ * providers a sign-out also ends the session at.
+ */
 class JwtSessionEffects implements SessionHandlers {
   #token: JWT | null = null
   #expires = 0
   #refreshFailed = false
+  #providerLogout: ProviderLogoutTarget | undefined
 
   constructor(
     private readonly env: EffectEnv,
     private readonly rawCookie: string | undefined,
+    private readonly logout?: SessionLogoutInput,
   ) {}
 
   loadSession(): Answer<'loadSession'> {
     if (!this.rawCookie) return { type: 'SESSION_NOT_FOUND' }
     const { env } = this
     const read = readSessionToken(env.config, env.sessionCookieName, this.rawCookie, env.now)
-    return read instanceof Promise ? read.then((token) => this.#loaded(token)) : this.#loaded(read)
+    return read instanceof Promise ? read.then((token) => this.#checked(token)) : this.#checked(read)
+  }
+
+  #checked(token: JWT | null): Answer<'loadSession'> {
+    const revoked = token ? revocationCheck(this.env, token) : undefined
+    if (!revoked) return this.#loaded(token)
+    return revoked.then((isRevoked) =>
+      isRevoked ? ({ type: 'SESSION_REVOKED_AT_PROVIDER' } as const) : this.#loaded(token),
+    )
   }
 
   #loaded(token: JWT | null): Awaited<Answer<'loadSession'>> {
@@ -123,7 +158,13 @@ class JwtSessionEffects implements SessionHandlers {
       return { type: 'SESSION_REFRESH_FAILED', error: 'JWTSessionError' }
     }
     if (next === null || next === undefined) return { type: 'SESSION_REVOKED' }
-    this.#token = rejoinProviderTokens(next, own)
+    const rejoined = rejoinProviderTokens(next, own)
+    // Authchart's logout claim outlives a callback that rebuilds the token from scratch.
+    const logoutClaim = current[opLogoutClaimName]
+    this.#token =
+      logoutClaim !== undefined && rejoined[opLogoutClaimName] === undefined
+        ? { ...rejoined, [opLogoutClaimName]: logoutClaim }
+        : rejoined
     // An update is the app asking for a new cookie, whatever the callback did.
     return { type: 'SESSION_REFRESHED', changed: isUpdate || JSON.stringify(next) !== before }
   }
@@ -207,6 +248,10 @@ class JwtSessionEffects implements SessionHandlers {
     return runRedirectCallback(this.env, params)
   }
 
+  buildProviderLogoutUrl(params: Params<'buildProviderLogoutUrl'>): Answer<'buildProviderLogoutUrl'> {
+    return buildProviderLogoutUrl(this.env, this.#providerLogout, params)
+  }
+
   async endSession(): Promise<Awaited<Answer<'endSession'>>> {
     const { env } = this
     try {
@@ -215,7 +260,11 @@ class JwtSessionEffects implements SessionHandlers {
         : null
       env.outcome.clearSession = true
       await emitAppEvent(env, 'signOut', { token: ending && splitProviderTokens(ending).visible })
-      return { type: 'SESSION_ENDED' }
+      const claim = readOpLogoutClaim(ending)
+      const provider = claim?.idt ? this.logout?.endSessionProvider(claim.p) : undefined
+      if (!provider) return { type: 'SESSION_ENDED' }
+      this.#providerLogout = { provider, idToken: claim?.idt }
+      return { type: 'SESSION_ENDED', endAtProvider: true }
     } catch (err) {
       env.config.logger.error(new SignOutError('sign-out failed', errorOf(err)))
       return { type: 'SIGNOUT_FAILED' }
@@ -223,7 +272,14 @@ class JwtSessionEffects implements SessionHandlers {
   }
 }
 
-/** Builds the handlers for one request; `rawCookie` is the reassembled session cookie value, if any. */
-export function jwtSessionEffects(env: EffectEnv, rawCookie: string | undefined): SessionHandlers {
-  return new JwtSessionEffects(env, rawCookie)
+/**
+ * Builds the handlers for one request; `rawCookie` is the reassembled session cookie value, if any; `logout` says
+ * which providers a sign-out also ends the session at.
+ */
+export function jwtSessionEffects(
+  env: EffectEnv,
+  rawCookie: string | undefined,
+  logout?: SessionLogoutInput,
+): SessionHandlers {
+  return new JwtSessionEffects(env, rawCookie, logout)
 }

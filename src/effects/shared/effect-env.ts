@@ -14,6 +14,7 @@ import type {
 import type { JWT } from '../../types/jwt.js'
 import type { LoggerInstance } from '../../types/logger.js'
 import type { SessionTokenConfig } from '../../session/session-token.js'
+import type { BackchannelLogoutOptions } from '../../types/logout-store.js'
 import type { RefreshFailureAction, TokenRefreshLock } from '../../types/token-refresh.js'
 
 /** A provider's `tokenRefresh` option with its defaults applied. */
@@ -51,6 +52,8 @@ export interface EffectConfig extends SessionTokenConfig {
   providerTimeout: number
   /** Styling of the built-in pages and messages (the e-mail message follows it). */
   theme: Theme
+  /** Back-channel logout: the store of revocations and session index, when configured. */
+  backchannelLogout?: BackchannelLogoutOptions
   /** Providers whose tokens the session keeps and `getAccessToken` renews, by id (docs/token-refresh.md). */
   tokenRefresh?: ReadonlyMap<string, ResolvedTokenRefresh>
   /** Shares refreshes between instances (the Redis flow store offers one); without it, one process only. */

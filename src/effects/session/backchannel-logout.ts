@@ -1,0 +1,156 @@
+/**
+ * OpenID Connect Back-Channel Logout 1.0, the receiving side: the logout token is verified (§2.6) and the sessions
+ * it names are ended. Database sessions indexed under the OP account or OP session are deleted; JWT sessions cannot
+ * be reached, so the OP account or session is put on the revocation list their reads check
+ * (src/effects/session/jwt-session.ts).
+ */
+import { createRemoteJWKSet, customFetch as joseCustomFetch, jwtVerify, type JWTPayload } from 'jose'
+import type { WrappedAdapter } from '../../types/adapters.js'
+import type { OAuthConfigInternal } from '../../types/providers.js'
+import type { RefusalCheck } from '../../types/refusals.js'
+import { resolveProviderClient, type ProviderClient } from '../oauth/client-configuration.js'
+import { emitAppEvent } from '../shared/app-events.js'
+import type { EffectEnv } from '../shared/effect-env.js'
+import { logoutKeys } from './op-logout-claim.js'
+
+/** The `events` member that makes a JWT a logout token. */
+export const backchannelLogoutEvent = 'http://schemas.openid.net/event/backchannel-logout'
+
+/** Signature algorithms a logout token may use: asymmetric ones, verified against the provider's published keys. */
+const allowedAlgorithms = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']
+
+/** Seconds of clock difference tolerated between the provider and this server. */
+const clockTolerance = 60
+
+/** A verified logout token: whom it logs out. */
+export interface LogoutSubject {
+  issuer: string
+  jti: string
+  sub?: string
+  sid?: string
+  /** Epoch seconds until which the token id must be remembered. */
+  rememberUntil: number
+}
+
+/** Why a logout token was refused: a stable check and a short reason (never the token). */
+export interface LogoutTokenRefusal {
+  check: RefusalCheck
+  reason: string
+}
+
+const keySets = new WeakMap<ProviderClient, ReturnType<typeof createRemoteJWKSet>>()
+
+function keySetOf(client: ProviderClient, timeoutMs: number): ReturnType<typeof createRemoteJWKSet> | undefined {
+  let keys = keySets.get(client)
+  const jwksUri = client.config.serverMetadata().jwks_uri
+  if (!keys && jwksUri) {
+    keys = createRemoteJWKSet(new URL(jwksUri), {
+      timeoutDuration: Math.ceil(timeoutMs),
+      [joseCustomFetch]: client.fetch,
+    })
+    keySets.set(client, keys)
+  }
+  return keys
+}
+
+function refuse(reason: string): LogoutTokenRefusal {
+  return { check: 'logout-token', reason }
+}
+
+/** The claim checks of §2.6 after the signature, `iss`, `aud` and `iat` have passed. */
+function checkClaims(payload: JWTPayload): string | undefined {
+  if (typeof payload.jti !== 'string' || payload.jti === '') return 'no jti'
+  const events = payload.events
+  if (typeof events !== 'object' || events === null || Array.isArray(events)) return 'no events claim'
+  const member = (events as Record<string, unknown>)[backchannelLogoutEvent]
+  if (typeof member !== 'object' || member === null || Array.isArray(member)) return 'events lacks the logout event'
+  const hasSub = typeof payload.sub === 'string' && payload.sub !== ''
+  const hasSid = typeof payload.sid === 'string' && payload.sid !== ''
+  if (!hasSub && !hasSid) return 'neither sub nor sid'
+  if ('nonce' in payload) return 'a logout token must not carry a nonce'
+  return undefined
+}
+
+/**
+ * Verifies a logout token from `provider`: signature against its JWKS, `iss`, `aud` (the client id), `iat` within
+ * `maxTokenAge`, `exp` when present, `jti`, the logout event, `sub` or `sid`, no `nonce`.
+ */
+export async function verifyLogoutToken(
+  env: EffectEnv,
+  provider: OAuthConfigInternal,
+  logoutToken: string,
+  maxTokenAge: number,
+): Promise<LogoutSubject | LogoutTokenRefusal> {
+  let client: ProviderClient
+  try {
+    client = await resolveProviderClient(provider, env.config.providerTimeout)
+  } catch {
+    return refuse('provider discovery failed')
+  }
+  const metadata = client.config.serverMetadata()
+  const keys = keySetOf(client, env.config.providerTimeout)
+  if (!keys) return refuse('provider publishes no jwks_uri')
+  let payload: JWTPayload
+  try {
+    ;({ payload } = await jwtVerify(logoutToken, keys, {
+      issuer: metadata.issuer,
+      audience: provider.clientId ?? '',
+      algorithms: allowedAlgorithms,
+      requiredClaims: ['iat'],
+      maxTokenAge,
+      clockTolerance,
+      currentDate: new Date(env.nowMs),
+    }))
+  } catch (err) {
+    const code = (err as { code?: unknown }).code
+    return refuse(typeof code === 'string' ? code : 'signature or claims invalid')
+  }
+  // jose accepts an `iat` a little in the future within the tolerance; a token from far ahead is refused too.
+  if (typeof payload.iat !== 'number' || payload.iat > env.now + clockTolerance) return refuse('iat in the future')
+  const problem = checkClaims(payload)
+  if (problem) return refuse(problem)
+  const lifetimeEnd = typeof payload.exp === 'number' ? payload.exp : (payload.iat ?? env.now) + maxTokenAge
+  return {
+    issuer: metadata.issuer,
+    jti: payload.jti as string,
+    ...(typeof payload.sub === 'string' && payload.sub !== '' ? { sub: payload.sub } : {}),
+    ...(typeof payload.sid === 'string' && payload.sid !== '' ? { sid: payload.sid } : {}),
+    rememberUntil: Math.max(lifetimeEnd, (payload.iat ?? env.now) + maxTokenAge) + clockTolerance,
+  }
+}
+
+/**
+ * Ends the sessions a verified logout token names: the OP session (`sid`) when given (with the user's sessions that
+ * carry no `sid`), else every session of the OP account (`sub`). Refuses a token id already used. Store and adapter failures are thrown to the caller.
+ */
+export async function endSessionsForLogout(
+  env: EffectEnv,
+  adapter: WrappedAdapter | undefined,
+  provider: OAuthConfigInternal,
+  subject: LogoutSubject,
+  strategy: 'jwt' | 'database',
+): Promise<{ ended: number } | LogoutTokenRefusal> {
+  const store = env.config.backchannelLogout?.store
+  if (!store) return refuse('back-channel logout is not configured')
+  const fresh = await store.claimTokenId(
+    `${encodeURIComponent(subject.issuer)}:${encodeURIComponent(subject.jti)}`,
+    Math.max(1, subject.rememberUntil - env.now),
+  )
+  if (!fresh) return { check: 'logout-token-replayed', reason: 'logout token id already used' }
+  const keys = logoutKeys(provider.id, subject.sub, subject.sid)
+  if (strategy === 'jwt') {
+    // A JWT session lives at most its maxAge after it was last written: the mark need not outlive that.
+    await store.revoke(keys, env.nowMs, Math.max(env.config.session.maxAge, env.config.jwt.maxAge))
+    return { ended: 0 }
+  }
+  let ended = 0
+  for (const sessionToken of await store.takeSessions(keys)) {
+    if (!adapter) continue
+    const deleted = await adapter.deleteSession(sessionToken)
+    // null: the session had ended already (signed out, expired); an adapter returning nothing deleted it.
+    if (deleted === null) continue
+    ended++
+    await emitAppEvent(env, 'signOut', { session: deleted ?? null })
+  }
+  return { ended }
+}

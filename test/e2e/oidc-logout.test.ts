@@ -1,0 +1,413 @@
+/**
+ * Federated logout over real HTTP against a real `oidc-provider` on loopback with RP-initiated and back-channel
+ * logout enabled: signing out ends the OP session too (the OP then asks for a login again), the OP's back-channel
+ * logout ends the matching JWT and database sessions (and no others), and replayed or forged logout tokens are
+ * refused with 400 and one log line each.
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Redis } from 'ioredis'
+import { generateKeyPair, SignJWT } from 'jose'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createMemoryStore, MemoryAdapter, type MemoryStore } from '../../adapters/memory.js'
+import { MemoryLogoutStore, RedisLogoutStore } from '../../src/flow/stores/logout.js'
+import OIDC from '../../src/providers/oidc.js'
+import type { AuthConfig } from '../../src/types/index.js'
+import { encode } from '../../src/jwt.js'
+import { CookieJar, csrfToken, origin, recordingLogger, secret, send, testConfig } from '../support/auth-harness.js'
+import { HttpBrowser, startHttpSite, type HttpSite } from '../support/http-site.js'
+import { startOidcProvider, type OpBrowser, type RunningOidcProvider } from '../support/oidc-provider.js'
+
+const logoutEvent = 'http://schemas.openid.net/event/backchannel-logout'
+
+/** Where the OP posts its logout tokens: records each one, then hands it on to the site unchanged. */
+async function startLogoutRecorder(target: () => string) {
+  const tokens: string[] = []
+  const answers: number[] = []
+  const server: Server = createServer((req, res) => {
+    let body = ''
+    req.setEncoding('utf8')
+    req.on('data', (chunk: string) => (body += chunk))
+    req.on('end', () => {
+      const token = new URLSearchParams(body).get('logout_token')
+      if (token) tokens.push(token)
+      fetch(target(), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
+        .then(async (answer) => {
+          answers.push(answer.status)
+          res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text())
+        })
+        .catch(() => res.writeHead(502).end())
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/backchannel`,
+    tokens,
+    answers,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+interface LogoutSite {
+  site: HttpSite
+  op: RunningOidcProvider
+  recorder: Awaited<ReturnType<typeof startLogoutRecorder>>
+  recorded: ReturnType<typeof recordingLogger>
+  memory: MemoryStore
+  close(): Promise<void>
+}
+
+/** A site on loopback with one OIDC provider that has both kinds of logout, and the OP registered for it. */
+async function startLogoutSite(strategy: 'jwt' | 'database'): Promise<LogoutSite> {
+  const recorded = recordingLogger()
+  const memory = createMemoryStore()
+  let siteOrigin = ''
+  const recorder = await startLogoutRecorder(() => `${siteOrigin}/auth/backchannel-logout/idp`)
+  let op: RunningOidcProvider | undefined
+  const site = await startHttpSite(async (origin): Promise<AuthConfig> => {
+    siteOrigin = origin
+    op = await startOidcProvider({
+      clients: [
+        {
+          client_id: 'app',
+          client_secret: 'app-secret',
+          redirect_uris: [`${origin}/auth/callback/idp`],
+          post_logout_redirect_uris: [`${origin}/signed-out`],
+          backchannel_logout_uri: recorder.url,
+          backchannel_logout_session_required: true,
+        },
+      ],
+      features: { rpInitiatedLogout: { enabled: true }, backchannelLogout: { enabled: true } },
+    })
+    return {
+      url: `${origin}/auth`,
+      secret,
+      logger: recorded.logger,
+      session: { strategy },
+      ...(strategy === 'database' ? { adapter: MemoryAdapter(memory) } : {}),
+      backchannelLogout: { store: new MemoryLogoutStore() },
+      providers: [
+        OIDC({
+          id: 'idp',
+          name: 'IdP',
+          issuer: op.issuer,
+          clientId: 'app',
+          clientSecret: 'app-secret',
+          checks: ['pkce', 'state', 'nonce'],
+          endSessionAtProvider: true,
+          backchannelLogout: true,
+        }),
+      ],
+    }
+  })
+  return {
+    site,
+    op: op as RunningOidcProvider,
+    recorder,
+    recorded,
+    memory,
+    close: async () => {
+      await site.close()
+      await op?.close()
+      await recorder.close()
+    },
+  }
+}
+
+/** The authorization URL a sign-in with the OP starts. */
+async function startSignIn(browser: HttpBrowser): Promise<string> {
+  const csrfToken = await browser.csrfToken()
+  const start = await browser.request('/auth/signin/idp', { form: { csrfToken, callbackUrl: '/home' } })
+  expect(start.status).toBe(302)
+  return start.headers.get('location') as string
+}
+
+/** Signs `account` in at the OP and at the site, in one site browser and one OP browser. */
+async function signIn(browser: HttpBrowser, opBrowser: OpBrowser, account: string): Promise<void> {
+  const result = await opBrowser.signInAs(await startSignIn(browser), account)
+  if (result.mode !== 'query') throw new Error('expected a query response')
+  const back = await browser.request(result.callbackUrl.href)
+  expect(back.status).toBe(302)
+  expect((await browser.session())?.user?.email).toBe(
+    account === 'alice' ? 'alice@example.test' : `${account}@example.test`,
+  )
+}
+
+async function postLogoutToken(site: HttpSite, token: string): Promise<Response> {
+  return fetch(`${site.origin}/auth/backchannel-logout/idp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ logout_token: token }),
+  })
+}
+
+describe('federated logout, JWT sessions', () => {
+  let s: LogoutSite
+  beforeAll(async () => {
+    s = await startLogoutSite('jwt')
+  })
+  afterAll(async () => {
+    await s?.close()
+  })
+
+  it('RP-initiated logout ends the OP session: the next authorization shows the login prompt', async () => {
+    const browser = new HttpBrowser(s.site.origin)
+    const opBrowser = s.op.browser()
+    await signIn(browser, opBrowser, 'alice')
+    // While the OP session lives, the OP answers a new authorization at once, without a login page.
+    const live = await opBrowser.authorize(await startSignIn(browser))
+    expect('callbackUrl' in live).toBe(true)
+
+    const csrfToken = await browser.csrfToken()
+    const signOut = await browser.request('/auth/signout', { form: { csrfToken, callbackUrl: '/signed-out' } })
+    expect(signOut.status).toBe(302)
+    const logoutUrl = new URL(signOut.headers.get('location') as string)
+    expect(`${logoutUrl.origin}${logoutUrl.pathname}`).toBe(`${s.op.issuer}/session/end`)
+    expect(logoutUrl.searchParams.get('post_logout_redirect_uri')).toBe(`${s.site.origin}/signed-out`)
+    expect(logoutUrl.searchParams.get('client_id')).toBe('app')
+    expect(logoutUrl.searchParams.get('id_token_hint')?.split('.')).toHaveLength(3)
+    expect(await browser.session()).toBeNull()
+
+    const landing = await opBrowser.endSession(logoutUrl)
+    expect(landing.href).toBe(`${s.site.origin}/signed-out`)
+    const after = await opBrowser.authorize(await startSignIn(browser))
+    expect(after).toEqual({ prompt: 'login' })
+  })
+
+  it('a sign-out callback URL on another origin is not sent to the OP as post_logout_redirect_uri', async () => {
+    const browser = new HttpBrowser(s.site.origin)
+    await signIn(browser, s.op.browser(), 'alice')
+    const csrfToken = await browser.csrfToken()
+    const signOut = await browser.request('/auth/signout', {
+      form: { csrfToken, callbackUrl: 'https://evil.example/steal' },
+    })
+    const logoutUrl = new URL(signOut.headers.get('location') as string)
+    expect(logoutUrl.searchParams.get('post_logout_redirect_uri')).toBe(`${s.site.origin}/`)
+  })
+
+  it("back-channel logout from the OP ends the user's JWT session, not another user's; a replay is refused", async () => {
+    const alice = new HttpBrowser(s.site.origin)
+    const aliceAtOp = s.op.browser()
+    const bob = new HttpBrowser(s.site.origin)
+    await signIn(alice, aliceAtOp, 'alice')
+    await signIn(bob, s.op.browser(), 'bob')
+    const before = s.recorder.tokens.length
+
+    // The user signs out at the OP itself (OP-initiated): the OP posts a logout token to the site.
+    await aliceAtOp.endSession(`${s.op.issuer}/session/end`)
+    expect(s.recorder.tokens.length).toBe(before + 1)
+    expect(s.recorder.answers.at(-1)).toBe(200)
+    expect(await alice.session()).toBeNull()
+    expect(s.recorded.refusals.map((r) => r.code)).toContain('refused:session-revoked')
+    expect((await bob.session())?.user?.email).toBe('bob@example.test')
+
+    const refusalsBefore = s.recorded.refusals.length
+    const replay = await postLogoutToken(s.site, s.recorder.tokens.at(-1) as string)
+    expect(replay.status).toBe(400)
+    expect(replay.headers.get('cache-control')).toBe('no-store')
+    expect(await replay.json()).toEqual({ error: 'invalid_request' })
+    expect(s.recorded.refusals.slice(refusalsBefore).map((r) => r.code)).toEqual(['refused:logout-token-replayed'])
+  })
+
+  it('a new sign-in after a back-channel logout is not refused', async () => {
+    const browser = new HttpBrowser(s.site.origin)
+    const opBrowser = s.op.browser()
+    await signIn(browser, opBrowser, 'alice')
+    await opBrowser.endSession(`${s.op.issuer}/session/end`)
+    expect(await browser.session()).toBeNull()
+    await signIn(browser, opBrowser, 'alice')
+    expect((await browser.session())?.user?.email).toBe('alice@example.test')
+  })
+
+  it('refuses a logout token signed with another key, and one that breaks a claim rule', async () => {
+    const browser = new HttpBrowser(s.site.origin)
+    await signIn(browser, s.op.browser(), 'alice')
+    const claims = {
+      iss: s.op.issuer,
+      aud: 'app',
+      sub: 'alice',
+      jti: `forged-${Date.now()}`,
+      events: { [logoutEvent]: {} },
+    }
+    // Another key under the OP's key id: only the signature gives it away.
+    const { privateKey } = await generateKeyPair('RS256')
+    const forged = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: 'op-rs256', typ: 'logout+jwt' })
+      .setIssuedAt()
+      .setExpirationTime('2m')
+      .sign(privateKey)
+    const now = Math.floor(Date.now() / 1000)
+    const cases = [
+      forged,
+      await s.op.signJwt({ ...claims, iat: now, exp: now + 120, nonce: 'n' }),
+      await s.op.signJwt({ ...claims, iat: now, exp: now + 120, events: {} }),
+      await s.op.signJwt({ ...claims, iat: now - 3600, exp: now + 120 }),
+      await s.op.signJwt({ ...claims, iat: now, exp: now + 120, aud: 'someone-else' }),
+      await s.op.signJwt({ ...claims, iat: now, exp: now + 120, jti: undefined }),
+      'not-a-jwt',
+    ]
+    for (const token of cases) {
+      const before = s.recorded.refusals.length
+      const answer = await postLogoutToken(s.site, token)
+      expect(answer.status).toBe(400)
+      expect(await answer.json()).toEqual({ error: 'invalid_request' })
+      const logged = s.recorded.refusals.slice(before)
+      expect(logged.map((r) => r.code)).toEqual(['refused:logout-token'])
+      expect(JSON.stringify(logged)).not.toContain(token)
+    }
+    expect((await browser.session())?.user?.email).toBe('alice@example.test')
+    // The same claims, signed by the OP's real key, are accepted: the refusals above were the key and the rules.
+    const genuine = await s.op.signJwt({ ...claims, iat: now, exp: now + 120 })
+    expect((await postLogoutToken(s.site, genuine)).status).toBe(200)
+    expect(await browser.session()).toBeNull()
+  })
+})
+
+describe('federated logout, database sessions (memory adapter)', () => {
+  let s: LogoutSite
+  beforeAll(async () => {
+    s = await startLogoutSite('database')
+  })
+  afterAll(async () => {
+    await s?.close()
+  })
+
+  it("back-channel logout from the OP deletes the user's database session rows", async () => {
+    const alice = new HttpBrowser(s.site.origin)
+    const aliceAtOp = s.op.browser()
+    const bob = new HttpBrowser(s.site.origin)
+    await signIn(alice, aliceAtOp, 'alice')
+    await signIn(bob, s.op.browser(), 'bob')
+    expect(s.memory.sessions.size).toBe(2)
+    const aliceToken = alice.jar.cookies.get('authjs.session-token') as string
+    expect(s.memory.sessions.has(aliceToken)).toBe(true)
+
+    await aliceAtOp.endSession(`${s.op.issuer}/session/end`)
+    expect(s.recorder.answers.at(-1)).toBe(200)
+    expect(s.memory.sessions.has(aliceToken)).toBe(false)
+    expect(s.memory.sessions.size).toBe(1)
+    expect(await alice.session()).toBeNull()
+    expect((await bob.session())?.user?.email).toBe('bob@example.test')
+
+    const replay = await postLogoutToken(s.site, s.recorder.tokens.at(-1) as string)
+    expect(replay.status).toBe(400)
+  })
+
+  it('sign-out naming the provider ends the OP session too (client_id, no ID token on the session row)', async () => {
+    const browser = new HttpBrowser(s.site.origin)
+    const opBrowser = s.op.browser()
+    await signIn(browser, opBrowser, 'alice')
+    const csrfToken = await browser.csrfToken()
+    const signOut = await browser.request('/auth/signout', {
+      form: { csrfToken, callbackUrl: '/signed-out', provider: 'idp' },
+    })
+    const logoutUrl = new URL(signOut.headers.get('location') as string)
+    expect(logoutUrl.searchParams.get('client_id')).toBe('app')
+    expect(await opBrowser.endSession(logoutUrl)).toEqual(new URL(`${s.site.origin}/signed-out`))
+    expect(await opBrowser.authorize(await startSignIn(browser))).toEqual({ prompt: 'login' })
+  })
+})
+
+describe('federated logout, when the provider cannot be reached or the config is wrong', () => {
+  it('signs out locally and goes to the callback URL when the provider logout URL cannot be built', async () => {
+    // A JWT session from a provider whose issuer does not answer (discovery fails at sign-out).
+    const config = testConfig({
+      providers: [
+        OIDC({
+          id: 'down',
+          name: 'Down',
+          issuer: 'http://127.0.0.1:9/nowhere',
+          clientId: 'a',
+          clientSecret: 'b',
+          endSessionAtProvider: true,
+        }),
+      ],
+      providerTimeout: 1000,
+    })
+    const now = Math.floor(Date.now() / 1000)
+    const token = await encode({
+      token: {
+        sub: 'alice',
+        email: 'alice@example.test',
+        iat: now,
+        exp: now + 3600,
+        'authchart:op': { p: 'down', sub: 'alice', idt: 'x.y.z', at: Date.now() },
+      },
+      secret,
+      salt: 'authjs.session-token',
+    })
+    const jar = new CookieJar()
+    jar.cookies.set('authjs.session-token', token)
+    const signOut = await send(config, '/auth/signout', {
+      jar,
+      form: { csrfToken: await csrfToken(config, jar), callbackUrl: '/bye' },
+    })
+    expect(signOut.status).toBe(302)
+    expect(signOut.headers.get('location')).toBe(`${origin}/bye`)
+    expect(jar.cookies.has('authjs.session-token')).toBe(false)
+    expect(config.recorded.errors.map((e) => e.name)).toContain('OAuthSignInError')
+  })
+
+  it('answers 400 invalid_request when back-channel logout is not configured or the provider did not opt in', async () => {
+    const providers = () => [
+      OIDC({ id: 'idp', name: 'IdP', issuer: 'http://127.0.0.1:9', clientId: 'a', clientSecret: 'b' }),
+    ]
+    const plain = testConfig({ providers: providers() })
+    const notOptedIn = testConfig({ providers: providers(), backchannelLogout: { store: new MemoryLogoutStore() } })
+    for (const config of [plain, notOptedIn]) {
+      const answer = await send(config, '/auth/backchannel-logout/idp', { form: { logout_token: 'a.b.c' } })
+      expect(answer.status).toBe(400)
+      expect(answer.headers.get('cache-control')).toBe('no-store')
+      expect(await answer.json()).toEqual({ error: 'invalid_request' })
+      expect(config.recorded.refusals.map((r) => r.code)).toEqual(['refused:logout-token'])
+    }
+  })
+
+  it('answers 503 for a JWT session read while the logout store is unreachable, never a session', async () => {
+    // A real Redis client pointed at a port where no Redis listens, failing at once instead of queueing.
+    const dead = new Redis('redis://127.0.0.1:9', {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      lazyConnect: true,
+    })
+    dead.on('error', () => {})
+    try {
+      const config = testConfig({
+        providers: [OIDC({ id: 'idp', name: 'IdP', issuer: 'http://127.0.0.1:9', clientId: 'a', clientSecret: 'b' })],
+        backchannelLogout: { store: new RedisLogoutStore(dead) },
+      })
+      const now = Math.floor(Date.now() / 1000)
+      const jar = new CookieJar()
+      jar.cookies.set(
+        'authjs.session-token',
+        await encode({
+          token: {
+            sub: 'alice',
+            iat: now,
+            exp: now + 3600,
+            'authchart:op': { p: 'idp', sub: 'alice', at: Date.now() },
+          },
+          secret,
+          salt: 'authjs.session-token',
+        }),
+      )
+      const answer = await send(config, '/auth/session', { jar })
+      expect(answer.status).toBe(503)
+      expect(answer.headers.get('retry-after')).toBe('5')
+      expect(config.recorded.errors.map((e) => e.name)).toContain('FlowStoreUnavailable')
+    } finally {
+      dead.disconnect()
+    }
+  })
+
+  it('refuses a config whose backchannelLogout has no store', async () => {
+    const config = testConfig({ backchannelLogout: { store: {} as never } })
+    const answer = await send(config, '/auth/session')
+    expect(answer.status).toBe(500)
+  })
+})
