@@ -17,6 +17,7 @@ import { encode } from '../../src/jwt.js'
 import { CookieJar, csrfToken, origin, recordingLogger, secret, send, testConfig } from '../support/auth-harness.js'
 import { HttpBrowser, startHttpSite, type HttpSite } from '../support/http-site.js'
 import { startOidcProvider, type OpBrowser, type RunningOidcProvider } from '../support/oidc-provider.js'
+import { decodeJwt } from 'jose'
 
 const logoutEvent = 'http://schemas.openid.net/event/backchannel-logout'
 
@@ -297,7 +298,7 @@ describe('federated logout, database sessions (memory adapter)', () => {
     expect(replay.status).toBe(400)
   })
 
-  it('sign-out naming the provider ends the OP session too (client_id, no ID token on the session row)', async () => {
+  it("sign-out naming the provider ends the OP session too, with the account row's ID token as the hint", async () => {
     const browser = new HttpBrowser(s.site.origin)
     const opBrowser = s.op.browser()
     await signIn(browser, opBrowser, 'alice')
@@ -307,6 +308,11 @@ describe('federated logout, database sessions (memory adapter)', () => {
     })
     const logoutUrl = new URL(signOut.headers.get('location') as string)
     expect(logoutUrl.searchParams.get('client_id')).toBe('app')
+    // The hint is the ID token of the signed-out user's own account row at this provider.
+    const hint = logoutUrl.searchParams.get('id_token_hint')
+    const account = [...s.memory.accounts.values()].find((candidate) => candidate.id_token === hint)
+    expect(hint?.split('.')).toHaveLength(3)
+    expect(account).toMatchObject({ provider: 'idp', providerAccountId: decodeJwt(hint as string).sub })
     expect(await opBrowser.endSession(logoutUrl)).toEqual(new URL(`${s.site.origin}/signed-out`))
     expect(await opBrowser.authorize(await startSignIn(browser))).toEqual({ prompt: 'login' })
   })

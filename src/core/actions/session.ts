@@ -27,6 +27,7 @@ function sessionLogoutInput(ctx: RequestContext): SessionLogoutInput {
       return oauthProviderFor(ctx, configured)
     },
     requestedProvider: typeof requested === 'string' && requested !== '' ? requested : undefined,
+    accountsListable: typeof ctx.config.source.adapter?.listAccountsByUserId === 'function',
   }
 }
 

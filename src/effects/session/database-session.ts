@@ -32,7 +32,7 @@ export function databaseSessionEffects(
 ): SessionHandlers {
   const { config, outcome } = env
   // The session row does not say which provider the user came from: the sign-out request names it (`provider`).
-  // The row's account cannot be found from the session alone, so the provider gets `client_id`, no `id_token_hint`.
+  // The ID token comes from the user's account row of that provider, when the adapter can list accounts.
   const requested = logout?.requestedProvider ? logout.endSessionProvider(logout.requestedProvider) : undefined
   const providerLogout: ProviderLogoutTarget | undefined = requested ? { provider: requested } : undefined
   const ended = providerLogout
@@ -43,6 +43,18 @@ export function databaseSessionEffects(
   let user: AdapterUser | null = null
   let refreshFailed = false
   const updateData = env.body?.data
+
+  /** The ID token of the user's account at the provider signed out of; without one the OP gets `client_id` only. */
+  async function idTokenOf(userId: string): Promise<string | undefined> {
+    try {
+      const accounts = await adapter.listAccountsByUserId(userId)
+      const account = accounts.find((candidate) => candidate.provider === providerLogout?.provider.id)
+      return typeof account?.id_token === 'string' ? account.id_token : undefined
+    } catch {
+      // Logged by the adapter wrapper; the sign-out goes on without the hint.
+      return undefined
+    }
+  }
 
   return {
     async loadSession() {
@@ -129,6 +141,8 @@ export function databaseSessionEffects(
       try {
         const deleted = await adapter.deleteSession(sessionToken)
         await emitAppEvent(env, 'signOut', { session: deleted ?? null })
+        const ownerId = deleted?.userId ?? row?.userId
+        if (providerLogout && logout?.accountsListable && ownerId) providerLogout.idToken = await idTokenOf(ownerId)
         return ended
       } catch (err) {
         config.logger.error(

@@ -24,6 +24,11 @@ export interface SessionLogoutInput {
   endSessionProvider(id: string): OAuthConfigInternal | undefined
   /** A provider the sign-out request named (database sessions: the session row does not say where it came from). */
   requestedProvider?: string
+  /**
+   * Database sessions: the adapter can list a user's accounts (`listAccountsByUserId`, an Authchart method), so the
+   * ID token the account row keeps can go out as `id_token_hint`.
+   */
+  accountsListable?: boolean
 }
 
 /** Builds the provider's logout URL; answers PROVIDER_LOGOUT_UNAVAILABLE (logged) when it cannot. */
