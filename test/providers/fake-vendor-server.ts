@@ -9,6 +9,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose'
 import type { FetchFunction } from '../../src/types/symbols.js'
+import { urlOfFetchInput } from '../support/fetch-input.js'
 import { readRequestBody } from '../support/read-request-body.js'
 
 /** A request the fake received, under the vendor URL it was meant for. */
@@ -85,7 +86,7 @@ export async function startFakeVendorServer(): Promise<FakeVendorServer> {
 
   return {
     fetch: (input, init) => {
-      const target = new URL(input instanceof Request ? input.url : String(input))
+      const target = new URL(urlOfFetchInput(input))
       return fetch(`${origin}/${target.host}${target.pathname}${target.search}`, init)
     },
     on: (method, url, handler) => void handlers.set(keyOf(method, new URL(url)), handler),
