@@ -12,6 +12,7 @@ import { createHash, randomUUID } from 'node:crypto'
 import { MissingSecret } from '../errors.js'
 import { deriveSessionTokenKey, type SessionTokenEnc } from './hkdf-keys.js'
 import { openCompactJwe, prepareHeader, sealPrepared, type JweProtectedHeader, type PreparedHeader } from './jwe.js'
+import { OpenedTokens } from './opened-tokens.js'
 
 /** Clock leeway for tokens written and read by servers whose clocks disagree (Auth.js uses the same). */
 const clockToleranceSeconds = 15
@@ -43,6 +44,8 @@ interface Keyring {
   sealingHeader: PreparedHeader
   /** Keys to try for a header: each secret's key for its `enc`, only the one `kid` names when it names one. */
   candidates: (header: JweProtectedHeader) => readonly Uint8Array[]
+  /** Plaintexts of tokens sealed or opened with these keys lately (src/session/opened-tokens.ts). */
+  opened: OpenedTokens
 }
 
 function buildKeyring(secrets: readonly string[], salt: string): Keyring {
@@ -74,6 +77,7 @@ function buildKeyring(secrets: readonly string[], salt: string): Keyring {
       }
       return named
     },
+    opened: new OpenedTokens(),
   }
 }
 
@@ -92,6 +96,11 @@ function keyringOf(secrets: readonly string[], salt: string): Keyring {
     bySalt.set(salt, ring)
   }
   return ring
+}
+
+/** The memo of recently sealed and opened tokens for one (secret list, salt): for tests and diagnostics. */
+export function openedTokensOf(secrets: readonly string[], salt: string): OpenedTokens {
+  return keyringOf(secrets, salt).opened
 }
 
 function isClaimsObject(value: unknown): value is Record<string, unknown> {
@@ -120,7 +129,11 @@ export function sealSessionToken(
 ): string {
   const ring = keyringOf(secrets, salt)
   const claims = { ...token, iat: now, exp: now + maxAge, jti: randomUUID() }
-  return sealPrepared(JSON.stringify(claims), ring.sealingKey, ring.sealingHeader)
+  const plaintext = JSON.stringify(claims)
+  const sealed = sealPrepared(plaintext, ring.sealingKey, ring.sealingHeader)
+  // The browser sends this token back on its next request: it opens from the memo.
+  ring.opened.remember(sealed, plaintext)
+  return sealed
 }
 
 /**
@@ -134,15 +147,23 @@ export function openSessionToken<Payload>(
   now: number,
 ): Payload | null {
   const ring = keyringOf(secrets, salt)
-  const opened = openCompactJwe(token, ring.candidates, openableEncs, ring.sealingHeader)
-  if (!opened) return null
+  let plaintext = ring.opened.get(token)
+  const remembered = plaintext !== undefined
+  if (plaintext === undefined) {
+    const opened = openCompactJwe(token, ring.candidates, openableEncs, ring.sealingHeader)
+    if (!opened) return null
+    plaintext = opened.plaintext.toString()
+  }
   let claims: unknown
   try {
-    claims = JSON.parse(opened.plaintext.toString())
+    claims = JSON.parse(plaintext)
   } catch {
     return null
   }
-  if (!isClaimsObject(claims) || !areTimeClaimsValid(claims, now)) return null
+  if (!isClaimsObject(claims)) return null
+  if (!remembered) ring.opened.remember(token, plaintext)
+  // The clock is checked on every read, remembered or not: the memo keeps plaintexts, never verdicts.
+  if (!areTimeClaimsValid(claims, now)) return null
   // The shape beyond the registered claims is the app's (its `jwt` callback wrote it); as in Auth.js it is not checked.
   return claims as Payload
 }

@@ -1,0 +1,67 @@
+/**
+ * The plaintexts of session tokens this process sealed or opened lately, so that the cookie a browser sends back on
+ * every page view is decrypted once rather than on each view.
+ *
+ * It is a memo of a pure function: for one key ring, a token's plaintext never changes, and what is remembered is the
+ * plaintext only. Everything that depends on the moment (expiry, the lifetime rule, the revocation list, the app's
+ * callbacks) is still checked on every read by the callers. Tokens that fail to open are never remembered, so a
+ * sender without a valid token cannot grow it, and it holds a bounded number of entries.
+ *
+ * Entries are found by the token's authentication tag (its last segment) and then the whole token is compared in
+ * constant time: a lookup must not tell a guesser, through its timing, how much of a valid token it got right.
+ */
+import { timingSafeEqual } from 'node:crypto'
+
+/** Enough for the sessions active on one instance within minutes; at most a few MB with typical tokens. */
+export const defaultOpenedTokenCapacity = 2048
+
+/** Tokens longer than this (chunked sessions with large payloads) are opened every time: they would crowd the memo. */
+const maxRememberedTokenLength = 4096
+
+interface OpenedToken {
+  /** The whole token, as bytes: compared in constant time, and not a slice that keeps a cookie header alive. */
+  token: Buffer
+  plaintext: string
+}
+
+/** The tag segment of a compact JWE, or undefined for anything that is not one. */
+function tagOf(token: string): string | undefined {
+  const dot = token.lastIndexOf('.')
+  return dot === -1 || dot === token.length - 1 ? undefined : token.slice(dot + 1)
+}
+
+export class OpenedTokens {
+  readonly #entries = new Map<string, OpenedToken>()
+
+  constructor(readonly capacity: number = defaultOpenedTokenCapacity) {}
+
+  get size(): number {
+    return this.#entries.size
+  }
+
+  /** The plaintext of `token` if it was remembered, else undefined. */
+  get(token: string): string | undefined {
+    if (token.length > maxRememberedTokenLength) return undefined
+    const tag = tagOf(token)
+    if (tag === undefined) return undefined
+    const entry = this.#entries.get(tag)
+    if (entry === undefined) return undefined
+    // UTF-8, not latin1: latin1 would fold a character beyond U+00FF onto a byte a stored token has.
+    const presented = Buffer.from(token, 'utf8')
+    if (presented.length !== entry.token.length) return undefined
+    return timingSafeEqual(entry.token, presented) ? entry.plaintext : undefined
+  }
+
+  /** Remembers the plaintext of a token that was just sealed or authenticated; the oldest entry makes room. */
+  remember(token: string, plaintext: string): void {
+    if (this.capacity <= 0 || token.length > maxRememberedTokenLength) return
+    const tag = tagOf(token)
+    if (tag === undefined) return
+    if (this.#entries.size >= this.capacity && !this.#entries.has(tag)) {
+      const oldest = this.#entries.keys().next()
+      if (!oldest.done) this.#entries.delete(oldest.value)
+    }
+    // The key is copied out of the token: a slice would keep the whole cookie header it came from alive.
+    this.#entries.set(Buffer.from(tag, 'utf8').toString('utf8'), { token: Buffer.from(token, 'utf8'), plaintext })
+  }
+}
