@@ -108,6 +108,21 @@ describe('toNodeHandler on node:http', () => {
     expect(built).toBe(0)
   })
 
+  it('sends Content-Length rather than chunked framing, for bodies and redirects alike', async () => {
+    const session = await http(port, '/auth/session', { headers: { cookie: 'x=é' } })
+    expect(session.headers['transfer-encoding']).toBeUndefined()
+    expect(session.headers['content-length']).toBe(String(Buffer.byteLength(session.body)))
+    const page = await http(port, '/auth/signin', { headers: { 'accept-language': 'ja' } })
+    // A page in Japanese: the length counts bytes, not characters.
+    expect(page.headers['content-length']).toBe(String(Buffer.byteLength(page.body)))
+    expect(Buffer.byteLength(page.body)).toBeGreaterThan(page.body.length)
+    const jar = new CookieJar()
+    const redirect = await signIn(jar)
+    expect(redirect.status).toBe(302)
+    expect(redirect.headers['content-length']).toBe('0')
+    expect(redirect.headers['transfer-encoding']).toBeUndefined()
+  })
+
   it('answers null without a cookie, and HEAD with the headers only', async () => {
     expect(JSON.parse((await http(port, '/auth/session')).body)).toBeNull()
     const head = await http(port, '/auth/session', { method: 'HEAD' })

@@ -106,6 +106,9 @@ export function writeWire(res: ServerResponse, wire: WireResponse, options: { he
     const flat: string[] = []
     for (const name in wire.headers) flat.push(name, wire.headers[name])
     for (const cookie of wire.cookies) flat.push('set-cookie', cookie)
+    // With the head written first, Node knows no length and frames the body in chunks: say how long it is instead.
+    if (!options.head && wire.status !== 204 && wire.status !== 304 && wire.headers['content-length'] === undefined)
+      flat.push('content-length', body === undefined ? '0' : String(Buffer.byteLength(body)))
     res.writeHead(wire.status, flat)
     res.end(body)
     return
