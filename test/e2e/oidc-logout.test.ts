@@ -268,6 +268,62 @@ describe('federated logout, JWT sessions', () => {
   })
 })
 
+describe('federated logout, when the logout store fails', () => {
+  let s: LogoutSite
+  beforeAll(async () => {
+    s = await startLogoutSite('jwt')
+  })
+  afterAll(async () => {
+    await s?.close()
+  })
+
+  it('answers 400 invalid_request to a genuine logout token when the store cannot be reached, and logs the error', async () => {
+    // A real Redis client pointed at a port where no Redis listens, failing at once instead of queueing.
+    const dead = new Redis('redis://127.0.0.1:9', {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      lazyConnect: true,
+    })
+    dead.on('error', () => {})
+    try {
+      const config = testConfig({
+        backchannelLogout: { store: new RedisLogoutStore(dead) },
+        providers: [
+          OIDC({
+            id: 'idp',
+            name: 'IdP',
+            issuer: s.op.issuer,
+            clientId: 'app',
+            clientSecret: 'app-secret',
+            backchannelLogout: true,
+          }),
+        ],
+      })
+      const now = Math.floor(Date.now() / 1000)
+      const token = await s.op.signJwt({
+        iss: s.op.issuer,
+        aud: 'app',
+        sub: 'alice',
+        iat: now,
+        exp: now + 120,
+        jti: `dead-store-${now}`,
+        events: { [logoutEvent]: {} },
+      })
+      const answer = await send(config, '/auth/backchannel-logout/idp', { form: { logout_token: token } })
+      expect(answer.status).toBe(400)
+      expect(answer.headers.get('cache-control')).toBe('no-store')
+      expect(await answer.json()).toEqual({ error: 'invalid_request' })
+      // Not a refusal of the token: the logout could not happen, which the log says once as an error.
+      expect(config.recorded.refusals).toEqual([])
+      expect(config.recorded.errors.map((e) => e.message)).toEqual(['back-channel logout could not end the sessions'])
+      expect(JSON.stringify(config.recorded.errors.map((e) => e.cause))).not.toContain(token)
+    } finally {
+      dead.disconnect()
+    }
+  })
+})
+
 describe('federated logout, database sessions (memory adapter)', () => {
   let s: LogoutSite
   beforeAll(async () => {
@@ -371,6 +427,41 @@ describe('federated logout, when the provider cannot be reached or the config is
       expect(await answer.json()).toEqual({ error: 'invalid_request' })
       expect(config.recorded.refusals.map((r) => r.code)).toEqual(['refused:logout-token'])
     }
+  })
+
+  it('refuses a missing or oversized logout_token before anything is fetched from the provider', async () => {
+    const config = testConfig({
+      backchannelLogout: { store: new MemoryLogoutStore() },
+      providerTimeout: 1000,
+      providers: [
+        OIDC({
+          id: 'idp',
+          name: 'IdP',
+          issuer: 'http://127.0.0.1:9',
+          clientId: 'a',
+          clientSecret: 'b',
+          backchannelLogout: true,
+        }),
+      ],
+    })
+    const forms: Array<Record<string, string>> = [
+      {},
+      { logout_token: '' },
+      { logout_token: 'a'.repeat(16_385) },
+      { logout_token: 'a'.repeat(16_384) },
+    ]
+    for (const form of forms) {
+      const answer = await send(config, '/auth/backchannel-logout/idp', { form })
+      expect(answer.status).toBe(400)
+      expect(await answer.json()).toEqual({ error: 'invalid_request' })
+    }
+    expect(config.recorded.refusals.map((r) => [r.code, r.detail.reason])).toEqual([
+      ['refused:logout-token', 'no usable logout_token parameter'],
+      ['refused:logout-token', 'no usable logout_token parameter'],
+      ['refused:logout-token', 'no usable logout_token parameter'],
+      // At the limit the token is taken on to verification, which needs the provider's metadata first.
+      ['refused:logout-token', 'provider discovery failed'],
+    ])
   })
 
   it('answers 503 for a JWT session read while the logout store is unreachable, never a session', async () => {
