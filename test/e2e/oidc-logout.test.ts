@@ -4,152 +4,36 @@
  * logout ends the matching JWT and database sessions (and no others), and replayed or forged logout tokens are
  * refused with 400 and one log line each.
  */
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { Redis } from 'ioredis'
 import { generateKeyPair, SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemoryStore, MemoryAdapter, type MemoryStore } from '../../adapters/memory.js'
 import { MemoryLogoutStore, RedisLogoutStore } from '../../src/flow/stores/logout.js'
 import OIDC from '../../src/providers/oidc.js'
-import type { AuthConfig } from '../../src/types/index.js'
 import { encode } from '../../src/jwt.js'
-import { CookieJar, csrfToken, origin, recordingLogger, secret, send, testConfig } from '../support/auth-harness.js'
-import { HttpBrowser, startHttpSite, type HttpSite } from '../support/http-site.js'
-import { startOidcProvider, type OpBrowser, type RunningOidcProvider } from '../support/oidc-provider.js'
+import { CookieJar, csrfToken, origin, secret, send, testConfig } from '../support/auth-harness.js'
+import { HttpBrowser } from '../support/http-site.js'
+import { postLogoutToken, signIn, startLogoutSite, startSignIn, type LogoutSite } from '../support/logout-site.js'
 import { decodeJwt } from 'jose'
 
 const logoutEvent = 'http://schemas.openid.net/event/backchannel-logout'
 
-/** Where the OP posts its logout tokens: records each one, then hands it on to the site unchanged. */
-async function startLogoutRecorder(target: () => string) {
-  const tokens: string[] = []
-  const answers: number[] = []
-  const server: Server = createServer((req, res) => {
-    let body = ''
-    req.setEncoding('utf8')
-    req.on('data', (chunk: string) => (body += chunk))
-    req.on('end', () => {
-      const token = new URLSearchParams(body).get('logout_token')
-      if (token) tokens.push(token)
-      fetch(target(), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
-        .then(async (answer) => {
-          answers.push(answer.status)
-          res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text())
-        })
-        .catch(() => res.writeHead(502).end())
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/backchannel`,
-    tokens,
-    answers,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
-}
+type MemoryLogoutSite = LogoutSite & { memory: MemoryStore }
 
-interface LogoutSite {
-  site: HttpSite
-  op: RunningOidcProvider
-  recorder: Awaited<ReturnType<typeof startLogoutRecorder>>
-  recorded: ReturnType<typeof recordingLogger>
-  memory: MemoryStore
-  close(): Promise<void>
-}
-
-/** A site on loopback with one OIDC provider that has both kinds of logout, and the OP registered for it. */
-async function startLogoutSite(strategy: 'jwt' | 'database'): Promise<LogoutSite> {
-  const recorded = recordingLogger()
+/** The shared logout site, its database sessions (if any) in the memory adapter. */
+async function startMemoryLogoutSite(strategy: 'jwt' | 'database'): Promise<MemoryLogoutSite> {
   const memory = createMemoryStore()
-  let siteOrigin = ''
-  const recorder = await startLogoutRecorder(() => `${siteOrigin}/auth/backchannel-logout/idp`)
-  let op: RunningOidcProvider | undefined
-  const site = await startHttpSite(async (origin): Promise<AuthConfig> => {
-    siteOrigin = origin
-    op = await startOidcProvider({
-      clients: [
-        {
-          client_id: 'app',
-          client_secret: 'app-secret',
-          redirect_uris: [`${origin}/auth/callback/idp`],
-          post_logout_redirect_uris: [`${origin}/signed-out`],
-          backchannel_logout_uri: recorder.url,
-          backchannel_logout_session_required: true,
-        },
-      ],
-      features: { rpInitiatedLogout: { enabled: true }, backchannelLogout: { enabled: true } },
-    })
-    return {
-      url: `${origin}/auth`,
-      secret,
-      logger: recorded.logger,
-      session: { strategy },
-      ...(strategy === 'database' ? { adapter: MemoryAdapter(memory) } : {}),
-      backchannelLogout: { store: new MemoryLogoutStore() },
-      providers: [
-        OIDC({
-          id: 'idp',
-          name: 'IdP',
-          issuer: op.issuer,
-          clientId: 'app',
-          clientSecret: 'app-secret',
-          checks: ['pkce', 'state', 'nonce'],
-          endSessionAtProvider: true,
-          backchannelLogout: true,
-        }),
-      ],
-    }
+  const site = await startLogoutSite({
+    strategy,
+    ...(strategy === 'database' ? { adapter: MemoryAdapter(memory) } : {}),
   })
-  return {
-    site,
-    op: op as RunningOidcProvider,
-    recorder,
-    recorded,
-    memory,
-    close: async () => {
-      await site.close()
-      await op?.close()
-      await recorder.close()
-    },
-  }
-}
-
-/** The authorization URL a sign-in with the OP starts. */
-async function startSignIn(browser: HttpBrowser): Promise<string> {
-  const csrfToken = await browser.csrfToken()
-  const start = await browser.request('/auth/signin/idp', { form: { csrfToken, callbackUrl: '/home' } })
-  expect(start.status).toBe(302)
-  return start.headers.get('location') as string
-}
-
-/** Signs `account` in at the OP and at the site, in one site browser and one OP browser. */
-async function signIn(browser: HttpBrowser, opBrowser: OpBrowser, account: string): Promise<void> {
-  const result = await opBrowser.signInAs(await startSignIn(browser), account)
-  if (result.mode !== 'query') throw new Error('expected a query response')
-  const back = await browser.request(result.callbackUrl.href)
-  expect(back.status).toBe(302)
-  expect((await browser.session())?.user?.email).toBe(
-    account === 'alice' ? 'alice@example.test' : `${account}@example.test`,
-  )
-}
-
-async function postLogoutToken(site: HttpSite, token: string): Promise<Response> {
-  return fetch(`${site.origin}/auth/backchannel-logout/idp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ logout_token: token }),
-  })
+  return { ...site, memory }
 }
 
 describe('federated logout, JWT sessions', () => {
-  let s: LogoutSite
+  let s: MemoryLogoutSite
   beforeAll(async () => {
-    s = await startLogoutSite('jwt')
+    s = await startMemoryLogoutSite('jwt')
   })
   afterAll(async () => {
     await s?.close()
@@ -269,9 +153,9 @@ describe('federated logout, JWT sessions', () => {
 })
 
 describe('federated logout, when the logout store fails', () => {
-  let s: LogoutSite
+  let s: MemoryLogoutSite
   beforeAll(async () => {
-    s = await startLogoutSite('jwt')
+    s = await startMemoryLogoutSite('jwt')
   })
   afterAll(async () => {
     await s?.close()
@@ -325,9 +209,9 @@ describe('federated logout, when the logout store fails', () => {
 })
 
 describe('federated logout, database sessions (memory adapter)', () => {
-  let s: LogoutSite
+  let s: MemoryLogoutSite
   beforeAll(async () => {
-    s = await startLogoutSite('database')
+    s = await startMemoryLogoutSite('database')
   })
   afterAll(async () => {
     await s?.close()
