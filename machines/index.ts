@@ -2,6 +2,7 @@
  * The registry of machines: the runtime, the diagrams and the path tests all read these entries.
  * @module machines
  */
+import { backchannelLogoutMachine } from './backchannel-logout.js'
 import { credentialsMachine } from './credentials.js'
 import { emailMachine } from './email.js'
 import type { MachineEntry } from './machine-entry.js'
@@ -10,6 +11,7 @@ import { sessionMachine } from './session.js'
 import { tokenRefreshMachine } from './token-refresh.js'
 import { webAuthnMachine } from './webauthn.js'
 
+export { backchannelLogoutMachine } from './backchannel-logout.js'
 export { credentialsMachine } from './credentials.js'
 export { emailMachine } from './email.js'
 export { sessionMachine } from './session.js'
@@ -62,8 +64,16 @@ export const tokenRefreshEntry: MachineEntry<typeof tokenRefreshMachine> = {
   extensionPoints: [],
 }
 
+export const backchannelLogoutEntry: MachineEntry<typeof backchannelLogoutMachine> = {
+  id: 'backchannelLogout',
+  version: 1,
+  machine: backchannelLogoutMachine,
+  extensionPoints: [],
+}
+
 /** Every built-in machine by id. */
 export const machineRegistry: Record<string, MachineEntry> = {
+  backchannelLogout: backchannelLogoutEntry,
   credentials: credentialsEntry,
   email: emailEntry,
   oauth: oauthEntry,

@@ -4,152 +4,36 @@
  * logout ends the matching JWT and database sessions (and no others), and replayed or forged logout tokens are
  * refused with 400 and one log line each.
  */
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { Redis } from 'ioredis'
 import { generateKeyPair, SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemoryStore, MemoryAdapter, type MemoryStore } from '../../adapters/memory.js'
 import { MemoryLogoutStore, RedisLogoutStore } from '../../src/flow/stores/logout.js'
 import OIDC from '../../src/providers/oidc.js'
-import type { AuthConfig } from '../../src/types/index.js'
 import { encode } from '../../src/jwt.js'
-import { CookieJar, csrfToken, origin, recordingLogger, secret, send, testConfig } from '../support/auth-harness.js'
-import { HttpBrowser, startHttpSite, type HttpSite } from '../support/http-site.js'
-import { startOidcProvider, type OpBrowser, type RunningOidcProvider } from '../support/oidc-provider.js'
+import { CookieJar, csrfToken, origin, secret, send, testConfig } from '../support/auth-harness.js'
+import { HttpBrowser } from '../support/http-site.js'
+import { postLogoutToken, signIn, startLogoutSite, startSignIn, type LogoutSite } from '../support/logout-site.js'
 import { decodeJwt } from 'jose'
 
 const logoutEvent = 'http://schemas.openid.net/event/backchannel-logout'
 
-/** Where the OP posts its logout tokens: records each one, then hands it on to the site unchanged. */
-async function startLogoutRecorder(target: () => string) {
-  const tokens: string[] = []
-  const answers: number[] = []
-  const server: Server = createServer((req, res) => {
-    let body = ''
-    req.setEncoding('utf8')
-    req.on('data', (chunk: string) => (body += chunk))
-    req.on('end', () => {
-      const token = new URLSearchParams(body).get('logout_token')
-      if (token) tokens.push(token)
-      fetch(target(), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
-        .then(async (answer) => {
-          answers.push(answer.status)
-          res.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text())
-        })
-        .catch(() => res.writeHead(502).end())
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/backchannel`,
-    tokens,
-    answers,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
-}
+type MemoryLogoutSite = LogoutSite & { memory: MemoryStore }
 
-interface LogoutSite {
-  site: HttpSite
-  op: RunningOidcProvider
-  recorder: Awaited<ReturnType<typeof startLogoutRecorder>>
-  recorded: ReturnType<typeof recordingLogger>
-  memory: MemoryStore
-  close(): Promise<void>
-}
-
-/** A site on loopback with one OIDC provider that has both kinds of logout, and the OP registered for it. */
-async function startLogoutSite(strategy: 'jwt' | 'database'): Promise<LogoutSite> {
-  const recorded = recordingLogger()
+/** The shared logout site, its database sessions (if any) in the memory adapter. */
+async function startMemoryLogoutSite(strategy: 'jwt' | 'database'): Promise<MemoryLogoutSite> {
   const memory = createMemoryStore()
-  let siteOrigin = ''
-  const recorder = await startLogoutRecorder(() => `${siteOrigin}/auth/backchannel-logout/idp`)
-  let op: RunningOidcProvider | undefined
-  const site = await startHttpSite(async (origin): Promise<AuthConfig> => {
-    siteOrigin = origin
-    op = await startOidcProvider({
-      clients: [
-        {
-          client_id: 'app',
-          client_secret: 'app-secret',
-          redirect_uris: [`${origin}/auth/callback/idp`],
-          post_logout_redirect_uris: [`${origin}/signed-out`],
-          backchannel_logout_uri: recorder.url,
-          backchannel_logout_session_required: true,
-        },
-      ],
-      features: { rpInitiatedLogout: { enabled: true }, backchannelLogout: { enabled: true } },
-    })
-    return {
-      url: `${origin}/auth`,
-      secret,
-      logger: recorded.logger,
-      session: { strategy },
-      ...(strategy === 'database' ? { adapter: MemoryAdapter(memory) } : {}),
-      backchannelLogout: { store: new MemoryLogoutStore() },
-      providers: [
-        OIDC({
-          id: 'idp',
-          name: 'IdP',
-          issuer: op.issuer,
-          clientId: 'app',
-          clientSecret: 'app-secret',
-          checks: ['pkce', 'state', 'nonce'],
-          endSessionAtProvider: true,
-          backchannelLogout: true,
-        }),
-      ],
-    }
+  const site = await startLogoutSite({
+    strategy,
+    ...(strategy === 'database' ? { adapter: MemoryAdapter(memory) } : {}),
   })
-  return {
-    site,
-    op: op as RunningOidcProvider,
-    recorder,
-    recorded,
-    memory,
-    close: async () => {
-      await site.close()
-      await op?.close()
-      await recorder.close()
-    },
-  }
-}
-
-/** The authorization URL a sign-in with the OP starts. */
-async function startSignIn(browser: HttpBrowser): Promise<string> {
-  const csrfToken = await browser.csrfToken()
-  const start = await browser.request('/auth/signin/idp', { form: { csrfToken, callbackUrl: '/home' } })
-  expect(start.status).toBe(302)
-  return start.headers.get('location') as string
-}
-
-/** Signs `account` in at the OP and at the site, in one site browser and one OP browser. */
-async function signIn(browser: HttpBrowser, opBrowser: OpBrowser, account: string): Promise<void> {
-  const result = await opBrowser.signInAs(await startSignIn(browser), account)
-  if (result.mode !== 'query') throw new Error('expected a query response')
-  const back = await browser.request(result.callbackUrl.href)
-  expect(back.status).toBe(302)
-  expect((await browser.session())?.user?.email).toBe(
-    account === 'alice' ? 'alice@example.test' : `${account}@example.test`,
-  )
-}
-
-async function postLogoutToken(site: HttpSite, token: string): Promise<Response> {
-  return fetch(`${site.origin}/auth/backchannel-logout/idp`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ logout_token: token }),
-  })
+  return { ...site, memory }
 }
 
 describe('federated logout, JWT sessions', () => {
-  let s: LogoutSite
+  let s: MemoryLogoutSite
   beforeAll(async () => {
-    s = await startLogoutSite('jwt')
+    s = await startMemoryLogoutSite('jwt')
   })
   afterAll(async () => {
     await s?.close()
@@ -268,10 +152,66 @@ describe('federated logout, JWT sessions', () => {
   })
 })
 
-describe('federated logout, database sessions (memory adapter)', () => {
-  let s: LogoutSite
+describe('federated logout, when the logout store fails', () => {
+  let s: MemoryLogoutSite
   beforeAll(async () => {
-    s = await startLogoutSite('database')
+    s = await startMemoryLogoutSite('jwt')
+  })
+  afterAll(async () => {
+    await s?.close()
+  })
+
+  it('answers 400 invalid_request to a genuine logout token when the store cannot be reached, and logs the error', async () => {
+    // A real Redis client pointed at a port where no Redis listens, failing at once instead of queueing.
+    const dead = new Redis('redis://127.0.0.1:9', {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      lazyConnect: true,
+    })
+    dead.on('error', () => {})
+    try {
+      const config = testConfig({
+        backchannelLogout: { store: new RedisLogoutStore(dead) },
+        providers: [
+          OIDC({
+            id: 'idp',
+            name: 'IdP',
+            issuer: s.op.issuer,
+            clientId: 'app',
+            clientSecret: 'app-secret',
+            backchannelLogout: true,
+          }),
+        ],
+      })
+      const now = Math.floor(Date.now() / 1000)
+      const token = await s.op.signJwt({
+        iss: s.op.issuer,
+        aud: 'app',
+        sub: 'alice',
+        iat: now,
+        exp: now + 120,
+        jti: `dead-store-${now}`,
+        events: { [logoutEvent]: {} },
+      })
+      const answer = await send(config, '/auth/backchannel-logout/idp', { form: { logout_token: token } })
+      expect(answer.status).toBe(400)
+      expect(answer.headers.get('cache-control')).toBe('no-store')
+      expect(await answer.json()).toEqual({ error: 'invalid_request' })
+      // Not a refusal of the token: the logout could not happen, which the log says once as an error.
+      expect(config.recorded.refusals).toEqual([])
+      expect(config.recorded.errors.map((e) => e.message)).toEqual(['back-channel logout could not end the sessions'])
+      expect(JSON.stringify(config.recorded.errors.map((e) => e.cause))).not.toContain(token)
+    } finally {
+      dead.disconnect()
+    }
+  })
+})
+
+describe('federated logout, database sessions (memory adapter)', () => {
+  let s: MemoryLogoutSite
+  beforeAll(async () => {
+    s = await startMemoryLogoutSite('database')
   })
   afterAll(async () => {
     await s?.close()
@@ -371,6 +311,41 @@ describe('federated logout, when the provider cannot be reached or the config is
       expect(await answer.json()).toEqual({ error: 'invalid_request' })
       expect(config.recorded.refusals.map((r) => r.code)).toEqual(['refused:logout-token'])
     }
+  })
+
+  it('refuses a missing or oversized logout_token before anything is fetched from the provider', async () => {
+    const config = testConfig({
+      backchannelLogout: { store: new MemoryLogoutStore() },
+      providerTimeout: 1000,
+      providers: [
+        OIDC({
+          id: 'idp',
+          name: 'IdP',
+          issuer: 'http://127.0.0.1:9',
+          clientId: 'a',
+          clientSecret: 'b',
+          backchannelLogout: true,
+        }),
+      ],
+    })
+    const forms: Array<Record<string, string>> = [
+      {},
+      { logout_token: '' },
+      { logout_token: 'a'.repeat(16_385) },
+      { logout_token: 'a'.repeat(16_384) },
+    ]
+    for (const form of forms) {
+      const answer = await send(config, '/auth/backchannel-logout/idp', { form })
+      expect(answer.status).toBe(400)
+      expect(await answer.json()).toEqual({ error: 'invalid_request' })
+    }
+    expect(config.recorded.refusals.map((r) => [r.code, r.detail.reason])).toEqual([
+      ['refused:logout-token', 'no usable logout_token parameter'],
+      ['refused:logout-token', 'no usable logout_token parameter'],
+      ['refused:logout-token', 'no usable logout_token parameter'],
+      // At the limit the token is taken on to verification, which needs the provider's metadata first.
+      ['refused:logout-token', 'provider discovery failed'],
+    ])
   })
 
   it('answers 503 for a JWT session read while the logout store is unreachable, never a session', async () => {

@@ -7,6 +7,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { backchannelLogoutContract } from '../../machines/backchannel-logout.js'
 import { credentialsContract } from '../../machines/credentials.js'
 import { emailContract } from '../../machines/email.js'
 import { machineRegistry } from '../../machines/index.js'
@@ -31,6 +32,7 @@ const contracts: Record<
   email: { contract: emailContract, requests: ['SIGNIN_REQUESTED', 'LINK_FOLLOWED', 'LINK_CONFIRMED'] },
   webauthn: { contract: webAuthnContract, requests: ['OPTIONS_REQUESTED', 'RESPONSE_RECEIVED'] },
   tokenRefresh: { contract: tokenRefreshContract, requests: ['ACCESS_TOKEN_REQUESTED'] },
+  backchannelLogout: { contract: backchannelLogoutContract, requests: ['LOGOUT_TOKEN_RECEIVED'] },
 }
 
 function sourcesUnder(dir: string): string[] {

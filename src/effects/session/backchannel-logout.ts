@@ -6,6 +6,7 @@
  */
 import { createRemoteJWKSet, customFetch as joseCustomFetch, jwtVerify, type JWTPayload } from 'jose'
 import type { WrappedAdapter } from '../../types/adapters.js'
+import type { LogoutStore } from '../../types/logout-store.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
 import type { RefusalCheck } from '../../types/refusals.js'
 import { resolveProviderClient, type ProviderClient } from '../oauth/client-configuration.js'
@@ -120,37 +121,52 @@ export async function verifyLogoutToken(
 }
 
 /**
- * Ends the sessions a verified logout token names: the OP session (`sid`) when given (with the user's sessions that
- * carry no `sid`), else every session of the OP account (`sub`). Refuses a token id already used. Store and adapter failures are thrown to the caller.
+ * Records the token id in the logout store until the token's lifetime has passed: `true` the first time, `false` for
+ * a token already used. Store failures are thrown.
  */
-export async function endSessionsForLogout(
-  env: EffectEnv,
-  adapter: WrappedAdapter | undefined,
-  provider: OAuthConfigInternal,
-  subject: LogoutSubject,
-  strategy: 'jwt' | 'database',
-): Promise<{ ended: number } | LogoutTokenRefusal> {
-  const store = env.config.backchannelLogout?.store
-  if (!store) return refuse('back-channel logout is not configured')
-  const fresh = await store.claimTokenId(
+export async function claimLogoutTokenId(env: EffectEnv, store: LogoutStore, subject: LogoutSubject): Promise<boolean> {
+  return store.claimTokenId(
     `${encodeURIComponent(subject.issuer)}:${encodeURIComponent(subject.jti)}`,
     Math.max(1, subject.rememberUntil - env.now),
   )
-  if (!fresh) return { check: 'logout-token-replayed', reason: 'logout token id already used' }
-  const keys = logoutKeys(provider.id, subject.sub, subject.sid)
-  if (strategy === 'jwt') {
-    // A JWT session lives at most its maxAge after it was last written: the mark need not outlive that.
-    await store.revoke(keys, env.nowMs, Math.max(env.config.session.maxAge, env.config.jwt.maxAge))
-    return { ended: 0 }
-  }
+}
+
+/**
+ * JWT sessions cannot be reached on the server: the OP session (`sid`) when given (with the user's sessions that carry
+ * no `sid`), else the OP account (`sub`), is marked revoked for the session reads to find. Store failures are thrown.
+ */
+export async function revokeLoggedOutSessions(
+  env: EffectEnv,
+  store: LogoutStore,
+  providerId: string,
+  subject: LogoutSubject,
+): Promise<void> {
+  // A JWT session lives at most its maxAge after it was last written: the mark need not outlive that.
+  await store.revoke(
+    logoutKeys(providerId, subject.sub, subject.sid),
+    env.nowMs,
+    Math.max(env.config.session.maxAge, env.config.jwt.maxAge),
+  )
+}
+
+/**
+ * Deletes the database sessions indexed under the OP session (`sid`) or OP account (`sub`), with a `signOut` event
+ * for each; answers how many were still there. Store and adapter failures are thrown.
+ */
+export async function deleteLoggedOutSessions(
+  env: EffectEnv,
+  store: LogoutStore,
+  adapter: WrappedAdapter,
+  providerId: string,
+  subject: LogoutSubject,
+): Promise<number> {
   let ended = 0
-  for (const sessionToken of await store.takeSessions(keys)) {
-    if (!adapter) continue
+  for (const sessionToken of await store.takeSessions(logoutKeys(providerId, subject.sub, subject.sid))) {
     const deleted = await adapter.deleteSession(sessionToken)
     // null: the session had ended already (signed out, expired); an adapter returning nothing deleted it.
     if (deleted === null) continue
     ended++
     await emitAppEvent(env, 'signOut', { session: deleted ?? null })
   }
-  return { ended }
+  return ended
 }

@@ -1,0 +1,108 @@
+/**
+ * Handlers of the back-channel logout machine's commands (machines/backchannel-logout.ts). They verify the token,
+ * claim its id and end the sessions, and report what happened; the machine decides what is refused and how the
+ * request is answered. The verified token's subject stays here, between the commands of the one request.
+ */
+import type { HandlersFor } from '../../../machines/contract.js'
+import type {
+  BackchannelLogoutCommand,
+  backchannelLogoutContract,
+  BackchannelLogoutEvent,
+} from '../../../machines/backchannel-logout.js'
+import { AuthError } from '../../errors.js'
+import type { WrappedAdapter } from '../../types/adapters.js'
+import type { LogoutStore } from '../../types/logout-store.js'
+import type { OAuthConfigInternal } from '../../types/providers.js'
+import type { EffectEnv } from '../shared/effect-env.js'
+import {
+  claimLogoutTokenId,
+  deleteLoggedOutSessions,
+  revokeLoggedOutSessions,
+  verifyLogoutToken,
+  type LogoutSubject,
+} from './backchannel-logout.js'
+
+/** The back-channel logout machine's handlers, as its contract types them. */
+export type BackchannelLogoutHandlers = HandlersFor<
+  BackchannelLogoutCommand,
+  BackchannelLogoutEvent,
+  typeof backchannelLogoutContract
+>
+
+/** What the request brought and the config holds; the machine runs no command before it has checked all of it. */
+export interface BackchannelLogoutInput {
+  provider?: OAuthConfigInternal
+  logoutToken?: string
+  options?: { store: LogoutStore; maxTokenAge: number }
+  adapter?: WrappedAdapter
+}
+
+/** Builds the handlers for one request. */
+export function backchannelLogoutEffects(env: EffectEnv, input: BackchannelLogoutInput): BackchannelLogoutHandlers {
+  let subject: LogoutSubject | undefined
+
+  /** What a command needs; missing only if the machine ran a command before its checks passed, which is a bug. */
+  function checked<T>(value: T | undefined, what: string): T {
+    if (value === undefined) throw new AuthError(`back-channel logout ran a command without ${what}`)
+    return value
+  }
+
+  /** Runs a store or adapter step; a failure is logged here and answered as STORE_FAILED. */
+  async function storeStep<E extends BackchannelLogoutEvent>(
+    step: () => Promise<E>,
+  ): Promise<E | { type: 'STORE_FAILED' }> {
+    try {
+      return await step()
+    } catch (err) {
+      env.config.logger.error(
+        new AuthError('back-channel logout could not end the sessions', {
+          provider: input.provider?.id,
+          err: err instanceof Error ? err : undefined,
+        }),
+      )
+      return { type: 'STORE_FAILED' }
+    }
+  }
+
+  return {
+    async verifyLogoutToken() {
+      const provider = checked(input.provider, 'a provider')
+      const { maxTokenAge } = checked(input.options, 'a logout store')
+      const verified = await verifyLogoutToken(env, provider, checked(input.logoutToken, 'a token'), maxTokenAge)
+      if ('check' in verified) return { type: 'TOKEN_REJECTED', reason: verified.reason }
+      subject = verified
+      return { type: 'TOKEN_VERIFIED' }
+    },
+
+    claimTokenId() {
+      const { store } = checked(input.options, 'a logout store')
+      const verified = checked(subject, 'a verified token')
+      return storeStep(async () =>
+        (await claimLogoutTokenId(env, store, verified))
+          ? { type: 'TOKEN_ID_CLAIMED' as const }
+          : { type: 'TOKEN_ID_REPLAYED' as const },
+      )
+    },
+
+    deleteSessions() {
+      const { store } = checked(input.options, 'a logout store')
+      const adapter = checked(input.adapter, 'an adapter')
+      const provider = checked(input.provider, 'a provider')
+      const verified = checked(subject, 'a verified token')
+      return storeStep(async () => ({
+        type: 'SESSIONS_DELETED' as const,
+        ended: await deleteLoggedOutSessions(env, store, adapter, provider.id, verified),
+      }))
+    },
+
+    revokeSessions() {
+      const { store } = checked(input.options, 'a logout store')
+      const provider = checked(input.provider, 'a provider')
+      const verified = checked(subject, 'a verified token')
+      return storeStep(async () => {
+        await revokeLoggedOutSessions(env, store, provider.id, verified)
+        return { type: 'SESSIONS_REVOKED' as const }
+      })
+    },
+  }
+}
