@@ -10,6 +10,11 @@ export interface LogoutStore {
   readonly kind: string
   /** Records a logout token id; `true` the first time, `false` for a replay. Kept `ttlSeconds`. */
   claimTokenId(key: string, ttlSeconds: number): Promise<boolean>
+  /**
+   * Forgets a claimed token id, so that the provider's retry of a logout that failed halfway is not taken for a
+   * replay. Optional: without it, such a retry is refused and the logout stays undone.
+   */
+  releaseTokenId?(key: string): Promise<void>
   /** Marks `keys` revoked at `atMs` (epoch milliseconds) for `ttlSeconds`; a later mark wins. */
   revoke(keys: string[], atMs: number, ttlSeconds: number): Promise<void>
   /** The latest revocation time among `keys`, or undefined: one lookup, on every session read. */

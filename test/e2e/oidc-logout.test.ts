@@ -392,3 +392,65 @@ describe('federated logout, when the provider cannot be reached or the config is
     expect(answer.status).toBe(500)
   })
 })
+
+/**
+ * A logout that fails after its token id was claimed must stay retryable: OPs retry a logout that got an error answer,
+ * and that retry is the same token. The failures are injected (a deleteSession that throws once, a revocation that
+ * throws once) because a database or Redis that fails at exactly that step cannot be arranged otherwise.
+ */
+describe('federated logout, a failure halfway and the provider retrying', () => {
+  it('database sessions: the retry of the same token deletes the session the failed attempt could not', async () => {
+    const memory = createMemoryStore()
+    const adapter = MemoryAdapter(memory)
+    let failures = 1
+    const failingOnce = {
+      ...adapter,
+      deleteSession: async (sessionToken: string) => {
+        if (failures-- > 0) throw new Error('database unavailable (injected)')
+        return adapter.deleteSession?.(sessionToken)
+      },
+    }
+    const s = await startLogoutSite({ strategy: 'database', adapter: failingOnce })
+    try {
+      const alice = new HttpBrowser(s.site.origin)
+      const aliceAtOp = s.op.browser()
+      await signIn(alice, aliceAtOp, 'alice')
+      await aliceAtOp.endSession(`${s.op.issuer}/session/end`)
+      expect(s.recorder.answers.at(-1)).toBe(400)
+      expect(memory.sessions.size).toBe(1)
+      const retry = await postLogoutToken(s.site, s.recorder.tokens.at(-1) as string)
+      expect(retry.status).toBe(200)
+      expect(memory.sessions.size).toBe(0)
+      expect(await alice.session()).toBeNull()
+      expect(s.recorded.refusals).toEqual([])
+      // Once done, the token is spent.
+      expect((await postLogoutToken(s.site, s.recorder.tokens.at(-1) as string)).status).toBe(400)
+    } finally {
+      await s.close()
+    }
+  })
+
+  it('JWT sessions: the retry of the same token revokes the session the failed attempt could not', async () => {
+    class FailingOnce extends MemoryLogoutStore {
+      failures = 1
+      override async revoke(keys: string[], atMs: number, ttlSeconds: number): Promise<void> {
+        if (this.failures-- > 0) throw new Error('store unavailable (injected)')
+        return super.revoke(keys, atMs, ttlSeconds)
+      }
+    }
+    const s = await startLogoutSite({ strategy: 'jwt', config: { backchannelLogout: { store: new FailingOnce() } } })
+    try {
+      const alice = new HttpBrowser(s.site.origin)
+      const aliceAtOp = s.op.browser()
+      await signIn(alice, aliceAtOp, 'alice')
+      await aliceAtOp.endSession(`${s.op.issuer}/session/end`)
+      expect(s.recorder.answers.at(-1)).toBe(400)
+      expect((await alice.session())?.user?.email).toBe('alice@example.test')
+      expect((await postLogoutToken(s.site, s.recorder.tokens.at(-1) as string)).status).toBe(200)
+      expect(await alice.session()).toBeNull()
+      expect((await postLogoutToken(s.site, s.recorder.tokens.at(-1) as string)).status).toBe(400)
+    } finally {
+      await s.close()
+    }
+  })
+})

@@ -17,6 +17,7 @@ import type { EffectEnv } from '../shared/effect-env.js'
 import {
   claimLogoutTokenId,
   deleteLoggedOutSessions,
+  releaseLogoutTokenId,
   revokeLoggedOutSessions,
   verifyLogoutToken,
   type LogoutSubject,
@@ -47,9 +48,13 @@ export function backchannelLogoutEffects(env: EffectEnv, input: BackchannelLogou
     return value
   }
 
-  /** Runs a store or adapter step; a failure is logged here and answered as STORE_FAILED. */
+  /**
+   * Runs a store or adapter step; a failure is logged here and answered as STORE_FAILED. A step after the token id
+   * was claimed gives the claim back when it fails: the provider retries a logout that got an error answer.
+   */
   async function storeStep<E extends BackchannelLogoutEvent>(
     step: () => Promise<E>,
+    claimed?: { store: LogoutStore; subject: LogoutSubject },
   ): Promise<E | { type: 'STORE_FAILED' }> {
     try {
       return await step()
@@ -60,6 +65,7 @@ export function backchannelLogoutEffects(env: EffectEnv, input: BackchannelLogou
           err: err instanceof Error ? err : undefined,
         }),
       )
+      if (claimed) await releaseLogoutTokenId(claimed.store, claimed.subject).catch(() => {})
       return { type: 'STORE_FAILED' }
     }
   }
@@ -89,20 +95,26 @@ export function backchannelLogoutEffects(env: EffectEnv, input: BackchannelLogou
       const adapter = checked(input.adapter, 'an adapter')
       const provider = checked(input.provider, 'a provider')
       const verified = checked(subject, 'a verified token')
-      return storeStep(async () => ({
-        type: 'SESSIONS_DELETED' as const,
-        ended: await deleteLoggedOutSessions(env, store, adapter, provider.id, verified),
-      }))
+      return storeStep(
+        async () => ({
+          type: 'SESSIONS_DELETED' as const,
+          ended: await deleteLoggedOutSessions(env, store, adapter, provider.id, verified),
+        }),
+        { store, subject: verified },
+      )
     },
 
     revokeSessions() {
       const { store } = checked(input.options, 'a logout store')
       const provider = checked(input.provider, 'a provider')
       const verified = checked(subject, 'a verified token')
-      return storeStep(async () => {
-        await revokeLoggedOutSessions(env, store, provider.id, verified)
-        return { type: 'SESSIONS_REVOKED' as const }
-      })
+      return storeStep(
+        async () => {
+          await revokeLoggedOutSessions(env, store, provider.id, verified)
+          return { type: 'SESSIONS_REVOKED' as const }
+        },
+        { store, subject: verified },
+      )
     },
   }
 }

@@ -125,10 +125,19 @@ export async function verifyLogoutToken(
  * a token already used. Store failures are thrown.
  */
 export async function claimLogoutTokenId(env: EffectEnv, store: LogoutStore, subject: LogoutSubject): Promise<boolean> {
-  return store.claimTokenId(
-    `${encodeURIComponent(subject.issuer)}:${encodeURIComponent(subject.jti)}`,
-    Math.max(1, subject.rememberUntil - env.now),
-  )
+  return store.claimTokenId(tokenIdKey(subject), Math.max(1, subject.rememberUntil - env.now))
+}
+
+function tokenIdKey(subject: LogoutSubject): string {
+  return `${encodeURIComponent(subject.issuer)}:${encodeURIComponent(subject.jti)}`
+}
+
+/**
+ * Forgets the claim of a token whose logout failed after it was claimed, so the provider's retry is served rather
+ * than refused as a replay. Best effort: the store that just failed may fail again, and then the retry is refused.
+ */
+export async function releaseLogoutTokenId(store: LogoutStore, subject: LogoutSubject): Promise<void> {
+  await store.releaseTokenId?.(tokenIdKey(subject))
 }
 
 /**
@@ -161,8 +170,18 @@ export async function deleteLoggedOutSessions(
   subject: LogoutSubject,
 ): Promise<number> {
   let ended = 0
-  for (const sessionToken of await store.takeSessions(logoutKeys(providerId, subject.sub, subject.sid))) {
-    const deleted = await adapter.deleteSession(sessionToken)
+  const keys = logoutKeys(providerId, subject.sub, subject.sid)
+  const taken = await store.takeSessions(keys)
+  for (let i = 0; i < taken.length; i++) {
+    let deleted
+    try {
+      deleted = await adapter.deleteSession(taken[i])
+    } catch (err) {
+      // The sessions not yet deleted go back into the index, for the provider's retry to find.
+      const lifetime = Math.max(env.config.session.maxAge, 1)
+      for (const sessionToken of taken.slice(i)) await store.addSession(keys, sessionToken, lifetime).catch(() => {})
+      throw err
+    }
     // null: the session had ended already (signed out, expired); an adapter returning nothing deleted it.
     if (deleted === null) continue
     ended++

@@ -49,6 +49,10 @@ export class MemoryLogoutStore implements LogoutStore {
     return true
   }
 
+  async releaseTokenId(key: string): Promise<void> {
+    this.#tokenIds.delete(key)
+  }
+
   async revoke(keys: string[], atMs: number, ttlSeconds: number): Promise<void> {
     prune(this.#revocations, this.#now())
     for (const key of keys) {

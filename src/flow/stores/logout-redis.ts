@@ -43,6 +43,10 @@ export class RedisLogoutStore implements LogoutStore {
     return set === 'OK'
   }
 
+  async releaseTokenId(key: string): Promise<void> {
+    await this.#client.del(this.#key('jti', key))
+  }
+
   async revoke(keys: string[], atMs: number, ttlSeconds: number): Promise<void> {
     const ttl = Math.max(1, Math.ceil(ttlSeconds))
     for (const key of keys) await this.#client.eval(revokeScript, 1, this.#key('revoked', key), atMs, ttl)

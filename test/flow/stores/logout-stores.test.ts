@@ -19,6 +19,16 @@ function sharedBehaviour(name: string, make: () => { store: LogoutStore; advance
       expect(await store.claimTokenId('iss:jti-1', 2)).toBe(true)
     })
 
+    it('gives a released token id back, and only that one', async () => {
+      const { store } = make()
+      expect(await store.claimTokenId('iss:jti-r1', 60)).toBe(true)
+      expect(await store.claimTokenId('iss:jti-r2', 60)).toBe(true)
+      await store.releaseTokenId?.('iss:jti-r1')
+      expect(store.releaseTokenId).toBeTypeOf('function')
+      expect(await store.claimTokenId('iss:jti-r1', 60)).toBe(true)
+      expect(await store.claimTokenId('iss:jti-r2', 60)).toBe(false)
+    })
+
     it('answers the latest revocation among the keys, and nothing for keys never revoked', async () => {
       const { store } = make()
       expect(await store.revokedAt(['sub:idp:alice', 'sid:idp:s1'])).toBeUndefined()
