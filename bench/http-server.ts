@@ -59,7 +59,8 @@ function listener(library: string, server: string) {
     const config = { ...shape, providers: [Credentials({ credentials, authorize })] }
     if (server === 'node') return toNodeHandler(config)
     const app = express()
-    app.use(ExpressAuth(config))
+    // Mounted as the Express app below mounts @auth/express, so both pay the same routing.
+    app.use(/^\/auth\/(.*)/, ExpressAuth(config))
     return app
   }
   const config = { ...shape, providers: [AuthJsCredentials({ credentials, authorize })] }
