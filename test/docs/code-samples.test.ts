@@ -9,9 +9,8 @@
  *   `./auth.js` (`authConfig`) and `./db.js` (a Kysely instance `db`). The scratch project provides them (below)
  *   unless the page writes them itself.
  *
- * Not covered: the framework guides in docs/frameworks/. Their samples are files of a SvelteKit, Qwik City or
- * SolidStart project (generated `./$types` and `$env` modules, the `$lib` and `~` aliases, solid-js and JSX), which
- * this scratch project cannot stand for.
+ * The framework guides in docs/frameworks/ are files of a SvelteKit, Qwik City or SolidStart project, which this
+ * scratch project cannot stand for: framework-samples.ts checks them inside the installed fixture apps.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
