@@ -3,24 +3,21 @@
  * written to a file in a scratch project whose tsconfig maps `authchart` and its subpaths (from the package's export
  * map) to the sources, and the repository's `tsc --noEmit` checks them all in one program.
  *
- * The conventions a sample follows:
- * - A block whose first line is a comment naming a file (`// auth.ts`) is written under that name, so the page's
- *   other samples can import it (`import { authConfig } from './auth.js'`); any other block is a file of its own.
+ * The conventions a sample follows are those of samples.ts (a first line `// auth.ts` names the block's file; a
+ * `<!-- not-checked: <reason> -->` line before the fence leaves a block out, with its reason). Besides:
  * - A sample may import the app's own modules that the docs leave to the reader: `./users.js` (`checkPassword`),
  *   `./auth.js` (`authConfig`) and `./db.js` (a Kysely instance `db`). The scratch project provides them (below)
  *   unless the page writes them itself.
- * - A block that cannot be made complete is marked on the line before its fence with
- *   `<!-- not-checked: <reason> -->`; the reason must be given, and it is shown in the page's source.
  *
- * Not covered: the framework guides in docs/frameworks/. Their samples are files of a SvelteKit, Qwik City or
- * SolidStart project (generated `./$types` and `$env` modules, the `$lib` and `~` aliases, solid-js and JSX), which
- * this scratch project cannot stand for.
+ * The framework guides in docs/frameworks/ are files of a SvelteKit, Qwik City or SolidStart project, which this
+ * scratch project cannot stand for: framework-samples.ts checks them inside the installed fixture apps.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { locate, samplesOf, type Sample } from './samples.js'
 
 const root = resolve(import.meta.dirname, '../..')
 const pages = ['README.md', ...readdirSync(join(root, 'docs'), { withFileTypes: true })]
@@ -29,49 +26,6 @@ const pages = ['README.md', ...readdirSync(join(root, 'docs'), { withFileTypes: 
   )
   .filter((page): page is string => page !== null)
   .sort()
-
-interface Sample {
-  page: string
-  /** Line of the opening fence in the page (1-based). */
-  line: number
-  code: string
-  /** The reason given in a `not-checked` marker, or null for a checked sample. */
-  skipped: string | null
-  /** Where the sample is written, relative to its page's directory. */
-  file: string
-}
-
-const fence = /^```(\w*)\s*$/
-const notChecked = /^<!--\s*not-checked:\s*(.*?)\s*-->$/
-const namedFile = /^\/\/ ((?:[\w@.[\]-]+\/)*[\w@.[\]+-]+\.ts)\s*$/
-
-/** The ```ts blocks of one page, with their markers and file names. */
-function samplesOf(page: string): Sample[] {
-  const lines = readFileSync(join(root, page), 'utf8').split('\n')
-  const samples: Sample[] = []
-  for (let i = 0; i < lines.length; i++) {
-    const open = fence.exec(lines[i])
-    if (!open) continue
-    const end = lines.findIndex((l, j) => j > i && /^```\s*$/.test(l))
-    if (end === -1) throw new Error(`${page}:${i + 1}: a code fence is never closed`)
-    if (open[1] === 'ts' || open[1] === 'typescript') {
-      const code = lines.slice(i + 1, end).join('\n')
-      let before = i - 1
-      while (before >= 0 && lines[before].trim() === '') before--
-      const marker = before >= 0 ? notChecked.exec(lines[before].trim()) : null
-      const name = namedFile.exec(code.split('\n')[0] ?? '')?.[1]
-      samples.push({
-        page,
-        line: i + 1,
-        code,
-        skipped: marker ? marker[1] : null,
-        file: name ?? `sample-line-${i + 1}.ts`,
-      })
-    }
-    i = end
-  }
-  return samples
-}
 
 /** The app's own modules the docs leave to the reader, as small as the samples need them. */
 const appModules: Record<string, string> = {
@@ -158,16 +112,7 @@ function typecheck(name: string, files: Record<string, string>): { code: number 
   return { code: run.status, errors }
 }
 
-/** The page and line an error in a written sample points at, so the failure names the place to fix. */
-function locate(error: string, written: Map<string, Sample>): string {
-  const match = /^(.+?)\((\d+),(\d+)\): (error TS\d+: .*)$/.exec(error.trim())
-  if (!match) return error
-  const sample = written.get(match[1].replace(/\\/g, '/'))
-  if (!sample) return error
-  return `${sample.page}:${sample.line + Number(match[2])} (${sample.file}): ${match[4]}`
-}
-
-const samples = pages.flatMap(samplesOf)
+const samples = pages.flatMap((page) => samplesOf(root, page))
 
 describe('code samples in the docs', () => {
   it('finds the samples: every page with TypeScript has its blocks read', () => {

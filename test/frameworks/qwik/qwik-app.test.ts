@@ -4,7 +4,8 @@
  * build) and served by `node server/entry.node-server.js`, driven over HTTP and in headless Chromium against a real
  * OpenID Provider (`oidc-provider`) and, for database sessions, a real PostgreSQL.
  *
- * The fixture turns Qwik City's own `checkOrigin` off, so every cross-site refusal seen here is the binding's.
+ * The fixture turns Qwik City's own `checkOrigin` off, so every cross-site refusal seen here is the binding's. The
+ * guide's samples (docs/frameworks/qwik.md) are type-checked in the installed app too.
  */
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -14,6 +15,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { KyselyAdapter, migrate } from '../../../adapters/sql/index.js'
 import { messages } from '../../../src/frameworks/qwik/input.js'
+import { qwikSamples } from '../../docs/framework-sample-projects.js'
+import { expectSamplesToCompile } from '../../docs/framework-samples.js'
 import { startOidcProvider, type RunningOidcProvider } from '../../support/oidc-provider.js'
 import {
   createScratchPostgresSchema,
@@ -198,6 +201,10 @@ async function loginAtProvider(page: Page, app: RunningServer): Promise<void> {
   await page.locator('input[name="login"]').press('Enter')
   await page.waitForURL((url) => url.origin === app.origin && !url.pathname.startsWith('/auth/callback'))
 }
+
+it(`every TypeScript sample of ${qwikSamples.page} compiles in this app (tsc)`, async () => {
+  expectSamplesToCompile(qwikSamples, (await build()).dir)
+})
 
 describe('JWT sessions (production build, AUTH_TRUST_HOST=true)', () => {
   let app: RunningServer

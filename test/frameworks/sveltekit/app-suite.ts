@@ -9,6 +9,7 @@ import pg from 'pg'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { KyselyAdapter, migrate } from '../../../adapters/sql/index.js'
+import { expectSamplesToCompile, type SamplesProject } from '../../docs/framework-samples.js'
 import { startOidcProvider, type RunningOidcProvider } from '../../support/oidc-provider.js'
 import {
   createScratchPostgresSchema,
@@ -55,6 +56,8 @@ export interface SuiteOptions {
   node?: NodeChoice
   /** The Node major the app must be served by (checked, so a fixture cannot fall back to another Node unnoticed). */
   nodeMajor?: number
+  /** The guide's samples, to type-check in this app (only in the major they are written for). */
+  docSamples?: SamplesProject
 }
 
 /** One shared build per test file: packing, installing and building take most of the time. */
@@ -156,6 +159,13 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
     expect(result.output).toBe('')
     expect(result.status).toBe(0)
   })
+
+  const samples = options.docSamples
+  if (samples) {
+    it(`every TypeScript sample of ${samples.page} compiles in this app (svelte-kit sync, then tsc)`, async () => {
+      expectSamplesToCompile(samples, (await built()).dir)
+    })
+  }
 
   describe('JWT sessions (production build, AUTH_TRUST_HOST=true, no AUTH_URL)', () => {
     let app: RunningApp

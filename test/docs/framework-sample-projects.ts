@@ -1,0 +1,133 @@
+/**
+ * How each framework guide's samples become a project of its framework (see framework-samples.ts): the compiler
+ * options of the framework's own starter, the files the guide leaves to the reader, and a control that must fail.
+ */
+import { spawnSync } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { SamplesProject } from './framework-samples.js'
+
+/**
+ * `svelte-kit sync` writes the routes' `$types` only when it can import `typescript` (the JavaScript compiler API),
+ * which the fixture apps do not install and TypeScript 7 does not ship: this hook, given to the sync's Node with
+ * `--import`, resolves its `import('typescript')` to the repository's `typescript-api` (TypeScript 6, see
+ * tools/typescript-api.mjs).
+ */
+const typescriptForSync = (() => {
+  const api = pathToFileURL(createRequire(import.meta.url).resolve('typescript-api')).href
+  const hooks = `export async function resolve(specifier, context, next) {
+    return specifier === 'typescript' ? { url: ${JSON.stringify(api)}, shortCircuit: true } : next(specifier, context)
+  }`
+  const register = `import { register } from 'node:module'
+register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)})`
+  return `data:text/javascript,${encodeURIComponent(register)}`
+})()
+
+/**
+ * SvelteKit 2 (the guide's samples use `$lib` and `$env/dynamic/private`, which SvelteKit 3 replaced).
+ * `svelte-kit sync` writes `.svelte-kit/tsconfig.json` (the `$lib` alias, `rootDirs` for `./$types`), the `$env`
+ * modules and the routes' `$types`, as `vite dev` or `vite build` would; the project's tsconfig extends it, as a new
+ * SvelteKit app's does.
+ */
+export const sveltekitSamples: SamplesProject = {
+  page: 'docs/frameworks/sveltekit.md',
+  appFiles: {
+    // sync reads the configuration; the adapter plays no part in the types.
+    'svelte.config.js': 'export default { kit: {} }\n',
+  },
+  tsconfig: {
+    extends: './.svelte-kit/tsconfig.json',
+    compilerOptions: { strict: true, skipLibCheck: true, noEmit: true, types: [] },
+  },
+  control: {
+    // The session's user is not a string: fails only if `locals.auth()` is typed (not `any`) through the hook.
+    file: 'src/routes/control/+page.server.ts',
+    text: [
+      "import type { PageServerLoad } from './$types'",
+      'export const load: PageServerLoad = async ({ locals }) => {',
+      '  const user: string = (await locals.auth())?.user',
+      '  return { user }',
+      '}',
+      '',
+    ].join('\n'),
+    error: 'is not assignable to type',
+  },
+  generate(project, app) {
+    const result = spawnSync(
+      process.execPath,
+      ['--import', typescriptForSync, join(app, 'node_modules/@sveltejs/kit/svelte-kit.js'), 'sync'],
+      { cwd: project, encoding: 'utf8' },
+    )
+    if (result.status !== 0) throw new Error(`svelte-kit sync failed:\n${result.stdout}${result.stderr}`)
+  },
+}
+
+/** Qwik City 1.x, with the compiler options of its starter (JSX of `@builder.io/qwik`). */
+export const qwikSamples: SamplesProject = {
+  page: 'docs/frameworks/qwik.md',
+  appFiles: {
+    // The server-only configuration module the guide's second plugin loads with import().
+    'src/lib/auth-config.ts': [
+      "import type { RequestEventCommon } from '@builder.io/qwik-city'",
+      "import type { QwikAuthConfig } from 'authchart/qwik'",
+      "import GitHub from 'authchart/providers/github'",
+      'let config: QwikAuthConfig | undefined',
+      "export function authConfig(env: RequestEventCommon['env']): QwikAuthConfig {",
+      "  return (config ??= { secret: env.get('AUTH_SECRET'), providers: [GitHub] })",
+      '}',
+      '',
+    ].join('\n'),
+  },
+  tsconfig: {
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'ES2022',
+      moduleResolution: 'bundler',
+      lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+      jsx: 'react-jsx',
+      jsxImportSource: '@builder.io/qwik',
+      strict: true,
+      skipLibCheck: true,
+      isolatedModules: true,
+      noEmit: true,
+      types: [],
+      paths: { '~/*': ['./src/*'] },
+    },
+    include: ['src'],
+  },
+  control: {
+    file: 'src/control.tsx',
+    text: "import { useSession } from './routes/plugin@auth'\nexport const notANumber: number = useSession\n",
+    error: "is not assignable to type 'number'",
+  },
+}
+
+/** SolidStart (1.x and 2.x alike), with the compiler options of its starter (solid-js JSX, the `~` alias). */
+export const solidStartSamples: SamplesProject = {
+  page: 'docs/frameworks/solid-start.md',
+  appFiles: {},
+  tsconfig: {
+    compilerOptions: {
+      target: 'ESNext',
+      module: 'ESNext',
+      moduleResolution: 'bundler',
+      lib: ['ESNext', 'DOM', 'DOM.Iterable'],
+      jsx: 'preserve',
+      jsxImportSource: 'solid-js',
+      allowJs: true,
+      strict: true,
+      skipLibCheck: true,
+      isolatedModules: true,
+      noEmit: true,
+      types: [],
+      paths: { '~/*': ['./src/*'] },
+    },
+    include: ['src'],
+  },
+  control: {
+    file: 'src/control.ts',
+    text: "import { authConfig } from '~/lib/auth'\nexport const notANumber: number = authConfig\n",
+    error: "is not assignable to type 'number'",
+  },
+}
