@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMemoryStore, MemoryAdapter, type MemoryStore } from '../../adapters/memory.js'
 import { MemoryLogoutStore, RedisLogoutStore } from '../../src/flow/stores/logout.js'
 import OIDC from '../../src/providers/oidc.js'
+import type { Adapter } from '../../src/types/adapters.js'
 import { encode } from '../../src/jwt.js'
 import { CookieJar, csrfToken, origin, secret, send, testConfig } from '../support/auth-harness.js'
 import { HttpBrowser } from '../support/http-site.js'
@@ -403,11 +404,11 @@ describe('federated logout, a failure halfway and the provider retrying', () => 
     const memory = createMemoryStore()
     const adapter = MemoryAdapter(memory)
     let failures = 1
-    const failingOnce = {
+    const failingOnce: Adapter = {
       ...adapter,
       deleteSession: async (sessionToken: string) => {
         if (failures-- > 0) throw new Error('database unavailable (injected)')
-        return adapter.deleteSession?.(sessionToken)
+        return (await adapter.deleteSession?.(sessionToken)) ?? null
       },
     }
     const s = await startLogoutSite({ strategy: 'database', adapter: failingOnce })
