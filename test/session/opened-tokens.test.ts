@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { OpenedTokens } from '../../src/session/opened-tokens.js'
 import { openSessionToken, openedTokensOf, sealSessionToken } from '../../src/session/session-jwe.js'
 
-/** A token-shaped string: five segments, the last one standing for the tag. */
-const tokenLike = (body: string, tag: string) => `eyJhbGciOiJkaXIifQ..aXY.${body}.${tag}`
+/** A token-shaped string: five segments, the last one standing for the tag (43 characters, as a real one has). */
+const tokenLike = (body: string, tag: string) => `eyJhbGciOiJkaXIifQ..aXY.${body}.${tag.padEnd(43, 'x')}`
 
 /** Replaces one character in the middle of a segment with another base64url character. */
 function alterSegment(token: string, index: number): string {
@@ -20,8 +20,12 @@ describe('OpenedTokens', () => {
     memo.remember(tokenLike('Y2lwaGVy', 'dGFn'), '{"sub":"1"}')
     expect(memo.get(tokenLike('Y2lwaGVy', 'dGFn'))).toBe('{"sub":"1"}')
     expect(memo.get(tokenLike('Y2lwaGVy', 'dGFo'))).toBeUndefined()
+    // Same start of the tag (the filing key), another end: still not the remembered token.
+    expect(memo.get(tokenLike('Y2lwaGVy', 'dGFnyyyyyyyyyyyyyyyyyy'))).toBeUndefined()
     expect(memo.get('no-dots-at-all')).toBeUndefined()
     expect(memo.get('ends.with.a.dot.')).toBeUndefined()
+    memo.remember('a.b.c.d.short-tag', '{}')
+    expect(memo.size).toBe(1)
   })
 
   it('matches the whole token, not only the tag it is filed under', () => {
@@ -41,10 +45,10 @@ describe('OpenedTokens', () => {
 
   it('holds at most its capacity, the oldest entries leaving first', () => {
     const memo = new OpenedTokens(3)
-    for (const n of [1, 2, 3, 4]) memo.remember(tokenLike('Y2lw', `dGFn${n}`), `{"n":${n}}`)
+    for (const n of [1, 2, 3, 4]) memo.remember(tokenLike('Y2lw', `T${n}`), `{"n":${n}}`)
     expect(memo.size).toBe(3)
-    expect(memo.get(tokenLike('Y2lw', 'dGFn1'))).toBeUndefined()
-    expect(memo.get(tokenLike('Y2lw', 'dGFn4'))).toBe('{"n":4}')
+    expect(memo.get(tokenLike('Y2lw', 'T1'))).toBeUndefined()
+    expect(memo.get(tokenLike('Y2lw', 'T4'))).toBe('{"n":4}')
   })
 
   it('leaves very long tokens out', () => {
