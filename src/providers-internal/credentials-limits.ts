@@ -21,10 +21,19 @@ export const defaultCredentialsFailureLimits = {
 /** What is stored: failures counted in the window, or a lockout running; per account or per client. */
 export type FailureKeyKind = 'account-failures' | 'client-failures' | 'account-lockout' | 'client-lockout'
 
+/** The part of a stored key that names the account or client: a digest, never the username or IP in the clear. */
+export function failureSubject(providerId: string, value: string): string {
+  return hash('sha256', `${providerId}\u0000${value}`, 'base64url').slice(0, 32)
+}
+
 /** Stored keys never carry a username or IP in the clear; each provider counts its own. */
 export function failureKey(kind: FailureKeyKind, providerId: string, value: string): string {
-  const digest = hash('sha256', `${providerId}\u0000${value}`, 'base64url').slice(0, 32)
-  return `credentials:${kind}:${digest}`
+  return failureKeyOf(kind, failureSubject(providerId, value))
+}
+
+/** The stored key of a subject already digested by `failureSubject`. */
+export function failureKeyOf(kind: FailureKeyKind, subject: string): string {
+  return `credentials:${kind}:${subject}`
 }
 
 /** Longest account identifier kept: longer submissions are cut, so a huge field costs nothing more. */

@@ -3,7 +3,7 @@
  * lockout, forget an account's failures after a right password. The machine compares counts with the limits.
  */
 import { CallbackRouteError } from '../../errors.js'
-import { failureKey, type FailureKeyKind } from '../../providers-internal/credentials-limits.js'
+import { failureKeyOf, failureSubject, type FailureKeyKind } from '../../providers-internal/credentials-limits.js'
 import type { FailureCounter } from '../../types/providers.js'
 import type { CredentialsCommand, credentialsContract, CredentialsEvent } from '../../../machines/credentials.js'
 import type { HandlersFor } from '../../../machines/contract.js'
@@ -32,7 +32,13 @@ type LimitHandlers = Pick<
 /** The four handlers, over one request's account and client. */
 export function failureLimitHandlers(env: EffectEnv, providerId: string, limits: FailureLimitsInput): LimitHandlers {
   const { logger } = env.config
-  const key = (kind: FailureKeyKind, value: string) => failureKey(kind, providerId, value)
+  // One request names at most one account and one client: each is digested once, whatever the keys asked for.
+  const subjects = new Map<string, string>()
+  const key = (kind: FailureKeyKind, value: string) => {
+    let subject = subjects.get(value)
+    if (subject === undefined) subjects.set(value, (subject = failureSubject(providerId, value)))
+    return failureKeyOf(kind, subject)
+  }
 
   function storeError(what: string, err: unknown): void {
     logger.error(
