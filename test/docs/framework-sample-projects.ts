@@ -28,7 +28,9 @@ register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)})
  * SvelteKit 2 (the guide's samples use `$lib` and `$env/dynamic/private`, which SvelteKit 3 replaced).
  * `svelte-kit sync` writes `.svelte-kit/tsconfig.json` (the `$lib` alias, `rootDirs` for `./$types`), the `$env`
  * modules and the routes' `$types`, as `vite dev` or `vite build` would; the project's tsconfig extends it, as a new
- * SvelteKit app's does.
+ * SvelteKit app's does, with its starter's `checkJs` (svelte-check checks a component's plain `<script>` only then).
+ * Each Svelte sample is a page of its own route, checked by the fixture's svelte-check (a devDependency of
+ * fixture-kit2, with the TypeScript it runs on).
  */
 export const sveltekitSamples: SamplesProject = {
   page: 'docs/frameworks/sveltekit.md',
@@ -38,7 +40,7 @@ export const sveltekitSamples: SamplesProject = {
   },
   tsconfig: {
     extends: './.svelte-kit/tsconfig.json',
-    compilerOptions: { strict: true, skipLibCheck: true, noEmit: true, types: [] },
+    compilerOptions: { allowJs: true, checkJs: true, strict: true, skipLibCheck: true, noEmit: true, types: [] },
   },
   control: {
     // The session's user is not a string: fails only if `locals.auth()` is typed (not `any`) through the hook.
@@ -52,6 +54,22 @@ export const sveltekitSamples: SamplesProject = {
       '',
     ].join('\n'),
     error: 'is not assignable to type',
+  },
+  svelte: {
+    place: (sample) => `src/routes/doc-sample-line-${sample.line}/+page.svelte`,
+    control: {
+      // A page like the samples' (a plain `<script>`): fails only if the component's props are typed and checked.
+      file: 'src/routes/doc-sample-control/+page.svelte',
+      text: [
+        '<script>',
+        "  import { SignIn } from 'authchart/sveltekit/components'",
+        '</script>',
+        '',
+        '<SignIn provider={42} />',
+        '',
+      ].join('\n'),
+      error: "Type 'number' is not assignable to type 'string'",
+    },
   },
   generate(project, app) {
     const result = spawnSync(
