@@ -3,26 +3,8 @@
  * options of the framework's own starter, the files the guide leaves to the reader, and a control that must fail.
  */
 import { spawnSync } from 'node:child_process'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import type { SamplesProject } from './framework-samples.js'
-
-/**
- * `svelte-kit sync` writes the routes' `$types` only when it can import `typescript` (the JavaScript compiler API),
- * which the fixture apps do not install and TypeScript 7 does not ship: this hook, given to the sync's Node with
- * `--import`, resolves its `import('typescript')` to the repository's `typescript-api` (TypeScript 6, see
- * tools/typescript-api.mjs).
- */
-const typescriptForSync = (() => {
-  const api = pathToFileURL(createRequire(import.meta.url).resolve('typescript-api')).href
-  const hooks = `export async function resolve(specifier, context, next) {
-    return specifier === 'typescript' ? { url: ${JSON.stringify(api)}, shortCircuit: true } : next(specifier, context)
-  }`
-  const register = `import { register } from 'node:module'
-register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)})`
-  return `data:text/javascript,${encodeURIComponent(register)}`
-})()
 
 /**
  * SvelteKit 2 (the guide's samples use `$lib` and `$env/dynamic/private`, which SvelteKit 3 replaced).
@@ -72,11 +54,12 @@ export const sveltekitSamples: SamplesProject = {
     },
   },
   generate(project, app) {
-    const result = spawnSync(
-      process.execPath,
-      ['--import', typescriptForSync, join(app, 'node_modules/@sveltejs/kit/svelte-kit.js'), 'sync'],
-      { cwd: project, encoding: 'utf8' },
-    )
+    // sync writes the routes' `$types` only when it can import `typescript` (the JavaScript compiler API): the
+    // fixture's, installed for svelte-check.
+    const result = spawnSync(process.execPath, [join(app, 'node_modules/@sveltejs/kit/svelte-kit.js'), 'sync'], {
+      cwd: project,
+      encoding: 'utf8',
+    })
     if (result.status !== 0) throw new Error(`svelte-kit sync failed:\n${result.stdout}${result.stderr}`)
   },
 }
