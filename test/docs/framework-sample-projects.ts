@@ -3,32 +3,16 @@
  * options of the framework's own starter, the files the guide leaves to the reader, and a control that must fail.
  */
 import { spawnSync } from 'node:child_process'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import type { SamplesProject } from './framework-samples.js'
-
-/**
- * `svelte-kit sync` writes the routes' `$types` only when it can import `typescript` (the JavaScript compiler API),
- * which the fixture apps do not install and TypeScript 7 does not ship: this hook, given to the sync's Node with
- * `--import`, resolves its `import('typescript')` to the repository's `typescript-api` (TypeScript 6, see
- * tools/typescript-api.mjs).
- */
-const typescriptForSync = (() => {
-  const api = pathToFileURL(createRequire(import.meta.url).resolve('typescript-api')).href
-  const hooks = `export async function resolve(specifier, context, next) {
-    return specifier === 'typescript' ? { url: ${JSON.stringify(api)}, shortCircuit: true } : next(specifier, context)
-  }`
-  const register = `import { register } from 'node:module'
-register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)})`
-  return `data:text/javascript,${encodeURIComponent(register)}`
-})()
 
 /**
  * SvelteKit 2 (the guide's samples use `$lib` and `$env/dynamic/private`, which SvelteKit 3 replaced).
  * `svelte-kit sync` writes `.svelte-kit/tsconfig.json` (the `$lib` alias, `rootDirs` for `./$types`), the `$env`
  * modules and the routes' `$types`, as `vite dev` or `vite build` would; the project's tsconfig extends it, as a new
- * SvelteKit app's does.
+ * SvelteKit app's does, with its starter's `checkJs` (svelte-check checks a component's plain `<script>` only then).
+ * Each Svelte sample is a page of its own route, checked by the fixture's svelte-check (a devDependency of
+ * fixture-kit2, with the TypeScript it runs on).
  */
 export const sveltekitSamples: SamplesProject = {
   page: 'docs/frameworks/sveltekit.md',
@@ -38,7 +22,7 @@ export const sveltekitSamples: SamplesProject = {
   },
   tsconfig: {
     extends: './.svelte-kit/tsconfig.json',
-    compilerOptions: { strict: true, skipLibCheck: true, noEmit: true, types: [] },
+    compilerOptions: { allowJs: true, checkJs: true, strict: true, skipLibCheck: true, noEmit: true, types: [] },
   },
   control: {
     // The session's user is not a string: fails only if `locals.auth()` is typed (not `any`) through the hook.
@@ -53,12 +37,29 @@ export const sveltekitSamples: SamplesProject = {
     ].join('\n'),
     error: 'is not assignable to type',
   },
+  svelte: {
+    place: (sample) => `src/routes/doc-sample-line-${sample.line}/+page.svelte`,
+    control: {
+      // A page like the samples' (a plain `<script>`): fails only if the component's props are typed and checked.
+      file: 'src/routes/doc-sample-control/+page.svelte',
+      text: [
+        '<script>',
+        "  import { SignIn } from 'authchart/sveltekit/components'",
+        '</script>',
+        '',
+        '<SignIn provider={42} />',
+        '',
+      ].join('\n'),
+      error: "Type 'number' is not assignable to type 'string'",
+    },
+  },
   generate(project, app) {
-    const result = spawnSync(
-      process.execPath,
-      ['--import', typescriptForSync, join(app, 'node_modules/@sveltejs/kit/svelte-kit.js'), 'sync'],
-      { cwd: project, encoding: 'utf8' },
-    )
+    // sync writes the routes' `$types` only when it can import `typescript` (the JavaScript compiler API): the
+    // fixture's, installed for svelte-check.
+    const result = spawnSync(process.execPath, [join(app, 'node_modules/@sveltejs/kit/svelte-kit.js'), 'sync'], {
+      cwd: project,
+      encoding: 'utf8',
+    })
     if (result.status !== 0) throw new Error(`svelte-kit sync failed:\n${result.stdout}${result.stderr}`)
   },
 }

@@ -1,7 +1,7 @@
 /**
  * What can be checked about the framework guides' samples without a fixture app: that every code block is either a
- * TypeScript sample (compiled in the fixture apps by the framework tests, see framework-samples.ts) or of a language
- * that is not TypeScript, and where each sample is written. The compiling itself runs in
+ * sample the fixture apps check (TypeScript, compiled by the framework tests, and Svelte where the guide's project
+ * checks it, see framework-samples.ts) or shell, and where each sample is written. The compiling itself runs in
  * test/frameworks/{sveltekit,qwik,solid-start}, where the apps are installed.
  */
 import { readFileSync } from 'node:fs'
@@ -15,19 +15,20 @@ const root = resolve(import.meta.dirname, '../..')
 const projects = [sveltekitSamples, qwikSamples, solidStartSamples]
 
 describe('samples of the framework guides', () => {
-  it('each guide has one project, and every fenced block is a TypeScript sample, shell or Svelte markup', () => {
+  it('each guide has one project, and every fenced block is a TypeScript sample, a checked Svelte sample or shell', () => {
     expect(projects.map((p) => p.page).sort()).toEqual(
       ['qwik', 'solid-start', 'sveltekit'].map((name) => `docs/frameworks/${name}.md`),
     )
-    for (const { page } of projects) {
+    for (const { page, svelte } of projects) {
       const languages = [...readFileSync(join(root, page), 'utf8').matchAll(/^```(\w+)\s*$/gm)].map((m) => m[1])
-      // A `js` or `jsx` block would escape the check; `svelte` markup has no compiler here (svelte-check).
+      // A `js` or `jsx` block would escape the check, and so would `svelte` in a project without svelte-check.
+      const checked = svelte ? ['ts', 'tsx', 'svelte'] : ['ts', 'tsx']
       expect(
-        languages.filter((l) => !['ts', 'tsx', 'sh', 'svelte'].includes(l)),
+        languages.filter((l) => ![...checked, 'sh'].includes(l)),
         page,
       ).toEqual([])
-      const samples = samplesOf(root, page)
-      expect(samples.length, page).toBe(languages.filter((l) => l === 'ts' || l === 'tsx').length)
+      const samples = [...samplesOf(root, page), ...samplesOf(root, page, 'svelte')]
+      expect(samples.length, page).toBe(languages.filter((l) => checked.includes(l)).length)
       for (const s of samples.filter((s) => s.skipped !== null))
         expect(s.skipped, `${page}:${s.line}`).toMatch(/\w{3,}/)
     }

