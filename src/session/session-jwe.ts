@@ -128,7 +128,11 @@ export function sealSessionToken(
   now: number,
 ): string {
   const ring = keyringOf(secrets, salt)
-  const claims = { ...token, iat: now, exp: now + maxAge, jti: randomUUID() }
+  // Not a spread with extra members: on Node 20 that literal makes an object JSON.stringify is four times slower on.
+  const claims: Record<string, unknown> = Object.assign<Record<string, unknown>, object>({}, token)
+  claims.iat = now
+  claims.exp = now + maxAge
+  claims.jti = randomUUID()
   const plaintext = JSON.stringify(claims)
   const sealed = sealPrepared(plaintext, ring.sealingKey, ring.sealingHeader)
   // The browser sends this token back on its next request: it opens from the memo.
