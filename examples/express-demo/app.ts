@@ -166,7 +166,8 @@ export async function startDemo(
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(options.port ?? 3000, options.hostname, () => resolve())
+    // Loopback unless asked otherwise: the development mail page shows sign-in links to whoever can reach it.
+    server.listen(options.port ?? 3000, options.hostname ?? '127.0.0.1', () => resolve())
   })
   const port = (server.address() as AddressInfo).port
   const demo = await createDemoApp({

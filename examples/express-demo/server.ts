@@ -1,6 +1,6 @@
 /**
  * Starts the demo (examples/express-demo/app.ts). It needs nothing installed or configured and reaches no outside
- * service; set AUTH_SECRET and PORT to taste.
+ * service; set AUTH_SECRET, PORT and HOST to taste.
  */
 import { randomBytes } from 'node:crypto'
 import { startDemo } from './app.js'
@@ -13,7 +13,8 @@ if (!process.env.AUTH_SECRET) {
   console.log('AUTH_SECRET is not set: using a random secret for this run (sessions end when the demo stops).')
 }
 
-const demo = await startDemo({ port, log: (line) => console.log(line) })
-console.log(`Authchart demo on ${demo.url}`)
+// HOST=0.0.0.0 shows the demo to the network, development mail page included; the default is this machine only.
+const demo = await startDemo({ port, hostname: process.env.HOST, log: (line) => console.log(line) })
+console.log(`Authchart demo on ${demo.url} (listening on ${process.env.HOST ?? '127.0.0.1'} only; HOST changes it)`)
 console.log(`  live flow view: ${demo.url}/dev/flow · development mail: ${demo.url}/dev/mail`)
 console.log(`  development OpenID provider (in this process): ${demo.issuer}`)

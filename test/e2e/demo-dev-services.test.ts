@@ -14,13 +14,18 @@ const savedSecret = process.env.AUTH_SECRET
 
 beforeAll(async () => {
   process.env.AUTH_SECRET = 'demo-services-test-secret-of-at-least-32-chars'
-  demo = await startDemo({ port: 0, hostname: '127.0.0.1' })
+  // No hostname: the demo's own default, which must keep it on this machine.
+  demo = await startDemo({ port: 0 })
   origin = `http://127.0.0.1:${demo.port}`
 })
 afterAll(async () => {
   await demo?.close()
   if (savedSecret === undefined) delete process.env.AUTH_SECRET
   else process.env.AUTH_SECRET = savedSecret
+})
+
+it('listens on loopback only unless told otherwise (its mail page shows sign-in links)', () => {
+  expect(demo.server.address()).toMatchObject({ address: '127.0.0.1' })
 })
 
 interface Step {
