@@ -21,6 +21,18 @@ const logoutEvent = 'http://schemas.openid.net/event/backchannel-logout'
 
 type MemoryLogoutSite = LogoutSite & { memory: MemoryStore }
 
+/** A real Redis client pointed at a port where no Redis listens, failing at once instead of queueing. */
+function unreachableRedis(): Redis {
+  const dead = new Redis('redis://127.0.0.1:9', {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    lazyConnect: true,
+  })
+  dead.on('error', () => {})
+  return dead
+}
+
 /** The shared logout site, its database sessions (if any) in the memory adapter. */
 async function startMemoryLogoutSite(strategy: 'jwt' | 'database'): Promise<MemoryLogoutSite> {
   const memory = createMemoryStore()
@@ -163,14 +175,7 @@ describe('federated logout, when the logout store fails', () => {
   })
 
   it('answers 400 invalid_request to a genuine logout token when the store cannot be reached, and logs the error', async () => {
-    // A real Redis client pointed at a port where no Redis listens, failing at once instead of queueing.
-    const dead = new Redis('redis://127.0.0.1:9', {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-      lazyConnect: true,
-    })
-    dead.on('error', () => {})
+    const dead = unreachableRedis()
     try {
       const config = testConfig({
         backchannelLogout: { store: new RedisLogoutStore(dead) },
@@ -350,14 +355,7 @@ describe('federated logout, when the provider cannot be reached or the config is
   })
 
   it('answers 503 for a JWT session read while the logout store is unreachable, never a session', async () => {
-    // A real Redis client pointed at a port where no Redis listens, failing at once instead of queueing.
-    const dead = new Redis('redis://127.0.0.1:9', {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-      lazyConnect: true,
-    })
-    dead.on('error', () => {})
+    const dead = unreachableRedis()
     try {
       const config = testConfig({
         providers: [OIDC({ id: 'idp', name: 'IdP', issuer: 'http://127.0.0.1:9', clientId: 'a', clientSecret: 'b' })],
