@@ -14,7 +14,11 @@ import {
   MissingWebAuthnAutocomplete,
   UnsupportedStrategy,
 } from '../errors.js'
-import { defaultJwtCallback, defaultSessionCallback } from '../effects/shared/default-callbacks.js'
+import {
+  defaultJwtCallback,
+  defaultSessionCallback,
+  defaultSignInCallback,
+} from '../effects/shared/default-callbacks.js'
 import { configureMachines } from '../flow/extend-machines.js'
 import { CookieFlowStore } from '../flow/stores/cookie.js'
 import type { ConfigurableFlowStore, FlowStore } from '../types/flow-store.js'
@@ -83,7 +87,7 @@ export interface ResolvedConfig {
 }
 
 const defaultCallbacks: CallbacksOptions = {
-  signIn: () => true,
+  signIn: defaultSignInCallback,
   redirect: defaultRedirect,
   // By default only name, e-mail and image of the token reach the client.
   session: defaultSessionCallback,

@@ -39,10 +39,14 @@ export function credentialsEffects(
   let user: User | null = null
   let account: Account | null = null
 
+  const limitHandlers = failureLimitHandlers(env, provider.id, limits)
+  // Named one by one rather than spread into the literal: the handlers object is built on every sign-in.
   return {
     runRedirectCallback: (params) => runRedirectCallback(env, params),
-
-    ...failureLimitHandlers(env, provider.id, limits),
+    checkLockout: limitHandlers.checkLockout,
+    recordFailure: limitHandlers.recordFailure,
+    startLockout: limitHandlers.startLockout,
+    clearFailures: limitHandlers.clearFailures,
 
     async authorize() {
       try {
@@ -85,9 +89,9 @@ export function credentialsEffects(
 
     issueSession: () => issueSession(env, { user: user as User, account }),
 
-    async emitSignInEvent() {
-      await emitAppEvent(env, 'signIn', { user: user as User, account })
-      return { type: 'SIGNIN_ANNOUNCED' }
+    emitSignInEvent() {
+      const pending = emitAppEvent(env, 'signIn', { user: user as User, account })
+      return pending ? pending.then(() => ({ type: 'SIGNIN_ANNOUNCED' }) as const) : { type: 'SIGNIN_ANNOUNCED' }
     },
   }
 }

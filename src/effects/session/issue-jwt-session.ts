@@ -8,6 +8,7 @@ import { writeSessionToken } from '../../session/session-token.js'
 import type { Account, Profile, User } from '../../types/index.js'
 import type { ErrorType } from '../../errors.js'
 import type { EffectEnv } from '../shared/effect-env.js'
+import { defaultJwtCallback } from '../shared/default-callbacks.js'
 import { keepTokensInJwt } from '../token-refresh/sign-in-tokens.js'
 import { opLogoutClaimName, type OpLogoutClaim } from './op-logout-claim.js'
 
@@ -25,18 +26,28 @@ export interface SignInSubject {
 export type SessionIssued = { type: 'SESSION_ISSUED' } | { type: 'SESSION_FAILED'; error: ErrorType }
 
 /** Issues the session for a subject; the strategy's issuer (JWT cookie or database row). */
-export type SessionIssuer = (env: EffectEnv, subject: SignInSubject) => Promise<SessionIssued>
+export type SessionIssuer = (env: EffectEnv, subject: SignInSubject) => SessionIssued | Promise<SessionIssued>
 
-/** Issues a JWT session for the subject; answers SESSION_ISSUED or SESSION_FAILED with the error type. */
-export async function issueJwtSession(env: EffectEnv, subject: SignInSubject): Promise<SessionIssued> {
+/**
+ * Issues a JWT session for the subject; answers SESSION_ISSUED or SESSION_FAILED with the error type. With the
+ * built-in `jwt` callback (which keeps the token as it is) and the built-in encoder, nothing is waited for.
+ */
+export function issueJwtSession(env: EffectEnv, subject: SignInSubject): SessionIssued | Promise<SessionIssued> {
   const { config } = env
-  const { user, account, profile, isNewUser } = subject
+  const { user, account } = subject
   const initial: JWT = {
     name: user.name,
     email: user.email,
     picture: user.image,
     sub: user.id ?? account?.providerAccountId,
   }
+  if (config.callbacks.jwt === defaultJwtCallback && !config.jwt.encode) return writeIssued(env, subject, initial)
+  return issueThroughCallback(env, subject, initial)
+}
+
+async function issueThroughCallback(env: EffectEnv, subject: SignInSubject, initial: JWT): Promise<SessionIssued> {
+  const { config } = env
+  const { user, account, profile, isNewUser } = subject
   let token: JWT | null
   try {
     token = await config.callbacks.jwt({
@@ -55,16 +66,34 @@ export async function issueJwtSession(env: EffectEnv, subject: SignInSubject): P
   }
   // A jwt callback that answers null at sign-in refuses the session.
   if (!token) return { type: 'SESSION_FAILED', error: 'AccessDenied' }
-  token = keepTokensInJwt(config, token, account)
+  return writeIssued(env, subject, token)
+}
+
+/** Adds what the session keeps for token refresh and provider logout, and seals it for the cookie. */
+function writeIssued(env: EffectEnv, subject: SignInSubject, shaped: JWT): SessionIssued | Promise<SessionIssued> {
+  const { config } = env
+  let token = keepTokensInJwt(config, shaped, subject.account)
   if (subject.opLogout) token = { ...token, [opLogoutClaimName]: subject.opLogout }
-  try {
-    env.outcome.issuedSession = await writeSessionToken(config, env.sessionCookieName, token, env.now)
-    env.outcome.token = token
-  } catch (err) {
+  const failed = (err: unknown): SessionIssued => {
     config.logger.error(
       new JWTSessionError('the session token could not be encoded', { err: err instanceof Error ? err : undefined }),
     )
     return { type: 'SESSION_FAILED', error: 'JWTSessionError' }
   }
-  return { type: 'SESSION_ISSUED' }
+  try {
+    const written = writeSessionToken(config, env.sessionCookieName, token, env.now)
+    const sealed = token
+    if (written instanceof Promise) {
+      return written.then((issued) => {
+        env.outcome.issuedSession = issued
+        env.outcome.token = sealed
+        return { type: 'SESSION_ISSUED' } as const
+      }, failed)
+    }
+    env.outcome.issuedSession = written
+    env.outcome.token = token
+    return { type: 'SESSION_ISSUED' }
+  } catch (err) {
+    return failed(err)
+  }
 }

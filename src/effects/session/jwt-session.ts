@@ -235,9 +235,8 @@ class JwtSessionEffects implements SessionHandlers {
     const { env } = this
     if (!env.config.events.session) return { type: 'SESSION_ANNOUNCED' }
     const token = splitProviderTokens(this.#token as JWT).visible
-    return emitAppEvent(env, 'session', { session: env.outcome.session as Session, token }).then(
-      () => ({ type: 'SESSION_ANNOUNCED' }) as const,
-    )
+    const pending = emitAppEvent(env, 'session', { session: env.outcome.session as Session, token })
+    return pending ? pending.then(() => ({ type: 'SESSION_ANNOUNCED' }) as const) : { type: 'SESSION_ANNOUNCED' }
   }
 
   clearSession(params: Params<'clearSession'>): Answer<'clearSession'> {

@@ -1,10 +1,14 @@
 /**
  * The `jwt` and `session` callbacks an app gets when it sets none. They are named here, not inlined in the config, so
- * the session effects can tell them apart from the app's own: the default `jwt` callback returns the token it was
- * given, so the session check need not compare the token before and after it.
+ * the effects can tell them apart from the app's own: the default `jwt` callback returns the token it was given, so
+ * the session check need not compare the token before and after it, and the sign-in flows answer the defaults without
+ * waiting on a promise.
  */
 import type { Session } from '../../types/index.js'
 import type { JWT } from '../../types/jwt.js'
+
+/** Every sign-in allowed. */
+export const defaultSignInCallback = (): boolean => true
 
 /** The token as it is. */
 export const defaultJwtCallback = ({ token }: { token: JWT }): JWT => token

@@ -1,25 +1,41 @@
 /** The `runRedirectCallback` command: the app's redirect callback decides every redirect target. */
 import { InvalidCallbackUrl } from '../../errors.js'
-import { isNavigableUrl } from '../../security/redirect-target.js'
+import { defaultRedirect, isNavigableUrl } from '../../security/redirect-target.js'
 import type { EffectEnv } from './effect-env.js'
 
 /** What the redirect callback decided: a target, or that there is none a browser can be sent to. */
 export type RedirectResult = { type: 'REDIRECT_RESOLVED'; url: string } | { type: 'REDIRECT_FAILED' }
 
-/** Runs the redirect callback on a client-supplied URL (the base URL when none was given). */
-export async function runRedirectCallback(env: EffectEnv, params: { url?: unknown }): Promise<RedirectResult> {
+/** The verdict on what the redirect callback returned. */
+function verdictOn(env: EffectEnv, decided: unknown): RedirectResult {
+  if (typeof decided !== 'string' || !isNavigableUrl(decided)) {
+    env.config.logger.error(
+      new InvalidCallbackUrl('the redirect callback returned something a browser cannot be sent to', {
+        returned: String(decided).slice(0, 100),
+      }),
+    )
+    return { type: 'REDIRECT_FAILED' }
+  }
+  return { type: 'REDIRECT_RESOLVED', url: decided }
+}
+
+/**
+ * Runs the redirect callback on a client-supplied URL (the base URL when none was given). The built-in callback is
+ * synchronous, and is answered without a promise.
+ */
+export function runRedirectCallback(
+  env: EffectEnv,
+  params: { url?: unknown },
+): RedirectResult | Promise<RedirectResult> {
   const url = typeof params.url === 'string' && params.url !== '' ? params.url : env.baseUrl
+  if (env.config.callbacks.redirect === defaultRedirect)
+    return verdictOn(env, defaultRedirect({ url, baseUrl: env.baseUrl }))
+  return runAppRedirectCallback(env, url)
+}
+
+async function runAppRedirectCallback(env: EffectEnv, url: string): Promise<RedirectResult> {
   try {
-    const decided = await env.config.callbacks.redirect({ url, baseUrl: env.baseUrl })
-    if (typeof decided !== 'string' || !isNavigableUrl(decided)) {
-      env.config.logger.error(
-        new InvalidCallbackUrl('the redirect callback returned something a browser cannot be sent to', {
-          returned: String(decided).slice(0, 100),
-        }),
-      )
-      return { type: 'REDIRECT_FAILED' }
-    }
-    return { type: 'REDIRECT_RESOLVED', url: decided }
+    return verdictOn(env, await env.config.callbacks.redirect({ url, baseUrl: env.baseUrl }))
   } catch (err) {
     env.config.logger.error(
       new InvalidCallbackUrl('the redirect callback threw', { err: err instanceof Error ? err : undefined }),

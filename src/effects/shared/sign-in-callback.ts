@@ -1,6 +1,7 @@
 /** The `runSignInCallback` command: the app's `signIn` callback allows (`true`), refuses, or redirects (a string). */
 import { AccessDenied } from '../../errors.js'
 import type { SignInCallbackParams } from '../../types/index.js'
+import { defaultSignInCallback } from './default-callbacks.js'
 import type { EffectEnv } from './effect-env.js'
 
 /** What the signIn callback answered. */
@@ -10,8 +11,22 @@ export type SignInResult =
   | { type: 'SIGNIN_DENIED' }
   | { type: 'SIGNIN_FAILED' }
 
-/** Runs the signIn callback; a thrown error is an AccessDenied carrying the original message. */
-export async function runSignInCallback(
+const allowed: SignInResult = Object.freeze({ type: 'SIGNIN_ALLOWED' })
+
+/**
+ * Runs the signIn callback; a thrown error is an AccessDenied carrying the original message. The built-in callback
+ * (every sign-in allowed) is answered at once, without a promise.
+ */
+export function runSignInCallback(
+  env: EffectEnv,
+  params: SignInCallbackParams,
+  providerId: string,
+): SignInResult | Promise<SignInResult> {
+  if (env.config.callbacks.signIn === defaultSignInCallback) return allowed
+  return runAppSignInCallback(env, params, providerId)
+}
+
+async function runAppSignInCallback(
   env: EffectEnv,
   params: SignInCallbackParams,
   providerId: string,
