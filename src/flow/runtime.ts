@@ -208,7 +208,8 @@ export async function runFlow(input: RunFlowInput): Promise<FlowResult> {
   const table = compiledMachineOf(input.entry)
   let snapshot: CompiledSnapshot
   try {
-    snapshot = await loadSnapshot(input, table)
+    // A flow that lives within this request starts from the initial state: nothing to load, nothing to wait for.
+    snapshot = input.persistence?.ref ? await loadSnapshot(input, table) : table.initial
   } catch (error) {
     if (error instanceof FlowRejected) refuse(input, error, undefined)
     throw error
@@ -249,9 +250,9 @@ export async function runFlow(input: RunFlowInput): Promise<FlowResult> {
       })
     reporter?.report(snapshot.value, step.snapshot.value, event.type)
     snapshot = step.snapshot
-    const [command, ...more] = step.commands
+    const command = step.commands[0]
     if (!command) break
-    if (more.length > 0)
+    if (step.commands.length > 1)
       throw new AuthError('a transition emitted more than one command', { commands: step.commands.map((c) => c.type) })
     if (budget <= 0) throw new AuthError('flow ran too many commands in one request', { machine: input.entry.id })
     const handlers = input.handlers as Partial<EffectHandlers>
