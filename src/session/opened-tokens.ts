@@ -19,8 +19,13 @@ export const defaultOpenedTokenCapacity = 2048
 const maxRememberedTokenLength = 4096
 
 interface OpenedToken {
-  /** The whole token, as bytes: compared in constant time, and not a slice that keeps a cookie header alive. */
-  token: Buffer
+  /**
+   * The whole token as bytes, compared in constant time. A token this process sealed is kept as its own string until
+   * it is first presented (most are presented once at most); one taken from a request is copied at once, so it does
+   * not keep the cookie header it came from alive.
+   */
+  bytes?: Buffer
+  sealed?: string
   plaintext: string
 }
 
@@ -53,14 +58,19 @@ export class OpenedTokens {
     if (key === undefined) return undefined
     const entry = this.#entries.get(key)
     if (entry === undefined) return undefined
+    const stored = (entry.bytes ??= Buffer.from(entry.sealed as string, 'utf8'))
+    entry.sealed = undefined
     // UTF-8, not latin1: latin1 would fold a character beyond U+00FF onto a byte a stored token has.
     const presented = Buffer.from(token, 'utf8')
-    if (presented.length !== entry.token.length) return undefined
-    return timingSafeEqual(entry.token, presented) ? entry.plaintext : undefined
+    if (presented.length !== stored.length) return undefined
+    return timingSafeEqual(stored, presented) ? entry.plaintext : undefined
   }
 
-  /** Remembers the plaintext of a token that was just sealed or authenticated; the oldest entry makes room. */
-  remember(token: string, plaintext: string): void {
+  /**
+   * Remembers the plaintext of a token that was just sealed (`sealedHere`: the string is this process's own) or
+   * authenticated; the oldest entry makes room.
+   */
+  remember(token: string, plaintext: string, sealedHere = false): void {
     if (this.capacity <= 0 || token.length > maxRememberedTokenLength) return
     const key = keyOf(token)
     if (key === undefined) return
@@ -68,6 +78,6 @@ export class OpenedTokens {
       const oldest = this.#entries.keys().next()
       if (!oldest.done) this.#entries.delete(oldest.value)
     }
-    this.#entries.set(key, { token: Buffer.from(token, 'utf8'), plaintext })
+    this.#entries.set(key, sealedHere ? { sealed: token, plaintext } : { bytes: Buffer.from(token, 'utf8'), plaintext })
   }
 }

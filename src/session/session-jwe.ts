@@ -136,7 +136,7 @@ export function sealSessionToken(
   const plaintext = JSON.stringify(claims)
   const sealed = sealPrepared(plaintext, ring.sealingKey, ring.sealingHeader)
   // The browser sends this token back on its next request: it opens from the memo.
-  ring.opened.remember(sealed, plaintext)
+  ring.opened.remember(sealed, plaintext, true)
   return sealed
 }
 
