@@ -5,8 +5,11 @@ import type { RequestContext } from './context.js'
 const maxClientKeyLength = 200
 
 /**
- * The app's own `clientKey(request)` when it gave one; else the first `X-Forwarded-For` hop when the config sets
- * `trustHost: true` (a proxy in front sets it); else undefined, and only per-account or per-address limits apply.
+ * The app's own `clientKey(request)` when it gave one; else, when the config sets `trustHost: true` (a proxy in front
+ * sets the header), the last `X-Forwarded-For` hop: the address the proxy nearest the app saw. Earlier hops are
+ * whatever the client sent, since proxies append to the header they were given: a key taken from them would let a
+ * client escape its limit by sending a new one each time, or lock another client out by sending that client's
+ * address. Undefined otherwise, and only per-account or per-address limits apply.
  */
 export function clientKeyOf(
   ctx: RequestContext,
@@ -18,5 +21,6 @@ export function clientKeyOf(
   }
   if (ctx.config.source.trustHost !== true) return undefined
   const forwarded = ctx.req.header('x-forwarded-for')
-  return forwarded?.split(',')[0]?.trim().slice(0, maxClientKeyLength) || undefined
+  if (!forwarded) return undefined
+  return forwarded.slice(forwarded.lastIndexOf(',') + 1).trim().slice(0, maxClientKeyLength) || undefined
 }

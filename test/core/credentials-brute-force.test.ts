@@ -48,17 +48,20 @@ function configWith(bruteForce: CredentialsFailureLimits | false) {
   return { config, calls, lockouts }
 }
 
-/** Posts the sign-in form; `ip` goes into X-Forwarded-For (trusted: the test config sets `trustHost: true`). */
+/**
+ * Posts the sign-in form; `ip` goes into X-Forwarded-For as the proxy in front appends it, after what the client sent
+ * itself (`sent`, or an address of its choosing) (trusted: the test config sets `trustHost: true`).
+ */
 async function attempt(
   config: ReturnType<typeof testConfig>,
   username: string,
   password: string,
-  options: { ip?: string; json?: boolean } = {},
+  options: { ip?: string; sent?: string; json?: boolean } = {},
 ): Promise<{ response: Response; jar: CookieJar }> {
   const jar = new CookieJar()
   const token = await csrfToken(config, jar)
   const headers: Record<string, string> = {}
-  if (options.ip) headers['x-forwarded-for'] = `${options.ip}, 10.0.0.1`
+  if (options.ip) headers['x-forwarded-for'] = `${options.sent ?? '192.0.2.77'}, ${options.ip}`
   if (options.json) headers['x-auth-return-redirect'] = '1'
   const response = await send(config, '/auth/callback/credentials', {
     jar,
@@ -161,6 +164,19 @@ describe('credentials brute-force limits', () => {
     // Another client, or the same person from another address, is not affected.
     const elsewhere = await attempt(config, 'ada', 'lovelace', { ip: '198.51.100.7' })
     expect(elsewhere.jar.cookies.has('authjs.session-token')).toBe(true)
+  })
+
+  it('keys the client by the hop its proxy wrote: forging earlier hops neither escapes the limit nor locks another out', async () => {
+    const { config, lockouts } = configWith({ maxFailures: 100, maxClientFailures: 3 })
+    // One client, a different forged first hop on every attempt: still one client.
+    for (const [i, name] of ['u1', 'u2', 'u3'].entries())
+      await attempt(config, name, 'guess', { ip: '203.0.113.9', sent: `198.51.100.${i + 10}` })
+    expect(lockouts).toEqual([expect.objectContaining({ scope: 'client' })])
+    const locked = await attempt(config, 'ada', 'lovelace', { ip: '203.0.113.9', sent: '198.51.100.99' })
+    expect(errorOf(locked.response).code).toBe('too_many_attempts')
+    // A client whose address the forged headers named first is not locked out.
+    const named = await attempt(config, 'ada', 'lovelace', { ip: '198.51.100.10' })
+    expect(named.jar.cookies.has('authjs.session-token')).toBe(true)
   })
 
   it('does not read X-Forwarded-For without trustHost; a clientKey option names the client instead', async () => {
