@@ -22,5 +22,10 @@ export function clientKeyOf(
   if (ctx.config.source.trustHost !== true) return undefined
   const forwarded = ctx.req.header('x-forwarded-for')
   if (!forwarded) return undefined
-  return forwarded.slice(forwarded.lastIndexOf(',') + 1).trim().slice(0, maxClientKeyLength) || undefined
+  return (
+    forwarded
+      .slice(forwarded.lastIndexOf(',') + 1)
+      .trim()
+      .slice(0, maxClientKeyLength) || undefined
+  )
 }
