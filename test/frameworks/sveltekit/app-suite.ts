@@ -75,6 +75,12 @@ async function signInWithCredentials(app: RunningApp, jar: CookieJar, password =
 }
 
 /** Walks the OP's login form in the browser as `alice` and waits for the app to have taken the callback. */
+/** Opens a page of the app and waits until it is hydrated (the fixture's root layout marks it). */
+async function gotoHydrated(page: Page, url: string): Promise<void> {
+  await page.goto(url)
+  await page.locator('html[data-hydrated]').waitFor({ state: 'attached' })
+}
+
 async function loginAtProvider(page: Page, op: RunningOidcProvider, app: RunningApp): Promise<void> {
   try {
     await page.waitForURL((url) => url.origin === op.issuer, { timeout: 15_000 })
@@ -273,7 +279,7 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
         const ctx = await context()
         try {
           const page = await ctx.newPage()
-          await page.goto(`${app.origin}/`)
+          await gotoHydrated(page, `${app.origin}/`)
           expect(await page.locator('#status').textContent()).toBe('Not signed in')
           await page.getByRole('button', { name: 'Sign in with oidc' }).click()
           await loginAtProvider(page, await provider(), app)
@@ -281,7 +287,7 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
           expect(await page.locator('#user').textContent()).toBe(
             'Protected page for Alice Liddell (alice@example.test)',
           )
-          await page.goto(`${app.origin}/`)
+          await gotoHydrated(page, `${app.origin}/`)
           expect(await page.locator('#status').textContent()).toContain('Signed in as Alice Liddell')
           const signOutPost = page.waitForRequest(
             (request) => request.method() === 'POST' && new URL(request.url()).pathname === '/signout',
@@ -304,7 +310,7 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
         const ctx = await context()
         try {
           const page = await ctx.newPage()
-          await page.goto(`${app.origin}/signin`)
+          await gotoHydrated(page, `${app.origin}/signin`)
           const form = page.locator('form', { has: page.locator('input[name="username"]') })
           await form.locator('input[name="username"]').fill('alice')
           await form.locator('input[name="password"]').fill('wonderland')
@@ -319,14 +325,14 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
           )
           await ctx.clearCookies()
 
-          await page.goto(`${app.origin}/client`)
+          await gotoHydrated(page, `${app.origin}/client`)
           await page.locator('#client-wrong').click()
           await expect.poll(() => page.locator('#result').textContent()).toBe('error=CredentialsSignin ok=false')
           expect((await ctx.cookies()).some((cookie) => cookie.name === sessionCookie)).toBe(false)
           await page.locator('#client-signin').click()
           await page.waitForURL(`${app.origin}/protected`)
           expect(await page.locator('#user').textContent()).toContain('Alice Credentials')
-          await page.goto(`${app.origin}/client`)
+          await gotoHydrated(page, `${app.origin}/client`)
           await page.locator('#client-signout').click()
           await page.waitForURL(`${app.origin}/`)
           await expect.poll(() => page.locator('#status').textContent()).toBe('Not signed in')
@@ -421,7 +427,7 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
           const ctx = await context()
           try {
             const page = await ctx.newPage()
-            await page.goto(`${app.origin}/signin`)
+            await gotoHydrated(page, `${app.origin}/signin`)
             await page.getByRole('button', { name: 'Sign in with oidc' }).click()
             await loginAtProvider(page, await provider(), app)
             expect(await page.locator('#user').textContent()).toBe(
