@@ -417,6 +417,8 @@ describe('federated logout, a failure halfway and the provider retrying', () => 
       await aliceAtOp.endSession(`${s.op.issuer}/session/end`)
       expect(s.recorder.answers.at(-1)).toBe(400)
       expect(memory.sessions.size).toBe(1)
+      // Logged once, by the adapter wrapper where it failed, not again by the logout.
+      expect(s.recorded.errors.map((e) => e.name)).toEqual(['AdapterError'])
       const retry = await postLogoutToken(s.site, s.recorder.tokens.at(-1) as string)
       expect(retry.status).toBe(200)
       expect(memory.sessions.size).toBe(0)

@@ -9,7 +9,7 @@ import type {
   backchannelLogoutContract,
   BackchannelLogoutEvent,
 } from '../../../machines/backchannel-logout.js'
-import { AuthError } from '../../errors.js'
+import { AdapterError, AuthError } from '../../errors.js'
 import type { WrappedAdapter } from '../../types/adapters.js'
 import type { LogoutStore } from '../../types/logout-store.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
@@ -59,12 +59,14 @@ export function backchannelLogoutEffects(env: EffectEnv, input: BackchannelLogou
     try {
       return await step()
     } catch (err) {
-      env.config.logger.error(
-        new AuthError('back-channel logout could not end the sessions', {
-          provider: input.provider?.id,
-          err: err instanceof Error ? err : undefined,
-        }),
-      )
+      // An adapter failure was logged by the adapter wrapper where it happened; a store failure is logged here.
+      if (!(err instanceof AdapterError))
+        env.config.logger.error(
+          new AuthError('back-channel logout could not end the sessions', {
+            provider: input.provider?.id,
+            err: err instanceof Error ? err : undefined,
+          }),
+        )
       if (claimed) await releaseLogoutTokenId(claimed.store, claimed.subject).catch(() => {})
       return { type: 'STORE_FAILED' }
     }
@@ -75,7 +77,7 @@ export function backchannelLogoutEffects(env: EffectEnv, input: BackchannelLogou
       const provider = checked(input.provider, 'a provider')
       const { maxTokenAge } = checked(input.options, 'a logout store')
       const verified = await verifyLogoutToken(env, provider, checked(input.logoutToken, 'a token'), maxTokenAge)
-      if ('check' in verified) return { type: 'TOKEN_REJECTED', reason: verified.reason }
+      if ('refused' in verified) return { type: 'TOKEN_REJECTED', reason: verified.refused }
       subject = verified
       return { type: 'TOKEN_VERIFIED' }
     },

@@ -8,7 +8,6 @@ import { createRemoteJWKSet, customFetch as joseCustomFetch, jwtVerify, type JWT
 import type { WrappedAdapter } from '../../types/adapters.js'
 import type { LogoutStore } from '../../types/logout-store.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
-import type { RefusalCheck } from '../../types/refusals.js'
 import { resolveProviderClient, type ProviderClient } from '../oauth/client-configuration.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
@@ -33,10 +32,9 @@ export interface LogoutSubject {
   rememberUntil: number
 }
 
-/** Why a logout token was refused: a stable check and a short reason (never the token). */
+/** Why a logout token was refused: a short reason for the log (never the token); the machine names the check. */
 export interface LogoutTokenRefusal {
-  check: RefusalCheck
-  reason: string
+  refused: string
 }
 
 const keySets = new WeakMap<ProviderClient, ReturnType<typeof createRemoteJWKSet>>()
@@ -55,7 +53,7 @@ function keySetOf(client: ProviderClient, timeoutMs: number): ReturnType<typeof 
 }
 
 function refuse(reason: string): LogoutTokenRefusal {
-  return { check: 'logout-token', reason }
+  return { refused: reason }
 }
 
 /** The claim checks of §2.6 after the signature, `iss`, `aud` and `iat` have passed. */
