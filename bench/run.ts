@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: every benchmark, Authchart side by side with @auth/core in one process per suite, reported as
- * ratios. `npm run bench -- --quick` runs short rounds (a smoke run); `--only core` runs one suite.
+ * ratios. `npm run bench -- --quick` runs short rounds (a smoke run); `--only core` runs one suite; `--only core
+ * --repeat 5` runs it five times, each in a fresh process, and ends with each case's ratio in every run and their
+ * median: one run's ratio moves with whatever else the machine does, and a goal should hold across runs.
  *
  * `npm run bench` compiles this folder and the sources with `tsc` (bench/tsconfig.json, into dist-bench/) and runs
  * the JavaScript in a plain `node` process with NODE_ENV=production: no loader transforms modules while they are
@@ -11,6 +13,7 @@
  * suites sharing one process would measure each other's leftovers.
  */
 import { spawnSync } from 'node:child_process'
+import { printRepeated } from './repeat.js'
 import { fileURLToPath } from 'node:url'
 import { runCoreBench } from './core.bench.js'
 import { runFlowsBench } from './flows.bench.js'
@@ -25,6 +28,9 @@ import { runXStateApiBench } from './xstate-api.bench.js'
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined
+const repeat = args.includes('--repeat') ? Number(args[args.indexOf('--repeat') + 1]) : 1
+/** Printed by a suite run as a child of `--repeat`, for the parent to collect its ratios. */
+const ratiosMark = 'BENCH_RATIOS '
 
 if (import.meta.url.endsWith('.ts')) {
   console.warn('bench: running from TypeScript source through a loader; `npm run bench` measures compiled JavaScript')
@@ -43,10 +49,35 @@ const suites: Record<string, () => Promise<unknown>> = {
   'logout-revocation': () => runLogoutRevocationBench({ quick }),
 }
 
-if (only) {
+if (!Number.isInteger(repeat) || repeat < 1) throw new Error('--repeat takes a whole number of runs, 1 or more')
+if (repeat > 1) {
+  if (!only) throw new Error('--repeat goes with --only <suite>')
+  const runs: Record<string, number>[] = []
+  for (let i = 0; i < repeat; i++) {
+    const child = spawnSync(
+      process.execPath,
+      [
+        ...process.execArgv,
+        fileURLToPath(import.meta.url),
+        '--only',
+        only,
+        '--emit-ratios',
+        ...(quick ? ['--quick'] : []),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+    )
+    const lines = child.stdout.split('\n')
+    process.stdout.write(lines.filter((line) => !line.startsWith(ratiosMark)).join('\n'))
+    const marked = lines.find((line) => line.startsWith(ratiosMark))
+    if (child.status !== 0 || !marked) throw new Error(`run ${i + 1} of ${only} failed`)
+    runs.push(JSON.parse(marked.slice(ratiosMark.length)) as Record<string, number>)
+  }
+  printRepeated(only, runs)
+} else if (only) {
   const run = suites[only]
   if (!run) throw new Error(`unknown suite "${only}"; one of: ${Object.keys(suites).join(', ')}`)
-  await run()
+  const ratios = await run()
+  if (args.includes('--emit-ratios')) console.log(`${ratiosMark}${JSON.stringify(ratios)}`)
 } else {
   let failed = 0
   for (const name of Object.keys(suites)) {
