@@ -33,26 +33,15 @@ export class MemoryRequestCounter implements FailureCounter {
     return 1
   }
 
-  async peek(key: string, nowSeconds: number): Promise<{ count: number; secondsLeft: number }> {
-    return this.peekNow(key, nowSeconds)
-  }
-
-  async clear(key: string): Promise<void> {
-    this.clearNow(key)
-  }
-
-  /**
-   * `peek` without a promise: the credentials sign-in reads two lockouts on every attempt, and the memory counter
-   * needs no turn of the event loop to answer.
-   */
-  peekNow(key: string, nowSeconds: number): { count: number; secondsLeft: number } {
+  // Answered without a promise: the credentials sign-in reads two lockouts on every attempt, and memory needs no turn
+  // of the event loop.
+  peek(key: string, nowSeconds: number): { count: number; secondsLeft: number } {
     const current = this.#windows.get(key)
     if (!current || current.endsAt <= nowSeconds) return { count: 0, secondsLeft: 0 }
     return { count: current.count, secondsLeft: current.endsAt - nowSeconds }
   }
 
-  /** `clear` without a promise. */
-  clearNow(key: string): void {
+  clear(key: string): void {
     this.#windows.delete(key)
   }
 

@@ -137,10 +137,13 @@ export interface CredentialsConfig<
 
 /** A {@link RequestCounter} that can also be read without counting, and cleared. */
 export interface FailureCounter extends RequestCounter {
-  /** The hits in `key`'s current window and the seconds until it ends; `{ count: 0, secondsLeft: 0 }` when none. */
-  peek(key: string, nowSeconds: number): Promise<{ count: number; secondsLeft: number }>
-  /** Forgets `key`'s window. */
-  clear(key: string): Promise<void>
+  /**
+   * The hits in `key`'s current window and the seconds until it ends; `{ count: 0, secondsLeft: 0 }` when none. A
+   * store that knows at once (memory) may answer without a promise: the sign-in then waits for nothing.
+   */
+  peek(key: string, nowSeconds: number): Awaitable<{ count: number; secondsLeft: number }>
+  /** Forgets `key`'s window; without a promise when it is done at once. */
+  clear(key: string): Awaitable<void>
 }
 
 /** How failed credentials sign-ins are limited. */

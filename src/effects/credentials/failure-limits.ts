@@ -7,7 +7,6 @@ import { failureKeyOf, failureSubject, type FailureKeyKind } from '../../provide
 import type { FailureCounter } from '../../types/providers.js'
 import type { CredentialsCommand, credentialsContract, CredentialsEvent } from '../../../machines/credentials.js'
 import type { HandlersFor } from '../../../machines/contract.js'
-import { MemoryRequestCounter } from '../../providers-internal/email-request-limits.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 
@@ -30,8 +29,15 @@ type LimitHandlers = Pick<
   'checkLockout' | 'recordFailure' | 'startLockout' | 'clearFailures'
 >
 
+type Peeked = { count: number; secondsLeft: number }
+
+/** Whether a store's answer is still to come (a promise or any thenable). */
+function isPending<T>(answer: T | PromiseLike<T>): answer is PromiseLike<T> {
+  return typeof (answer as PromiseLike<T> | undefined)?.then === 'function'
+}
+
 /** Seconds a peeked lockout still runs; 0 for none. */
-function secondsLeft(peeked: { count: number; secondsLeft: number } | undefined): number {
+function secondsLeft(peeked: Peeked | undefined): number {
   return peeked && peeked.count > 0 ? peeked.secondsLeft : 0
 }
 
@@ -55,35 +61,26 @@ export function failureLimitHandlers(env: EffectEnv, providerId: string, limits:
     )
   }
 
-  async function checkLockoutIn(
-    store: FailureCounter,
-    accountValue: string | undefined,
-    clientValue: string | undefined,
-  ): Promise<{ type: 'LOCKOUT_CHECKED'; retryAfterSeconds: number } | { type: 'LOCKOUT_CHECK_FAILED' }> {
-    try {
-      // Both are always read, so a locked and an unlocked account cost the same store work.
-      const [account, client] = await Promise.all([
-        accountValue ? store.peek(key('account-lockout', accountValue), env.now) : undefined,
-        clientValue ? store.peek(key('client-lockout', clientValue), env.now) : undefined,
-      ])
-      return { type: 'LOCKOUT_CHECKED', retryAfterSeconds: Math.max(secondsLeft(account), secondsLeft(client)) }
-    } catch (err) {
-      storeError('read a lockout', err)
-      return { type: 'LOCKOUT_CHECK_FAILED' }
-    }
-  }
-
   return {
     checkLockout() {
       if (!limits.enabled) return { type: 'LOCKOUT_CHECKED', retryAfterSeconds: 0 }
       const { store } = limits
-      if (store instanceof MemoryRequestCounter) {
-        // The built-in counter answers at once: no promise, the same reads as below.
-        const account = limits.account ? store.peekNow(key('account-lockout', limits.account), env.now) : undefined
-        const client = limits.client ? store.peekNow(key('client-lockout', limits.client), env.now) : undefined
-        return { type: 'LOCKOUT_CHECKED', retryAfterSeconds: Math.max(secondsLeft(account), secondsLeft(client)) }
+      const failed = (err: unknown) => {
+        storeError('read a lockout', err)
+        return { type: 'LOCKOUT_CHECK_FAILED' } as const
       }
-      return checkLockoutIn(store, limits.account, limits.client)
+      const checked = (account: Peeked | undefined, client: Peeked | undefined) =>
+        ({ type: 'LOCKOUT_CHECKED', retryAfterSeconds: Math.max(secondsLeft(account), secondsLeft(client)) }) as const
+      try {
+        // Both are always read, so a locked and an unlocked account cost the same store work.
+        const account = limits.account ? store.peek(key('account-lockout', limits.account), env.now) : undefined
+        const client = limits.client ? store.peek(key('client-lockout', limits.client), env.now) : undefined
+        // A store that answered at once (memory) costs the sign-in no wait.
+        if (!isPending(account) && !isPending(client)) return checked(account, client)
+        return Promise.all([account, client]).then(([a, c]) => checked(a, c), failed)
+      } catch (err) {
+        return failed(err)
+      }
     },
 
     async recordFailure() {
@@ -132,19 +129,18 @@ export function failureLimitHandlers(env: EffectEnv, providerId: string, limits:
 
     clearFailures() {
       if (!limits.enabled || !limits.account) return { type: 'FAILURES_CLEARED' }
-      const failures = key('account-failures', limits.account)
-      if (limits.store instanceof MemoryRequestCounter) {
-        limits.store.clearNow(failures)
-        return { type: 'FAILURES_CLEARED' }
+      // The sign-in goes on whatever happens: a count left behind only ends with its window.
+      const cleared = () => ({ type: 'FAILURES_CLEARED' }) as const
+      const failed = (err: unknown) => {
+        storeError('clear an account', err)
+        return cleared()
       }
-      return limits.store.clear(failures).then(
-        () => ({ type: 'FAILURES_CLEARED' }) as const,
-        (err: unknown) => {
-          // The sign-in goes on: a count left behind only ends with its window.
-          storeError('clear an account', err)
-          return { type: 'FAILURES_CLEARED' } as const
-        },
-      )
+      try {
+        const pending = limits.store.clear(key('account-failures', limits.account))
+        return isPending(pending) ? Promise.resolve(pending).then(cleared, failed) : cleared()
+      } catch (err) {
+        return failed(err)
+      }
     },
   }
 }
