@@ -21,21 +21,35 @@ export function readCallbackUrlInput(value: unknown): string | undefined {
   return value
 }
 
-/**
- * The default `redirect` callback: a relative path stays on this site, an absolute URL is allowed only on this site's
- * origin, anything else (another origin, `javascript:`, `//host`, user-info tricks) becomes the site's base URL.
- */
-export function defaultRedirect({ url, baseUrl }: { url: string; baseUrl: string }): string {
-  let base: URL
+/** The base URL last parsed and its origin (undefined when it does not parse): it is the site's own, on every request. */
+let lastBase: { url: string; origin: string | undefined; isHttp: boolean } | undefined
+
+function parsedBase(baseUrl: string): { origin: string | undefined; isHttp: boolean } {
+  if (lastBase?.url === baseUrl) return lastBase
+  let origin: string | undefined
+  let isHttp = false
   try {
-    base = new URL(baseUrl)
+    const base = new URL(baseUrl)
+    origin = base.origin
+    isHttp = base.protocol === 'https:' || base.protocol === 'http:'
   } catch {
-    return baseUrl
+    origin = undefined
   }
-  if (unsafeCharacters.test(url)) return base.origin
+  lastBase = { url: baseUrl, origin, isHttp }
+  return lastBase
+}
+
+/**
+ * The default decision, and whether it is already known to be an http(s) URL a Location header may carry (it came out
+ * of a URL parse with that protocol), so that the caller need not parse it again.
+ */
+export function decideDefaultRedirect(url: string, baseUrl: string): { target: string; navigable: boolean } {
+  const base = parsedBase(baseUrl)
+  if (base.origin === undefined) return { target: baseUrl, navigable: false }
+  if (unsafeCharacters.test(url)) return { target: base.origin, navigable: base.isHttp }
   // A path must start with exactly one slash: `//evil.example` is a protocol-relative URL to another host.
   if (url.startsWith('/') && !url.startsWith('//')) {
-    return new URL(url, base.origin).href
+    return { target: new URL(url, base.origin).href, navigable: base.isHttp }
   }
   try {
     const target = new URL(url)
@@ -45,12 +59,20 @@ export function defaultRedirect({ url, baseUrl }: { url: string; baseUrl: string
       !target.username &&
       !target.password
     ) {
-      return target.href
+      return { target: target.href, navigable: true }
     }
   } catch {
     // not an absolute URL and not a path: fall through to the base URL
   }
-  return baseUrl
+  return { target: baseUrl, navigable: false }
+}
+
+/**
+ * The default `redirect` callback: a relative path stays on this site, an absolute URL is allowed only on this site's
+ * origin, anything else (another origin, `javascript:`, `//host`, user-info tricks) becomes the site's base URL.
+ */
+export function defaultRedirect({ url, baseUrl }: { url: string; baseUrl: string }): string {
+  return decideDefaultRedirect(url, baseUrl).target
 }
 
 /** Whether a URL, as returned by the app's redirect callback, is something a Location header may carry. */

@@ -51,6 +51,22 @@ describe('OpenedTokens', () => {
     expect(memo.get(tokenLike('Y2lw', 'T4'))).toBe('{"n":4}')
   })
 
+  it('evicts in filing order round after round, a token filed again keeping its place', () => {
+    const memo = new OpenedTokens(3)
+    for (const n of [1, 2, 3]) memo.remember(tokenLike('Y2lw', `T${n}`), `{"n":${n}}`)
+    // Filed again: it stays the oldest, so it is the next to go.
+    memo.remember(tokenLike('Y2lw', 'T1'), '{"n":1}')
+    memo.remember(tokenLike('Y2lw', 'T4'), '{"n":4}')
+    expect(memo.get(tokenLike('Y2lw', 'T1'))).toBeUndefined()
+    // Three more rounds of the ring: each new token pushes out the oldest of the three held, never a newer one.
+    for (let n = 5; n <= 13; n++) {
+      memo.remember(tokenLike('Y2lw', `T${n}`), `{"n":${n}}`)
+      expect(memo.size).toBe(3)
+      expect(memo.get(tokenLike('Y2lw', `T${n - 3}`))).toBeUndefined()
+      for (const held of [n - 2, n - 1, n]) expect(memo.get(tokenLike('Y2lw', `T${held}`))).toBe(`{"n":${held}}`)
+    }
+  })
+
   it('leaves very long tokens out', () => {
     const memo = new OpenedTokens()
     const long = tokenLike('A'.repeat(5000), 'dGFn')

@@ -1,6 +1,6 @@
 /** The `runRedirectCallback` command: the app's redirect callback decides every redirect target. */
 import { InvalidCallbackUrl } from '../../errors.js'
-import { defaultRedirect, isNavigableUrl } from '../../security/redirect-target.js'
+import { decideDefaultRedirect, defaultRedirect, isNavigableUrl } from '../../security/redirect-target.js'
 import type { EffectEnv } from './effect-env.js'
 
 /** What the redirect callback decided: a target, or that there is none a browser can be sent to. */
@@ -28,8 +28,11 @@ export function runRedirectCallback(
   params: { url?: unknown },
 ): RedirectResult | Promise<RedirectResult> {
   const url = typeof params.url === 'string' && params.url !== '' ? params.url : env.baseUrl
-  if (env.config.callbacks.redirect === defaultRedirect)
-    return verdictOn(env, defaultRedirect({ url, baseUrl: env.baseUrl }))
+  if (env.config.callbacks.redirect === defaultRedirect) {
+    // The built-in decision says when its target came out of an http(s) URL parse: no second parse to vet it.
+    const decided = decideDefaultRedirect(url, env.baseUrl)
+    return decided.navigable ? { type: 'REDIRECT_RESOLVED', url: decided.target } : verdictOn(env, decided.target)
+  }
   return runAppRedirectCallback(env, url)
 }
 
