@@ -33,6 +33,7 @@ import {
   parseRequest,
   routeOf,
   UnusableHost,
+  type AuthRequest,
   type IncomingRequest,
 } from './request.js'
 import { toWire, wireToResponse, type WireResponse } from './response.js'
@@ -107,7 +108,8 @@ function answerError(ctx: RequestContext, error: unknown): ResponseInternal {
   return errorRedirect(ctx, error)
 }
 
-async function handle(ctx: RequestContext): Promise<ResponseInternal> {
+/** Runs the action for the request; an action that answers at once (the CSRF token, the pages) costs no promise. */
+function handle(ctx: RequestContext): ResponseInternal | Promise<ResponseInternal> {
   if (isDebugEnabled(ctx.config.logger))
     ctx.config.logger.debug('request', {
       method: ctx.req.method,
@@ -120,11 +122,13 @@ async function handle(ctx: RequestContext): Promise<ResponseInternal> {
     ctx.config.logger.error(new UnknownAction(`Cannot handle action: ${ctx.req.action} (${ctx.req.method})`))
     return json(400, { error: 'UnknownAction', message: `${ctx.req.method} /${ctx.req.action} is not supported` })
   }
+  let answer: ResponseInternal | Promise<ResponseInternal>
   try {
-    return await handler(ctx)
+    answer = handler(ctx)
   } catch (error) {
     return answerError(ctx, error)
   }
+  return answer instanceof Promise ? answer.catch((error: unknown) => answerError(ctx, error)) : answer
 }
 
 /** The `X-Auth-Return-Redirect` header asks for `{ url }` instead of a redirect, for clients that navigate themselves. */
@@ -189,7 +193,45 @@ function requestRefusal(config: ResolvedConfig, error: unknown): ResponseInterna
   return undefined
 }
 
-async function run(request: IncomingRequest, config: AuthConfig): Promise<ResponseInternal> {
+/** The answer to a request that could not be parsed (refused, or unreadable). */
+function unparsedAnswer(resolved: ResolvedConfig, error: unknown): ResponseInternal {
+  const refused = requestRefusal(resolved, error)
+  if (refused) return refused
+  resolved.logger.error(error instanceof Error ? error : new AuthError(String(error)))
+  const type = error instanceof AuthError ? error.type : 'InvalidRequest'
+  return json(400, {
+    error: type,
+    message: type === 'UnknownAction' ? 'Unsupported action or path' : 'The request could not be read',
+  })
+}
+
+function answerParsed(
+  request: IncomingRequest,
+  resolved: ResolvedConfig,
+  req: AuthRequest,
+): ResponseInternal | Promise<ResponseInternal> {
+  let ctx: RequestContext
+  try {
+    ctx = createContext(resolved, req, Date.now())
+  } catch (error) {
+    return unparsedAnswer(resolved, error)
+  }
+  const internal = handle(ctx)
+  return internal instanceof Promise
+    ? internal.then((answer) => returnedRedirectIfAsked(request, answer))
+    : returnedRedirectIfAsked(request, internal)
+}
+
+function returnedRedirectIfAsked(request: IncomingRequest, internal: ResponseInternal): ResponseInternal {
+  if (internal.redirect && request.header('x-auth-return-redirect')) return asReturnedRedirect(internal)
+  return internal
+}
+
+/**
+ * The internal response to a request. Without a promise when nothing in it waits (a GET whose action answers at
+ * once): each promise on the way costs every such request a turn of the microtask queue.
+ */
+function run(request: IncomingRequest, config: AuthConfig): ResponseInternal | Promise<ResponseInternal> {
   // The first request for a config object checks all of it (a binding did so when it was made).
   assertConfig(config)
   let resolved: ResolvedConfig
@@ -199,23 +241,29 @@ async function run(request: IncomingRequest, config: AuthConfig): Promise<Respon
     return configurationFailure(request, config, error)
   }
   if (!resolved.trustHost) return configurationFailure(request, config, untrustedHost(request.url))
-  let ctx: RequestContext
+  let parsed: AuthRequest | Promise<AuthRequest>
   try {
-    const req = await parseRequest(request, resolved.basePath, { hostDecidesOrigin: resolved.origin === undefined })
-    ctx = createContext(resolved, req, Date.now())
+    parsed = parseRequest(request, resolved.basePath, { hostDecidesOrigin: resolved.origin === undefined })
   } catch (error) {
-    const refused = requestRefusal(resolved, error)
-    if (refused) return refused
-    resolved.logger.error(error instanceof Error ? error : new AuthError(String(error)))
-    const type = error instanceof AuthError ? error.type : 'InvalidRequest'
-    return json(400, {
-      error: type,
-      message: type === 'UnknownAction' ? 'Unsupported action or path' : 'The request could not be read',
-    })
+    return unparsedAnswer(resolved, error)
   }
-  const internal = await handle(ctx)
-  if (internal.redirect && request.header('x-auth-return-redirect')) return asReturnedRedirect(internal)
-  return internal
+  if (parsed instanceof Promise) {
+    return parsed.then(
+      (req) => answerParsed(request, resolved, req),
+      (error: unknown) => unparsedAnswer(resolved, error),
+    )
+  }
+  return answerParsed(request, resolved, parsed)
+}
+
+/** The wire form of an internal response; a serialising failure is a configuration error like any other. */
+function wireOf(request: IncomingRequest, config: AuthConfig, internal: ResponseInternal): WireResponse {
+  try {
+    return toWire(internal)
+  } catch (error) {
+    // Only a configured cookie name or option can make serialising fail.
+    return toWire(configurationFailure(request, config, error))
+  }
 }
 
 /**
@@ -223,13 +271,8 @@ async function run(request: IncomingRequest, config: AuthConfig): Promise<Respon
  * handling, answered in wire form for the binding to write. Never throws for bad input or bad config.
  */
 export async function answerIncoming(request: IncomingRequest, config: AuthConfig): Promise<WireResponse> {
-  const internal = await run(request, config)
-  try {
-    return toWire(internal)
-  } catch (error) {
-    // Only a configured cookie name or option can make serialising fail: a configuration error like any other.
-    return toWire(configurationFailure(request, config, error))
-  }
+  const internal = run(request, config)
+  return wireOf(request, config, internal instanceof Promise ? await internal : internal)
 }
 
 /**
@@ -243,5 +286,7 @@ export async function Auth(request: Request, config: Omit<AuthConfig, 'raw'>): P
 export async function Auth(request: Request, config: AuthConfig): Promise<Response | ResponseInternal> {
   const incoming = fromWebRequest(request)
   if (config?.raw === raw) return run(incoming, config)
-  return wireToResponse(await answerIncoming(incoming, config), request.method === 'HEAD')
+  const pending = run(incoming, config)
+  const internal = pending instanceof Promise ? await pending : pending
+  return wireToResponse(wireOf(incoming, config, internal), request.method === 'HEAD')
 }

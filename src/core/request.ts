@@ -230,15 +230,15 @@ class ParsedRequest implements AuthRequest {
 }
 
 /**
- * Parses a request under `basePath`.
+ * Parses a request under `basePath`. A request without a body is parsed without a promise; a POST waits for its body.
  * @throws UnknownAction for a path no action serves; MethodNotAllowed, BodyTooLarge, UnusableHost, or InvalidRequest
- *   for an unreadable body or URL.
+ *   for an unreadable body or URL (synchronously, or as the rejection of the promise for a POST's body).
  */
-export async function parseRequest(
+export function parseRequest(
   input: Request | IncomingRequest,
   basePath: string,
   options: { hostDecidesOrigin: boolean },
-): Promise<AuthRequest> {
+): AuthRequest | Promise<AuthRequest> {
   const incoming = isIncoming(input) ? input : fromWebRequest(input)
   let url: URL
   try {
@@ -253,14 +253,20 @@ export async function parseRequest(
   const method = incoming.method.toUpperCase()
   if (!isServedMethod(method)) throw new MethodNotAllowed(`method ${method.slice(0, 10)} is not served`)
   const { action, providerId } = routeOf(url.pathname, basePath)
-  const body = method === 'POST' ? parseBody(await incoming.readBody(), incoming.header('content-type')) : undefined
-  return new ParsedRequest(
-    incoming,
-    url,
-    method === 'POST' ? 'POST' : 'GET',
-    action,
-    providerId,
-    parseCookieHeader(incoming.header('cookie')),
-    body,
-  )
+  const cookies = parseCookieHeader(incoming.header('cookie'))
+  if (method !== 'POST') return new ParsedRequest(incoming, url, 'GET', action, providerId, cookies, undefined)
+  return incoming
+    .readBody()
+    .then(
+      (text) =>
+        new ParsedRequest(
+          incoming,
+          url,
+          'POST',
+          action,
+          providerId,
+          cookies,
+          parseBody(text, incoming.header('content-type')),
+        ),
+    )
 }
