@@ -87,33 +87,34 @@ export interface AuthRequest {
   header(name: string): string | null
 }
 
+/** Auth.js's text first, so a search for it finds these lines; the path is the client's, so it is cut short. */
+function cannotParse(pathname: string, reason: string): UnknownAction {
+  return new UnknownAction(`Cannot parse action at ${pathname.slice(0, 120)}: ${reason}`)
+}
+
 /** Splits the path under the base path into action and provider id. */
 export function routeOf(pathname: string, basePath: string): { action: AuthAction; providerId?: string } {
-  // Auth.js's text first, so a search for it finds these lines; the path is the client's, so it is cut short.
-  const cannotParse = (reason: string) =>
-    new UnknownAction(`Cannot parse action at ${pathname.slice(0, 120)}: ${reason}`)
   if (basePath && pathname !== basePath && !pathname.startsWith(`${basePath}/`)) {
-    throw cannotParse(`the path is not under the base path ${basePath}`)
+    throw cannotParse(pathname, `the path is not under the base path ${basePath}`)
   }
-  // Leading and trailing slashes are trimmed by hand: this runs on every request.
+  // Leading and trailing slashes are trimmed by hand, and the segments cut without an array: this runs on every
+  // request.
   let start = basePath.length
   let end = pathname.length
   while (start < end && pathname.charCodeAt(start) === 47) start++
   while (end > start && pathname.charCodeAt(end - 1) === 47) end--
-  const rest = pathname.slice(start, end)
-  const segments = rest === '' ? [] : rest.split('/')
-  const [action, providerId, ...extra] = segments
-  if (!action || !isAuthAction(action)) throw cannotParse('unknown action')
-  if (providerId !== undefined && !actionsWithProvider.has(action))
-    throw cannotParse(`action "${action}" takes no provider id`)
-  if (extra.length > 0) throw cannotParse('too many path segments')
-  let decoded: string | undefined
-  if (providerId !== undefined) {
-    try {
-      decoded = decodeURIComponent(providerId)
-    } catch {
-      throw cannotParse('the provider id is not valid URL encoding')
-    }
+  const slash = pathname.indexOf('/', start)
+  const action = pathname.slice(start, slash === -1 || slash > end ? end : slash)
+  if (!action || !isAuthAction(action)) throw cannotParse(pathname, 'unknown action')
+  if (slash === -1 || slash >= end) return { action }
+  const providerId = pathname.slice(slash + 1, end)
+  if (!actionsWithProvider.has(action)) throw cannotParse(pathname, `action "${action}" takes no provider id`)
+  if (providerId.includes('/')) throw cannotParse(pathname, 'too many path segments')
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(providerId)
+  } catch {
+    throw cannotParse(pathname, 'the provider id is not valid URL encoding')
   }
   return { action, providerId: decoded }
 }

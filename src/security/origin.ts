@@ -11,13 +11,19 @@ const hostPattern =
 /** Longest host accepted (RFC 1035: 253 characters of name, plus a port). */
 const maxHostLength = 260
 
+/** The host last accepted: a site's requests name one host over and over, and the pattern need not run each time. */
+let lastUsableHost: string | undefined
+
 /** Whether a `Host` (or `X-Forwarded-Host`) value is a well-formed host with a port in 1–65535. */
 export function isUsableHost(host: string | null | undefined): boolean {
   if (typeof host !== 'string' || host.length === 0 || host.length > maxHostLength) return false
+  if (host === lastUsableHost) return true
   const match = hostPattern.exec(host)
   if (!match) return false
   const port = match[1]
-  return port === undefined || (Number(port) >= 1 && Number(port) <= 65535)
+  const usable = port === undefined || (Number(port) >= 1 && Number(port) <= 65535)
+  if (usable) lastUsableHost = host
+  return usable
 }
 
 /** The origin of an absolute http(s) URL without user info, or undefined when `value` is not one. */

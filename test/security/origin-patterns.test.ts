@@ -60,3 +60,16 @@ describe('usable hosts', () => {
     expect(isUsableHost(host)).toBe(expected)
   })
 })
+
+describe('isUsableHost, asked about one host over and over', () => {
+  it('still refuses every other host, however often a good one was accepted before it', () => {
+    for (let round = 0; round < 3; round++) {
+      expect(isUsableHost('app.example:3000')).toBe(true)
+      expect(isUsableHost('app.example:99999')).toBe(false)
+      expect(isUsableHost('app.example:3000@evil.example')).toBe(false)
+      expect(isUsableHost('app.example:3000 ')).toBe(false)
+      expect(isUsableHost('')).toBe(false)
+      expect(isUsableHost('[::1]:8080')).toBe(true)
+    }
+  })
+})
