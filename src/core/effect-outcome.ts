@@ -44,7 +44,7 @@ export function runMachine(
   event: FlowEvent,
   handlers: AnyHandlers,
   extra: { flowId?: string; persistence?: FlowPersistence } = {},
-): Promise<FlowResult> {
+): FlowResult | Promise<FlowResult> {
   return runFlow({
     entry,
     event,

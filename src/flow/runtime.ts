@@ -199,42 +199,80 @@ function refuse(input: RunFlowInput, error: FlowRejected, flowId: string | undef
   throw error
 }
 
+/** One request's run of a flow: where it stands, and who hears about its steps. */
+interface FlowRun {
+  input: RunFlowInput
+  table: CompiledMachine
+  snapshot: CompiledSnapshot
+  flowId: string | undefined
+  reporter: TransitionReporter | undefined
+}
+
 /**
- * Applies one request event to a flow and runs it until it waits for the browser again or ends.
+ * Applies one request event to a flow and runs it until it waits for the browser again or ends. A flow that lives
+ * within the request and whose handlers all answer at once (the session check with the built-in callbacks) ends
+ * without a promise: each one on the way would cost every such request a turn of the microtask queue.
  * @throws FlowRejected (logged as a refusal) when the stored flow is missing, replayed, expired or foreign, or the
  *   machine does not accept the event; FlowStoreUnavailable when the store cannot be reached
  */
-export async function runFlow(input: RunFlowInput): Promise<FlowResult> {
+export function runFlow(input: RunFlowInput): FlowResult | Promise<FlowResult> {
   const table = compiledMachineOf(input.entry)
-  let snapshot: CompiledSnapshot
-  try {
-    // A flow that lives within this request starts from the initial state: nothing to load, nothing to wait for.
-    snapshot = input.persistence?.ref ? await loadSnapshot(input, table) : table.initial
-  } catch (error) {
-    if (error instanceof FlowRejected) refuse(input, error, undefined)
-    throw error
-  }
+  // A flow that lives within this request starts from the initial state: nothing to load, nothing to wait for.
+  if (!input.persistence?.ref) return runFrom(input, table, table.initial)
+  return loadSnapshot(input, table).then(
+    (snapshot) => runFrom(input, table, snapshot),
+    (error: unknown) => {
+      if (error instanceof FlowRejected) refuse(input, error, undefined)
+      throw error
+    },
+  )
+}
 
+function runFrom(
+  input: RunFlowInput,
+  table: CompiledMachine,
+  snapshot: CompiledSnapshot,
+): FlowResult | Promise<FlowResult> {
   // A resumed flow keeps the id it was given when it began, so both of its requests show up under one id.
   const stored = snapshot.context.flowId
-  let flowId = typeof stored === 'string' ? stored : input.flowId
+  const run: FlowRun = {
+    input,
+    table,
+    snapshot,
+    flowId: typeof stored === 'string' ? stored : input.flowId,
+    reporter: undefined,
+  }
   // One-request flows get an id only when someone will read it (the audit hook or a refusal log line).
-  const reporter = input.onTransition
-    ? new TransitionReporter(input.onTransition, input.entry.id, (flowId ??= randomToken(9)), input.now, input.logger)
-    : undefined
+  if (input.onTransition) {
+    run.reporter = new TransitionReporter(
+      input.onTransition,
+      input.entry.id,
+      (run.flowId ??= randomToken(9)),
+      input.now,
+      input.logger,
+    )
+  }
+  return drive(run, input.event, maxCommandsPerRequest)
+}
 
-  let event: FlowEvent = input.event
-  for (let budget = maxCommandsPerRequest; ; budget--) {
-    const step = stepCompiled(table, snapshot, event)
+/**
+ * Steps the machine with `event` and runs the commands it asks for, feeding each answer back, until it waits or ends.
+ * Goes on synchronously while the handlers answer at once; the first answer that is a promise continues from there.
+ */
+function drive(run: FlowRun, first: FlowEvent, budget: number): FlowResult | Promise<FlowResult> {
+  const { input, table } = run
+  let event = first
+  for (; ; budget--) {
+    const step = stepCompiled(table, run.snapshot, event)
     if (!step) {
       refuse(
         input,
         new FlowRejected('event not accepted in this state', {
           check: 'transition',
-          state: snapshot.value,
+          state: run.snapshot.value,
           event: event.type,
         }),
-        (flowId ??= randomToken(9)),
+        (run.flowId ??= randomToken(9)),
       )
     }
     // Names only: event payloads and command params carry passwords and codes, which never reach a log. The details
@@ -242,50 +280,51 @@ export async function runFlow(input: RunFlowInput): Promise<FlowResult> {
     if (input.logger && isDebugEnabled(input.logger))
       input.logger.debug('flow step', {
         machine: input.entry.id,
-        flowId,
-        from: snapshot.value,
+        flowId: run.flowId,
+        from: run.snapshot.value,
         event: event.type,
         to: step.snapshot.value,
         command: step.commands[0]?.type,
       })
-    reporter?.report(snapshot.value, step.snapshot.value, event.type)
-    snapshot = step.snapshot
+    run.reporter?.report(run.snapshot.value, step.snapshot.value, event.type)
+    run.snapshot = step.snapshot
     const command = step.commands[0]
-    if (!command) break
+    if (!command) return finish(run)
     if (step.commands.length > 1)
       throw new AuthError('a transition emitted more than one command', { commands: step.commands.map((c) => c.type) })
     if (budget <= 0) throw new AuthError('flow ran too many commands in one request', { machine: input.entry.id })
     const handlers = input.handlers as Partial<EffectHandlers>
     if (typeof handlers[command.type] !== 'function')
       throw new AuthError(`no handler for command ${command.type}`, { machine: input.entry.id })
-    // Called as a method, so a handler set may be a class instance holding the request's state. A handler that
-    // answers synchronously costs no microtask turn.
+    // Called as a method, so a handler set may be a class instance holding the request's state.
     const answer = (handlers as EffectHandlers)[command.type](command.params)
-    event = answer instanceof Promise ? await answer : answer
+    if (answer instanceof Promise) return answer.then((next) => drive(run, next, budget - 1))
+    event = answer
   }
+}
 
+/** Logs the refusal a finished flow recorded, keeps a waiting flow in its store, and reports where the flow stands. */
+function finish(run: FlowRun): FlowResult | Promise<FlowResult> {
+  const { input, table, snapshot } = run
   const { context } = snapshot
   if (snapshot.status === 'done' && isRefusalCheck(context.refusal) && input.logger) {
     logRefusal(input.logger, context.refusal, {
-      flowId: (flowId ??= randomToken(9)),
+      flowId: (run.flowId ??= randomToken(9)),
       machine: input.entry.id,
       provider: typeof context.providerId === 'string' ? context.providerId : undefined,
       reason: typeof context.refusalReason === 'string' ? context.refusalReason : undefined,
     })
   }
-
-  let ref: string | null = null
-  const persistence = input.persistence
-  if (persistence && snapshot.status === 'active') {
-    const record = toFlowRecord(snapshot, input.entry.id, input.entry.version, input.now + persistence.maxAge)
-    ref = await persistence.store.save(record, persistence.ref)
-  }
-  return {
+  const result = (ref: string | null): FlowResult => ({
     value: snapshot.value,
     context,
     status: snapshot.status,
     ref,
     tags: tagsOf(table, snapshot.value),
-    flowId: flowId ?? '',
-  }
+    flowId: run.flowId ?? '',
+  })
+  const persistence = input.persistence
+  if (!persistence || snapshot.status !== 'active') return result(null)
+  const record = toFlowRecord(snapshot, input.entry.id, input.entry.version, input.now + persistence.maxAge)
+  return persistence.store.save(record, persistence.ref).then(result)
 }

@@ -14,6 +14,7 @@ import { requestedCallbackUrl } from '../callback-url.js'
 import type { RequestContext } from '../context.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
+import type { FlowResult } from '../../flow/runtime.js'
 import { privateNoStoreHeaders } from '../response.js'
 
 /** The OIDC providers a sign-out also ends the session at (`endSessionAtProvider`), by id. */
@@ -39,12 +40,29 @@ function sessionEffects(ctx: RequestContext, env: EffectEnv): SessionHandlers {
   return jwtSessionEffects(env, raw, logout)
 }
 
-async function runSessionMachine(
+interface SessionRunResult {
+  state: string
+  error?: ErrorType
+  redirectTo?: string
+  providerLogoutUrl?: string
+}
+
+function sessionRunResult(final: FlowResult): SessionRunResult {
+  const context = final.context as { error?: ErrorType; redirectTo?: string; providerLogoutUrl?: string }
+  return {
+    state: final.value,
+    error: context.error,
+    redirectTo: context.redirectTo,
+    providerLogoutUrl: context.providerLogoutUrl,
+  }
+}
+
+/** Runs the session machine for this request; without a promise when its handlers answer at once. */
+function runSessionMachine(
   ctx: RequestContext,
-  env: EffectEnv,
   effects: SessionHandlers,
   kind: 'read' | 'update' | 'signOut',
-) {
+): SessionRunResult | Promise<SessionRunResult> {
   const event =
     kind === 'read'
       ? { type: 'SESSION_REQUESTED', now: ctx.now, updateAge: ctx.config.session.updateAge }
@@ -61,22 +79,11 @@ async function runSessionMachine(
             callbackUrl: requestedCallbackUrl(ctx) ?? '',
             now: ctx.now,
           }
-  const final = await runMachine(ctx, ctx.config.machines.session, event, effects)
-  const context = final.context as { error?: ErrorType; redirectTo?: string; providerLogoutUrl?: string }
-  return {
-    state: final.value,
-    error: context.error,
-    redirectTo: context.redirectTo,
-    providerLogoutUrl: context.providerLogoutUrl,
-  }
+  const final = runMachine(ctx, ctx.config.machines.session, event, effects)
+  return final instanceof Promise ? final.then(sessionRunResult) : sessionRunResult(final)
 }
 
-/** GET or POST /session. */
-export async function sessionAction(ctx: RequestContext): Promise<ResponseInternal> {
-  const env = effectEnv(ctx)
-  const effects = sessionEffects(ctx, env)
-  const isUpdate = ctx.req.method === 'POST'
-  const result = await runSessionMachine(ctx, env, effects, isUpdate ? 'update' : 'read')
+function sessionAnswer(ctx: RequestContext, env: EffectEnv, result: SessionRunResult): ResponseInternal {
   if (result.state === 'failed' && result.error === 'MissingCSRF') {
     return {
       status: 403,
@@ -91,10 +98,23 @@ export async function sessionAction(ctx: RequestContext): Promise<ResponseIntern
   return { status: 200, body, headers: privateNoStoreHeaders, cookies: ctx.setCookies }
 }
 
+/**
+ * GET or POST /session. The check on every page view answers without a promise when nothing in it waits (the
+ * built-in callbacks, a JWT session).
+ */
+export function sessionAction(ctx: RequestContext): ResponseInternal | Promise<ResponseInternal> {
+  const env = effectEnv(ctx)
+  const effects = sessionEffects(ctx, env)
+  const result = runSessionMachine(ctx, effects, ctx.req.method === 'POST' ? 'update' : 'read')
+  return result instanceof Promise
+    ? result.then((ran) => sessionAnswer(ctx, env, ran))
+    : sessionAnswer(ctx, env, result)
+}
+
 /** POST /signout: invalidate the session and go where the redirect callback says. */
 export async function signOutAction(ctx: RequestContext): Promise<ResponseInternal> {
   const env = effectEnv(ctx)
-  const result = await runSessionMachine(ctx, env, sessionEffects(ctx, env), 'signOut')
+  const result = await runSessionMachine(ctx, sessionEffects(ctx, env), 'signOut')
   applySessionOutcome(ctx, env.outcome)
   if (result.state !== 'signedOut' || !result.redirectTo) {
     return errorRedirect(ctx, errorFromType(result.error ?? 'SignOutError'))
