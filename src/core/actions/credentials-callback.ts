@@ -9,6 +9,8 @@ import { failureLimitsFor } from '../credentials-failure-limits.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
 import { sessionIssuerFor } from '../session-issuer.js'
+import type { EffectEnv } from '../../effects/shared/effect-env.js'
+import type { FlowResult } from '../../flow/runtime.js'
 
 /**
  * A locked-out sign-in: the sign-in page with Auth.js's `CredentialsSignin` and a code, for every account alike. A
@@ -29,10 +31,10 @@ function lockedOutAnswer(ctx: RequestContext, retryAfterSeconds: number): Respon
 }
 
 /** Signs a user in with the credentials they posted. */
-export async function credentialsCallbackAction(
+export function credentialsCallbackAction(
   ctx: RequestContext,
   provider: CredentialsConfig,
-): Promise<ResponseInternal> {
+): ResponseInternal | Promise<ResponseInternal> {
   const env = effectEnv(ctx)
   const callbackUrl = requestedCallbackUrl(ctx) ?? ''
   const limits = failureLimitsFor(ctx, provider)
@@ -45,12 +47,18 @@ export async function credentialsCallbackAction(
     maxFailures: limits.maxFailures,
     maxClientFailures: limits.maxClientFailures,
   }
-  const final = await runMachine(
+  const final = runMachine(
     ctx,
     ctx.config.machines.credentials,
     event,
     credentialsEffects(env, provider, sessionIssuerFor(ctx.config), limits.input),
   )
+  return final instanceof Promise
+    ? final.then((ran) => credentialsAnswer(ctx, env, ran))
+    : credentialsAnswer(ctx, env, final)
+}
+
+function credentialsAnswer(ctx: RequestContext, env: EffectEnv, final: FlowResult): ResponseInternal {
   const context = final.context as {
     error?: ErrorType
     errorCode?: string
@@ -59,7 +67,7 @@ export async function credentialsCallbackAction(
   }
   if (final.value === 'signedIn' || final.value === 'redirected') {
     applySessionOutcome(ctx, env.outcome)
-    return { redirect: context.redirectTo as string, cookies: ctx.setCookies }
+    return { redirect: context.redirectTo, cookies: ctx.setCookies }
   }
   if (final.value === 'lockedOut') return lockedOutAnswer(ctx, context.retryAfterSeconds ?? 1)
   const code = context.error === 'CredentialsSignin' ? (context.errorCode ?? 'credentials') : undefined

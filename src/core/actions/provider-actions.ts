@@ -13,7 +13,7 @@ import { emailCallbackAction, emailSignInAction } from './email.js'
 import { oauthCallbackAction, oauthSignInAction } from './oauth.js'
 import { webAuthnCallbackAction } from './webauthn.js'
 
-type ProviderHandler = (ctx: RequestContext, provider: MergedProvider) => Promise<ResponseInternal>
+type ProviderHandler = (ctx: RequestContext, provider: MergedProvider) => ResponseInternal | Promise<ResponseInternal>
 
 interface ProviderFlow {
   signIn?: ProviderHandler
@@ -24,36 +24,36 @@ interface ProviderFlow {
 const flowOf: Readonly<Record<ServedKind, ProviderFlow>> = {
   credentials: {
     // Credentials are posted to the callback; a sign-in request just shows the form.
-    signIn: async (ctx) => ({ redirect: pageUrl(ctx, 'signIn'), cookies: ctx.setCookies }),
-    callback: async (ctx, provider) =>
+    signIn: (ctx) => ({ redirect: pageUrl(ctx, 'signIn'), cookies: ctx.setCookies }),
+    callback: (ctx, provider) =>
       ctx.req.method === 'POST' && provider.kind === 'credentials'
         ? credentialsCallbackAction(ctx, provider)
         : errorRedirect(ctx, errorFromType('InvalidProvider')),
   },
   email: {
-    signIn: async (ctx, provider) =>
+    signIn: (ctx, provider) =>
       provider.kind === 'email' && ctx.req.method === 'POST'
         ? emailSignInAction(ctx, provider)
         : errorRedirect(ctx, errorFromType('InvalidProvider')),
-    callback: async (ctx, provider) =>
+    callback: (ctx, provider) =>
       provider.kind === 'email'
         ? emailCallbackAction(ctx, provider)
         : errorRedirect(ctx, errorFromType('InvalidProvider')),
   },
   oauth: {
-    signIn: async (ctx, provider) =>
+    signIn: (ctx, provider) =>
       provider.kind === 'oauth' && ctx.req.method === 'POST'
         ? oauthSignInAction(ctx, provider)
         : errorRedirect(ctx, errorFromType('InvalidProvider')),
-    callback: async (ctx, provider) =>
+    callback: (ctx, provider) =>
       provider.kind === 'oauth'
         ? oauthCallbackAction(ctx, provider)
         : errorRedirect(ctx, errorFromType('InvalidProvider')),
   },
   webauthn: {
     // Passkeys start in the browser (GET /webauthn-options); a sign-in request just shows the page.
-    signIn: async (ctx) => ({ redirect: pageUrl(ctx, 'signIn'), cookies: ctx.setCookies }),
-    callback: async (ctx, provider) =>
+    signIn: (ctx) => ({ redirect: pageUrl(ctx, 'signIn'), cookies: ctx.setCookies }),
+    callback: (ctx, provider) =>
       provider.kind === 'webauthn'
         ? webAuthnCallbackAction(ctx, provider)
         : errorRedirect(ctx, errorFromType('InvalidProvider')),
@@ -69,8 +69,11 @@ function providerOf(ctx: RequestContext): MergedProvider | undefined {
   return id === undefined ? undefined : ctx.config.providersById.get(id)
 }
 
-/** POST /signin/:provider. */
-export async function signInAction(ctx: RequestContext): Promise<ResponseInternal> {
+/**
+ * POST /signin/:provider. The dispatch adds no promise of its own: each one on the way costs the request a turn of the
+ * microtask queue.
+ */
+export function signInAction(ctx: RequestContext): ResponseInternal | Promise<ResponseInternal> {
   const provider = providerOf(ctx)
   const handler = provider && flows[provider.kind]?.signIn
   if (!provider || !handler) {
@@ -83,7 +86,7 @@ export async function signInAction(ctx: RequestContext): Promise<ResponseInterna
 }
 
 /** GET or POST /callback/:provider. */
-export async function callbackAction(ctx: RequestContext): Promise<ResponseInternal> {
+export function callbackAction(ctx: RequestContext): ResponseInternal | Promise<ResponseInternal> {
   const provider = providerOf(ctx)
   const handler = provider && flows[provider.kind]?.callback
   if (!provider || !handler) {
