@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { CredentialsSignin } from '../../src/errors.js'
 import { skipCSRFCheck } from '../../src/index.js'
+import Credentials from '../../src/providers/credentials.js'
+import type { User } from '../../src/types/index.js'
 import { CookieJar, csrfToken, origin, send, session, signIn, testConfig } from '../support/auth-harness.js'
 
 describe('POST /auth/callback/credentials', () => {
@@ -213,5 +216,59 @@ describe('POST /auth/callback/credentials', () => {
     expect(response.status).toBe(302)
     expect(jar.cookies.has('authjs.session-token')).toBe(true)
     expect((await send(config, '/auth/csrf')).status).toBe(404)
+  })
+
+  describe('an authorize() that answers without a promise, or with a thenable of its own', () => {
+    const ada: User = { id: 'u-ada', name: 'Ada Lovelace', email: 'ada@example.com' }
+    const withAuthorize = (authorize: () => unknown) =>
+      testConfig({
+        providers: [
+          Credentials({ credentials: { username: {}, password: {} }, authorize: authorize as () => User | null }),
+        ],
+      })
+    const outcome = async (authorize: () => unknown) => {
+      const config = withAuthorize(authorize)
+      const jar = new CookieJar()
+      const location = new URL((await signIn(config, jar, 'ada', 'x')).headers.get('location') as string)
+      return { config, jar, location }
+    }
+
+    it('signs in with a user returned at once, or through a thenable that is not a native promise', async () => {
+      for (const authorize of [() => ada, () => ({ then: (resolve: (user: User) => void) => resolve(ada) })]) {
+        const { config, jar, location } = await outcome(authorize)
+        expect(location.href).toBe(`${origin}/`)
+        expect(((await session(config, jar)) as { user: { email: string } }).user.email).toBe('ada@example.com')
+      }
+    })
+
+    it('treats a synchronous throw as a thrown one: CredentialsSignin is wrong credentials, anything else an error', async () => {
+      const locked = await outcome(() => {
+        const error = new CredentialsSignin()
+        error.code = 'account_locked'
+        throw error
+      })
+      expect(locked.location.searchParams.get('error')).toBe('CredentialsSignin')
+      expect(locked.location.searchParams.get('code')).toBe('account_locked')
+
+      const broken = await outcome(() => {
+        throw new Error('directory unreachable')
+      })
+      expect(broken.location.searchParams.get('error')).toBe('Configuration')
+      const logged = broken.config.recorded.errors.find((e) => (e as { type?: string }).type === 'CallbackRouteError')
+      expect((logged?.cause as { err?: Error })?.err?.message).toBe('directory unreachable')
+      expect(broken.jar.cookies.has('authjs.session-token')).toBe(false)
+
+      const rejecting = await outcome(() => ({
+        then: (_: unknown, reject: (err: Error) => void) => reject(new Error('thenable refused')),
+      }))
+      expect(rejecting.location.searchParams.get('error')).toBe('Configuration')
+    })
+
+    it('refuses a null returned at once as wrong credentials', async () => {
+      const { location, jar } = await outcome(() => null)
+      expect(location.searchParams.get('error')).toBe('CredentialsSignin')
+      expect(location.searchParams.get('code')).toBe('credentials')
+      expect(jar.cookies.has('authjs.session-token')).toBe(false)
+    })
   })
 })

@@ -27,6 +27,13 @@ function pickUser(user: User): { id?: string; name?: string | null; email?: stri
   return picked
 }
 
+/** How `authorize` ended, as the machine hears it. */
+type AuthorizeAnswer = Extract<CredentialsEvent, { type: 'AUTHORIZED' | 'AUTHORIZE_REJECTED' | 'AUTHORIZE_FAILED' }>
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as Partial<PromiseLike<T>> | null)?.then === 'function'
+}
+
 /** Builds the handlers for one credentials sign-in. */
 export function credentialsEffects(
   env: EffectEnv,
@@ -48,10 +55,8 @@ export function credentialsEffects(
     startLockout: limitHandlers.startLockout,
     clearFailures: limitHandlers.clearFailures,
 
-    async authorize() {
-      try {
-        user = await provider.authorize(credentials, env.request)
-      } catch (err) {
+    authorize() {
+      const rejected = (err: unknown): AuthorizeAnswer => {
         if (err instanceof CredentialsSignin) {
           // A wrong password is an everyday outcome, not a server error: one warn line, no stack. The app's own
           // message goes with it; a bare CredentialsSignin's text (Auth.js's "Read more at ...") would add nothing.
@@ -68,21 +73,32 @@ export function credentialsEffects(
         )
         return { type: 'AUTHORIZE_FAILED' }
       }
-      if (!user || typeof user !== 'object') {
-        config.logger.warn('credentials-signin', {
-          provider: provider.id,
-          code: 'credentials',
-          reason: 'authorize() returned no user',
-        })
-        return { type: 'AUTHORIZE_REJECTED', code: 'credentials' }
+      const returned = (found: User | null): AuthorizeAnswer => {
+        if (!found || typeof found !== 'object') {
+          config.logger.warn('credentials-signin', {
+            provider: provider.id,
+            code: 'credentials',
+            reason: 'authorize() returned no user',
+          })
+          return { type: 'AUTHORIZE_REJECTED', code: 'credentials' }
+        }
+        // Auth.js gives a user without an id a fresh one; without it two such users would share `token.sub`.
+        user = {
+          ...found,
+          id: found.id === undefined || found.id === null || found.id === '' ? randomUUID() : String(found.id),
+        }
+        account = { providerAccountId: user.id as string, type: 'credentials', provider: provider.id }
+        return { type: 'AUTHORIZED', user: pickUser(user) }
       }
-      // Auth.js gives a user without an id a fresh one; without it two such users would share `token.sub`.
-      user = {
-        ...user,
-        id: user.id === undefined || user.id === null || user.id === '' ? randomUUID() : String(user.id),
+      let answer: ReturnType<CredentialsConfig['authorize']>
+      try {
+        answer = provider.authorize(credentials, env.request)
+      } catch (err) {
+        return rejected(err)
       }
-      account = { providerAccountId: user.id as string, type: 'credentials', provider: provider.id }
-      return { type: 'AUTHORIZED', user: pickUser(user) }
+      // Any thenable the app returns is waited for, as `await` would; a plain value is used at once.
+      if (isThenable(answer)) return Promise.resolve(answer).then(returned, rejected)
+      return returned(answer)
     },
 
     runSignInCallback: () => runSignInCallback(env, { user: user as User, account, credentials }, provider.id),
