@@ -247,13 +247,29 @@ function run(request: IncomingRequest, config: AuthConfig): ResponseInternal | P
   } catch (error) {
     return unparsedAnswer(resolved, error)
   }
-  if (parsed instanceof Promise) {
-    return parsed.then(
-      (req) => answerParsed(request, resolved, req),
-      (error: unknown) => unparsedAnswer(resolved, error),
-    )
-  }
+  if (parsed instanceof Promise) return answerWhenParsed(request, resolved, parsed)
   return answerParsed(request, resolved, parsed)
+}
+
+/**
+ * A POST, once its body is read. Awaited rather than chained with `then`: a `then` callback that returns the action's
+ * promise makes the outer promise adopt it, two more turns of the microtask queue.
+ */
+async function answerWhenParsed(
+  request: IncomingRequest,
+  resolved: ResolvedConfig,
+  parsed: Promise<AuthRequest>,
+): Promise<ResponseInternal> {
+  let req: AuthRequest
+  try {
+    req = await parsed
+  } catch (error) {
+    return unparsedAnswer(resolved, error)
+  }
+  const internal = answerParsed(request, resolved, req)
+  // Waited for here, and its value returned: returning the promise itself would be adopted (the two turns above).
+  const answer = internal instanceof Promise ? await internal : internal
+  return answer
 }
 
 /** The wire form of an internal response; a serialising failure is a configuration error like any other. */
