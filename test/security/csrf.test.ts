@@ -39,6 +39,11 @@ describe('CSRF tokens', () => {
     // Same UTF-16 length, different UTF-8 length: compared as bytes, never as a truncated prefix.
     expect(fixedFormatTokensEqual('aé', 'ab')).toBe(false)
     expect(fixedFormatTokensEqual('é', 'é')).toBe(true)
+    // U+0159 shares its low byte (0x59) with "Y": whole code units are compared, not bytes.
+    expect(fixedFormatTokensEqual('\u0159', 'Y')).toBe(false)
+    expect(fixedFormatTokensEqual('a\u0159', 'aY')).toBe(false)
+    // A difference in the last position counts as much as one in the first.
+    expect(fixedFormatTokensEqual(`${'f'.repeat(63)}0`, 'f'.repeat(64))).toBe(false)
     expect(fixedFormatTokensEqual('', '')).toBe(true)
   })
 })
