@@ -24,7 +24,7 @@ import { CookieFlowStore } from '../flow/stores/cookie.js'
 import type { ConfigurableFlowStore, FlowStore } from '../types/flow-store.js'
 import type { BackchannelLogoutOptions, LogoutStore } from '../types/logout-store.js'
 import type { JWTOptions } from '../types/jwt.js'
-import { createLogger, type LoggerInstance } from '../logger.js'
+import { createLogger, withHint, type LoggerInstance } from '../logger.js'
 import { defaultRedirect } from '../security/redirect-target.js'
 import { randomId } from '../security/random.js'
 import { skipCSRFCheck } from '../types/symbols.js'
@@ -134,9 +134,10 @@ function normaliseBasePath(basePath: unknown): string {
 function resolveSecrets(secret: AuthConfig['secret']): string[] {
   const list = Array.isArray(secret) ? secret : secret === undefined ? [] : [secret]
   if (list.length === 0 || list.some((s) => typeof s !== 'string' || s.length === 0)) {
-    throw new MissingSecret(
-      'Please define a `secret`. Set AUTH_SECRET (or the `secret` option) to a random string of at least 32 ' +
-        'characters, for example the output of `openssl rand -base64 33`; keep it out of the source code',
+    throw withHint(
+      new MissingSecret('Please define a `secret`'),
+      'Set AUTH_SECRET (or the `secret` option) to a random string of at least 32 characters, for example the ' +
+        'output of `openssl rand -base64 33`; keep it out of the source code',
     )
   }
   return list
@@ -189,12 +190,14 @@ function build(config: AuthConfig): ResolvedConfig {
   if (strategy !== 'jwt' && strategy !== 'database')
     throw new UnsupportedStrategy(`session strategy "${String(strategy)}" is not supported`)
   if (strategy === 'database' && !adapter)
-    throw new MissingAdapter(
-      'Database session requires an adapter. Pass `adapter` (for example KyselyAdapter(db) from authchart/adapters/sql), or set session.strategy to "jwt"',
+    throw withHint(
+      new MissingAdapter('Database session requires an adapter'),
+      'Pass `adapter` (for example KyselyAdapter(db) from authchart/adapters/sql), or set session.strategy to "jwt"',
     )
   if (providers.some((p) => p.kind === 'email') && !adapter)
-    throw new MissingAdapter(
-      'Email login requires an adapter. Pass `adapter`: it stores the verification tokens the e-mail links carry',
+    throw withHint(
+      new MissingAdapter('Email login requires an adapter'),
+      'Pass `adapter`: it stores the verification tokens the e-mail links carry',
     )
   if (strategy === 'database')
     requireAdapterMethods(
@@ -219,7 +222,10 @@ function build(config: AuthConfig): ResolvedConfig {
   // Passkeys are stored credentials: without the authenticator methods the first registration would fail, so say it now.
   if (providers.some((p) => p.kind === 'webauthn')) {
     if (!adapter)
-      throw new MissingAdapter("WebAuthn requires an adapter. Pass `adapter`: it stores the users' passkeys")
+      throw withHint(
+        new MissingAdapter('WebAuthn requires an adapter'),
+        "Pass `adapter`: it stores the users' passkeys",
+      )
     requireAdapterMethods(
       adapter,
       [...adapterMethodsNeededBy.webAuthn, ...adapterMethodsNeededBy.userResolution],
