@@ -101,8 +101,9 @@ function firstHeaderValue(value: string | null): string | undefined {
 /**
  * The URL of an action, from AUTH_URL's origin when set, else from the request's (forwarded) host and protocol.
  * The path is `config.basePath` when given: it is where the handler is mounted, so a URL under another path would
- * reach nothing. When AUTH_URL names another path, `basePath` wins and `env-url-basepath-mismatch` is warned (with
- * both paths). Without `basePath`, AUTH_URL's path is used, else `/auth`.
+ * reach nothing. When AUTH_URL names a path (not `/`) written otherwise than `basePath` (a trailing slash counts,
+ * as in Auth.js), `basePath` wins and `env-url-basepath-mismatch` is warned with the code alone, as Auth.js calls
+ * `logger.warn`; both paths go to the debug line. Without `basePath`, AUTH_URL's path is used, else `/auth`.
  */
 export function createActionURL(
   action: AuthAction,
@@ -119,8 +120,12 @@ export function createActionURL(
     const url = new URL(authUrl)
     const envPath = url.pathname.replace(/\/+$/, '')
     if (configured === undefined) return new URL(`${url.origin}${envPath || basePath}/${action}`)
-    if (envPath !== '' && envPath !== configured)
-      createLogger(config).warn('env-url-basepath-mismatch', { authUrlPath: envPath, basePath: configured || '/' })
+    const given = config.basePath ?? ''
+    if (url.pathname !== '/' && given !== '' && given !== '/' && url.pathname !== given) {
+      const logger = createLogger(config)
+      logger.warn('env-url-basepath-mismatch')
+      logger.debug('env-url-basepath-mismatch', { authUrlPath: url.pathname, basePath: given })
+    }
     return new URL(`${url.origin}${configured}/${action}`)
   }
   const host = firstHeaderValue(headers.get('x-forwarded-host')) ?? headers.get('host') ?? 'localhost'

@@ -274,9 +274,9 @@ describe('createActionURL', () => {
     ).toBe('https://site.example/api/auth/csrf')
   })
 
-  it('uses basePath when AUTH_URL names another path, and warns env-url-basepath-mismatch with both paths', () => {
-    const warned: Array<{ code: string; detail: unknown }> = []
-    const logger = { warn: (code: string, detail?: unknown) => void warned.push({ code, detail }) }
+  it('uses basePath when AUTH_URL names another path, and warns env-url-basepath-mismatch as Auth.js does', () => {
+    const warned: unknown[][] = []
+    const logger = { warn: (...args: unknown[]) => void warned.push(args) }
     const url = createActionURL(
       'csrf',
       'http',
@@ -286,9 +286,27 @@ describe('createActionURL', () => {
     )
     // The handler is mounted at basePath: a URL under AUTH_URL's path would reach nothing.
     expect(url.href).toBe('https://site.example/auth/csrf')
-    expect(warned).toEqual([
-      { code: 'env-url-basepath-mismatch', detail: { authUrlPath: '/other', basePath: '/auth' } },
-    ])
+    // The code alone, as Auth.js calls logger.warn: a logger (or a test) written for Auth.js sees the same call.
+    expect(warned).toEqual([['env-url-basepath-mismatch']])
+  })
+
+  it.each([
+    // A trailing slash on one side only is a mismatch, as in Auth.js.
+    ['http://localhost:3000/my-app/api/auth/', '/my-app/api/auth', 'http://localhost:3000/my-app/api/auth/signout'],
+    ['http://localhost:3000/my-app/api/auth', '/my-app/api/auth/', 'http://localhost:3000/my-app/api/auth/signout'],
+    // AUTH_URL names only the app's prefix, basePath another path: basePath is where the handler is.
+    ['https://sub.domain.env.com/my-app', '/api/auth', 'https://sub.domain.env.com/api/auth/signout'],
+  ])('AUTH_URL %s with basePath %s: warns env-url-basepath-mismatch and builds %s', (authUrl, basePath, expected) => {
+    const warned: unknown[][] = []
+    const debugged: unknown[][] = []
+    const logger = {
+      warn: (...args: unknown[]) => void warned.push(args),
+      debug: (...args: unknown[]) => void debugged.push(args),
+    }
+    const url = createActionURL('signout', 'https', new Headers(), { AUTH_URL: authUrl }, { basePath, logger })
+    expect(url.href).toBe(expected)
+    expect(warned).toEqual([['env-url-basepath-mismatch']])
+    expect(debugged).toEqual([['env-url-basepath-mismatch', { authUrlPath: new URL(authUrl).pathname, basePath }]])
   })
 
   it("takes AUTH_URL's path when no basePath is given, and does not warn when the two agree", () => {
@@ -297,7 +315,7 @@ describe('createActionURL', () => {
     expect(createActionURL('session', 'http', new Headers(), env, { logger }).href).toBe(
       'https://site.example/api/auth/session',
     )
-    expect(createActionURL('session', 'http', new Headers(), env, { basePath: '/api/auth/', logger }).href).toBe(
+    expect(createActionURL('session', 'http', new Headers(), env, { basePath: '/api/auth', logger }).href).toBe(
       'https://site.example/api/auth/session',
     )
     expect(
