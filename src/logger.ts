@@ -2,7 +2,7 @@
  * The logger: `error(err)`, `warn(code)`, and `debug` only when the config says `debug: true`. The built-in one
  * writes one line per call, `[authchart][<level>]...`, in the format docs/logging.md documents.
  */
-import { AuthError } from './errors.js'
+import { AuthError, CredentialsSignin } from './errors.js'
 import type { LoggerInstance } from './types/logger.js'
 import { safeRefusalDetail, type RefusalCheck, type RefusalDetail } from './types/refusals.js'
 
@@ -59,6 +59,9 @@ function formatMetadata(metadata: unknown): string {
 
 const consoleLogger: LoggerInstance = {
   error(error) {
+    // A refused credentials sign-in is an everyday outcome, already one `credentials-signin` warn line: on the
+    // console it gets no error line and no stack. An app's own `logger.error` still receives the error.
+    if (error instanceof CredentialsSignin) return
     const name = error instanceof AuthError ? error.type : error.name
     console.error(`[authchart][error] ${name}: ${error.message}`)
     const hint = hints.get(error)

@@ -245,3 +245,44 @@ describe('a CredentialsSignin thrown by the app', () => {
     ])
   })
 })
+
+describe("a refused credentials sign-in and the app's own logger", () => {
+  function refusing(authorize: () => null, errors: Error[], warnings: unknown[][]): AuthConfig {
+    return testConfig({
+      logger: { error: (e) => void errors.push(e), warn: (...args: unknown[]) => void warnings.push(args) },
+      providers: [Credentials({ credentials: { username: {}, password: {} }, authorize })],
+    })
+  }
+
+  it('receives the very CredentialsSignin the app threw at logger.error, as the spec and Auth.js say', async () => {
+    class InvalidLogin extends errors.CredentialsSignin {
+      override code = 'invalid_login'
+    }
+    const thrown = new InvalidLogin('Wrong password for this account')
+    const logged: Error[] = []
+    const warnings: unknown[][] = []
+    const config = refusing(
+      () => {
+        throw thrown
+      },
+      logged,
+      warnings,
+    )
+    const response = await signIn(config, new CookieJar())
+    expect(new URL(response.headers.get('location') as string).searchParams.get('code')).toBe('invalid_login')
+    expect(logged).toEqual([thrown])
+    expect(logged[0]).toBe(thrown)
+    // The refusal's own line, with its stable code, is still there once.
+    expect(warnings.filter(([code]) => code === 'credentials-signin')).toHaveLength(1)
+  })
+
+  it('receives a CredentialsSignin when authorize returns no user, as Auth.js throws one then', async () => {
+    const logged: Error[] = []
+    const config = refusing(() => null, logged, [])
+    await signIn(config, new CookieJar())
+    expect(logged).toHaveLength(1)
+    expect(logged[0]).toBeInstanceOf(errors.CredentialsSignin)
+    expect((logged[0] as errors.CredentialsSignin).code).toBe('credentials')
+    expect(logged[0]?.message).toBe(new authJsErrors.CredentialsSignin().message)
+  })
+})
