@@ -18,6 +18,28 @@ function providerEnvPrefix(id: string): string {
   return `AUTH_${id.toUpperCase().replace(/-/g, '_')}`
 }
 
+type ProviderFactory = (options: Record<string, string>) => ProviderConfig
+
+/**
+ * A provider given as its factory (`providers: [MicrosoftEntraID]`) is called as Auth.js calls it: once for its id,
+ * then with AUTH_<ID>_ID / _SECRET / _ISSUER / _KEY as its options, so the variables win over the factory's own
+ * defaults (Entra ID's `common` tenant) and reach whatever the factory builds from them.
+ */
+function callWithEnv(factory: ProviderFactory, env: EnvObject): ProviderConfig {
+  const prefix = providerEnvPrefix(factory({}).id)
+  const options: Record<string, string> = {}
+  for (const [option, suffix] of [
+    ['clientId', 'ID'],
+    ['clientSecret', 'SECRET'],
+    ['issuer', 'ISSUER'],
+    ['apiKey', 'KEY'],
+  ] as const) {
+    const value = env[`${prefix}_${suffix}`]
+    if (value) options[option] = value
+  }
+  return factory(options)
+}
+
 /**
  * Fills unset options of `config` from environment variables. Values the config already has always win.
  * Secrets: when the config has none, AUTH_SECRET, then AUTH_SECRET_1..3 each placed in front (so the highest-numbered
@@ -64,7 +86,9 @@ export function setEnvDefaults(envObject: unknown, config: AuthConfig, suppressB
   }
 
   config.providers = config.providers.map((entry) => {
-    const provider = (typeof entry === 'function' ? (entry as () => ProviderConfig)() : entry) as ProviderConfig
+    const provider = (
+      typeof entry === 'function' ? callWithEnv(entry as ProviderFactory, env) : entry
+    ) as ProviderConfig
     // E-mail vendors read their API key from AUTH_<ID>_KEY, as in Auth.js.
     if (provider.type === 'email') {
       provider.apiKey ??= env[`${providerEnvPrefix(provider.id)}_KEY`]
@@ -74,7 +98,8 @@ export function setEnvDefaults(envObject: unknown, config: AuthConfig, suppressB
     const prefix = providerEnvPrefix(provider.id)
     provider.clientId ??= env[`${prefix}_ID`]
     provider.clientSecret ??= env[`${prefix}_SECRET`]
-    if (provider.type === 'oidc') provider.issuer ??= env[`${prefix}_ISSUER`]
+    // For OAuth providers too, as in Auth.js: an `oauth` provider with an issuer discovers its endpoints from it.
+    provider.issuer ??= env[`${prefix}_ISSUER`]
     return provider
   })
 }

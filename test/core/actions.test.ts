@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { Auth, createActionURL, isAuthAction, raw, setEnvDefaults } from '../../src/index.js'
 import type { AuthConfig } from '../../src/index.js'
+import MicrosoftEntraID from '../../src/providers/microsoft-entra-id.js'
 import {
   CookieJar,
   csrfToken,
@@ -252,6 +253,32 @@ describe('setEnvDefaults', () => {
       clientSecret: 'csecret',
       issuer: 'https://idp.example',
     })
+  })
+
+  it('fills AUTH_<ID>_ISSUER into an OAuth provider too, as Auth.js does', () => {
+    const config: AuthConfig = { providers: [{ id: 'corp', name: 'Corp', type: 'oauth' }] }
+    setEnvDefaults({ AUTH_CORP_ISSUER: 'https://corp.example' }, config)
+    expect(config.providers[0]).toMatchObject({ issuer: 'https://corp.example' })
+  })
+
+  it("AUTH_MICROSOFT_ENTRA_ID_ISSUER wins over the factory's common tenant, called or given as the factory", () => {
+    const tenantIssuer = 'https://login.microsoftonline.com/8a2a7b4d-1234-5678-9abc-def012345678/v2.0'
+    const env = { AUTH_MICROSOFT_ENTRA_ID_ISSUER: tenantIssuer }
+    // Given uncalled, the factory is called with the variables, as Auth.js calls it.
+    const uncalled: AuthConfig = { providers: [MicrosoftEntraID] }
+    setEnvDefaults(env, uncalled)
+    expect(uncalled.providers[0]).toMatchObject({ issuer: tenantIssuer, options: { issuer: tenantIssuer } })
+    // Called in the config, it reads the variable itself (as Auth.js's does); a tenant or issuer given still wins.
+    vi.stubEnv('AUTH_MICROSOFT_ENTRA_ID_ISSUER', tenantIssuer)
+    try {
+      expect(MicrosoftEntraID({ clientId: 'id' }).issuer).toBe(tenantIssuer)
+      expect(MicrosoftEntraID({ clientId: 'id', tenantId: 'other' }).issuer).toBe(
+        'https://login.microsoftonline.com/other/v2.0',
+      )
+    } finally {
+      vi.unstubAllEnvs()
+    }
+    expect(MicrosoftEntraID({ clientId: 'id' }).issuer).toBe('https://login.microsoftonline.com/common/v2.0')
   })
 })
 

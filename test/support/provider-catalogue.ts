@@ -55,9 +55,14 @@ async function catalogueRow(subpath: string): Promise<CatalogueRow> {
   const Vendor = await loadVendor(subpath)
   const { id, name, type } = Vendor(credentials)
   const prefix = envPrefix(id)
-  // The issuer variable is read for OIDC providers only, as in Auth.js.
-  const env = [`${prefix}_ID`, `${prefix}_SECRET`, ...(type === 'oidc' ? [`${prefix}_ISSUER`] : [])]
-  return { subpath, id, name, type, env, needs: needs(Vendor) }
+  // The issuer variable is read for OAuth and OIDC providers alike, as in Auth.js; listed where the issuer is used.
+  const need = needs(Vendor)
+  const env = [
+    `${prefix}_ID`,
+    `${prefix}_SECRET`,
+    ...(type === 'oidc' || need === '`issuer`' ? [`${prefix}_ISSUER`] : []),
+  ]
+  return { subpath, id, name, type, env, needs: need }
 }
 
 /**
