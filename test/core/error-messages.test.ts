@@ -93,6 +93,13 @@ describe('error messages', () => {
     }
   })
 
+  it('an AuthError or SignInError made directly has the type Auth.js gives it, and is shown as Configuration', () => {
+    expect(new errors.AuthError().type).toBe(new authJsErrors.AuthError().type)
+    expect(new errors.AuthError('x').type).toBe('AuthError')
+    expect(new errors.SignInError().type).toBe(new authJsErrors.SignInError().type)
+    expect(errors.errorPageValue(new errors.AuthError('x'))).toEqual({ page: 'error', value: 'Configuration' })
+  })
+
   it('UnknownAction: an unparsable path is logged with the text Auth.js logs for it', async () => {
     const [ours, theirs] = await firstLoggedErrors(
       { providers: [credentials()], trustHost: true, secret },
