@@ -168,17 +168,21 @@ function resolveProxyAllowList(config: AuthConfig, logger: LoggerInstance): Orig
   })
   const proxied =
     config.redirectProxyUrl !== undefined ||
-    config.providers.some((p) => typeof p === 'object' && p !== null && 'redirectProxyUrl' in p && p.redirectProxyUrl)
+    (config.providers ?? []).some(
+      (p) => typeof p === 'object' && p !== null && 'redirectProxyUrl' in p && p.redirectProxyUrl,
+    )
   if (proxied && entries.length === 0) logger.warn('redirect-proxy-without-allowlist')
   return allows
 }
 
 function build(config: AuthConfig): ResolvedConfig {
   if (!config || typeof config !== 'object') throw new InvalidConfig('the configuration must be an object')
-  if (!Array.isArray(config.providers)) throw new InvalidConfig('providers must be an array')
+  // Left out, it is the spec's default `[]`; anything else but an array is a mistake.
+  if (config.providers !== undefined && !Array.isArray(config.providers))
+    throw new InvalidConfig('providers must be an array')
   const logger = createLogger(config)
   const secrets = resolveSecrets(config.secret)
-  const providers = mergeProviders(config.providers)
+  const providers = mergeProviders(config.providers ?? [])
   const unserved = providers.find((p) => !servedProviderKinds.has(p.kind))
   if (unserved) {
     throw new InvalidConfig(

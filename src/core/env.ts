@@ -85,7 +85,7 @@ export function setEnvDefaults(envObject: unknown, config: AuthConfig, suppressB
         : Boolean(env.AUTH_URL || env.VERCEL || env.CF_PAGES || env.NODE_ENV !== 'production')
   }
 
-  config.providers = config.providers.map((entry) => {
+  config.providers = (config.providers ?? []).map((entry) => {
     const provider = (
       typeof entry === 'function' ? callWithEnv(entry as ProviderFactory, env) : entry
     ) as ProviderConfig

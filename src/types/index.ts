@@ -176,7 +176,8 @@ export interface ResponseInternal<Body = unknown> {
 
 /** The configuration of `Auth()`. */
 export interface AuthConfig {
-  providers: Provider[]
+  /** The sign-in methods offered; `[]` when left out (the spec's default). */
+  providers?: Provider[]
   adapter?: Adapter
   basePath?: string
   secret?: string | string[]

@@ -27,6 +27,16 @@ describe('GET /auth/providers', () => {
     })
   })
 
+  it('a config without providers is the spec default []: no providers, a session check, nothing logged', async () => {
+    const { logger, errors } = recordingLogger()
+    const config: AuthConfig = { secret: 'x'.repeat(32), trustHost: true, logger }
+    const response = await send(config, '/auth/providers')
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({})
+    expect(await (await send(config, '/auth/session')).json()).toBeNull()
+    expect(errors).toEqual([])
+  })
+
   it('honours a custom basePath', async () => {
     const response = await send(testConfig({ basePath: '/api/auth' }), '/api/auth/providers')
     expect(((await response.json()) as Record<string, { callbackUrl: string }>).credentials?.callbackUrl).toBe(
@@ -248,7 +258,7 @@ describe('setEnvDefaults', () => {
       { AUTH_MY_IDP_ID: 'cid', AUTH_MY_IDP_SECRET: 'csecret', AUTH_MY_IDP_ISSUER: 'https://idp.example' },
       config,
     )
-    expect(config.providers[0]).toMatchObject({
+    expect(config.providers?.[0]).toMatchObject({
       clientId: 'cid',
       clientSecret: 'csecret',
       issuer: 'https://idp.example',
@@ -258,7 +268,7 @@ describe('setEnvDefaults', () => {
   it('fills AUTH_<ID>_ISSUER into an OAuth provider too, as Auth.js does', () => {
     const config: AuthConfig = { providers: [{ id: 'corp', name: 'Corp', type: 'oauth' }] }
     setEnvDefaults({ AUTH_CORP_ISSUER: 'https://corp.example' }, config)
-    expect(config.providers[0]).toMatchObject({ issuer: 'https://corp.example' })
+    expect(config.providers?.[0]).toMatchObject({ issuer: 'https://corp.example' })
   })
 
   it("AUTH_MICROSOFT_ENTRA_ID_ISSUER wins over the factory's common tenant, called or given as the factory", () => {
@@ -267,7 +277,7 @@ describe('setEnvDefaults', () => {
     // Given uncalled, the factory is called with the variables, as Auth.js calls it.
     const uncalled: AuthConfig = { providers: [MicrosoftEntraID] }
     setEnvDefaults(env, uncalled)
-    expect(uncalled.providers[0]).toMatchObject({ issuer: tenantIssuer, options: { issuer: tenantIssuer } })
+    expect(uncalled.providers?.[0]).toMatchObject({ issuer: tenantIssuer, options: { issuer: tenantIssuer } })
     // Called in the config, it reads the variable itself (as Auth.js's does); a tenant or issuer given still wins.
     vi.stubEnv('AUTH_MICROSOFT_ENTRA_ID_ISSUER', tenantIssuer)
     try {
