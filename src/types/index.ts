@@ -31,6 +31,13 @@ export type { DefaultJWT, JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams } fr
 export type { LoggerInstance, WarningCode } from './logger.js'
 export type { Account, AuthorizationDetails, Awaitable, Profile, TokenSet, User } from './models.js'
 export type { Theme } from './theme.js'
+export type { RedirectableProviderType, SemverString } from './models.js'
+export type {
+  WebAuthnCreationOptionsJSON,
+  WebAuthnCredentialDescriptorJSON,
+  WebAuthnOptionsResponseBody,
+  WebAuthnRequestOptionsJSON,
+} from './webauthn-options.js'
 export type {
   ErrorPageMessage,
   ErrorPageMessages,
