@@ -38,7 +38,7 @@ import type {
 } from '../types/index.js'
 import { compileOriginAllowList, originOfUrl, type OriginAllowList } from '../security/origin.js'
 import { servedProviderKinds } from './served-providers.js'
-import { buildCookieSet, type CookieSet } from './cookie-set.js'
+import { buildCookieSet, unusedCookieOptions, type CookieSet } from './cookie-set.js'
 import { listFromEnv, processEnv } from './env.js'
 import { mergeProviders, type MergedProvider } from './provider-setup.js'
 import { resolvePageLocales, type PageLocales } from '../pages/locale.js'
@@ -276,6 +276,7 @@ function build(config: AuthConfig): ResolvedConfig {
   const pageLocales = resolvePageLocales(config.theme)
 
   const flowStore = config.flowStore ?? new CookieFlowStore()
+  for (const setting of unusedCookieOptions(config.cookies)) logger.warn('cookie-option-unused', { setting })
   const cookies = {
     insecure: buildCookieSet(config.useSecureCookies ?? false, config.cookies),
     secure: buildCookieSet(config.useSecureCookies ?? true, config.cookies),

@@ -104,6 +104,34 @@ describe('secure cookie prefixes', () => {
   })
 })
 
+describe('cookies options without an effect', () => {
+  it('are warned once at start-up as cookie-option-unused, naming each setting; those with an effect are not', async () => {
+    const { logger, warnings } = recordingLogger()
+    const details: unknown[] = []
+    const config = testConfig({
+      logger: { ...logger, warn: (code, detail) => void (warnings.push(code), details.push(detail)) },
+      cookies: {
+        sessionToken: { name: 'app.session' },
+        // Read by its name only: the callback URL lives in the flow, so its attributes change nothing.
+        callbackUrl: { name: 'app.callback', options: { maxAge: 60 } },
+        // The first in-flight key names the flow cookie; the others are not used.
+        pkceCodeVerifier: { name: 'app.flow' },
+        state: { name: 'app.state' },
+        webauthnChallenge: { name: 'app.challenge' },
+      },
+    })
+    for (let i = 0; i < 3; i++) await send(config, '/auth/session')
+    expect(warnings.filter((code) => code === 'cookie-option-unused')).toHaveLength(3)
+    expect(details).toEqual(
+      expect.arrayContaining([
+        { setting: 'cookies.state' },
+        { setting: 'cookies.webauthnChallenge' },
+        { setting: 'cookies.callbackUrl.options' },
+      ]),
+    )
+  })
+})
+
 describe('raw mode', () => {
   it('returns the internal response for a framework to render', async () => {
     const config = { ...testConfig(), raw } as AuthConfig & { raw: typeof raw }
