@@ -232,7 +232,7 @@ await describeWithService('postgres', probePostgres, () => {
           const page = await (await browse(target.href, jar)).text()
           expect(page).toContain('<p id="code">invalid_login</p>')
           // The app's own logger receives the app's CredentialsSignin subclass itself, as Auth.js passes it.
-          const logged = (await json(await browse(`${origin()}/logged-errors`, new CookieJar()))) as unknown[]
+          const logged = await json<unknown[]>(await browse(`${origin()}/logged-errors`, new CookieJar()))
           expect(logged).toContainEqual({ name: 'InvalidLoginError', type: 'CredentialsSignin', code: 'invalid_login' })
         })
 
