@@ -15,6 +15,8 @@ import type { RequestContext } from './context.js'
 export interface ResolvedFailureLimits {
   maxFailures: number
   maxClientFailures: number
+  /** The wait told to an attempt refused because the window's attempts are spent. */
+  lockoutSeconds: number
   input: FailureLimitsInput
 }
 
@@ -73,18 +75,21 @@ export function failureLimitsFor(ctx: RequestContext, provider: CredentialsConfi
     return {
       maxFailures: Number.MAX_SAFE_INTEGER,
       maxClientFailures: Number.MAX_SAFE_INTEGER,
+      lockoutSeconds: 0,
       input: { enabled: false },
     }
   }
   const settings = settingsOf(provider)
+  const lockoutSeconds = positive(settings.lockoutSeconds, defaults.lockoutSeconds)
   return {
+    lockoutSeconds,
     maxFailures: Math.ceil(positive(settings.maxFailures, defaults.maxFailures)),
     maxClientFailures: Math.ceil(positive(settings.maxClientFailures, defaults.maxClientFailures)),
     input: {
       enabled: true,
       store: storeFor(provider, settings),
       windowSeconds: positive(settings.windowSeconds, defaults.windowSeconds),
-      lockoutSeconds: positive(settings.lockoutSeconds, defaults.lockoutSeconds),
+      lockoutSeconds,
       account: accountOf(ctx, provider, settings),
       client: clientKeyOf(ctx, settings.clientKey),
     },

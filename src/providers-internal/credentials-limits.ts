@@ -31,9 +31,12 @@ export function failureKey(kind: FailureKeyKind, providerId: string, value: stri
   return failureKeyOf(kind, failureSubject(providerId, value))
 }
 
-/** The stored key of a subject already digested by `failureSubject`. */
+/**
+ * The stored key of a subject already digested by `failureSubject`. The subject is a Redis Cluster hash tag, so one
+ * subject's count and lockout share a slot and are reserved in one script.
+ */
 export function failureKeyOf(kind: FailureKeyKind, subject: string): string {
-  return `credentials:${kind}:${subject}`
+  return `credentials:${kind}:{${subject}}`
 }
 
 /** Longest account identifier kept: longer submissions are cut, so a huge field costs nothing more. */

@@ -20,6 +20,7 @@ describe('inline security guards', () => {
       csrfVerified: false,
       maxFailures: 5,
       maxClientFailures: 50,
+      lockoutSeconds: 900,
       now: 1,
     })
     expect(next.value).toBe('failed')

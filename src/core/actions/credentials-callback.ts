@@ -46,6 +46,7 @@ export function credentialsCallbackAction(
     now: ctx.now,
     maxFailures: limits.maxFailures,
     maxClientFailures: limits.maxClientFailures,
+    lockoutSeconds: limits.lockoutSeconds,
   }
   const final = runMachine(
     ctx,
