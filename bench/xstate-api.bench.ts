@@ -29,6 +29,7 @@ const start: CredentialsEvent = {
   maxFailures: 5,
   maxClientFailures: 50,
   lockoutSeconds: 900,
+  accountReadable: true,
 }
 
 const initial = initialTransition(credentialsMachine)[0]

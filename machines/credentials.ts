@@ -4,10 +4,16 @@
  * (a failure that spends the last attempt starts a lockout; a success gives the attempts back), the `signIn`
  * callback may veto, the session is issued. It starts and ends within one request (POST /callback/:provider), so it is never persisted.
  */
-import { assign, setup } from 'xstate'
+import { assign, not, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
 import type { RefusalCheck } from '../src/types/refusals.js'
-import { isAttemptOverBudget, isCsrfVerified, isLockedOut, isWithinFailureLimits } from '../src/security/flow-guards.js'
+import {
+  isAccountReadable,
+  isAttemptOverBudget,
+  isCsrfVerified,
+  isLockedOut,
+  isWithinFailureLimits,
+} from '../src/security/flow-guards.js'
 import { command, type CommandContract, type CommandsOf } from './contract.js'
 
 export interface CredentialsContext {
@@ -49,6 +55,8 @@ export type CredentialsEvent =
       maxFailures: number
       maxClientFailures: number
       lockoutSeconds: number
+      /** False when the field naming the account held something other than text. */
+      accountReadable: boolean
     }
   | { type: 'REDIRECT_RESOLVED'; url: string }
   | { type: 'ATTEMPT_RESERVED'; retryAfterSeconds: number; accountFailures: number; clientFailures: number }
@@ -125,7 +133,23 @@ export const credentialsMachine = setup({
       on: {
         CREDENTIALS_SUBMITTED: [
           {
-            guard: isCsrfVerified,
+            guard: not(isCsrfVerified),
+            target: 'failed',
+            actions: [
+              assign(({ event }) => ({ providerId: event.providerId, now: event.now })),
+              { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } },
+            ],
+          },
+          {
+            // Refused before any count or authorize(): a non-text account would escape the per-account limit.
+            guard: not(isAccountReadable),
+            target: 'failed',
+            actions: [
+              assign(({ event }) => ({ providerId: event.providerId, now: event.now, errorCode: 'invalid_input' })),
+              { type: 'fail', params: { error: 'CredentialsSignin', check: 'credentials-input' } },
+            ],
+          },
+          {
             target: 'resolvingCallbackUrl',
             actions: assign(({ event }) => ({
               providerId: event.providerId,
@@ -135,13 +159,6 @@ export const credentialsMachine = setup({
               maxClientFailures: event.maxClientFailures,
               lockoutSeconds: event.lockoutSeconds,
             })),
-          },
-          {
-            target: 'failed',
-            actions: [
-              assign(({ event }) => ({ providerId: event.providerId, now: event.now })),
-              { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } },
-            ],
           },
         ],
       },

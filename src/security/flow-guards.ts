@@ -9,6 +9,14 @@ export function isCsrfVerified({ event }: { event: object }): boolean {
   return 'csrfVerified' in event && event.csrfVerified === true
 }
 
+/**
+ * The field naming the account held text (or nothing): a JSON body's `username: ["ada"]` would reach `authorize`
+ * under no account key, outside the per-account limit.
+ */
+export function isAccountReadable({ event }: { event: object }): boolean {
+  return 'accountReadable' in event && event.accountReadable === true
+}
+
 /** Whether the flow outlived its own deadline (`expiresAt`, epoch seconds), checked with the request's `now`. */
 export function isFlowExpired({ context, event }: { context: object; event: object }): boolean {
   const expiresAt = 'expiresAt' in context ? context.expiresAt : undefined

@@ -66,6 +66,7 @@ function credentialsSignIn(now: number): Promise<{ value: unknown; error: unknow
       maxFailures: 5,
       maxClientFailures: 50,
       lockoutSeconds: 900,
+      accountReadable: true,
     },
   ]
   return run(machines.credentials, submitted, {

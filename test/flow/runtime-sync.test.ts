@@ -16,6 +16,7 @@ const submitted = (csrfVerified: boolean): FlowEvent => ({
   maxFailures: 5,
   maxClientFailures: 50,
   lockoutSeconds: 900,
+  accountReadable: true,
 })
 
 /** Every command answered at once, except those named in `later`, which answer through a promise. */

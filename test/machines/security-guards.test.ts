@@ -21,6 +21,7 @@ describe('inline security guards', () => {
       maxFailures: 5,
       maxClientFailures: 50,
       lockoutSeconds: 900,
+      accountReadable: true,
       now: 1,
     })
     expect(next.value).toBe('failed')

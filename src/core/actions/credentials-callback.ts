@@ -47,6 +47,7 @@ export function credentialsCallbackAction(
     maxFailures: limits.maxFailures,
     maxClientFailures: limits.maxClientFailures,
     lockoutSeconds: limits.lockoutSeconds,
+    accountReadable: !limits.accountMalformed,
   }
   const final = runMachine(
     ctx,
