@@ -17,4 +17,10 @@ describe('the docs', () => {
       expect(text, page).not.toMatch(/\b(are|is) not (yet )?built\b|\(\w+ is not built\)|not used yet \(/i)
     }
   })
+
+  it('install the package as getting-started.md says until a release is published, never with `npm install authchart`', () => {
+    for (const page of [...pages.map((p) => join(docs, p)), join(docs, '../README.md')]) {
+      expect(readFileSync(page, 'utf8'), page).not.toMatch(/^\s*npm install authchart\b/m)
+    }
+  })
 })
