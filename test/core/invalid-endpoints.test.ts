@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import type { AuthConfig } from '../../src/types/index.js'
 import type { OAuthConfig } from '../../src/types/providers.js'
 import { origin, secret, send, testConfig, testCredentials } from '../support/auth-harness.js'
+import { hintOf } from '../../src/logger.js'
 
 /** Authorization and token URLs, but no userinfo and no issuer. */
 function withoutUserinfo(): OAuthConfig {
@@ -67,9 +68,9 @@ describe('a provider without issuer and without one of its endpoints', () => {
     const [logged, ...more] = config.recorded.errors
     expect(more).toEqual([])
     expect((logged as { type?: string }).type).toBe('InvalidEndpoints')
-    // The text Auth.js logs for the same mistake, so a search for it finds this line; then what to do.
-    expect(logged?.message.startsWith(authJsText)).toBe(true)
-    expect(logged?.message).toContain('AUTH_ACME_ISSUER')
+    // Exactly the text Auth.js logs for the same mistake; what to do is the hint the built-in logger prints.
+    expect(logged?.message).toBe(authJsText)
+    expect(hintOf(logged)).toContain('AUTH_ACME_ISSUER')
   })
 
   it('names the first endpoint missing, in Auth.js order: authorization, token, userinfo', async () => {

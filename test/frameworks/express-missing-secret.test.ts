@@ -43,7 +43,7 @@ describe('an Express app without AUTH_SECRET', () => {
   it('logs at start-up, once, what to do', () => {
     const lines = logged.filter((line) => line.includes('MissingSecret'))
     expect(lines).toHaveLength(1)
-    expect(lines[0]).toContain('npx authchart secret')
+    expect(logged.join('\n')).toContain('npx authchart secret --write')
   })
 
   it("the app's route that reads the session: Express's error page names the fix, without a stack", async () => {

@@ -7,14 +7,17 @@
  */
 import { configurationFailure } from '../../core/config-assertion.js'
 import { FlowStoreUnavailable, InvalidConfig } from '../../errors.js'
+import { hintOf } from '../../logger.js'
 import type { AuthConfig } from '../../types/index.js'
 
 export function sessionReadFailure(config: AuthConfig, status: number, body: unknown): Error {
   if (status === 503) return new FlowStoreUnavailable('the session store is unavailable', { status: 503 })
   const cause = configurationFailure(config)
   if (cause) {
-    // Logged with its stack once already, at start-up; from here on only its sentence helps.
-    cause.stack = `${cause.name}: ${cause.message}`
+    // Logged with its stack once already, at start-up; from here on only its sentences help: what is wrong, and the
+    // hint the start-up log gave with it (what to do).
+    const hint = hintOf(cause)
+    cause.stack = `${cause.name}: ${cause.message}${hint === undefined ? '' : `. ${hint}`}`
     return cause
   }
   const reason = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).error : undefined
