@@ -13,6 +13,8 @@ import type { AuthConfig } from '../types/index.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
 
 const asserted = new WeakSet<object>()
+/** Per config object, why it cannot be resolved (a missing secret, a bad option), when it cannot. */
+const broken = new WeakMap<object, Error>()
 /** Per config object, the error types already logged as configuration problems. */
 const reported = new WeakMap<object, Set<string>>()
 
@@ -85,10 +87,20 @@ export function assertConfig(config: AuthConfig, requestUrl?: string): void {
   try {
     resolved = resolveConfig(config)
   } catch (error) {
+    broken.set(config, error instanceof Error ? error : new AuthError(String(error)))
     reportConfigurationProblem(config, error)
     return
   }
   if (!resolved.trustHost) reportConfigurationProblem(config, untrustedHost(requestUrl))
   // A provider's own mistake fails only its sign-in, so it is logged here and again by each sign-in that meets it.
   for (const problem of providerProblems(resolved)) resolved.logger.error(problem)
+}
+
+/**
+ * Why `config` fails every request (the error `assertConfig` logged for it), or undefined when it resolves. A
+ * binding's session helper names it instead of a bare "the session endpoint did not answer".
+ */
+export function configurationFailure(config: AuthConfig): Error | undefined {
+  assertConfig(config)
+  return broken.get(config)
 }

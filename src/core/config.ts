@@ -136,8 +136,9 @@ function resolveSecrets(secret: AuthConfig['secret']): string[] {
   if (list.length === 0 || list.some((s) => typeof s !== 'string' || s.length === 0)) {
     throw withHint(
       new MissingSecret('Please define a `secret`'),
-      'Set AUTH_SECRET (or the `secret` option) to a random string of at least 32 characters, for example the ' +
-        'output of `openssl rand -base64 33`; keep it out of the source code',
+      'Set AUTH_SECRET (or the `secret` option) to a random string of at least 32 characters: ' +
+        '`npx authchart secret --write` writes one to .env (run the server with `node --env-file=.env`), ' +
+        '`npx authchart secret` prints one; keep it out of the source code',
     )
   }
   return list
