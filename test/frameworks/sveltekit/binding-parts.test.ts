@@ -35,13 +35,13 @@ describe('SvelteKitAuth configuration', () => {
   })
 
   it('refuses at once what cannot be a configuration', () => {
-    expect(() => SvelteKitAuth({} as SvelteKitAuthConfig)).toThrow(InvalidConfig)
+    expect(() => SvelteKitAuth({})).toThrow(InvalidConfig)
     expect(() => SvelteKitAuth(null as unknown as SvelteKitAuthConfig)).toThrow(InvalidConfig)
     expect(() => SvelteKitAuth({ providers: [], raw: Symbol('raw') } as SvelteKitAuthConfig)).toThrow(/raw/)
   })
 
   it('refuses, on the request, a lazy configuration that returns none', async () => {
-    const resolve = configResolver(async () => ({}) as SvelteKitAuthConfig, {})
+    const resolve = configResolver(async () => ({}), {})
     await expect(resolve(eventWith())).rejects.toThrow(InvalidConfig)
   })
 
