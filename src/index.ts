@@ -4,6 +4,7 @@
  * @module authchart
  */
 export { Auth } from './core/auth.js'
+export { setClientAddress } from './core/client-address.js'
 export { getAccessToken } from './core/access-token.js'
 export { createActionURL, setEnvDefaults } from './core/env.js'
 export { isAuthAction } from './core/request.js'

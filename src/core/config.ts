@@ -45,6 +45,7 @@ import { resolvePageLocales, type PageLocales } from '../pages/locale.js'
 import { resolveTokenRefresh } from './token-refresh-config.js'
 import type { ResolvedTokenRefresh } from '../effects/shared/effect-env.js'
 import type { TokenRefreshLock, TokenRefreshLockSource } from '../types/token-refresh.js'
+import { trustedProxiesProblem } from './client-address.js'
 
 /** Everything `Auth()` needs that does not depend on the request. */
 export interface ResolvedConfig {
@@ -181,6 +182,8 @@ function build(config: AuthConfig): ResolvedConfig {
   // Left out, it is the spec's default `[]`; anything else but an array is a mistake.
   if (config.providers !== undefined && !Array.isArray(config.providers))
     throw new InvalidConfig('providers must be an array')
+  const proxiesProblem = trustedProxiesProblem(config.trustedProxies)
+  if (proxiesProblem) throw new InvalidConfig(`trustedProxies must be ${proxiesProblem}`)
   const logger = createLogger(config)
   const secrets = resolveSecrets(config.secret)
   const providers = mergeProviders(config.providers ?? [])

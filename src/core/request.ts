@@ -6,6 +6,7 @@ import { InvalidRequest, UnknownAction } from '../errors.js'
 import { isUsableHost } from '../security/origin.js'
 import { parseCookieHeader } from '../session/cookie-header.js'
 import type { AuthAction } from '../types/index.js'
+import { clientAddressOf } from './client-address.js'
 
 const actions: ReadonlySet<string> = new Set<AuthAction>([
   'backchannel-logout',
@@ -70,6 +71,8 @@ export interface IncomingRequest {
   readBody(): Promise<string | undefined>
   /** The web `Request` the app's callbacks receive (`authorize(credentials, request)` ...), built on first use. */
   toRequest(): Request
+  /** The address of the socket's peer, when the host knows it (never read from a header). */
+  readonly peerAddress?: string
 }
 
 export interface AuthRequest {
@@ -83,6 +86,8 @@ export interface AuthRequest {
   readonly query: URLSearchParams
   /** Form or JSON body of a POST, as strings and plain values. */
   readonly body?: Record<string, unknown>
+  /** The address of the socket's peer, when the host knows it (never read from a header). */
+  readonly peerAddress?: string
   /** A request header by its lower-case name. */
   header(name: string): string | null
 }
@@ -192,6 +197,10 @@ class WebIncoming implements IncomingRequest {
   toRequest(): Request {
     return this.request
   }
+
+  get peerAddress(): string | undefined {
+    return clientAddressOf(this.request)
+  }
 }
 
 /** Reads a web `Request` as `Auth()` does. */
@@ -223,6 +232,10 @@ class ParsedRequest implements AuthRequest {
 
   get query(): URLSearchParams {
     return this.url.searchParams
+  }
+
+  get peerAddress(): string | undefined {
+    return this.incoming.peerAddress
   }
 
   header(name: string): string | null {

@@ -22,6 +22,7 @@
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
 import { answerIncoming } from '../core/auth.js'
 import { allowedMethods, isServedMethod, UnusableHost } from '../core/request.js'
+import { setClientAddress } from '../core/client-address.js'
 import { createLogger, logRefusal, type LoggerInstance } from '../logger.js'
 import { isUsableHost, originOfUrl } from '../security/origin.js'
 import { getAccessToken as getAccessTokenOf } from '../core/access-token.js'
@@ -101,11 +102,21 @@ export type ExpressAuthConfig = Omit<AuthConfig, 'raw'>
 /** What `getSession` resolves to, as `@auth/express` names it. */
 export type GetSessionResult = Promise<Session | null>
 
+/**
+ * The client's address for the request limits: Express's own `req.ip` (which follows the app's `trust proxy`
+ * setting) unless the config names `trustedProxies`, which then start from the socket's peer.
+ */
+function peerOf(req: ExpressRequest, config: AuthConfig): string | undefined {
+  return config.trustedProxies === undefined ? req.ip : req.socket?.remoteAddress
+}
+
 /** Converts an Express request into a web `Request` for `Auth()` (`config` supplies the configured origin). */
 export async function toWebRequest(req: ExpressRequest, config: AuthConfig = {}): Promise<Request> {
-  const incoming = new NodeIncoming(req, `${originOf(req, config)}${req.originalUrl}`, bodyOf)
+  const incoming = new NodeIncoming(req, `${originOf(req, config)}${req.originalUrl}`, bodyOf, peerOf(req, config))
   await incoming.readBody()
-  return incoming.toRequest()
+  const request = incoming.toRequest()
+  setClientAddress(request, incoming.peerAddress)
+  return request
 }
 
 /** Writes a web `Response` to Express: status, every header, each Set-Cookie on its own line, the body. */
@@ -156,7 +167,7 @@ export function ExpressAuth(config: AuthConfig): RequestHandler {
     let incoming: NodeIncoming<ExpressRequest>
     try {
       // The body is read by Auth() when an action needs it (a refused one is answered 413 there, and logged).
-      incoming = new NodeIncoming(req, `${originOf(req, served)}${req.originalUrl}`, bodyOf)
+      incoming = new NodeIncoming(req, `${originOf(req, served)}${req.originalUrl}`, bodyOf, peerOf(req, served))
     } catch (error) {
       if (error instanceof UnusableHost) {
         logRefusal(log(), 'host', { reason: error.message, host: (error.cause as { host?: string } | undefined)?.host })

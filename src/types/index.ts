@@ -198,6 +198,12 @@ export interface AuthConfig {
   logger?: Partial<LoggerInstance>
   debug?: boolean
   trustHost?: boolean
+  /**
+   * Authchart: who stands between the client and the app, for the request limits' client key: the number of proxies
+   * (as Express's `trust proxy` number) or their addresses and CIDR ranges. Without it the client is the socket's
+   * peer address and `X-Forwarded-For` is never read; `trustHost` does not change that (docs/security.md).
+   */
+  trustedProxies?: number | readonly string[]
   useSecureCookies?: boolean
   redirectProxyUrl?: string
   /**

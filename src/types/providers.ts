@@ -178,8 +178,9 @@ export interface CredentialsFailureLimits {
   /** Where failures and lockouts are kept. Default: this process's memory (one instance only; use Redis for several). */
   store?: FailureCounter
   /**
-   * Who the client is, from the request. Default: the first `X-Forwarded-For` hop when the config sets
-   * `trustHost: true` (a proxy in front sets it), else unknown, and then only the per-account limit applies.
+   * Who the client is, from the request. Default: the socket's peer address, or behind the config's `trustedProxies`
+   * the `X-Forwarded-For` hop the outermost trusted proxy saw; unknown (only the per-account limit applies) when the
+   * host gave no peer address (docs/security.md).
    */
   clientKey?: (request: Request) => string | undefined
   /**
@@ -206,8 +207,9 @@ export interface EmailRequestLimits {
   /** Where hits are counted. Default: in this process's memory (one instance only; use Redis for several). */
   store?: RequestCounter
   /**
-   * Who the client is, from the request. Default: the first `X-Forwarded-For` hop when the config sets
-   * `trustHost: true` (a proxy in front sets it), else unknown, and then only the per-address limit applies.
+   * Who the client is, from the request. Default: the socket's peer address, or behind the config's `trustedProxies`
+   * the `X-Forwarded-For` hop the outermost trusted proxy saw; unknown (only the per-address limit applies) when the
+   * host gave no peer address (docs/security.md).
    */
   clientKey?: (request: Request) => string | undefined
 }

@@ -39,6 +39,8 @@ function configWith(bruteForce: CredentialsFailureLimits | false) {
   const lockouts: CredentialsLockoutMessage[] = []
   const config = testConfig({
     providers: [provider],
+    // One proxy in front: its address is the socket's peer, the client's is the hop it appended.
+    trustedProxies: 1,
     events: {
       credentialsLockout: (message) => {
         lockouts.push(message)
@@ -67,6 +69,7 @@ async function attempt(
     jar,
     headers,
     form: { username, password, csrfToken: token },
+    peer: options.ip ? '10.0.0.1' : undefined,
   })
   return { response, jar }
 }
@@ -179,18 +182,14 @@ describe('credentials brute-force limits', () => {
     expect(named.jar.cookies.has('authjs.session-token')).toBe(true)
   })
 
-  it('does not read X-Forwarded-For without trustHost; a clientKey option names the client instead', async () => {
+  it('does not read X-Forwarded-For without trustedProxies; a clientKey option names the client instead', async () => {
     const { provider } = limitedCredentials({ maxFailures: 100, maxClientFailures: 2 })
-    const untrusted = testConfig({ providers: [provider], trustHost: undefined })
-    untrusted.trustHost = undefined
-    process.env.AUTH_URL = 'http://localhost:3000/auth'
-    try {
-      for (const name of ['u1', 'u2', 'u3']) await attempt(untrusted, name, 'guess', { ip: '203.0.113.9' })
-      const { jar } = await attempt(untrusted, 'ada', 'lovelace', { ip: '203.0.113.9' })
-      expect(jar.cookies.has('authjs.session-token')).toBe(true)
-    } finally {
-      delete process.env.AUTH_URL
-    }
+    // trustHost on, no trustedProxies: the header is the client's own writing, so it is not read; the peer is all
+    // that is known. A new forged address for every attempt changes nothing: one budget, spent.
+    const untrusted = testConfig({ providers: [provider] })
+    for (const [i, name] of ['u1', 'u2'].entries()) await attempt(untrusted, name, 'guess', { ip: `203.0.113.${i}` })
+    const forged = await attempt(untrusted, 'ada', 'lovelace', { ip: '198.51.100.1' })
+    expect(errorOf(forged.response).code).toBe('too_many_attempts')
 
     const keyed = configWith({
       maxFailures: 100,

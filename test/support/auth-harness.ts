@@ -1,5 +1,5 @@
 /** Drives `Auth()` the way a browser would: real `Request`s, a cookie jar, form posts with the CSRF token. */
-import { Auth } from '../../src/index.js'
+import { Auth, setClientAddress } from '../../src/index.js'
 import Credentials from '../../src/providers/credentials.js'
 import { CredentialsSignin } from '../../src/errors.js'
 import type { AuthConfig, LoggerInstance } from '../../src/types/index.js'
@@ -92,6 +92,8 @@ export interface SendOptions {
   body?: string
   headers?: Record<string, string>
   base?: string
+  /** The socket's peer address, as a host passes it with `setClientAddress` (an in-process request has none). */
+  peer?: string
 }
 
 /** Sends a request to `Auth()` and stores the cookies it set in the jar. */
@@ -107,7 +109,9 @@ export async function send(config: AuthConfig, path: string, options: SendOption
     headers.set('content-type', 'application/json')
   }
   const method = options.method ?? (body !== undefined ? 'POST' : 'GET')
-  const response = await Auth(new Request(`${options.base ?? origin}${path}`, { method, headers, body }), config)
+  const request = new Request(`${options.base ?? origin}${path}`, { method, headers, body })
+  setClientAddress(request, options.peer)
+  const response = await Auth(request, config)
   options.jar?.take(response)
   return response
 }

@@ -58,6 +58,8 @@ export class NodeIncoming<R extends IncomingMessage = IncomingMessage> implement
     /** The absolute URL: the origin the binding decided, then the path and query. */
     readonly url: string,
     private readonly bodySource: NodeBodySource<R> = streamBody,
+    /** The client's address as the host decided it (Express: `req.ip`); default the socket's peer. */
+    readonly peerAddress: string | undefined = req.socket?.remoteAddress,
   ) {}
 
   get method(): string {

@@ -6,6 +6,7 @@
  */
 import { InvalidConfig } from '../../errors.js'
 import { createLogger } from '../../logger.js'
+import { setClientAddress } from '../../core/client-address.js'
 import { basePathOf, callAuth, isUnderBasePath } from '../web-handler.js'
 import type { SolidAuthConfig } from './config.js'
 import { mountMismatchMessage, mountPathOf } from './mount.js'
@@ -15,6 +16,8 @@ import { appOrigin, isSameOrigin } from './origin.js'
 export interface SolidAuthEvent {
   request: Request
   params?: Record<string, string | undefined>
+  /** The peer address SolidStart's event carries (its `clientAddress`), for the request limits. */
+  clientAddress?: string
 }
 
 export type SolidAuthHandler = (event: SolidAuthEvent) => Promise<Response | undefined>
@@ -89,6 +92,7 @@ export function createHandlers(config: SolidAuthConfig): { GET: SolidAuthHandler
         return plain(403, 'Cross-site requests to the auth endpoints are refused')
       }
     }
+    setClientAddress(request, event.clientAddress)
     return callAuth(request, config)
   }
 
