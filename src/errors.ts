@@ -6,6 +6,8 @@
 
 /** Names of the error classes, as Auth.js spells them. */
 export type ErrorType =
+  /** An `AuthError` made directly, not through a subclass (Auth.js gives it this type at run time too). */
+  | 'AuthError'
   | 'AccessDenied'
   | 'AdapterError'
   | 'CallbackRouteError'
@@ -115,7 +117,7 @@ export function defaultMessage(ctor: typeof AuthError): string {
 
 /** Base class of all Authchart errors. */
 export class AuthError extends Error {
-  static type: ErrorType = 'CallbackRouteError'
+  static type: ErrorType = 'AuthError'
   /** Which page shows it: the sign-in page for `signIn`, the error page otherwise. */
   static kind: 'signIn' | 'error' = 'error'
   type: ErrorType
@@ -309,6 +311,7 @@ export const errorPresentations: Readonly<Record<ErrorType, ErrorPresentation>> 
   AdapterError: signIn('Callback', 503),
   FlowStoreUnavailable: signIn('Callback', 503),
   CallbackRouteError: configuration,
+  AuthError: configuration,
   InvalidRequest: { page: 'error', value: 'Configuration', status: 400 },
   UnknownAction: { page: 'error', value: 'Configuration', status: 400 },
   ErrorPageLoop: configuration,

@@ -13,7 +13,7 @@ import type { JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from './types/
 import type { LoggerInstance } from './logger.js'
 import { readChunkedCookie } from './session/cookie-chunks.js'
 import { parseCookieHeader } from './session/cookie-header.js'
-import { openSessionToken, sealSessionToken } from './session/session-jwe.js'
+import { openSessionToken, sealSessionToken, unopenedTokenReason } from './session/session-jwe.js'
 
 export type { DefaultJWT, JWT, JWTDecodeParams, JWTEncodeParams, JWTOptions } from './types/jwt.js'
 
@@ -122,17 +122,19 @@ export async function encode<Payload = JWT>(params: JWTEncodeParams<Payload>): P
 
 /**
  * Decodes a session token, as `@auth/core/jwt`'s `decode` does: resolves `null` for an empty token, and rejects when
- * no secret decrypts the token or it is malformed, tampered with or expired (Auth.js's contract; `getToken` turns that
- * into `null`). The session check never rejects: it reads tokens with `decodeSync`.
+ * the token cannot be accepted, with a plain `Error` in the words Auth.js rejects with: `no matching decryption
+ * secret` when no secret decrypts it (a rotated-out secret, another cookie name), jose's text when it is malformed or
+ * expired. `getToken` turns any rejection into `null`; the session check never rejects (it reads with `decodeSync`).
  * @throws {MissingSecret} when no secret is given
- * @throws {JWTSessionError} when the token cannot be accepted
+ * @throws {Error} when the token cannot be accepted
  * @see decodeSync
  */
 export async function decode<Payload = JWT>(params: JWTDecodeParams): Promise<Payload | null> {
   if (typeof params.token !== 'string' || params.token === '') return null
-  const claims = decodeSync<Payload>(params)
+  const now = epochSeconds()
+  const claims = decodeSync<Payload>({ ...params, now })
   if (claims === null)
-    throw new JWTSessionError('no matching decryption secret, or the token is malformed, tampered with or expired')
+    throw new Error(unopenedTokenReason(secretList(params.secret), requireSalt(params.salt), params.token, now))
   return claims
 }
 

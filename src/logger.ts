@@ -2,7 +2,7 @@
  * The logger: `error(err)`, `warn(code)`, and `debug` only when the config says `debug: true`. The built-in one
  * writes one line per call, `[authchart][<level>]...`, in the format docs/logging.md documents.
  */
-import { AuthError } from './errors.js'
+import { AuthError, CredentialsSignin } from './errors.js'
 import type { LoggerInstance } from './types/logger.js'
 import { safeRefusalDetail, type RefusalCheck, type RefusalDetail } from './types/refusals.js'
 
@@ -10,6 +10,24 @@ import { safeRefusalDetail, type RefusalCheck, type RefusalDetail } from './type
 export type { LoggerInstance, WarningCode } from './types/logger.js'
 
 const noop = () => {}
+
+/**
+ * What to do about an error, kept beside it rather than in it: a configuration error carries exactly the message
+ * Auth.js gives it (an app's `logger.error` and its tests compare the error with Auth.js's), and the built-in
+ * logger prints the fix on a line of its own. A WeakMap, so the error object itself is left as Auth.js shapes it.
+ */
+const hints = new WeakMap<Error, string>()
+
+/** Attaches `hint` (what the operator should do) to `error` without changing the error; returns `error`. */
+export function withHint<E extends Error>(error: E, hint: string): E {
+  hints.set(error, hint)
+  return error
+}
+
+/** The hint attached to `error` with `withHint`, if any. */
+export function hintOf(error: Error): string | undefined {
+  return hints.get(error)
+}
 
 /** `key=value` pairs, values quoted when they hold spaces, so a log line stays one greppable line. */
 function formatDetail(detail: RefusalDetail): string {
@@ -41,8 +59,13 @@ function formatMetadata(metadata: unknown): string {
 
 const consoleLogger: LoggerInstance = {
   error(error) {
+    // A refused credentials sign-in is an everyday outcome, already one `credentials-signin` warn line: on the
+    // console it gets no error line and no stack. An app's own `logger.error` still receives the error.
+    if (error instanceof CredentialsSignin) return
     const name = error instanceof AuthError ? error.type : error.name
     console.error(`[authchart][error] ${name}: ${error.message}`)
+    const hint = hints.get(error)
+    if (hint) console.error(`[authchart][hint] ${hint}`)
     const cause = error.cause as { err?: unknown } | undefined
     if (cause && typeof cause === 'object' && cause.err instanceof Error) {
       const { err, ...rest } = cause

@@ -85,6 +85,24 @@ function isConfig(value: unknown): value is Pick<AuthConfig, 'flows' | 'logger'>
 }
 
 /**
+ * Imports the config module. Node does not load TypeScript by itself: a `.ts` config that plain `import()` refuses
+ * (ERR_UNKNOWN_FILE_EXTENSION) is answered with what to do instead of Node's bare "Unknown file extension".
+ */
+async function importConfigModule(configPath: string): Promise<unknown> {
+  try {
+    return await import(pathToFileURL(configPath).href)
+  } catch (error) {
+    if (!isRecord(error) || error.code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error
+    throw new Error(
+      `${configPath} is TypeScript, which Node does not load by itself: run the command through tsx ` +
+        '(npm install -D tsx, then npx tsx node_modules/.bin/authchart diagram --config ...), ' +
+        'or point --config at a JavaScript module',
+      { cause: error },
+    )
+  }
+}
+
+/**
  * The app's config from its module, in the shapes the docs show: the default export, or an export named
  * `authConfig` or `config`; the object, or a function returning it (called with an env reader, as
  * `authConfig(event.env)` is in the Qwik guide, and awaited). An object export wins over a function export, so no
@@ -92,7 +110,7 @@ function isConfig(value: unknown): value is Pick<AuthConfig, 'flows' | 'logger'>
  * `providers` nor a function is passed over (`export default { fetch }` beside `export const authConfig`).
  */
 async function loadFlows(configPath: string): Promise<Pick<AuthConfig, 'flows' | 'logger'>> {
-  const module: unknown = await import(pathToFileURL(configPath).href)
+  const module = await importConfigModule(configPath)
   const exports = isRecord(module) ? module : {}
   for (const name of configExports) {
     const candidate = exports[name]

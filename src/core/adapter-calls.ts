@@ -11,7 +11,7 @@ import {
   type WrappedAdapter,
 } from '../types/adapters.js'
 import { AdapterError, AuthError, MissingAdapter, MissingAdapterMethods } from '../errors.js'
-import type { LoggerInstance } from '../logger.js'
+import { withHint, type LoggerInstance } from '../logger.js'
 
 // The adapter types (the wrapped adapter effects receive included) live with the shared types.
 export type { AdapterMethodName, WrappedAdapter } from '../types/adapters.js'
@@ -55,10 +55,11 @@ export function requireAdapterMethods(
   if (!adapter) throw new MissingAdapter(`${reason} requires an adapter, and the config has none`, { reason })
   const missing = [...new Set(names)].filter((name) => typeof adapter[name] !== 'function')
   if (missing.length > 0) {
-    throw new MissingAdapterMethods(`Required adapter methods were missing: ${missing.join(', ')} (for ${reason})`, {
-      missing,
-      reason,
-    })
+    // Auth.js's message as it is; what needs the methods is the hint the built-in logger prints.
+    throw withHint(
+      new MissingAdapterMethods(`Required adapter methods were missing: ${missing.join(', ')}`),
+      `${reason} needs them: add them to the adapter`,
+    )
   }
 }
 

@@ -233,7 +233,7 @@ function returnedRedirectIfAsked(request: IncomingRequest, internal: ResponseInt
  */
 function run(request: IncomingRequest, config: AuthConfig): ResponseInternal | Promise<ResponseInternal> {
   // The first request for a config object checks all of it (a binding did so when it was made).
-  assertConfig(config)
+  assertConfig(config, request.url)
   let resolved: ResolvedConfig
   try {
     resolved = resolveConfig(config)

@@ -6,21 +6,27 @@
  * repeat the same error on every request.
  */
 import { AuthError, UntrustedHost } from '../errors.js'
-import { createLogger } from '../logger.js'
+import { createLogger, withHint } from '../logger.js'
 import { normalizeOAuthProvider } from '../providers-internal/normalize-oauth.js'
 import { failureStoreProblem } from './credentials-failure-limits.js'
 import type { AuthConfig } from '../types/index.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
 
 const asserted = new WeakSet<object>()
+/** Per config object, why it cannot be resolved (a missing secret, a bad option), when it cannot. */
+const broken = new WeakMap<object, Error>()
 /** Per config object, the error types already logged as configuration problems. */
 const reported = new WeakMap<object, Set<string>>()
 
-/** What the operator must do about an untrusted host; the first sentence is Auth.js's text. */
+/**
+ * An untrusted host, with Auth.js's message (naming the request's URL when there is one; at start-up there is
+ * none) and what the operator must do as the hint.
+ */
 export function untrustedHost(url?: string): UntrustedHost {
-  return new UntrustedHost(
-    `Host must be trusted.${url === undefined ? '' : ` URL was: ${url.slice(0, 200)}.`} Set \`url\` (or AUTH_URL) to ` +
-      "the site's URL, or `trustHost: true` (or AUTH_TRUST_HOST=true) behind a proxy that sets the Host header",
+  return withHint(
+    new UntrustedHost(`Host must be trusted.${url === undefined ? '' : ` URL was: ${url.slice(0, 200)}`}`),
+    "Set `url` (or AUTH_URL) to the site's URL, or `trustHost: true` (or AUTH_TRUST_HOST=true) behind a proxy " +
+      'that sets the Host header',
   )
 }
 
@@ -70,20 +76,31 @@ function providerProblems(resolved: ResolvedConfig): Error[] {
 }
 
 /**
- * Checks `config` once per config object and logs what is wrong, each problem once, with what to do. Never throws:
+ * Checks `config` once per config object and logs what is wrong, each problem once, with what to do (`requestUrl`:
+ * the request that met the config first, when there is one, named as Auth.js names it). Never throws:
  * the requests still answer a broken configuration with the error page or the generic JSON.
  */
-export function assertConfig(config: AuthConfig): void {
+export function assertConfig(config: AuthConfig, requestUrl?: string): void {
   if (typeof config !== 'object' || config === null || asserted.has(config)) return
   asserted.add(config)
   let resolved: ResolvedConfig
   try {
     resolved = resolveConfig(config)
   } catch (error) {
+    broken.set(config, error instanceof Error ? error : new AuthError(String(error)))
     reportConfigurationProblem(config, error)
     return
   }
-  if (!resolved.trustHost) reportConfigurationProblem(config, untrustedHost())
+  if (!resolved.trustHost) reportConfigurationProblem(config, untrustedHost(requestUrl))
   // A provider's own mistake fails only its sign-in, so it is logged here and again by each sign-in that meets it.
   for (const problem of providerProblems(resolved)) resolved.logger.error(problem)
+}
+
+/**
+ * Why `config` fails every request (the error `assertConfig` logged for it), or undefined when it resolves. A
+ * binding's session helper names it instead of a bare "the session endpoint did not answer".
+ */
+export function configurationFailure(config: AuthConfig): Error | undefined {
+  assertConfig(config)
+  return broken.get(config)
 }

@@ -24,7 +24,7 @@ import { CookieFlowStore } from '../flow/stores/cookie.js'
 import type { ConfigurableFlowStore, FlowStore } from '../types/flow-store.js'
 import type { BackchannelLogoutOptions, LogoutStore } from '../types/logout-store.js'
 import type { JWTOptions } from '../types/jwt.js'
-import { createLogger, type LoggerInstance } from '../logger.js'
+import { createLogger, withHint, type LoggerInstance } from '../logger.js'
 import { defaultRedirect } from '../security/redirect-target.js'
 import { randomId } from '../security/random.js'
 import { skipCSRFCheck } from '../types/symbols.js'
@@ -38,7 +38,7 @@ import type {
 } from '../types/index.js'
 import { compileOriginAllowList, originOfUrl, type OriginAllowList } from '../security/origin.js'
 import { servedProviderKinds } from './served-providers.js'
-import { buildCookieSet, type CookieSet } from './cookie-set.js'
+import { buildCookieSet, unusedCookieOptions, type CookieSet } from './cookie-set.js'
 import { listFromEnv, processEnv } from './env.js'
 import { mergeProviders, type MergedProvider } from './provider-setup.js'
 import { resolvePageLocales, type PageLocales } from '../pages/locale.js'
@@ -136,9 +136,11 @@ function normaliseBasePath(basePath: unknown): string {
 function resolveSecrets(secret: AuthConfig['secret']): string[] {
   const list = Array.isArray(secret) ? secret : secret === undefined ? [] : [secret]
   if (list.length === 0 || list.some((s) => typeof s !== 'string' || s.length === 0)) {
-    throw new MissingSecret(
-      'Please define a `secret`. Set AUTH_SECRET (or the `secret` option) to a random string of at least 32 ' +
-        'characters, for example the output of `openssl rand -base64 33`; keep it out of the source code',
+    throw withHint(
+      new MissingSecret('Please define a `secret`'),
+      'Set AUTH_SECRET (or the `secret` option) to a random string of at least 32 characters: ' +
+        '`npx authchart secret --write` writes one to .env (run the server with `node --env-file=.env`), ' +
+        '`npx authchart secret` prints one; keep it out of the source code',
     )
   }
   return list
@@ -178,7 +180,9 @@ function resolveProxyAllowList(config: AuthConfig, logger: LoggerInstance): Orig
   )
   const proxied =
     config.redirectProxyUrl !== undefined ||
-    config.providers.some((p) => typeof p === 'object' && p !== null && 'redirectProxyUrl' in p && p.redirectProxyUrl)
+    (config.providers ?? []).some(
+      (p) => typeof p === 'object' && p !== null && 'redirectProxyUrl' in p && p.redirectProxyUrl,
+    )
   if (proxied && count === 0) logger.warn('redirect-proxy-without-allowlist')
   return allows
 }
@@ -205,10 +209,12 @@ function resolveOutboundAllowList(
 
 function build(config: AuthConfig): ResolvedConfig {
   if (!config || typeof config !== 'object') throw new InvalidConfig('the configuration must be an object')
-  if (!Array.isArray(config.providers)) throw new InvalidConfig('providers must be an array')
+  // Left out, it is the spec's default `[]`; anything else but an array is a mistake.
+  if (config.providers !== undefined && !Array.isArray(config.providers))
+    throw new InvalidConfig('providers must be an array')
   const logger = createLogger(config)
   const secrets = resolveSecrets(config.secret)
-  const providers = mergeProviders(config.providers)
+  const providers = mergeProviders(config.providers ?? [])
   const unserved = providers.find((p) => !servedProviderKinds.has(p.kind))
   if (unserved) {
     throw new InvalidConfig(
@@ -220,12 +226,14 @@ function build(config: AuthConfig): ResolvedConfig {
   if (strategy !== 'jwt' && strategy !== 'database')
     throw new UnsupportedStrategy(`session strategy "${String(strategy)}" is not supported`)
   if (strategy === 'database' && !adapter)
-    throw new MissingAdapter(
-      'Database session requires an adapter. Pass `adapter` (for example KyselyAdapter(db) from authchart/adapters/sql), or set session.strategy to "jwt"',
+    throw withHint(
+      new MissingAdapter('Database session requires an adapter'),
+      'Pass `adapter` (for example KyselyAdapter(db) from authchart/adapters/sql), or set session.strategy to "jwt"',
     )
   if (providers.some((p) => p.kind === 'email') && !adapter)
-    throw new MissingAdapter(
-      'Email login requires an adapter. Pass `adapter`: it stores the verification tokens the e-mail links carry',
+    throw withHint(
+      new MissingAdapter('Email login requires an adapter'),
+      'Pass `adapter`: it stores the verification tokens the e-mail links carry',
     )
   if (strategy === 'database')
     requireAdapterMethods(
@@ -250,7 +258,10 @@ function build(config: AuthConfig): ResolvedConfig {
   // Passkeys are stored credentials: without the authenticator methods the first registration would fail, so say it now.
   if (providers.some((p) => p.kind === 'webauthn')) {
     if (!adapter)
-      throw new MissingAdapter("WebAuthn requires an adapter. Pass `adapter`: it stores the users' passkeys")
+      throw withHint(
+        new MissingAdapter('WebAuthn requires an adapter'),
+        "Pass `adapter`: it stores the users' passkeys",
+      )
     requireAdapterMethods(
       adapter,
       [...adapterMethodsNeededBy.webAuthn, ...adapterMethodsNeededBy.userResolution],
@@ -297,6 +308,7 @@ function build(config: AuthConfig): ResolvedConfig {
   const pageLocales = resolvePageLocales(config.theme)
 
   const flowStore = config.flowStore ?? new CookieFlowStore()
+  for (const setting of unusedCookieOptions(config.cookies)) logger.warn('cookie-option-unused', { setting })
   const cookies = {
     insecure: buildCookieSet(config.useSecureCookies ?? false, config.cookies),
     secure: buildCookieSet(config.useSecureCookies ?? true, config.cookies),

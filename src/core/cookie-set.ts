@@ -22,14 +22,39 @@ function withOverride(base: CookieOption, override: Partial<CookieOption> | unde
   return { name: override.name ?? base.name, options: Object.freeze({ ...base.options, ...override.options }) }
 }
 
+/** Auth.js's in-flight cookies, in the order the first one set gives the flow cookie its name and attributes. */
+const flowCookieKeys = ['pkceCodeVerifier', 'state', 'nonce', 'webauthnChallenge'] as const
+
+/** Which of Auth.js's in-flight cookie keys names the flow cookie, if the app set any. */
+function flowCookieKey(overrides: Partial<CookiesOptions>): (typeof flowCookieKeys)[number] | undefined {
+  return flowCookieKeys.find((key) => overrides[key] !== undefined)
+}
+
+/**
+ * The parts of a `cookies` option that change nothing, each as `cookies.<key>` (or `cookies.<key>.options`): keys
+ * Authchart does not know, the in-flight keys after the one that names the flow cookie, and the callback-URL
+ * cookie's attributes (it is only read, by its name, never written). Warned once at start-up as
+ * `cookie-option-unused`, so no setting silently does nothing.
+ */
+export function unusedCookieOptions(overrides: Partial<CookiesOptions> | undefined): string[] {
+  if (!overrides) return []
+  const known = new Set<string>(['sessionToken', 'csrfToken', 'callbackUrl', ...flowCookieKeys])
+  const unused = Object.keys(overrides).filter((key) => !known.has(key))
+  const used = flowCookieKey(overrides)
+  for (const key of flowCookieKeys) if (overrides[key] !== undefined && key !== used) unused.push(key)
+  if (overrides.callbackUrl?.options !== undefined) unused.push('callbackUrl.options')
+  return unused.map((key) => `cookies.${key}`)
+}
+
 /** Builds the cookie set for one security mode. Called once per config and mode, never per request. */
 export function buildCookieSet(secure: boolean, overrides: Partial<CookiesOptions> = {}): CookieSet {
   const securePrefix = secure ? '__Secure-' : ''
   const hostPrefix = secure ? '__Host-' : ''
   const base: CookieSerializeOptions = { httpOnly: true, sameSite: 'lax', path: '/', secure }
   // Auth.js names one cookie per in-flight value; Authchart keeps them in one flow cookie. An app that renamed the PKCE
-  // cookie gets that name and those attributes for the flow cookie (see docs/cookies.md).
-  const flowOverride = overrides.pkceCodeVerifier ?? overrides.state ?? overrides.nonce
+  // cookie (else state, nonce, then the WebAuthn challenge's) gets that name and those attributes for the flow
+  // cookie (see docs/cookies.md).
+  const flowOverride = overrides[flowCookieKey(overrides) ?? 'pkceCodeVerifier']
   return {
     sessionToken: withOverride({ name: `${securePrefix}authjs.session-token`, options: base }, overrides.sessionToken),
     callbackUrl: withOverride({ name: `${securePrefix}authjs.callback-url`, options: base }, overrides.callbackUrl),

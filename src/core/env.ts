@@ -18,6 +18,28 @@ function providerEnvPrefix(id: string): string {
   return `AUTH_${id.toUpperCase().replace(/-/g, '_')}`
 }
 
+type ProviderFactory = (options: Record<string, string>) => ProviderConfig
+
+/**
+ * A provider given as its factory (`providers: [MicrosoftEntraID]`) is called as Auth.js calls it: once for its id,
+ * then with AUTH_<ID>_ID / _SECRET / _ISSUER / _KEY as its options, so the variables win over the factory's own
+ * defaults (Entra ID's `common` tenant) and reach whatever the factory builds from them.
+ */
+function callWithEnv(factory: ProviderFactory, env: EnvObject): ProviderConfig {
+  const prefix = providerEnvPrefix(factory({}).id)
+  const options: Record<string, string> = {}
+  for (const [option, suffix] of [
+    ['clientId', 'ID'],
+    ['clientSecret', 'SECRET'],
+    ['issuer', 'ISSUER'],
+    ['apiKey', 'KEY'],
+  ] as const) {
+    const value = env[`${prefix}_${suffix}`]
+    if (value) options[option] = value
+  }
+  return factory(options)
+}
+
 /**
  * Fills unset options of `config` from environment variables. Values the config already has always win.
  * Secrets: when the config has none, AUTH_SECRET, then AUTH_SECRET_1..3 each placed in front (so the highest-numbered
@@ -63,8 +85,10 @@ export function setEnvDefaults(envObject: unknown, config: AuthConfig, suppressB
         : Boolean(env.AUTH_URL || env.VERCEL || env.CF_PAGES || env.NODE_ENV !== 'production')
   }
 
-  config.providers = config.providers.map((entry) => {
-    const provider = (typeof entry === 'function' ? (entry as () => ProviderConfig)() : entry) as ProviderConfig
+  config.providers = (config.providers ?? []).map((entry) => {
+    const provider = (
+      typeof entry === 'function' ? callWithEnv(entry as ProviderFactory, env) : entry
+    ) as ProviderConfig
     // E-mail vendors read their API key from AUTH_<ID>_KEY, as in Auth.js.
     if (provider.type === 'email') {
       provider.apiKey ??= env[`${providerEnvPrefix(provider.id)}_KEY`]
@@ -74,7 +98,8 @@ export function setEnvDefaults(envObject: unknown, config: AuthConfig, suppressB
     const prefix = providerEnvPrefix(provider.id)
     provider.clientId ??= env[`${prefix}_ID`]
     provider.clientSecret ??= env[`${prefix}_SECRET`]
-    if (provider.type === 'oidc') provider.issuer ??= env[`${prefix}_ISSUER`]
+    // For OAuth providers too, as in Auth.js: an `oauth` provider with an issuer discovers its endpoints from it.
+    provider.issuer ??= env[`${prefix}_ISSUER`]
     return provider
   })
 }
@@ -101,8 +126,9 @@ function firstHeaderValue(value: string | null): string | undefined {
 /**
  * The URL of an action, from AUTH_URL's origin when set, else from the request's (forwarded) host and protocol.
  * The path is `config.basePath` when given: it is where the handler is mounted, so a URL under another path would
- * reach nothing. When AUTH_URL names another path, `basePath` wins and `env-url-basepath-mismatch` is warned (with
- * both paths). Without `basePath`, AUTH_URL's path is used, else `/auth`.
+ * reach nothing. When AUTH_URL names a path (not `/`) written otherwise than `basePath` (a trailing slash counts,
+ * as in Auth.js), `basePath` wins and `env-url-basepath-mismatch` is warned with the code alone, as Auth.js calls
+ * `logger.warn`; both paths go to the debug line. Without `basePath`, AUTH_URL's path is used, else `/auth`.
  */
 export function createActionURL(
   action: AuthAction,
@@ -119,8 +145,12 @@ export function createActionURL(
     const url = new URL(authUrl)
     const envPath = url.pathname.replace(/\/+$/, '')
     if (configured === undefined) return new URL(`${url.origin}${envPath || basePath}/${action}`)
-    if (envPath !== '' && envPath !== configured)
-      createLogger(config).warn('env-url-basepath-mismatch', { authUrlPath: envPath, basePath: configured || '/' })
+    const given = config.basePath ?? ''
+    if (url.pathname !== '/' && given !== '' && given !== '/' && url.pathname !== given) {
+      const logger = createLogger(config)
+      logger.warn('env-url-basepath-mismatch')
+      logger.debug('env-url-basepath-mismatch', { authUrlPath: url.pathname, basePath: given })
+    }
     return new URL(`${url.origin}${configured}/${action}`)
   }
   const host = firstHeaderValue(headers.get('x-forwarded-host')) ?? headers.get('host') ?? 'localhost'

@@ -3,6 +3,7 @@
  * user options merged over the factory defaults, ids checked for uniqueness.
  */
 import { InvalidEndpoints, InvalidProvider, MissingAuthorize } from '../errors.js'
+import { withHint } from '../logger.js'
 import { readEndpoint } from '../providers-internal/oauth-endpoint.js'
 import type {
   CredentialsConfig,
@@ -70,10 +71,11 @@ function assertEndpointsConfigured(provider: OAuthConfig): void {
   })
   if (!missing) return
   const envName = `AUTH_${provider.id.toUpperCase().replace(/-/g, '_')}_ISSUER`
-  throw new InvalidEndpoints(
-    `Provider "${provider.id}" is missing both \`issuer\` and \`${missing}\` endpoint config. At least one of them is required. ` +
-      `Set the provider's \`issuer\` (or ${envName}) to its OpenID Connect issuer URL, or give it \`authorization\`, \`token\` and \`userinfo\` URLs`,
-    { check: 'config', provider: provider.id, field: missing },
+  throw withHint(
+    new InvalidEndpoints(
+      `Provider "${provider.id}" is missing both \`issuer\` and \`${missing}\` endpoint config. At least one of them is required`,
+    ),
+    `Set the provider's \`issuer\` (or ${envName}) to its OpenID Connect issuer URL, or give it \`authorization\`, \`token\` and \`userinfo\` URLs`,
   )
 }
 
@@ -99,8 +101,9 @@ export function mergeProviders(providers: readonly Provider[]): MergedProvider[]
         return { ...merged, kind: 'oauth' }
       case 'credentials':
         if (typeof merged.authorize !== 'function') {
-          throw new MissingAuthorize(
-            `Must define an authorize() handler to use credentials authentication provider (provider "${merged.id}")`,
+          throw withHint(
+            new MissingAuthorize('Must define an authorize() handler to use credentials authentication provider'),
+            `Give the credentials provider "${merged.id}" an \`authorize\` function`,
           )
         }
         return { ...merged, kind: 'credentials' }

@@ -22,7 +22,6 @@
 import type { NextFunction, Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
 import { answerIncoming } from '../core/auth.js'
 import { allowedMethods, isServedMethod, UnusableHost } from '../core/request.js'
-import { FlowStoreUnavailable, InvalidConfig } from '../errors.js'
 import { createLogger, logRefusal, type LoggerInstance } from '../logger.js'
 import { isUsableHost, originOfUrl } from '../security/origin.js'
 import { getAccessToken as getAccessTokenOf } from '../core/access-token.js'
@@ -31,6 +30,7 @@ import { NodeIncoming, readNodeStream, writeWire } from './shared/node-io.js'
 import { scalarText } from '../security/scalar-text.js'
 import { mountedBasePaths } from './express-mount.js'
 import { basePathOf, callAuth, prepareConfig } from './web-handler.js'
+import { sessionReadFailure } from './shared/session-failure.js'
 
 /** The request's host, from X-Forwarded-Host only when Express's `trust proxy` setting trusts the peer. */
 function hostOf(req: ExpressRequest): string | undefined {
@@ -198,14 +198,7 @@ export async function getSession(req: ExpressRequest, config: AuthConfig): GetSe
   } catch {
     data = null
   }
-  if (response.status !== 200) {
-    const reason = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).error : undefined
-    if (response.status === 503) throw new FlowStoreUnavailable('the session store is unavailable', { status: 503 })
-    throw new InvalidConfig('the session endpoint did not answer', {
-      status: response.status,
-      error: typeof reason === 'string' ? reason : undefined,
-    })
-  }
+  if (response.status !== 200) throw sessionReadFailure(config, response.status, data)
   if (typeof data !== 'object' || data === null || Object.keys(data).length === 0) return null
   return data as Session
 }

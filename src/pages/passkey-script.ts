@@ -2,8 +2,10 @@
  * The sign-in page's passkey script, served inline by Authchart (nothing is fetched from elsewhere): the client
  * helper of src/webauthn-client.ts, then the wiring of each passkey form (the button, and the autofill request
  * when conditional UI is on). The failure text comes from the form's `data-failed`, in the page's language.
+ * The helper comes as a static string (passkey-client-source.ts), never as `passkeySignIn.toString()`: a function's
+ * text is whatever the module loader made of it, and tsx (`npm start`) puts its own `__name` helper in it.
  */
-import { passkeySignIn } from '../webauthn-client.js'
+import { passkeySignInSource } from './passkey-client-source.js'
 
 const wiring = `
 for (const form of document.querySelectorAll('form[data-passkey]')) {
@@ -32,5 +34,5 @@ for (const form of document.querySelectorAll('form[data-passkey]')) {
 
 /** The inline `<script>` for a sign-in page with passkey forms. */
 export function passkeyPageScript(): string {
-  return `<script>(() => {\nconst passkeySignIn = ${passkeySignIn.toString()};\n${wiring}\n})()</script>`
+  return `<script>(() => {\n${passkeySignInSource}\n${wiring}\n})()</script>`
 }

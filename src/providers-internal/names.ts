@@ -15,3 +15,9 @@ export function textOrNull(value: unknown): string | null {
 export function trimSlash(url: string): string {
   return url.replace(/\/+$/, '')
 }
+
+/** A process environment variable where there is a process (Node, Bun, Deno's compatibility layer); else undefined. */
+export function environmentVariable(name: string): string | undefined {
+  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name]
+  return value === '' ? undefined : value
+}

@@ -7,7 +7,8 @@ import { customFetch } from '../types/symbols.js'
 import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** BankID's test environment, Auth.js's default too. */
-const defaultIssuer = 'https://auth.current.bankid.no/auth/realms/current'
+// Production, as in Auth.js; BankID's test environment is https://auth.current.bankid.no/auth/realms/current.
+const defaultIssuer = 'https://auth.bankid.no/auth/realms/prod'
 
 /** The ID token's claims merged with what BankID's signed userinfo answer holds. */
 export interface BankIDNorwayProfile {
@@ -34,8 +35,9 @@ export default function BankIDNorway(
     name: 'BankID Norge',
     type: 'oidc',
     issuer: defaultIssuer,
-    authorization: { params: { ui_locales: 'no' } },
+    authorization: { params: { ui_locales: 'no', login_hint: 'BIS' } },
     client: { token_endpoint_auth_method: 'client_secret_post' },
+    checks: ['pkce', 'state', 'nonce'],
     async profile(idTokenClaims, tokens) {
       // BankID: the e-mail address is never in the ID token, only in the userinfo answer, a JWT signed by BankID.
       const claims = await verifiedUserinfo(

@@ -25,7 +25,7 @@ export default function BeyondIdentity(
     id: 'beyondidentity',
     name: 'Beyond Identity',
     type: 'oidc',
-    authorization: { params: { scope: 'openid' } },
+    authorization: { params: { scope: 'openid profile email' } },
     profile: (profile) => ({
       id: profile.sub,
       name: profile.name ?? profile.preferred_username ?? null,

@@ -3,6 +3,7 @@
  * @module providers/frontegg
  */
 import type { StandardOidcProfile } from '../providers-internal/issuer-oidc.js'
+import { trimSlash } from '../providers-internal/names.js'
 import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 
 /** Claims of a Frontegg ID token. */
@@ -16,11 +17,21 @@ export interface FronteggProfile extends StandardOidcProfile {
  * @see https://docs.frontegg.com/docs/using-frontegg-as-an-oidc-provider
  */
 export default function Frontegg(options: OIDCUserConfig<FronteggProfile> = {}): OIDCConfig<FronteggProfile> {
+  const base = options.issuer ? trimSlash(options.issuer) : undefined
   return {
     id: 'frontegg',
     name: 'Frontegg',
     type: 'oidc',
-    authorization: { params: { scope: 'openid profile email' } },
+    // Auth.js's fixed endpoints under the Frontegg domain: Frontegg serves its discovery document under /oauth.
+    ...(base
+      ? {
+          issuer: base,
+          wellKnown: `${base}/oauth/.well-known/openid-configuration`,
+          token: `${base}/oauth/token`,
+          userinfo: `${base}/identity/resources/users/v2/me`,
+        }
+      : {}),
+    authorization: { ...(base ? { url: `${base}/oauth/authorize` } : {}), params: { scope: 'openid profile email' } },
     profile: (profile) => ({
       id: profile.sub,
       name: profile.name ?? null,

@@ -22,8 +22,8 @@ export default function Huggingface(options: OIDCUserConfig<HuggingfaceProfile> 
     name: 'Hugging Face',
     type: 'oidc',
     issuer: 'https://huggingface.co',
-    // Hugging Face: the e-mail scope must be enabled on the OAuth app first, so it is not asked for by default.
-    authorization: { url: 'https://huggingface.co/oauth/authorize', params: { scope: 'openid profile' } },
+    // Auth.js's default scope; an OAuth app without the e-mail scope enabled sets `authorization.params.scope`.
+    authorization: { url: 'https://huggingface.co/oauth/authorize', params: { scope: 'openid profile email' } },
     checks: ['state', 'pkce'],
     client: { token_endpoint_auth_method: 'client_secret_basic' },
     profile: (profile) => ({

@@ -24,6 +24,7 @@ export type {
   RelyingParty,
   WebAuthnConfig,
 } from '../types/providers.js'
+export type { RedirectableProviderType } from '../types/models.js'
 export type { EmailUserConfig } from './email.js'
 export type { CredentialsUserConfig } from './credentials.js'
 

@@ -26,7 +26,8 @@ export default function LINE(options: OIDCUserConfig<LineProfile> = {}): OIDCCon
     name: 'LINE',
     type: 'oidc',
     issuer: 'https://access.line.me',
-    authorization: { params: { scope: 'openid profile' } },
+    // Auth.js's default scope (`email` needs the channel's e-mail permission, as it does under Auth.js).
+    authorization: { params: { scope: 'openid profile email' } },
     // LINE: the web login's ID token is an HS256 JWT keyed with the channel secret, and the token endpoint takes the
     // secret in the form body.
     client: { id_token_signed_response_alg: 'HS256', token_endpoint_auth_method: 'client_secret_post' },

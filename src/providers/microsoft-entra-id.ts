@@ -5,6 +5,7 @@
 import { requestWithBearer } from '../providers-internal/bearer-request.js'
 import type { OIDCConfig, OIDCUserConfig } from '../types/providers.js'
 import { customFetch } from '../types/symbols.js'
+import { environmentVariable } from '../providers-internal/names.js'
 
 /** Claims of an Entra ID v2.0 ID token. */
 export interface MicrosoftEntraIDProfile {
@@ -69,8 +70,13 @@ async function fetchPhoto(
 export default function MicrosoftEntraID(
   options: MicrosoftEntraIDUserConfig = {},
 ): OIDCConfig<MicrosoftEntraIDProfile> {
-  const { tenantId = 'common', profilePhotoSize = 48 } = options
-  const issuer = `https://login.microsoftonline.com/${tenantId}/v2.0`
+  const { tenantId, profilePhotoSize = 48 } = options
+  // As in Auth.js: an issuer given wins, then (with no tenant given) AUTH_MICROSOFT_ENTRA_ID_ISSUER, then the
+  // `common` tenant. The variable is read here because the factory's own default would otherwise hide it.
+  const issuer =
+    options.issuer ??
+    (tenantId === undefined ? environmentVariable('AUTH_MICROSOFT_ENTRA_ID_ISSUER') : undefined) ??
+    `https://login.microsoftonline.com/${tenantId ?? 'common'}/v2.0`
   return {
     id: 'microsoft-entra-id',
     name: 'Microsoft Entra ID',
@@ -84,6 +90,6 @@ export default function MicrosoftEntraID(
     },
     style: { brandColor: '#0072c6' },
     // As in Auth.js, the issuer also stands in `options`, where apps and Auth.js's own tests read it.
-    options: { ...options, issuer: options.issuer ?? issuer },
+    options: { ...options, issuer },
   }
 }

@@ -15,11 +15,13 @@ export type OryHydraProfile = StandardOidcProfile
  */
 export default function OryHydra(options: OIDCUserConfig<OryHydraProfile> = {}): OIDCConfig<OryHydraProfile> {
   return {
-    id: 'ory-hydra',
-    name: 'Ory Hydra',
+    // Auth.js's id (its module is `ory-hydra`, its id `hydra`): the callback path, `Account.provider` and the
+    // AUTH_HYDRA_* variables stay what a migrating app registered. No `offline_access` by default: Hydra refuses
+    // the scope to a client not allowed it; an app that wants refresh tokens asks for it in `authorization.params`.
+    id: 'hydra',
+    name: 'Hydra',
     type: 'oidc',
-    // Ory: refresh tokens are issued only for the offline_access scope.
-    authorization: { params: { scope: 'openid offline_access email profile' } },
+    authorization: { params: { scope: 'openid profile email' } },
     checks: ['pkce', 'state'],
     profile: (profile) => ({
       id: profile.sub,

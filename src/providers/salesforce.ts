@@ -17,9 +17,9 @@ export interface SalesforceProfile {
 
 /**
  * Salesforce as an OIDC provider; the profile comes from the userinfo endpoint. For a sandbox or My Domain, set
- * `issuer` (e.g. https://test.salesforce.com). As in Auth.js, the user gets the Salesforce user id and photo only:
- * name and e-mail stay empty, so accounts are never linked by a Salesforce e-mail address (an org administrator can
- * set any address on a user).
+ * `issuer` (e.g. https://test.salesforce.com). As in Auth.js, the account is keyed on `sub` (the identity URL) and
+ * the user's name, e-mail and photo come from userinfo. Accounts are linked by e-mail only where the app allows it
+ * (`allowDangerousEmailAccountLinking`): an org administrator can set any address on a Salesforce user.
  * @see https://help.salesforce.com/s/articleView?id=sf.remoteaccess_using_openid.htm
  */
 export default function Salesforce(options: OIDCUserConfig<SalesforceProfile> = {}): OIDCConfig<SalesforceProfile> {
@@ -31,7 +31,13 @@ export default function Salesforce(options: OIDCUserConfig<SalesforceProfile> = 
     // Salesforce: the ID token holds ids only; name, e-mail and photo come from userinfo.
     idToken: false,
     checks: ['pkce', 'state', 'nonce'],
-    profile: (profile) => ({ id: profile.user_id, name: null, email: null, image: profile.picture ?? null }),
+    // Auth.js keys the account on `sub` (the user's identity URL), so the same Salesforce user is the same account.
+    profile: (profile) => ({
+      id: profile.sub,
+      name: profile.name ?? null,
+      email: profile.email ?? null,
+      image: profile.picture ?? null,
+    }),
     style: { brandColor: '#00a1e0' },
     options,
   }

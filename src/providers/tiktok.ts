@@ -33,12 +33,13 @@ export default function TikTok(options: OAuthUserConfig<TiktokProfile> = {}): OA
     // TikTok: the app is named `client_key`, on the authorization request and at the token endpoint.
     authorization: {
       url: 'https://www.tiktok.com/v2/auth/authorize',
-      params: { scope: 'user.info.profile', ...(clientKey ? { client_key: clientKey } : {}) },
+      // Auth.js's scope: every Login Kit app has user.info.basic (user.info.profile must be applied for).
+      params: { scope: 'user.info.basic', ...(clientKey ? { client_key: clientKey } : {}) },
     },
     token: { url: 'https://open.tiktokapis.com/v2/oauth/token/', params: clientKey ? { client_key: clientKey } : {} },
     userinfo: {
       url: 'https://open.tiktokapis.com/v2/user/info/',
-      params: { fields: 'open_id,avatar_url,display_name,username' },
+      params: { fields: 'open_id,avatar_url,display_name' },
     },
     client: { token_endpoint_auth_method: 'client_secret_post' },
     checks: ['state'],

@@ -26,7 +26,8 @@ export default function Vipps(options: OIDCUserConfig<VippsProfile> = {}): OIDCC
     id: 'vipps',
     name: 'Vipps',
     type: 'oidc',
-    issuer: 'https://apitest.vipps.no/access-management-1.0/access/',
+    // Production, as in Auth.js; the test environment is https://apitest.vipps.no/access-management-1.0/access/.
+    issuer: 'https://api.vipps.no/access-management-1.0/access/',
     authorization: { params: { scope: 'openid name email' } },
     // Vipps: the ID token carries only `sub`; the scoped claims are served by userinfo.
     idToken: false,

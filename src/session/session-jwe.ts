@@ -171,3 +171,27 @@ export function openSessionToken<Payload>(
   // The shape beyond the registered claims is the app's (its `jwt` callback wrote it); as in Auth.js it is not checked.
   return claims as Payload
 }
+
+/**
+ * Why `openSessionToken` gave `null` for `token`, in the words Auth.js's `decode` (through `jose`) rejects with: a
+ * token no secret decrypts is "no matching decryption secret" (a rotated-out secret, another salt); one that is not
+ * a compact JWE, or holds no claims object, or whose time claims fail, gets jose's message for that. Only the
+ * rejecting `decode` asks, after the fast path failed; the session check never does.
+ */
+export function unopenedTokenReason(secrets: readonly string[], salt: string, token: string, now: number): string {
+  if (token.split('.').length !== 5) return 'Invalid Compact JWE'
+  const opened = openCompactJwe(token, keyringOf(secrets, salt).candidates, openableEncs, undefined)
+  if (!opened) return 'no matching decryption secret'
+  let claims: unknown
+  try {
+    claims = JSON.parse(opened.plaintext.toString())
+  } catch {
+    return 'JWT Claims Set must be a top-level JSON object'
+  }
+  if (!isClaimsObject(claims)) return 'JWT Claims Set must be a top-level JSON object'
+  if (!areTimeClaimsValid(claims, now)) {
+    const failed = ['iat', 'exp', 'nbf'].find((name) => !areTimeClaimsValid({ [name]: claims[name] }, now))
+    return `"${failed ?? 'exp'}" claim timestamp check failed`
+  }
+  return 'no matching decryption secret'
+}

@@ -31,6 +31,13 @@ export type { DefaultJWT, JWT, JWTOptions, JWTEncodeParams, JWTDecodeParams } fr
 export type { LoggerInstance, WarningCode } from './logger.js'
 export type { Account, AuthorizationDetails, Awaitable, Profile, TokenSet, User } from './models.js'
 export type { Theme } from './theme.js'
+export type { RedirectableProviderType, SemverString } from './models.js'
+export type {
+  WebAuthnCreationOptionsJSON,
+  WebAuthnCredentialDescriptorJSON,
+  WebAuthnOptionsResponseBody,
+  WebAuthnRequestOptionsJSON,
+} from './webauthn-options.js'
 export type {
   ErrorPageMessage,
   ErrorPageMessages,
@@ -176,7 +183,8 @@ export interface ResponseInternal<Body = unknown> {
 
 /** The configuration of `Auth()`. */
 export interface AuthConfig {
-  providers: Provider[]
+  /** The sign-in methods offered; `[]` when left out (the spec's default). */
+  providers?: Provider[]
   adapter?: Adapter
   basePath?: string
   secret?: string | string[]

@@ -16,6 +16,7 @@ export type WarningCode =
   | 'credentials-signin'
   | 'express-mount-basepath-mismatch'
   | 'credentials-lockout'
+  | 'cookie-option-unused'
   | RefusalCode
 
 export interface LoggerInstance {

@@ -65,6 +65,12 @@ export interface TokenSet {
 /** The kinds of provider. */
 export type ProviderType = 'oidc' | 'oauth' | 'email' | 'credentials' | 'webauthn'
 
+/** The provider types `signIn()` may answer without sending the browser to another site (the spec's list). */
+export type RedirectableProviderType = 'email' | 'credentials'
+
+/** A version as `v<major>`, `v<major>.<minor>` or `v<major>.<minor>.<patch>` (the spec's `SemverString`). */
+export type SemverString = `v${number}` | `v${number}.${number}` | `v${number}.${number}.${number}`
+
 /** Connects a user with a provider. */
 export interface Account extends TokenSet {
   provider: string

@@ -12,6 +12,7 @@ export const refusalChecks = [
   'outbound-origin',
   'csrf',
   'callback-url',
+  'credentials-input',
   'credentials-lockout',
   'email-address',
   'rate-limit',

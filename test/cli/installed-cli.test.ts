@@ -80,4 +80,15 @@ describe('authchart installed without optional dependencies', () => {
       'authchart migrate: kysely is not installed; sqlite needs kysely and better-sqlite3: npm install kysely better-sqlite3\n',
     )
   })
+
+  it('`diagram --config ./auth.ts` from an install: says how to run it through tsx, not "Unknown file extension"', () => {
+    writeFileSync(
+      join(project, 'auth.ts'),
+      'const providers: Array<{ id: string }> = []\nexport const authConfig = { providers }\n',
+    )
+    const without = authchart('diagram', '--format', 'mermaid', '--out', 'ts-charts', '--config', './auth.ts')
+    expect(without.code).not.toBe(0)
+    expect(without.stderr).toContain('npm install -D tsx, then npx tsx node_modules/.bin/authchart diagram')
+    expect(without.stderr).not.toMatch(/Unknown file extension|\n\s+at /)
+  })
 })

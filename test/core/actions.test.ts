@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { Auth, createActionURL, isAuthAction, raw, setEnvDefaults } from '../../src/index.js'
 import type { AuthConfig } from '../../src/index.js'
+import MicrosoftEntraID from '../../src/providers/microsoft-entra-id.js'
 import {
   CookieJar,
   csrfToken,
@@ -24,6 +25,16 @@ describe('GET /auth/providers', () => {
         callbackUrl: `${origin}/auth/callback/credentials`,
       },
     })
+  })
+
+  it('a config without providers is the spec default []: no providers, a session check, nothing logged', async () => {
+    const { logger, errors } = recordingLogger()
+    const config: AuthConfig = { secret: 'x'.repeat(32), trustHost: true, logger }
+    const response = await send(config, '/auth/providers')
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({})
+    expect(await (await send(config, '/auth/session')).json()).toBeNull()
+    expect(errors).toEqual([])
   })
 
   it('honours a custom basePath', async () => {
@@ -90,6 +101,34 @@ describe('secure cookie prefixes', () => {
     expect(
       ((await (await send(config, '/auth/session', { jar })).json()) as { user: { name: string } }).user.name,
     ).toBe('Ada Lovelace')
+  })
+})
+
+describe('cookies options without an effect', () => {
+  it('are warned once at start-up as cookie-option-unused, naming each setting; those with an effect are not', async () => {
+    const { logger, warnings } = recordingLogger()
+    const details: unknown[] = []
+    const config = testConfig({
+      logger: { ...logger, warn: (code, detail) => void (warnings.push(code), details.push(detail)) },
+      cookies: {
+        sessionToken: { name: 'app.session' },
+        // Read by its name only: the callback URL lives in the flow, so its attributes change nothing.
+        callbackUrl: { name: 'app.callback', options: { maxAge: 60 } },
+        // The first in-flight key names the flow cookie; the others are not used.
+        pkceCodeVerifier: { name: 'app.flow' },
+        state: { name: 'app.state' },
+        webauthnChallenge: { name: 'app.challenge' },
+      },
+    })
+    for (let i = 0; i < 3; i++) await send(config, '/auth/session')
+    expect(warnings.filter((code) => code === 'cookie-option-unused')).toHaveLength(3)
+    expect(details).toEqual(
+      expect.arrayContaining([
+        { setting: 'cookies.state' },
+        { setting: 'cookies.webauthnChallenge' },
+        { setting: 'cookies.callbackUrl.options' },
+      ]),
+    )
   })
 })
 
@@ -247,11 +286,37 @@ describe('setEnvDefaults', () => {
       { AUTH_MY_IDP_ID: 'cid', AUTH_MY_IDP_SECRET: 'csecret', AUTH_MY_IDP_ISSUER: 'https://idp.example' },
       config,
     )
-    expect(config.providers[0]).toMatchObject({
+    expect(config.providers?.[0]).toMatchObject({
       clientId: 'cid',
       clientSecret: 'csecret',
       issuer: 'https://idp.example',
     })
+  })
+
+  it('fills AUTH_<ID>_ISSUER into an OAuth provider too, as Auth.js does', () => {
+    const config: AuthConfig = { providers: [{ id: 'corp', name: 'Corp', type: 'oauth' }] }
+    setEnvDefaults({ AUTH_CORP_ISSUER: 'https://corp.example' }, config)
+    expect(config.providers?.[0]).toMatchObject({ issuer: 'https://corp.example' })
+  })
+
+  it("AUTH_MICROSOFT_ENTRA_ID_ISSUER wins over the factory's common tenant, called or given as the factory", () => {
+    const tenantIssuer = 'https://login.microsoftonline.com/8a2a7b4d-1234-5678-9abc-def012345678/v2.0'
+    const env = { AUTH_MICROSOFT_ENTRA_ID_ISSUER: tenantIssuer }
+    // Given uncalled, the factory is called with the variables, as Auth.js calls it.
+    const uncalled: AuthConfig = { providers: [MicrosoftEntraID] }
+    setEnvDefaults(env, uncalled)
+    expect(uncalled.providers?.[0]).toMatchObject({ issuer: tenantIssuer, options: { issuer: tenantIssuer } })
+    // Called in the config, it reads the variable itself (as Auth.js's does); a tenant or issuer given still wins.
+    vi.stubEnv('AUTH_MICROSOFT_ENTRA_ID_ISSUER', tenantIssuer)
+    try {
+      expect(MicrosoftEntraID({ clientId: 'id' }).issuer).toBe(tenantIssuer)
+      expect(MicrosoftEntraID({ clientId: 'id', tenantId: 'other' }).issuer).toBe(
+        'https://login.microsoftonline.com/other/v2.0',
+      )
+    } finally {
+      vi.unstubAllEnvs()
+    }
+    expect(MicrosoftEntraID({ clientId: 'id' }).issuer).toBe('https://login.microsoftonline.com/common/v2.0')
   })
 })
 
@@ -274,9 +339,9 @@ describe('createActionURL', () => {
     ).toBe('https://site.example/api/auth/csrf')
   })
 
-  it('uses basePath when AUTH_URL names another path, and warns env-url-basepath-mismatch with both paths', () => {
-    const warned: Array<{ code: string; detail: unknown }> = []
-    const logger = { warn: (code: string, detail?: unknown) => void warned.push({ code, detail }) }
+  it('uses basePath when AUTH_URL names another path, and warns env-url-basepath-mismatch as Auth.js does', () => {
+    const warned: unknown[][] = []
+    const logger = { warn: (...args: unknown[]) => void warned.push(args) }
     const url = createActionURL(
       'csrf',
       'http',
@@ -286,9 +351,27 @@ describe('createActionURL', () => {
     )
     // The handler is mounted at basePath: a URL under AUTH_URL's path would reach nothing.
     expect(url.href).toBe('https://site.example/auth/csrf')
-    expect(warned).toEqual([
-      { code: 'env-url-basepath-mismatch', detail: { authUrlPath: '/other', basePath: '/auth' } },
-    ])
+    // The code alone, as Auth.js calls logger.warn: a logger (or a test) written for Auth.js sees the same call.
+    expect(warned).toEqual([['env-url-basepath-mismatch']])
+  })
+
+  it.each([
+    // A trailing slash on one side only is a mismatch, as in Auth.js.
+    ['http://localhost:3000/my-app/api/auth/', '/my-app/api/auth', 'http://localhost:3000/my-app/api/auth/signout'],
+    ['http://localhost:3000/my-app/api/auth', '/my-app/api/auth/', 'http://localhost:3000/my-app/api/auth/signout'],
+    // AUTH_URL names only the app's prefix, basePath another path: basePath is where the handler is.
+    ['https://sub.domain.env.com/my-app', '/api/auth', 'https://sub.domain.env.com/api/auth/signout'],
+  ])('AUTH_URL %s with basePath %s: warns env-url-basepath-mismatch and builds %s', (authUrl, basePath, expected) => {
+    const warned: unknown[][] = []
+    const debugged: unknown[][] = []
+    const logger = {
+      warn: (...args: unknown[]) => void warned.push(args),
+      debug: (...args: unknown[]) => void debugged.push(args),
+    }
+    const url = createActionURL('signout', 'https', new Headers(), { AUTH_URL: authUrl }, { basePath, logger })
+    expect(url.href).toBe(expected)
+    expect(warned).toEqual([['env-url-basepath-mismatch']])
+    expect(debugged).toEqual([['env-url-basepath-mismatch', { authUrlPath: new URL(authUrl).pathname, basePath }]])
   })
 
   it("takes AUTH_URL's path when no basePath is given, and does not warn when the two agree", () => {
@@ -297,7 +380,7 @@ describe('createActionURL', () => {
     expect(createActionURL('session', 'http', new Headers(), env, { logger }).href).toBe(
       'https://site.example/api/auth/session',
     )
-    expect(createActionURL('session', 'http', new Headers(), env, { basePath: '/api/auth/', logger }).href).toBe(
+    expect(createActionURL('session', 'http', new Headers(), env, { basePath: '/api/auth', logger }).href).toBe(
       'https://site.example/api/auth/session',
     )
     expect(

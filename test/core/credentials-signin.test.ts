@@ -73,9 +73,10 @@ describe('POST /auth/callback/credentials', () => {
     expect(location.searchParams.get('error')).toBe('CredentialsSignin')
     expect(location.searchParams.get('code')).toBe('credentials')
     expect(jar.cookies.has('authjs.session-token')).toBe(false)
-    // A wrong password is logged once at warn, without a stack, never as an error.
+    // A wrong password is logged once at warn (the refusal code), without a stack.
     expect(config.recorded.warnings).toEqual(['credentials-signin'])
-    expect(config.recorded.errors).toEqual([])
+    // The app's logger gets the CredentialsSignin itself, as the spec says (the built-in one prints no error line).
+    expect(config.recorded.errors.map((e) => e.name)).toEqual(['CredentialsSignin'])
   })
 
   it('puts the code of a thrown CredentialsSignin into the URL', async () => {

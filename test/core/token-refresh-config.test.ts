@@ -51,7 +51,7 @@ describe('the tokenRefresh option', () => {
     const { listAccountsByUserId: _list, updateAccount: _update, ...authJsShaped } = MemoryAdapter()
     const config = testConfig({ providers: [idp(true)], adapter: authJsShaped })
     expect(await configurationError(config)).toContain(
-      'Required adapter methods were missing: listAccountsByUserId, updateAccount (for token refresh with database sessions)',
+      'Required adapter methods were missing: listAccountsByUserId, updateAccount',
     )
     // Without tokenRefresh the same adapter is fine.
     const plain = testConfig({ providers: [idp(false)], adapter: authJsShaped })

@@ -383,3 +383,20 @@ describe('WebAuthn refusals', () => {
     expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
   })
 })
+
+describe('the webauthnChallenge cookie option', () => {
+  it('names the cookie that holds the challenge, with its attributes, and the ceremony signs in through it', async () => {
+    const s = setup({ cookies: { webauthnChallenge: { name: 'app.passkey-challenge', options: { maxAge: 120 } } } })
+    const jar = new CookieJar()
+    const response = await send(s.config, `/auth/webauthn-options/passkey?email=${encodeURIComponent('ada@x.test')}`, {
+      jar,
+    })
+    const set = response.headers.getSetCookie().find((line) => line.startsWith('app.passkey-challenge='))
+    expect(set).toMatch(/Max-Age=120/i)
+    expect(jar.cookies.has('authchart.flow')).toBe(false)
+    const { options: registration } = (await response.json()) as { options: Record<string, unknown> }
+    const answered = await answer(s, jar, 'register', s.authenticator.create(registration as never))
+    expect(answered.headers.get('location')).toBe(`${origin}/welcome`)
+    expect(s.logger.warnings).not.toContain('cookie-option-unused')
+  })
+})

@@ -34,6 +34,21 @@ describe('samples of the framework guides', () => {
     }
   })
 
+  it('configures every provider its sign-in samples name (a sample posting to a missing one answers 400)', () => {
+    for (const { page } of projects) {
+      const text = readFileSync(join(root, page), 'utf8')
+      const named = new Set(
+        [
+          ...text.matchAll(/<SignIn provider="([\w-]+)"/g),
+          ...text.matchAll(/providerId: '([\w-]+)'/g),
+          ...text.matchAll(/\bsignIn\('([\w-]+)'/g),
+        ].map((m) => m[1]),
+      )
+      expect(named.size, page).toBeGreaterThan(0)
+      for (const id of named) expect(text, `${page}: ${id}`).toContain(`from 'authchart/providers/${id}'`)
+    }
+  })
+
   it('places a sample at the file it names, another under src/, and a second one of the same file next to it', () => {
     const sample = (line: number, named: string | null): Sample => ({
       page: 'p.md',

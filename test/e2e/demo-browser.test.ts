@@ -1,5 +1,6 @@
 /**
- * The demo (`npm start`) in a real browser, offline: Debian's headless Chromium (/usr/bin/chromium, driven by
+ * The demo in a real browser, started exactly as a user starts it: `npm start` in the repository (tsx, not vitest's
+ * module loader: the two do not produce the same JavaScript, and a page script once broke under tsx alone), offline: Debian's headless Chromium (/usr/bin/chromium, driven by
  * playwright-core; no browser is downloaded) signs in with every method the demo offers, on its built-in pages:
  * credentials, e-mail through the development mail page, OpenID Connect through the development OP the demo starts
  * on a loopback port, and a passkey made by the DevTools Protocol's virtual authenticator. A second tab keeps the
@@ -7,10 +8,11 @@
  * makes that is not to a loopback address is aborted and recorded, and the test asserts there were none. Without
  * Chromium the suite is skipped with a reason, except under CI=true.
  */
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startDemo, type RunningDemo } from '../../examples/express-demo/app.js'
+import { freePort, npm, root } from '../frameworks/support/fixture-app.js'
 
 const chromiumPath = '/usr/bin/chromium'
 const inCI = process.env.CI === 'true'
@@ -31,26 +33,72 @@ const args = [
   '--disable-sync',
 ]
 
+/** The demo started by `npm start`: where it is, as it printed it. */
+interface StartedDemo {
+  url: string
+  issuer: string
+  output(): string
+  stop(): Promise<void>
+}
+
+/** Runs `npm start` in the repository on a free loopback port and waits for the lines naming the demo and its OP. */
+async function npmStart(): Promise<StartedDemo> {
+  const port = await freePort()
+  // Its own process group, so that stopping it stops npm's shell, tsx and the server alike.
+  const child = spawn(npm, ['start'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      AUTH_SECRET: 'demo-browser-test-secret-of-at-least-32-chars',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<void>((done) => child.once('exit', () => done()))
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    const url = /Authchart demo on (http:\/\/\S+)/.exec(output)?.[1]
+    const issuer = /development OpenID provider \(in this process\): (http:\/\/\S+)/.exec(output)?.[1]
+    if (url && issuer)
+      return {
+        url,
+        issuer,
+        output: () => output,
+        async stop() {
+          if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+            process.kill(-child.pid, 'SIGTERM')
+            await exited
+          }
+        },
+      }
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}:\n${output}`)
+    if (Date.now() > deadline) throw new Error(`npm start printed no demo URL within a minute:\n${output}`)
+    await new Promise((wait) => setTimeout(wait, 100))
+  }
+}
+
 let browser: Browser | undefined
-let demo: RunningDemo
-const savedSecret = process.env.AUTH_SECRET
+let demo: StartedDemo
 /** Every request a browser context tried to send beyond loopback (aborted). */
 const offLoopback: string[] = []
 const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
-  process.env.AUTH_SECRET = 'demo-browser-test-secret-of-at-least-32-chars'
-  demo = await startDemo({ port: 0, hostname: '127.0.0.1' })
-  if (canRun) browser = await chromium.launch({ executablePath: chromiumPath, args })
-})
+  if (!canRun) return
+  demo = await npmStart()
+  browser = await chromium.launch({ executablePath: chromiumPath, args })
+}, 90_000)
 afterEach(async () => {
   await Promise.all(contexts.splice(0).map((c) => c.close()))
 })
 afterAll(async () => {
   await browser?.close()
-  await demo?.close()
-  if (savedSecret === undefined) delete process.env.AUTH_SECRET
-  else process.env.AUTH_SECRET = savedSecret
+  await demo?.stop()
 })
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]'])

@@ -40,7 +40,7 @@ export async function startVendorSignIn(
     },
   })
   const jar = new CookieJar()
-  const start = await send(config, `/auth/signin/${id}`, {
+  const start = await send(config, `/auth/signin/${provider.id}`, {
     jar,
     form: { csrfToken: await csrfToken(config, jar), callbackUrl: '/after' },
   })
@@ -53,11 +53,11 @@ export async function startVendorSignIn(
     for (const [key, value] of Object.entries(extra)) callback.set(key, value)
     const formPost = readEndpoint(resolved.authorization).params.response_mode === 'form_post'
     return formPost
-      ? send(config, `/auth/callback/${id}`, {
+      ? send(config, `/auth/callback/${provider.id}`, {
           jar,
           form: { ...Object.fromEntries(callback), ...vendorSample.formPost, ...extra },
         })
-      : send(config, `/auth/callback/${id}?${callback}`, { jar })
+      : send(config, `/auth/callback/${provider.id}?${callback}`, { jar })
   }
 
   /** The session's user (or undefined when there is no session). */

@@ -98,7 +98,11 @@ export function serveVendor(
   const hmac = provider.client?.id_token_signed_response_alg?.startsWith('HS') === true
 
   if (oidc) {
-    fake.on('GET', `${base}/.well-known/openid-configuration`, () => ({
+    // Where the provider looks for it: its own `wellKnown` (Frontegg's is under /oauth), else under the issuer.
+    const discovery = provider.wellKnown
+      ? provider.wellKnown.replace(/\?.*$/, '')
+      : `${base}/.well-known/openid-configuration`
+    fake.on('GET', discovery, () => ({
       json: {
         issuer,
         authorization_endpoint: authorizationEndpoint,

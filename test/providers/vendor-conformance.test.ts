@@ -44,7 +44,9 @@ describe('every vendor provider signs in through Auth() against a stand-in of it
     } = await startVendorSignIn(fake, id)
     expect(`${authorizationUrl.origin}${authorizationUrl.pathname}`).toBe(vendor.authorizationEndpoint)
     expect(authorizationUrl.searchParams.get('client_id')).toBe(clientId)
-    expect(authorizationUrl.searchParams.get('redirect_uri')).toBe(`${origin}/auth/callback/${id}`)
+    // The provider's id, which is its subpath except for Auth.js's `ory-hydra` module (id `hydra`).
+    const providerId = resolved.id
+    expect(authorizationUrl.searchParams.get('redirect_uri')).toBe(`${origin}/auth/callback/${providerId}`)
     expect(authorizationUrl.searchParams.get('response_type')).toBe(id === 'azure-devops' ? 'Assertion' : 'code')
     for (const [key, value] of Object.entries(readEndpoint(resolved.authorization).params))
       expect(authorizationUrl.searchParams.get(key)).toBe(value)
@@ -56,7 +58,7 @@ describe('every vendor provider signs in through Auth() against a stand-in of it
     expect(await currentUser()).toEqual(sessionUser(sample.user))
     expect(signIns).toHaveLength(1)
     expect(signIns[0]?.account).toMatchObject({
-      provider: id,
+      provider: providerId,
       providerAccountId: sample.user.id,
       access_token: 'vendor-access-token',
     })

@@ -40,7 +40,7 @@ export const vendorEndpoints: Record<string, VendorEndpoints> = {
     userinfo: 'https://app.vssps.visualstudio.com/_apis/profile/profiles/me',
     codeGrant: 'jwt-bearer-assertion',
   },
-  'bankid-no': { issuer: 'https://auth.current.bankid.no/auth/realms/current' },
+  'bankid-no': { issuer: 'https://auth.bankid.no/auth/realms/prod' },
   battlenet: { issuer: 'https://oauth.battle.net' },
   beyondidentity: { issuer: 'https://auth-us.beyondidentity.test/v1/tenants/t1/realms/r1/applications/a1' },
   bitbucket: {
@@ -293,7 +293,7 @@ export const vendorEndpoints: Record<string, VendorEndpoints> = {
     userinfo: 'https://api.x.com/2/users/me',
   },
   'united-effects': { issuer: 'https://auth.unitedeffects.test/group-1' },
-  vipps: { issuer: 'https://apitest.vipps.no/access-management-1.0/access/' },
+  vipps: { issuer: 'https://api.vipps.no/access-management-1.0/access/' },
   vk: {
     authorization: 'https://oauth.vk.com/authorize',
     token: 'https://oauth.vk.com/access_token',

@@ -416,7 +416,7 @@ describe('token answers without token_type', () => {
 })
 
 describe('BankID Norway', () => {
-  const userinfoUrl = 'https://auth.current.bankid.no/auth/realms/current/vendor/userinfo'
+  const userinfoUrl = 'https://auth.bankid.no/auth/realms/prod/vendor/userinfo'
 
   it('takes the profile from the signed userinfo answer, the only place with the e-mail address', async () => {
     const flow = await startVendorSignIn(fake, 'bankid-no')
@@ -431,7 +431,7 @@ describe('BankID Norway', () => {
     const forged = await new SignJWT({
       sub: '9578-6000-4-365161',
       email: 'attacker@example.test',
-      iss: 'https://auth.current.bankid.no/auth/realms/current',
+      iss: 'https://auth.bankid.no/auth/realms/prod',
       aud: clientId,
     })
       .setProtectedHeader({ alg: 'RS256', kid: 'vendor-key' })
@@ -450,7 +450,7 @@ describe('BankID Norway', () => {
     const other = await fake.signIdToken({
       sub: 'someone-else',
       email: 'else@example.test',
-      iss: 'https://auth.current.bankid.no/auth/realms/current',
+      iss: 'https://auth.bankid.no/auth/realms/prod',
       aud: clientId,
       iat: now,
     })

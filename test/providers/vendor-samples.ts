@@ -978,7 +978,13 @@ export const vendorSamples: Record<string, VendorSample> = {
       email: 'sales@example.test',
       picture: 'https://c.salesforce.test/profilephoto/005/F',
     },
-    user: { id: '005x00000012Q9P', name: null, email: null, image: 'https://c.salesforce.test/profilephoto/005/F' },
+    // Keyed on `sub`, the identity URL, as Auth.js keys it.
+    user: {
+      id: 'https://login.salesforce.com/id/00Dx0000000BV7z/005x00000012Q9P',
+      name: 'Sales Force',
+      email: 'sales@example.test',
+      image: 'https://c.salesforce.test/profilephoto/005/F',
+    },
   },
   simplelogin: {
     profile: {

@@ -55,9 +55,14 @@ async function catalogueRow(subpath: string): Promise<CatalogueRow> {
   const Vendor = await loadVendor(subpath)
   const { id, name, type } = Vendor(credentials)
   const prefix = envPrefix(id)
-  // The issuer variable is read for OIDC providers only, as in Auth.js.
-  const env = [`${prefix}_ID`, `${prefix}_SECRET`, ...(type === 'oidc' ? [`${prefix}_ISSUER`] : [])]
-  return { subpath, id, name, type, env, needs: needs(Vendor) }
+  // The issuer variable is read for OAuth and OIDC providers alike, as in Auth.js; listed where the issuer is used.
+  const need = needs(Vendor)
+  const env = [
+    `${prefix}_ID`,
+    `${prefix}_SECRET`,
+    ...(type === 'oidc' || need === '`issuer`' ? [`${prefix}_ISSUER`] : []),
+  ]
+  return { subpath, id, name, type, env, needs: need }
 }
 
 /**
@@ -71,7 +76,8 @@ const differences = [
   "`bungie`: takes the member from the token response's `membership_id` and sends the `apiKey` option as `X-API-Key`, which Bungie requires.",
   '`vk`, `naver`, `yandex`, `mailru`, `line`, and most other plain OAuth 2 vendors: `state` is sent (with or instead of PKCE, as the vendor supports), so every flow is bound to the browser; Auth.js sends no check at all to VK.',
   "`atlassian`, `figma`, `pipedrive`, `patreon`: the scope or endpoint the vendor documents today (`read:me`, `current_user:read`, `/v1/users/me`, the v2 identity endpoint) where Auth.js has another (Figma's `files:read` and Patreon's v1 API are deprecated by the vendors).",
-  "`netsuite`: the account id (given as `issuer`, as in Auth.js) is turned into NetSuite's host name form (lower case, `_` as `-`).",
+  "`netsuite`: the account id (`accountID`, the option Auth.js's provider reads, or `issuer`, as Auth.js's documentation passes it) is turned into NetSuite's host name form (lower case, `_` as `-`), as NetSuite's account-specific domains documentation writes it.",
+  "`threads`: `profile()` reads the account as Threads' `/me` answers it (flat) as well as under `data` (the shape Auth.js's provider reads), the same `id` either way.",
   "`asgardeo`, `onelogin`: an organisation URL given as `issuer` gets the path suffix (`/oauth2/token`, `/oidc/2`) the vendor's tokens carry, so the issuer check passes.",
 ]
 
@@ -84,7 +90,11 @@ export async function renderProviderCatalogue(): Promise<string> {
     '<!-- Generated from src/providers by `npm run providers:catalogue`; test/providers/provider-catalogue.test.ts keeps it true. -->',
     '',
     `Authchart ships ${rows.length} OAuth 2 / OpenID Connect vendor providers, one for each vendor Auth.js ships, under the same`,
-    'import path (`@auth/core/providers/<id>` becomes `authchart/providers/<id>`) with the same id, type and options.',
+    "import path (`@auth/core/providers/<id>` becomes `authchart/providers/<id>`), with Auth.js's provider id, callback",
+    'path and type, and the same `providerAccountId` for the same vendor user: test/providers/authjs-parity.test.ts',
+    "compares each with Auth.js 0.41.3's module. One id is not its import path, as in Auth.js: `ory-hydra` is the",
+    "provider `hydra`. Options (scopes, checks, endpoints) are Auth.js's too, except the differences listed under the",
+    'table with the vendor documentation they follow.',
     'Register the callback URL with the vendor (`basePath` is `/auth` unless you set it; Auth.js on Next.js uses',
     '`/api/auth`), and give the client id and secret in code or in the environment variables listed. "Needs" names',
     'what else a provider must be given: `issuer` for vendors you run yourself or that host one per customer.',

@@ -50,8 +50,7 @@ export function credentialsEffects(
   // Named one by one rather than spread into the literal: the handlers object is built on every sign-in.
   return {
     runRedirectCallback: (params) => runRedirectCallback(env, params),
-    checkLockout: limitHandlers.checkLockout,
-    recordFailure: limitHandlers.recordFailure,
+    reserveAttempt: limitHandlers.reserveAttempt,
     startLockout: limitHandlers.startLockout,
     clearFailures: limitHandlers.clearFailures,
 
@@ -63,6 +62,9 @@ export function credentialsEffects(
           const code = typeof err.code === 'string' ? err.code.slice(0, 64) : 'credentials'
           const own = err.message !== defaultMessage(CredentialsSignin) ? err.message.slice(0, 120) : undefined
           config.logger.warn('credentials-signin', { provider: provider.id, code, ...(own ? { message: own } : {}) })
+          // The spec and Auth.js: the full error always reaches `logger.error` (the built-in logger writes only the
+          // warn line above for it, see src/logger.ts).
+          config.logger.error(err)
           return { type: 'AUTHORIZE_REJECTED', code }
         }
         config.logger.error(
@@ -80,6 +82,8 @@ export function credentialsEffects(
             code: 'credentials',
             reason: 'authorize() returned no user',
           })
+          // Auth.js throws (and logs) a bare CredentialsSignin when authorize returns no user: the same error here.
+          config.logger.error(new CredentialsSignin())
           return { type: 'AUTHORIZE_REJECTED', code: 'credentials' }
         }
         // Auth.js gives a user without an id a fresh one; without it two such users would share `token.sub`.

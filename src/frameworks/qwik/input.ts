@@ -132,12 +132,23 @@ export function checkSignInInput(
   if (Object.values(fieldErrors).some((entry) => entry !== undefined) || typeof providerId !== 'string') {
     return { ok: false, errors: { fieldErrors, formErrors: [] } }
   }
-  const fields: Array<[string, string]> = []
+  const fields = new Map<string, string>()
   for (const [name, value] of Object.entries(data))
-    if (!ownFields.has(name) && typeof value === 'string') fields.push([name, value])
+    if (!ownFields.has(name) && typeof value === 'string') fields.set(name, value)
+  // As in @auth/qwik: the keys of `options` besides `redirectTo` go to the provider, so an Auth.js Qwik form's
+  // `<input name="options.username">` (Qwik City nests it under `options`) reaches `authorize` as `username`.
+  if (isRecord(data.options)) {
+    for (const [name, value] of Object.entries(data.options))
+      if (!ownFields.has(name) && typeof value === 'string') fields.set(name, value)
+  }
   return {
     ok: true,
-    value: { providerId, redirectTo: optionsRedirect ?? redirect.value, authorizationParams: params.value, fields },
+    value: {
+      providerId,
+      redirectTo: optionsRedirect ?? redirect.value,
+      authorizationParams: params.value,
+      fields: [...fields],
+    },
   }
 }
 

@@ -50,7 +50,7 @@ interface ProviderShape {
 /** The configured providers' ids and types. */
 export function providersOf(config: QwikAuthConfig): Array<{ id: string; type: string }> {
   const list: Array<{ id: string; type: string }> = []
-  for (const entry of config.providers) {
+  for (const entry of config.providers ?? []) {
     const provider = (typeof entry === 'function' ? entry() : entry) as ProviderShape
     if (typeof provider.id === 'string' && typeof provider.type === 'string')
       list.push({ id: provider.id, type: provider.type })

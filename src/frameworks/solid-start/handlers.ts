@@ -26,7 +26,7 @@ interface ProviderShape {
 
 /** The type of the provider `id` (`oauth`, `oidc`, `credentials`, ...), or undefined when there is none. */
 function providerType(config: SolidAuthConfig, id: string): string | undefined {
-  for (const entry of config.providers) {
+  for (const entry of config.providers ?? []) {
     const provider = (typeof entry === 'function' ? entry() : entry) as ProviderShape
     if (provider.id === id && typeof provider.type === 'string') return provider.type
   }

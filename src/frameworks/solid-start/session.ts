@@ -4,9 +4,9 @@
  * is not written back here: a server function has no response to write it on in every SolidStart version, and the
  * browser's next call to `/session` (or the client) refreshes it.
  */
-import { FlowStoreUnavailable, InvalidConfig } from '../../errors.js'
 import type { Session, User } from '../../types/index.js'
 import { callAuth } from '../web-handler.js'
+import { sessionReadFailure } from '../shared/session-failure.js'
 import { prepareSolidConfig, type SolidAuthConfig } from './config.js'
 
 /** The session of the user who sent `request`, or null (signed out, expired, unknown to the database). */
@@ -26,14 +26,7 @@ export async function getSession(request: Request, config: SolidAuthConfig): Pro
   } catch {
     data = null
   }
-  if (response.status === 503) throw new FlowStoreUnavailable('the session store is unavailable', { status: 503 })
-  if (response.status !== 200) {
-    const reason = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).error : undefined
-    throw new InvalidConfig('the session endpoint did not answer', {
-      status: response.status,
-      error: typeof reason === 'string' ? reason : undefined,
-    })
-  }
+  if (response.status !== 200) throw sessionReadFailure(config, response.status, data)
   if (typeof data !== 'object' || data === null || Object.keys(data).length === 0) return null
   return data as Session
 }

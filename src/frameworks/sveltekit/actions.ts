@@ -96,7 +96,7 @@ interface ProviderShape {
 }
 
 function providerType(config: SvelteKitAuthConfig, id: string): string | undefined {
-  for (const entry of config.providers) {
+  for (const entry of config.providers ?? []) {
     const provider = (typeof entry === 'function' ? entry() : entry) as ProviderShape
     if (provider.id === id && typeof provider.type === 'string') return provider.type
   }

@@ -4,11 +4,11 @@
  * the page's response.
  */
 import type { RequestEvent } from '@sveltejs/kit'
-import { FlowStoreUnavailable, InvalidConfig } from '../../errors.js'
 import type { Session } from '../../types/index.js'
 import { basePathOf, callAuth } from '../web-handler.js'
 import type { SvelteKitAuthConfig } from './config.js'
 import { forwardCookies } from '../shared/set-cookie.js'
+import { sessionReadFailure } from '../shared/session-failure.js'
 
 export async function readSession(event: RequestEvent, config: SvelteKitAuthConfig): Promise<Session | null> {
   const headers = new Headers()
@@ -21,14 +21,7 @@ export async function readSession(event: RequestEvent, config: SvelteKitAuthConf
   } catch {
     data = null
   }
-  if (response.status === 503) throw new FlowStoreUnavailable('the session store is unavailable', { status: 503 })
-  if (response.status !== 200) {
-    const reason = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).error : undefined
-    throw new InvalidConfig('the session endpoint did not answer', {
-      status: response.status,
-      error: typeof reason === 'string' ? reason : undefined,
-    })
-  }
+  if (response.status !== 200) throw sessionReadFailure(config, response.status, data)
   forwardCookies(response, event.cookies)
   if (typeof data !== 'object' || data === null || Object.keys(data).length === 0) return null
   return data as Session

@@ -41,6 +41,25 @@ describe('useSignIn input', () => {
     expect(checked).toMatchObject({ ok: true, value: { redirectTo: `${origin}/b` } })
   })
 
+  it("passes the keys of options to the provider, as @auth/qwik does (an Auth.js form's options.username)", () => {
+    const checked = checkSignInInput(
+      {
+        providerId: 'credentials',
+        options: { username: 'alice', password: 'pw', redirectTo: '/after', csrfToken: 'forged', remember: true },
+      },
+      providers,
+      origin,
+    )
+    expect(checked.ok).toBe(true)
+    if (!checked.ok) return
+    expect(checked.value.redirectTo).toBe('/after')
+    // String keys only, never redirectTo or the action's own fields.
+    expect(checked.value.fields).toEqual([
+      ['username', 'alice'],
+      ['password', 'pw'],
+    ])
+  })
+
   it('a missing, non-string or unknown providerId is a providerId field error', () => {
     const cases: Array<[unknown, string]> = [
       [undefined, messages.providerRequired],

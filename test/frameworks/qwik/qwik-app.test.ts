@@ -234,6 +234,21 @@ describe('JWT sessions (production build, AUTH_TRUST_HOST=true)', () => {
     expect(await (await browse(`${app.origin}/`, jar)).text()).toContain('Signed in as Alice Credentials')
   })
 
+  it("an Auth.js Qwik form's options.username / options.password fields sign in (posted without JavaScript)", async () => {
+    const jar = new CookieJar()
+    const response = await postAction(app, jar, '/signin/', signInAction, {
+      providerId: 'credentials',
+      'options.username': 'alice',
+      'options.password': 'wonderland',
+      'options.redirectTo': '/protected/',
+    })
+    expect(response.status).toBe(303)
+    expect(response.headers.get('location')).toBe('/protected/')
+    expect(await (await browse(`${app.origin}/protected/`, jar)).text()).toContain(
+      'Protected page for Alice Credentials (alice@fixture.test)',
+    )
+  })
+
   it('a wrong password signs nobody in and lands on the sign-in page with the error', async () => {
     const jar = new CookieJar()
     const response = await signInWithCredentials(app, jar, 'not-the-password')
@@ -408,6 +423,26 @@ describe('JWT sessions (production build, AUTH_TRUST_HOST=true)', () => {
         await page.locator('input[name="username"]').fill('alice')
         await page.locator('input[name="password"]').fill('wonderland')
         await page.getByRole('button', { name: 'Sign in with credentials' }).click()
+        await page.waitForURL(`${app.origin}/protected/`)
+        await expect
+          .poll(() => page.locator('#user').textContent())
+          .toBe('Protected page for Alice Credentials (alice@fixture.test)')
+      } finally {
+        await ctx.close()
+      }
+    },
+  )
+
+  it.runIf(withChromium)(
+    "in Chromium: the Auth.js Qwik form (options.username / options.password) signs in through Qwik City's client",
+    async () => {
+      const ctx = await context()
+      try {
+        const page = await ctx.newPage()
+        await page.goto(`${app.origin}/signin/`)
+        await page.locator('input[name="options.username"]').fill('alice')
+        await page.locator('input[name="options.password"]').fill('wonderland')
+        await page.getByRole('button', { name: 'Sign in with options fields' }).click()
         await page.waitForURL(`${app.origin}/protected/`)
         await expect
           .poll(() => page.locator('#user').textContent())

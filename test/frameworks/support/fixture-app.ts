@@ -1,5 +1,5 @@
 /**
- * What every framework fixture test shares: Authchart built and packed once (`npm run build`, `npm pack`, under a
+ * What every framework fixture test shares: Authchart built and packed once (`npm pack`, which builds first, under a
  * lock so test files running in parallel do not write `dist/` at the same time), a free loopback port, a server
  * started from a built fixture and awaited, and a cookie-keeping HTTP client that behaves like a browser tab.
  */
@@ -53,10 +53,9 @@ async function withBuildLock<T>(work: () => T): Promise<T> {
 
 let packed: Promise<string> | undefined
 
-/** `npm run build` then `npm pack`, once per test file; resolves to the tarball's path. */
+/** `npm pack` (whose `prepack` runs `npm run build`), once per test file; resolves to the tarball's path. */
 export function packAuthchart(): Promise<string> {
   packed ??= withBuildLock(() => {
-    run(npm, ['run', 'build', '--silent'], root)
     const destination = mkdtempSync(join(tmpdir(), 'authchart-pack-'))
     run(npm, ['pack', '--pack-destination', destination, '--loglevel=error'], root)
     const tarball = readdirSync(destination).find((name) => name.endsWith('.tgz'))

@@ -14,6 +14,14 @@ export default component$(() => {
         <input name="password" type="password" />
         <button type="submit">Sign in with credentials</button>
       </Form>
+      {/* The form as an @auth/qwik app writes it: the provider's fields under `options.` (Qwik City nests them). */}
+      <Form action={signIn} id="authjs-options">
+        <input type="hidden" name="providerId" value="credentials" />
+        <input type="hidden" name="options.redirectTo" value="/protected/" />
+        <input name="options.username" />
+        <input name="options.password" type="password" />
+        <button type="submit">Sign in with options fields</button>
+      </Form>
       <button id="bad-provider" type="button" onClick$={() => signIn.submit({ providerId: 'nope', redirectTo: '//evil.test/' })}>
         Bad sign-in
       </button>
