@@ -79,6 +79,8 @@ export interface ResolvedConfig {
   origin?: string
   /** Origins a redirect proxy forwards to, and a deployment without `origin` may start a proxied sign-in for. */
   redirectProxyAllows: OriginAllowList
+  /** Without `origin`: the request origins something leaving the request (a mailed link, a logout target) may use. */
+  outboundAllows: OriginAllowList
   providerTimeout: number
   webAuthnEnabled: boolean
   /** Providers whose tokens the session keeps and `getAccessToken` renews, by id. */
@@ -157,23 +159,52 @@ function resolveOrigin(config: AuthConfig): string | undefined {
   return origin
 }
 
-function resolveProxyAllowList(config: AuthConfig, logger: LoggerInstance): OriginAllowList {
-  const entries: unknown =
-    config.redirectProxyAllowedOrigins ?? listFromEnv(processEnv().AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS) ?? []
+/** Compiles one allow-list option (else its environment variable); an entry that is not a usable pattern is refused. */
+function resolveAllowList(name: string, configured: unknown, fromEnv: string | undefined) {
+  const entries: unknown = configured ?? listFromEnv(fromEnv) ?? []
   if (!Array.isArray(entries) || entries.some((entry) => typeof entry !== 'string')) {
-    throw new InvalidConfig('redirectProxyAllowedOrigins must be an array of origins')
+    throw new InvalidConfig(`${name} must be an array of origins`)
   }
-  const allows = compileOriginAllowList(entries as string[], (entry) => {
+  const allows = compileOriginAllowList(entries as string[], (entry, why) => {
     throw new InvalidConfig(
-      `redirectProxyAllowedOrigins: "${entry.slice(0, 80)}" is neither an origin nor a pattern such as "https://*.example.com"`,
+      `${name}: "${entry.slice(0, 80)}" ${why ?? 'is neither an origin nor a pattern such as "https://*.example.com"'}`,
     )
   })
+  return { allows, count: entries.length }
+}
+
+function resolveProxyAllowList(config: AuthConfig, logger: LoggerInstance): OriginAllowList {
+  const { allows, count } = resolveAllowList(
+    'redirectProxyAllowedOrigins',
+    config.redirectProxyAllowedOrigins,
+    processEnv().AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS,
+  )
   const proxied =
     config.redirectProxyUrl !== undefined ||
     (config.providers ?? []).some(
       (p) => typeof p === 'object' && p !== null && 'redirectProxyUrl' in p && p.redirectProxyUrl,
     )
-  if (proxied && entries.length === 0) logger.warn('redirect-proxy-without-allowlist')
+  if (proxied && count === 0) logger.warn('redirect-proxy-without-allowlist')
+  return allows
+}
+
+/**
+ * The origins a request may arrive at for something built from its origin to leave it (a mailed link, a logout
+ * target), when no `url` is configured. An e-mail provider without either can send nothing: start-up says so.
+ */
+function resolveOutboundAllowList(
+  config: AuthConfig,
+  origin: string | undefined,
+  providers: MergedProvider[],
+  logger: LoggerInstance,
+): OriginAllowList {
+  const { allows, count } = resolveAllowList('allowedOrigins', config.allowedOrigins, processEnv().AUTH_ALLOWED_ORIGINS)
+  if (origin === undefined && count === 0 && providers.some((p) => p.kind === 'email')) {
+    logger.warn('email-without-origin', {
+      reason:
+        'no url (AUTH_URL) and no allowedOrigins (AUTH_ALLOWED_ORIGINS): the e-mail provider sends no link, since a link built from the request Host could point anywhere',
+    })
+  }
   return allows
 }
 
@@ -317,6 +348,7 @@ function build(config: AuthConfig): ResolvedConfig {
     redirectProxyUrl: config.redirectProxyUrl,
     origin,
     redirectProxyAllows: resolveProxyAllowList(config, logger),
+    outboundAllows: resolveOutboundAllowList(config, origin, providers, logger),
     providerTimeout: positiveMilliseconds('providerTimeout', config.providerTimeout, 5000),
     webAuthnEnabled,
     tokenRefresh,

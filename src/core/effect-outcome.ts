@@ -7,11 +7,13 @@ import type { EffectEnv, EffectOutcome } from '../effects/shared/effect-env.js'
 import { runFlow, type AnyHandlers, type FlowEvent, type FlowPersistence, type FlowResult } from '../flow/runtime.js'
 import { chunkCookie, clearChunkedCookie, cookieChunkSize } from '../session/cookie-chunks.js'
 import type { RequestContext } from './context.js'
+import { outboundOrigin } from './outbound-origin.js'
 
 /** The environment of one request; its web `Request` is asked for only by effects that hand it to the app. */
 class RequestEffectEnv implements EffectEnv {
   readonly config: EffectEnv['config']
   readonly baseUrl: string
+  readonly outboundBaseUrl: string | undefined
   readonly sessionCookieName: string
   readonly now: number
   readonly nowMs: number
@@ -21,6 +23,7 @@ class RequestEffectEnv implements EffectEnv {
   constructor(private readonly ctx: RequestContext) {
     this.config = ctx.config
     this.baseUrl = ctx.origin
+    this.outboundBaseUrl = outboundOrigin(ctx)
     this.sessionCookieName = ctx.cookies.sessionToken.name
     this.now = ctx.now
     this.nowMs = ctx.nowMs

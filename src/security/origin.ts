@@ -75,7 +75,10 @@ export function parseOriginPattern(entry: string): OriginPattern | undefined {
 export type OriginAllowList = (origin: string) => boolean
 
 /** Compiles the allow-list; `invalid` receives each entry that is not a usable pattern (the caller refuses the config). */
-export function compileOriginAllowList(entries: readonly string[], invalid: (entry: string) => void): OriginAllowList {
+export function compileOriginAllowList(
+  entries: readonly string[],
+  invalid: (entry: string, why?: string) => void,
+): OriginAllowList {
   const patterns: OriginPattern[] = []
   for (const entry of entries) {
     const pattern = parseOriginPattern(entry)

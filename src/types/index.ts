@@ -217,6 +217,13 @@ export interface AuthConfig {
    * Default: `AUTH_REDIRECT_PROXY_ALLOWED_ORIGINS` (comma-separated). Without it, the proxy forwards nowhere.
    */
   redirectProxyAllowedOrigins?: string[]
+  /**
+   * Authchart: the origins this deployment may be reached at when no `url` is configured (with `trustHost`): only a
+   * request arriving at one of them may have something built from its origin that leaves the request (the mailed
+   * e-mail sign-in link, the `post_logout_redirect_uri` of a provider logout). Exact origins or
+   * `https://*.example.com` patterns. Default: `AUTH_ALLOWED_ORIGINS` (comma-separated). Ignored when `url` is set.
+   */
+  allowedOrigins?: string[]
   experimental?: { enableWebAuthn?: boolean }
   /** For framework authors: skips the built-in CSRF check. */
   skipCSRFCheck?: typeof skipCSRFCheck

@@ -12,6 +12,7 @@ export type WarningCode =
   | 'jwt-cookie-oversized'
   | 'flow-guard-not-boolean'
   | 'redirect-proxy-without-allowlist'
+  | 'email-without-origin'
   | 'credentials-signin'
   | 'express-mount-basepath-mismatch'
   | 'credentials-lockout'

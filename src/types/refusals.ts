@@ -9,6 +9,7 @@ export const refusalChecks = [
   'method',
   'body-size',
   'host',
+  'outbound-origin',
   'csrf',
   'callback-url',
   'credentials-input',

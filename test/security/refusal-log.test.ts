@@ -174,10 +174,11 @@ async function postLogoutToken(cfg: AuthConfig, token: string) {
 }
 
 /** An e-mail sign-in config on the memory adapter, whose links are remembered as secrets instead of being mailed. */
-function emailConfig(): AuthConfig {
+function emailConfig(overrides: Partial<AuthConfig> = {}): AuthConfig {
   return {
     secret,
     trustHost: true,
+    allowedOrigins: [origin],
     adapter: MemoryAdapter(),
     providers: [
       Email({
@@ -187,6 +188,7 @@ function emailConfig(): AuthConfig {
         },
       }),
     ],
+    ...overrides,
   }
 }
 
@@ -243,6 +245,10 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
       jar,
       form: { token: 'f'.repeat(64), email: 'someone@example.test', csrfToken: await csrfToken(cfg, jar) },
     })
+  },
+  'outbound-origin': async () => {
+    // No url, and the request's origin is not on allowedOrigins: the link would carry whatever Host was sent.
+    await requestEmailLink(emailConfig({ allowedOrigins: [] }), 'victim@example.test')
   },
   method: async () => {
     await send(config(), '/auth/session', { method: 'DELETE' })

@@ -3,7 +3,7 @@
  * request. The request half ends on the verify-request page; the link half shows the confirmation page (GET) or
  * consumes the token and signs in (POST, or GET with `dangerousConsumeOnGet`).
  */
-import { MissingAdapter, type ErrorType } from '../../errors.js'
+import { MissingAdapter, UntrustedHost, type ErrorType } from '../../errors.js'
 import { emailFlowEffects } from '../../effects/email/email-flow.js'
 import { renderEmailConfirmPage } from '../../pages/email-confirm-page.js'
 import {
@@ -21,6 +21,8 @@ import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js
 import { errorFromType, errorRedirect } from '../error-response.js'
 import { sessionIssuerFor } from '../session-issuer.js'
 import { ensureCsrfToken } from './read-only.js'
+import { logRefusal } from '../../logger.js'
+import { outboundOrigin } from '../outbound-origin.js'
 
 /** One memory counter per provider config object, when the app configured no store. */
 const memoryCounters = new WeakMap<EmailConfig, RequestCounter>()
@@ -36,7 +38,7 @@ function counterFor(provider: EmailConfig): RequestCounter {
 function flowInput(
   ctx: RequestContext,
   provider: EmailConfig,
-  extra: { postedIdentifier?: unknown; linkToken?: string; linkIdentifier?: string },
+  extra: { postedIdentifier?: unknown; linkToken?: string; linkIdentifier?: string; callbackBase?: string },
 ) {
   const adapter = ctx.config.adapter
   // Start-up validation refuses an e-mail provider without an adapter, so this is only reached through a bug.
@@ -45,6 +47,7 @@ function flowInput(
     provider,
     adapter,
     secret: provider.secret ?? ctx.config.secrets[0],
+    // The link half never builds a link; the request half passes the link's base from `outboundOrigin`.
     callbackBase: actionUrl(ctx, 'callback', provider.id),
     counter: counterFor(provider),
     windowSeconds: provider.rateLimit?.windowSeconds ?? defaultEmailRequestLimits.windowSeconds,
@@ -60,6 +63,16 @@ function verifyRequestRedirect(ctx: RequestContext, provider: EmailConfig): Resp
 
 /** POST /signin/:provider: check the address, store a token, send the link, show verify-request. */
 export async function emailSignInAction(ctx: RequestContext, provider: EmailConfig): Promise<ResponseInternal> {
+  // The link leaves the request: it is built only from a configured or allow-listed origin, never from `Host` alone.
+  const linkOrigin = outboundOrigin(ctx)
+  if (linkOrigin === undefined) {
+    logRefusal(ctx.config.logger, 'outbound-origin', {
+      provider: provider.id,
+      origin: ctx.origin,
+      reason: 'no url (AUTH_URL) and the request origin is not on allowedOrigins: no link is sent',
+    })
+    return errorRedirect(ctx, new UntrustedHost('the e-mail link would be built from the request Host'))
+  }
   const env = effectEnv(ctx)
   const event = {
     type: 'SIGNIN_REQUESTED',
@@ -70,7 +83,13 @@ export async function emailSignInAction(ctx: RequestContext, provider: EmailConf
     addressLimit: provider.rateLimit?.perAddress ?? defaultEmailRequestLimits.perAddress,
     clientLimit: provider.rateLimit?.perClient ?? defaultEmailRequestLimits.perClient,
   }
-  const handlers = emailFlowEffects(env, flowInput(ctx, provider, { postedIdentifier: ctx.req.body?.email }))
+  const handlers = emailFlowEffects(
+    env,
+    flowInput(ctx, provider, {
+      postedIdentifier: ctx.req.body?.email,
+      callbackBase: `${linkOrigin}${ctx.config.basePath}/callback/${encodeURIComponent(provider.id)}`,
+    }),
+  )
   const result = await runMachine(ctx, ctx.config.machines.email, event, handlers)
   const context = result.context as { error?: ErrorType; redirectTo?: string }
   // Over the limit looks exactly like a sent link: the page tells no one which addresses exist or were asked for.

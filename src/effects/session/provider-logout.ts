@@ -6,6 +6,7 @@
  */
 import * as client from 'openid-client'
 import { SignOutError } from '../../errors.js'
+import { logRefusal } from '../../logger.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
 import { resolveProviderClient } from '../oauth/client-configuration.js'
 import { findAuthError } from '../oauth/oauth-failure.js'
@@ -48,8 +49,20 @@ export async function buildProviderLogoutUrl(
       )
       return { type: 'PROVIDER_LOGOUT_UNAVAILABLE' }
     }
-    const parameters: Record<string, string> = {
-      post_logout_redirect_uri: new URL(params.postLogoutRedirectUri || env.baseUrl, env.baseUrl).href,
+    const parameters: Record<string, string> = {}
+    // The return URL leaves the request for the provider: never one the request's `Host` alone chose. Without it the
+    // provider ends its session and shows its own page.
+    if (env.outboundBaseUrl !== undefined) {
+      parameters.post_logout_redirect_uri = new URL(
+        params.postLogoutRedirectUri || env.outboundBaseUrl,
+        env.outboundBaseUrl,
+      ).href
+    } else {
+      logRefusal(env.config.logger, 'outbound-origin', {
+        provider: target.provider.id,
+        origin: env.baseUrl,
+        reason: 'no url (AUTH_URL) and the request origin is not on allowedOrigins: no post_logout_redirect_uri',
+      })
     }
     if (target.idToken) parameters.id_token_hint = target.idToken
     return { type: 'PROVIDER_LOGOUT_URL_BUILT', url: client.buildEndSessionUrl(config, parameters).href }

@@ -64,6 +64,11 @@ export interface EffectEnv {
   config: EffectConfig
   /** The site's origin. */
   baseUrl: string
+  /**
+   * The origin something that leaves the request may be built from (a provider logout's return URL): the configured
+   * one, or the request's when it is on `allowedOrigins`; undefined when the request's `Host` alone chose it.
+   */
+  outboundBaseUrl?: string
   /** Name of the session cookie: the key-derivation salt of the session token. */
   sessionCookieName: string
   /** Epoch seconds. */
