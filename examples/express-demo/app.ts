@@ -63,6 +63,9 @@ export async function createDemoApp(options: DemoOptions) {
   })
   const authConfig: AuthConfig = {
     trustHost: true,
+    // The origins the demo answers on: the only ones a mailed sign-in link may point at (docs/security.md, the
+    // origin rule); a request under any other Host gets no mail.
+    allowedOrigins: options.origins,
     adapter: MemoryAdapter(),
     // The adapter is there for e-mail tokens, users, accounts and passkeys; sessions stay JWT cookies.
     session: { strategy: 'jwt' },
