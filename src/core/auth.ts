@@ -8,7 +8,7 @@ import { builtInPageLocales, choosePageLocale } from '../pages/locale.js'
 import { renderErrorPage, renderUnavailablePage } from '../pages/simple-pages.js'
 import { raw } from '../types/symbols.js'
 import type { AuthAction, AuthConfig, ResponseInternal } from '../types/index.js'
-import { callbackAction, signInAction } from './actions/provider-actions.js'
+import { callbackAction, signInAction, signInPageForAction } from './actions/provider-actions.js'
 import {
   csrfAction,
   errorPageAction,
@@ -44,7 +44,7 @@ const getRoutes: Partial<Record<AuthAction, Handler>> = {
   providers: providersAction,
   csrf: csrfAction,
   session: sessionAction,
-  signin: signInPageAction,
+  signin: signInPageForAction,
   signout: signOutPageAction,
   error: errorPageAction,
   'verify-request': verifyRequestPageAction,
