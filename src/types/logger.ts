@@ -16,6 +16,8 @@ export type WarningCode =
   | 'express-mount-basepath-mismatch'
   | 'credentials-lockout'
   | 'cookie-option-unused'
+  | 'unknown-action'
+  | 'sveltekit-trusts-any-host'
   | RefusalCode
 
 export interface LoggerInstance {
