@@ -25,6 +25,8 @@ export const warningSentences: Readonly<Record<Exclude<WarningCode, RefusalCode>
     'ExpressAuth is mounted where its basePath can never match: requests are passed on; mount it at basePath.',
   'credentials-lockout': 'Too many failed credentials sign-ins: further attempts are refused until the lockout ends.',
   'cookie-option-unused': 'A cookies setting changes nothing in Authchart (see docs/cookies.md).',
+  'credentials-user-unknown':
+    'authorize() returned a user the database does not hold, so no database session can be made: create the user through the adapter first (adapter.createUser; docs/sessions.md#credentials-with-database-sessions), or use session: { strategy: "jwt" }.',
   'unknown-action': 'A request under the auth base path names no action Authchart serves: it was answered with 400.',
   'sveltekit-trusts-any-host':
     'This SvelteKit server trusts any Host header (trustHost, no AUTH_URL) without NODE_ENV=production: set AUTH_URL, or run it with NODE_ENV=production.',

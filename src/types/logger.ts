@@ -17,6 +17,7 @@ export type WarningCode =
   | 'credentials-lockout'
   | 'cookie-option-unused'
   | 'unknown-action'
+  | 'credentials-user-unknown'
   | 'sveltekit-trusts-any-host'
   | RefusalCode
 
