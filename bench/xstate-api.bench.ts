@@ -12,7 +12,7 @@ import { measure } from './measure.js'
 const user = { id: 'u1', name: 'Ada', email: 'ada@example.com' }
 const results: Record<string, CredentialsEvent> = {
   runRedirectCallback: { type: 'REDIRECT_RESOLVED', url: 'http://localhost:3000/' },
-  checkLockout: { type: 'LOCKOUT_CHECKED', retryAfterSeconds: 0 },
+  reserveAttempt: { type: 'ATTEMPT_RESERVED', retryAfterSeconds: 0, accountFailures: 1, clientFailures: 1 },
   authorize: { type: 'AUTHORIZED', user },
   clearFailures: { type: 'FAILURES_CLEARED' },
   runSignInCallback: { type: 'SIGNIN_ALLOWED' },
@@ -28,6 +28,8 @@ const start: CredentialsEvent = {
   now: 1,
   maxFailures: 5,
   maxClientFailures: 50,
+  lockoutSeconds: 900,
+  accountReadable: true,
 }
 
 const initial = initialTransition(credentialsMachine)[0]

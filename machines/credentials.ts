@@ -1,12 +1,19 @@
 /**
- * The credentials sign-in flow: a locked-out account or client is refused first, the app's `authorize` checks what
- * the user typed (a failure is counted, and enough of them start a lockout), the `signIn` callback may veto, the
- * session is issued. It starts and ends within one request (POST /callback/:provider), so it is never persisted.
+ * The credentials sign-in flow: the attempt is counted first, atomically, and a locked-out account or client, or one
+ * whose attempts in the window are spent, is refused before `authorize` runs; `authorize` checks what the user typed
+ * (a failure that spends the last attempt starts a lockout; a success gives the attempts back), the `signIn`
+ * callback may veto, the session is issued. It starts and ends within one request (POST /callback/:provider), so it is never persisted.
  */
-import { assign, setup } from 'xstate'
+import { assign, not, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
 import type { RefusalCheck } from '../src/types/refusals.js'
-import { isCsrfVerified, isLockedOut, isWithinFailureLimits } from '../src/security/flow-guards.js'
+import {
+  isAccountReadable,
+  isAttemptOverBudget,
+  isCsrfVerified,
+  isLockedOut,
+  isWithinFailureLimits,
+} from '../src/security/flow-guards.js'
 import { command, type CommandContract, type CommandsOf } from './contract.js'
 
 export interface CredentialsContext {
@@ -24,6 +31,11 @@ export interface CredentialsContext {
   /** Failed sign-ins allowed per account and per client within the window (docs/security.md). */
   maxFailures?: number
   maxClientFailures?: number
+  /** How long a lockout lasts: the wait told to an attempt refused because the window's attempts are spent. */
+  lockoutSeconds?: number
+  /** Attempts counted in the window for the account and the client, this one included (0 when unknown). */
+  accountFailures?: number
+  clientFailures?: number
   /** Which limits the failure that starts a lockout reached. */
   lockAccount?: boolean
   lockClient?: boolean
@@ -42,12 +54,13 @@ export type CredentialsEvent =
       now: number
       maxFailures: number
       maxClientFailures: number
+      lockoutSeconds: number
+      /** False when the field naming the account held something other than text. */
+      accountReadable: boolean
     }
   | { type: 'REDIRECT_RESOLVED'; url: string }
-  | { type: 'LOCKOUT_CHECKED'; retryAfterSeconds: number }
-  | { type: 'LOCKOUT_CHECK_FAILED' }
-  | { type: 'FAILURE_RECORDED'; accountFailures: number; clientFailures: number }
-  | { type: 'FAILURE_RECORD_FAILED' }
+  | { type: 'ATTEMPT_RESERVED'; retryAfterSeconds: number; accountFailures: number; clientFailures: number }
+  | { type: 'ATTEMPT_RESERVE_FAILED' }
   | { type: 'LOCKOUT_STARTED' }
   | { type: 'FAILURES_CLEARED' }
   | { type: 'REDIRECT_FAILED' }
@@ -67,9 +80,8 @@ type FlowUser = NonNullable<CredentialsContext['user']>
 /** The commands, declared once: their params type the handlers (src/effects/credentials/credentials-flow.ts). */
 const commands = {
   runRedirectCallback: command<{ url: string }>(),
-  checkLockout: command<{ providerId: string }>(),
+  reserveAttempt: command<{ providerId: string }>(),
   authorize: command<{ providerId: string }>(),
-  recordFailure: command<{ providerId: string }>(),
   startLockout: command<{ providerId: string; account: boolean; client: boolean }>(),
   clearFailures: command<{ providerId: string }>(),
   runSignInCallback: command<{ providerId: string; user: FlowUser }>(),
@@ -82,9 +94,8 @@ export type CredentialsCommand = CommandsOf<typeof commands>
 /** What each command's handler may answer. */
 export const credentialsContract = {
   runRedirectCallback: ['REDIRECT_RESOLVED', 'REDIRECT_FAILED'],
-  checkLockout: ['LOCKOUT_CHECKED', 'LOCKOUT_CHECK_FAILED'],
+  reserveAttempt: ['ATTEMPT_RESERVED', 'ATTEMPT_RESERVE_FAILED'],
   authorize: ['AUTHORIZED', 'AUTHORIZE_REJECTED', 'AUTHORIZE_FAILED'],
-  recordFailure: ['FAILURE_RECORDED', 'FAILURE_RECORD_FAILED'],
   startLockout: ['LOCKOUT_STARTED'],
   clearFailures: ['FAILURES_CLEARED'],
   runSignInCallback: ['SIGNIN_ALLOWED', 'SIGNIN_DENIED', 'SIGNIN_REDIRECTED', 'SIGNIN_FAILED'],
@@ -122,7 +133,23 @@ export const credentialsMachine = setup({
       on: {
         CREDENTIALS_SUBMITTED: [
           {
-            guard: isCsrfVerified,
+            guard: not(isCsrfVerified),
+            target: 'failed',
+            actions: [
+              assign(({ event }) => ({ providerId: event.providerId, now: event.now })),
+              { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } },
+            ],
+          },
+          {
+            // Refused before any count or authorize(): a non-text account would escape the per-account limit.
+            guard: not(isAccountReadable),
+            target: 'failed',
+            actions: [
+              assign(({ event }) => ({ providerId: event.providerId, now: event.now, errorCode: 'invalid_input' })),
+              { type: 'fail', params: { error: 'CredentialsSignin', check: 'credentials-input' } },
+            ],
+          },
+          {
             target: 'resolvingCallbackUrl',
             actions: assign(({ event }) => ({
               providerId: event.providerId,
@@ -130,14 +157,8 @@ export const credentialsMachine = setup({
               now: event.now,
               maxFailures: event.maxFailures,
               maxClientFailures: event.maxClientFailures,
+              lockoutSeconds: event.lockoutSeconds,
             })),
-          },
-          {
-            target: 'failed',
-            actions: [
-              assign(({ event }) => ({ providerId: event.providerId, now: event.now })),
-              { type: 'fail', params: { error: 'MissingCSRF', check: 'csrf' } },
-            ],
           },
         ],
       },
@@ -147,7 +168,7 @@ export const credentialsMachine = setup({
       entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
       on: {
         REDIRECT_RESOLVED: {
-          target: 'checkingLockout',
+          target: 'reservingAttempt',
           actions: assign(({ event }) => ({ callbackUrl: event.url })),
         },
         REDIRECT_FAILED: {
@@ -156,12 +177,12 @@ export const credentialsMachine = setup({
         },
       },
     },
-    checkingLockout: {
+    reservingAttempt: {
       description:
-        'A locked-out account or client is refused before authorize() runs, whether the account exists or not.',
-      entry: { type: 'checkLockout', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
+        'The attempt is counted for the account and the client before authorize() runs, in one atomic step per key, so parallel guesses each spend one; a running lockout or a spent window is refused, known account or not.',
+      entry: { type: 'reserveAttempt', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
       on: {
-        LOCKOUT_CHECKED: [
+        ATTEMPT_RESERVED: [
           {
             guard: isLockedOut,
             target: 'lockedOut',
@@ -172,10 +193,26 @@ export const credentialsMachine = setup({
               refusalReason: 'too many failed sign-ins in the window',
             })),
           },
-          { target: 'authorizing' },
+          {
+            // More attempts in flight than failures allowed: the ones past the budget never reach authorize().
+            guard: isAttemptOverBudget,
+            target: 'lockedOut',
+            actions: assign(({ context }) => ({
+              retryAfterSeconds: context.lockoutSeconds ?? 0,
+              refusal: 'credentials-lockout' as const,
+              refusalReason: 'the attempts allowed in the window are spent',
+            })),
+          },
+          {
+            target: 'authorizing',
+            actions: assign(({ event }) => ({
+              accountFailures: event.accountFailures,
+              clientFailures: event.clientFailures,
+            })),
+          },
         ],
-        // The store cannot say whether a lockout holds: refuse rather than let guessing through unlimited.
-        LOCKOUT_CHECK_FAILED: {
+        // The store cannot count the attempt: refuse rather than let guessing through unlimited.
+        ATTEMPT_RESERVE_FAILED: {
           target: 'failed',
           actions: { type: 'fail', params: { error: 'CallbackRouteError' } },
         },
@@ -186,30 +223,26 @@ export const credentialsMachine = setup({
       entry: { type: 'authorize', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
       on: {
         AUTHORIZED: { target: 'clearingFailures', actions: assign(({ event }) => ({ user: event.user })) },
-        AUTHORIZE_REJECTED: { target: 'recordingFailure', actions: assign(({ event }) => ({ errorCode: event.code })) },
-        AUTHORIZE_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'CallbackRouteError' } } },
-      },
-    },
-    recordingFailure: {
-      description: 'The failure is counted for the submitted account and for the client, within the window.',
-      entry: { type: 'recordFailure', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
-      on: {
-        FAILURE_RECORDED: [
+        AUTHORIZE_REJECTED: [
           {
+            // The failure was counted when the attempt was reserved: only whether it spent the last one is left.
             guard: isWithinFailureLimits,
             target: 'failed',
-            actions: { type: 'fail', params: { error: 'CredentialsSignin' } },
+            actions: [
+              assign(({ event }) => ({ errorCode: event.code })),
+              { type: 'fail', params: { error: 'CredentialsSignin' } },
+            ],
           },
           {
             target: 'lockingOut',
             actions: assign(({ context, event }) => ({
-              lockAccount: event.accountFailures >= (context.maxFailures ?? 0),
-              lockClient: event.clientFailures >= (context.maxClientFailures ?? 0),
+              errorCode: event.code,
+              lockAccount: (context.accountFailures ?? 0) >= (context.maxFailures ?? 0),
+              lockClient: (context.clientFailures ?? 0) >= (context.maxClientFailures ?? 0),
             })),
           },
         ],
-        // Not counted (logged as an error): the user still only learns that the credentials were wrong.
-        FAILURE_RECORD_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'CredentialsSignin' } } },
+        AUTHORIZE_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'CallbackRouteError' } } },
       },
     },
     lockingOut: {
@@ -226,7 +259,8 @@ export const credentialsMachine = setup({
       on: { LOCKOUT_STARTED: { target: 'failed', actions: { type: 'fail', params: { error: 'CredentialsSignin' } } } },
     },
     clearingFailures: {
-      description: "Right credentials: the account's failure count starts again (the client's does not).",
+      description:
+        "Right credentials: the account's count starts again and the client gets this attempt back (a success is no failure).",
       entry: { type: 'clearFailures', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
       on: { FAILURES_CLEARED: { target: 'checkingSignIn' } },
     },

@@ -31,7 +31,7 @@ export const oauthEntry: MachineEntry<typeof oauthMachine> = {
 
 export const credentialsEntry: MachineEntry<typeof credentialsMachine> = {
   id: 'credentials',
-  version: 2,
+  version: 3,
   machine: credentialsMachine,
   extensionPoints: ['allowSignIn'],
 }

@@ -4,6 +4,7 @@ import type { FailureLimitsInput } from '../effects/credentials/failure-limits.j
 import {
   accountFieldOf,
   defaultCredentialsFailureLimits,
+  isMalformedAccount,
   normalizeAccount,
 } from '../providers-internal/credentials-limits.js'
 import { MemoryRequestCounter } from '../providers-internal/email-request-limits.js'
@@ -15,6 +16,10 @@ import type { RequestContext } from './context.js'
 export interface ResolvedFailureLimits {
   maxFailures: number
   maxClientFailures: number
+  /** The wait told to an attempt refused because the window's attempts are spent. */
+  lockoutSeconds: number
+  /** The field naming the account held something other than text: refused before authorize (isAccountReadable). */
+  accountMalformed: boolean
   input: FailureLimitsInput
 }
 
@@ -59,11 +64,20 @@ function storeFor(provider: CredentialsConfig, settings: CredentialsFailureLimit
   return store
 }
 
-function accountOf(ctx: RequestContext, provider: CredentialsConfig, settings: CredentialsFailureLimits) {
+/** The account the submission names, and whether its field held something other than text. */
+function accountOf(
+  ctx: RequestContext,
+  provider: CredentialsConfig,
+  settings: CredentialsFailureLimits,
+): { account: string | undefined; malformed: boolean } {
   const { csrfToken: _csrf, callbackUrl: _callback, ...submitted } = ctx.req.body ?? {}
-  if (typeof settings.accountKey === 'function') return normalizeAccount(settings.accountKey(submitted))
+  if (typeof settings.accountKey === 'function') {
+    const chosen: unknown = settings.accountKey(submitted)
+    return { account: normalizeAccount(chosen), malformed: isMalformedAccount(chosen) }
+  }
   const field = accountFieldOf(provider.credentials)
-  return field ? normalizeAccount(submitted[field]) : undefined
+  const value: unknown = field ? submitted[field] : undefined
+  return { account: normalizeAccount(value), malformed: isMalformedAccount(value) }
 }
 
 /** What this request is limited by; off only when the provider says `bruteForce: false`. */
@@ -73,19 +87,25 @@ export function failureLimitsFor(ctx: RequestContext, provider: CredentialsConfi
     return {
       maxFailures: Number.MAX_SAFE_INTEGER,
       maxClientFailures: Number.MAX_SAFE_INTEGER,
+      lockoutSeconds: 0,
+      accountMalformed: false,
       input: { enabled: false },
     }
   }
   const settings = settingsOf(provider)
+  const lockoutSeconds = positive(settings.lockoutSeconds, defaults.lockoutSeconds)
+  const { account, malformed } = accountOf(ctx, provider, settings)
   return {
+    lockoutSeconds,
+    accountMalformed: malformed,
     maxFailures: Math.ceil(positive(settings.maxFailures, defaults.maxFailures)),
     maxClientFailures: Math.ceil(positive(settings.maxClientFailures, defaults.maxClientFailures)),
     input: {
       enabled: true,
       store: storeFor(provider, settings),
       windowSeconds: positive(settings.windowSeconds, defaults.windowSeconds),
-      lockoutSeconds: positive(settings.lockoutSeconds, defaults.lockoutSeconds),
-      account: accountOf(ctx, provider, settings),
+      lockoutSeconds,
+      account,
       client: clientKeyOf(ctx, settings.clientKey),
     },
   }

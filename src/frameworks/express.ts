@@ -102,7 +102,7 @@ export type ExpressAuthConfig = Omit<AuthConfig, 'raw'>
 export type GetSessionResult = Promise<Session | null>
 
 /** Converts an Express request into a web `Request` for `Auth()` (`config` supplies the configured origin). */
-export async function toWebRequest(req: ExpressRequest, config: AuthConfig = {} as AuthConfig): Promise<Request> {
+export async function toWebRequest(req: ExpressRequest, config: AuthConfig = {}): Promise<Request> {
   const incoming = new NodeIncoming(req, `${originOf(req, config)}${req.originalUrl}`, bodyOf)
   await incoming.readBody()
   return incoming.toRequest()

@@ -18,7 +18,8 @@ export function escapeHtml(value: unknown): string {
 }
 
 /** A CSS colour the theme may set, or undefined when it is not a plain colour (no CSS injection through the theme). */
-function safeColor(value: string | undefined): string | undefined {
+/** A colour the page may write into CSS as it is (the theme's, a provider's `style.brandColor`); else undefined. */
+export function safeColor(value: string | undefined): string | undefined {
   return value && /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{1,20}|rgba?\([\d\s.,%]+\))$/.test(value) ? value : undefined
 }
 
@@ -57,6 +58,8 @@ button, .button { display: block; width: 100%; padding: .7rem 1rem; border: 0; b
 button.provider { background: var(--neutral); color: var(--text); box-shadow: inset 0 0 0 1px var(--field-border); }
 button:hover, .button:hover { filter: brightness(.92); }
 button.provider:hover { background: var(--neutral-hover); filter: none; }
+button.provider.branded { box-shadow: inset 5px 0 0 var(--provider-brand), inset 0 0 0 1px var(--field-border); }
+button.provider img { width: 20px; height: 20px; margin-right: .6rem; vertical-align: -4px; }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 input:focus-visible { outline-offset: 0; border-color: var(--focus); }
 .error { margin: 0 0 1rem; padding: .7rem .8rem; border-radius: 6px; background: var(--error-bg); color: var(--error-text); }

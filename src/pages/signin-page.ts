@@ -1,7 +1,7 @@
 /** The built-in sign-in page: a button per OAuth provider, a form per credentials, e-mail or passkey provider. */
-import type { CredentialInput, WebAuthnFormField } from '../types/providers.js'
+import type { CredentialInput, ProviderStyle, WebAuthnFormField } from '../types/providers.js'
 import type { PageMessages, Theme } from '../types/index.js'
-import { escapeHtml, renderPage } from './html.js'
+import { escapeHtml, renderPage, safeColor } from './html.js'
 import type { PageLocale } from './locale.js'
 import { fillMessage, signInErrorMessage } from './messages.js'
 import { passkeyPageScript } from './passkey-script.js'
@@ -19,6 +19,19 @@ export interface SignInPageProvider {
   credentials?: Record<string, CredentialInput>
   /** For WebAuthn providers: where Authchart is mounted, the fields to ask for, whether autofill offers passkeys. */
   passkey?: { basePath: string; formFields: Record<string, WebAuthnFormField>; conditional: boolean }
+  /** The provider's `style`: its brand colour marks its button, its logo stands before the name. */
+  style?: ProviderStyle
+}
+
+/** A logo URL the page may load: https, or a path of this site (not `//host`, which is another site). */
+function safeLogo(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > 2048) return undefined
+  if (value.startsWith('/')) return value.startsWith('//') || value.startsWith('/\\') ? undefined : value
+  try {
+    return new URL(value).protocol === 'https:' ? value : undefined
+  } catch {
+    return undefined
+  }
 }
 
 export interface SignInPageInput {
@@ -122,7 +135,14 @@ export function renderSignInPage(input: SignInPageInput): string {
         return `<form action="${escapeHtml(p.signinUrl)}" method="POST">${hidden}<label for="${escapeHtml(id)}">${escapeHtml(m.emailLabel)}</label><input${field} />${button(p)}</form>`
       }
       // A provider button leaves for another site: the neutral style, so the forms' brand buttons stay the main action.
-      return `<form action="${escapeHtml(p.signinUrl)}" method="POST">${hidden}${button(p, 'provider')}</form>`
+      // The provider's own brand colour marks it as a bar at its edge (its text keeps the page's contrast), and
+      // its logo stands before the name, as Auth.js's page shows them.
+      const color = safeColor(p.style?.brandColor ?? p.style?.bg)
+      const logo = safeLogo(p.style?.logo)
+      const label = fillMessage(escapeHtml(m.signInWith), { provider: escapeHtml(p.name) })
+      const styled = color ? ` style="--provider-brand: ${escapeHtml(color)}"` : ''
+      const image = logo ? `<img src="${escapeHtml(logo)}" alt="" width="20" height="20" />` : ''
+      return `<form action="${escapeHtml(p.signinUrl)}" method="POST">${hidden}<button type="submit" class="provider${color ? ' branded' : ''}"${styled}>${image}${label}</button></form>`
     })
     .join('<hr />')
   const error = input.error

@@ -31,23 +31,43 @@ export function failureKey(kind: FailureKeyKind, providerId: string, value: stri
   return failureKeyOf(kind, failureSubject(providerId, value))
 }
 
-/** The stored key of a subject already digested by `failureSubject`. */
+/**
+ * The stored key of a subject already digested by `failureSubject`. The subject is a Redis Cluster hash tag, so one
+ * subject's count and lockout share a slot and are reserved in one script.
+ */
 export function failureKeyOf(kind: FailureKeyKind, subject: string): string {
-  return `credentials:${kind}:${subject}`
+  return `credentials:${kind}:{${subject}}`
 }
 
 /** Longest account identifier kept: longer submissions are cut, so a huge field costs nothing more. */
 const maxAccountLength = 320
 
-/** One account, however it was typed: NFKC, trimmed, lower-cased. Undefined for an empty or non-text value. */
+// Code points that render as nothing (zero-width space and joiners, soft hyphen, variation selectors, bidi marks ...):
+// a lookup that ignores them, as most do, must not see a fresh account in "a\u200bda".
+const defaultIgnorable = /\p{Default_Ignorable_Code_Point}/gu
+
+/**
+ * One account, however it was typed: NFKC, without default-ignorable code points, trimmed, lower-cased. Undefined for
+ * an empty or non-text value.
+ */
 export function normalizeAccount(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined
   const normalized = value
     .slice(0, maxAccountLength * 2)
     .normalize('NFKC')
+    .replace(defaultIgnorable, '')
     .trim()
     .toLowerCase()
   return normalized === '' ? undefined : normalized.slice(0, maxAccountLength)
+}
+
+/**
+ * Whether the field that names the account holds something other than text (a JSON body's `["ada"]` or `{}`): such
+ * a submission is refused before `authorize`, since it would escape the per-account limit. An absent field is not
+ * malformed (the per-client limit still applies).
+ */
+export function isMalformedAccount(value: unknown): boolean {
+  return value !== undefined && value !== null && typeof value !== 'string'
 }
 
 /** The field that names the account: `username`, else `email`, else the first declared field that is not a password. */

@@ -9,6 +9,14 @@ export function isCsrfVerified({ event }: { event: object }): boolean {
   return 'csrfVerified' in event && event.csrfVerified === true
 }
 
+/**
+ * The field naming the account held text (or nothing): a JSON body's `username: ["ada"]` would reach `authorize`
+ * under no account key, outside the per-account limit.
+ */
+export function isAccountReadable({ event }: { event: object }): boolean {
+  return 'accountReadable' in event && event.accountReadable === true
+}
+
 /** Whether the flow outlived its own deadline (`expiresAt`, epoch seconds), checked with the request's `now`. */
 export function isFlowExpired({ context, event }: { context: object; event: object }): boolean {
   const expiresAt = 'expiresAt' in context ? context.expiresAt : undefined
@@ -125,9 +133,9 @@ export function isLockedOut({ event }: { event: object }): boolean {
 }
 
 /** Failed credentials sign-ins, this one included, are still under the account's and the client's limits. */
-export function isWithinFailureLimits({ context, event }: { context: object; event: object }): boolean {
-  const account = 'accountFailures' in event ? event.accountFailures : undefined
-  const client = 'clientFailures' in event ? event.clientFailures : undefined
+export function isWithinFailureLimits({ context }: { context: object }): boolean {
+  const account = 'accountFailures' in context ? context.accountFailures : undefined
+  const client = 'clientFailures' in context ? context.clientFailures : undefined
   const accountLimit = 'maxFailures' in context ? context.maxFailures : undefined
   const clientLimit = 'maxClientFailures' in context ? context.maxClientFailures : undefined
   return (
@@ -138,4 +146,19 @@ export function isWithinFailureLimits({ context, event }: { context: object; eve
     account < accountLimit &&
     client < clientLimit
   )
+}
+
+/**
+ * The attempt just counted is past the account's or the client's budget: attempts already in flight spent it, so
+ * this one must not reach `authorize` (N parallel guesses cost N, and at most the limit are checked). Unreadable
+ * counts read as over the budget.
+ */
+export function isAttemptOverBudget({ context, event }: { context: object; event: object }): boolean {
+  const account = 'accountFailures' in event ? event.accountFailures : undefined
+  const client = 'clientFailures' in event ? event.clientFailures : undefined
+  const accountLimit = 'maxFailures' in context ? context.maxFailures : undefined
+  const clientLimit = 'maxClientFailures' in context ? context.maxClientFailures : undefined
+  if (typeof account !== 'number' || typeof client !== 'number') return true
+  if (typeof accountLimit !== 'number' || typeof clientLimit !== 'number') return true
+  return account > accountLimit || client > clientLimit
 }

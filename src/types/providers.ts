@@ -144,6 +144,25 @@ export interface FailureCounter extends RequestCounter {
   peek(key: string, nowSeconds: number): Awaitable<{ count: number; secondsLeft: number }>
   /** Forgets `key`'s window; without a promise when it is done at once. */
   clear(key: string): Awaitable<void>
+  /**
+   * Counts one attempt on `attemptKey` unless `lockoutKey` holds a running lockout, in ONE atomic step: the answer is
+   * the lockout's seconds left (0 for none) and the attempts in the window, this one included (not counted while
+   * locked). Optional for an app's own store; without it the sign-in peeks the lockout, then `hit`s the attempt (each
+   * still atomic on its own, so parallel guesses still cost one each). Both keys share a Redis Cluster hash slot.
+   */
+  reserve?(
+    lockoutKey: string,
+    attemptKey: string,
+    windowSeconds: number,
+    nowSeconds: number,
+  ): Awaitable<{ lockedSeconds: number; attempts: number }>
+  /** Gives back one attempt counted on `key` (a sign-in that succeeded). Optional: without it a success stays counted. */
+  release?(key: string): Awaitable<void>
+  /**
+   * Starts a lockout on `key` for `seconds`. Optional: without it the sign-in `hit`s the key. The memory counter keeps
+   * lockouts apart from counts, so a flood of new counts never evicts a running lockout.
+   */
+  lock?(key: string, seconds: number, nowSeconds: number): Awaitable<void>
 }
 
 /** How failed credentials sign-ins are limited. */

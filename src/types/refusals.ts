@@ -11,6 +11,7 @@ export const refusalChecks = [
   'host',
   'csrf',
   'callback-url',
+  'credentials-input',
   'credentials-lockout',
   'email-address',
   'rate-limit',

@@ -111,7 +111,7 @@ describe('credentials brute-force limits with an unreachable Redis', () => {
       expect(result.response.status).toBe(302)
       expect(result.error).toBe('Configuration')
       expect(result.jar.cookies.has('authjs.session-token')).toBe(false)
-      expect(config.recorded.errors.map((e) => e.message).join()).toContain('failure store failed to read a lockout')
+      expect(config.recorded.errors.map((e) => e.message).join()).toContain('failure store failed to count an attempt')
     } finally {
       dead.disconnect()
     }

@@ -9,6 +9,8 @@ import type { AuthConfig } from '../../src/types/index.js'
 import type { OAuthConfig } from '../../src/types/providers.js'
 import { origin, secret, send, testConfig, testCredentials } from '../support/auth-harness.js'
 import { hintOf } from '../../src/logger.js'
+import { InvalidEndpoints, MissingAuthorize } from '../../src/errors.js'
+import type { Provider } from '../../src/types/index.js'
 
 /** Authorization and token URLs, but no userinfo and no issuer. */
 function withoutUserinfo(): OAuthConfig {
@@ -84,8 +86,24 @@ describe('a provider without issuer and without one of its endpoints', () => {
         providers: [{ ...withoutUserinfo(), userinfo: 'https://acme.example/me', ...change }],
       })
       expect((await send(config, '/auth/providers')).status).toBe(500)
-      expect(config.recorded.errors[0]?.message).toContain(`missing both \`issuer\` and \`${missing}\` endpoint config`)
+      // The very error Auth.js logs: its class, its exact words, no cause; an app's logger can compare it.
+      expect(config.recorded.errors[0]).toEqual(
+        new InvalidEndpoints(
+          `Provider "acme" is missing both \`issuer\` and \`${missing}\` endpoint config. At least one of them is required`,
+        ),
+      )
     }
+  })
+
+  it('a credentials provider without authorize logs MissingAuthorize in Auth.js words', async () => {
+    // What a JavaScript app (no type checker) may pass: the provider object without authorize.
+    const bare: Provider = JSON.parse('{ "id": "bare", "name": "Bare", "type": "credentials" }')
+    const config = testConfig({ providers: [bare] })
+    const response = await send(config, '/auth/providers')
+    expect(response.status).toBe(500)
+    expect(config.recorded.errors).toEqual([
+      new MissingAuthorize('Must define an authorize() handler to use credentials authentication provider'),
+    ])
   })
 
   it('is served as usual once the provider has an issuer, or all three endpoints, or a userinfo request function', async () => {

@@ -65,11 +65,13 @@ function credentialsSignIn(now: number): Promise<{ value: unknown; error: unknow
       now,
       maxFailures: 5,
       maxClientFailures: 50,
+      lockoutSeconds: 900,
+      accountReadable: true,
     },
   ]
   return run(machines.credentials, submitted, {
     runRedirectCallback: { type: 'REDIRECT_RESOLVED', url: 'http://localhost:3000/' },
-    checkLockout: { type: 'LOCKOUT_CHECKED', retryAfterSeconds: 0 },
+    reserveAttempt: { type: 'ATTEMPT_RESERVED', retryAfterSeconds: 0, accountFailures: 1, clientFailures: 1 },
     authorize: { type: 'AUTHORIZED', user: { id: 'u1', email: 'ada@example.com' } },
     clearFailures: { type: 'FAILURES_CLEARED' },
     runSignInCallback: { type: 'SIGNIN_ALLOWED' },

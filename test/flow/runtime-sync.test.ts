@@ -15,6 +15,8 @@ const submitted = (csrfVerified: boolean): FlowEvent => ({
   now: 1_900_000_000,
   maxFailures: 5,
   maxClientFailures: 50,
+  lockoutSeconds: 900,
+  accountReadable: true,
 })
 
 /** Every command answered at once, except those named in `later`, which answer through a promise. */
@@ -22,7 +24,7 @@ function handlers(later: string[] = []): { handlers: EffectHandlers; ran: string
   const ran: string[] = []
   const answers: Record<string, FlowEvent> = {
     runRedirectCallback: { type: 'REDIRECT_RESOLVED', url: 'https://app.example/in' },
-    checkLockout: { type: 'LOCKOUT_CHECKED', retryAfterSeconds: 0 },
+    reserveAttempt: { type: 'ATTEMPT_RESERVED', retryAfterSeconds: 0, accountFailures: 1, clientFailures: 1 },
     authorize: { type: 'AUTHORIZED', user: { id: 'u-1', email: 'a@example.com' } },
     clearFailures: { type: 'FAILURES_CLEARED' },
     runSignInCallback: { type: 'SIGNIN_ALLOWED' },
@@ -55,7 +57,7 @@ describe('the runtime, with handlers that answer at once', () => {
     expect(late.ran).toEqual(now.ran)
     expect(now.ran).toEqual([
       'runRedirectCallback',
-      'checkLockout',
+      'reserveAttempt',
       'authorize',
       'clearFailures',
       'runSignInCallback',
@@ -71,8 +73,8 @@ describe('the runtime, with handlers that answer at once', () => {
     ).toThrow(FlowRejected)
 
     // A handler that answers, through a promise, with an event its state does not take.
-    const { handlers: late } = handlers(['checkLockout'])
-    late.checkLockout = () => Promise.resolve({ type: 'SESSION_ISSUED' })
+    const { handlers: late } = handlers(['reserveAttempt'])
+    late.reserveAttempt = () => Promise.resolve({ type: 'SESSION_ISSUED' })
     await expect(
       Promise.resolve(runFlow({ entry: credentialsEntry, event: submitted(true), handlers: late, now: 1 })),
     ).rejects.toBeInstanceOf(FlowRejected)

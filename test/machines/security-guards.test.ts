@@ -20,6 +20,8 @@ describe('inline security guards', () => {
       csrfVerified: false,
       maxFailures: 5,
       maxClientFailures: 50,
+      lockoutSeconds: 900,
+      accountReadable: true,
       now: 1,
     })
     expect(next.value).toBe('failed')

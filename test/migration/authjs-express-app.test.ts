@@ -231,6 +231,9 @@ await describeWithService('postgres', probePostgres, () => {
           expect(jar.cookies.has('authjs.session-token')).toBe(false)
           const page = await (await browse(target.href, jar)).text()
           expect(page).toContain('<p id="code">invalid_login</p>')
+          // The app's own logger receives the app's CredentialsSignin subclass itself, as Auth.js passes it.
+          const logged = await json<unknown[]>(await browse(`${origin()}/logged-errors`, new CookieJar()))
+          expect(logged).toContainEqual({ name: 'InvalidLoginError', type: 'CredentialsSignin', code: 'invalid_login' })
         })
 
         it('signs in with credentials: the callbacks add their fields, getSession sees them', async () => {

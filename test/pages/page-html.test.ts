@@ -28,6 +28,47 @@ async function signInHtml(config = pagesConfig('all'), acceptLanguage = 'en'): P
   return (await send(config, '/auth/signin', { headers: { 'accept-language': acceptLanguage } })).text()
 }
 
+describe('provider style on the sign-in buttons', () => {
+  function styled(style: Record<string, string>) {
+    return pagesConfig('all', {
+      providers: [
+        {
+          id: 'acme',
+          name: 'Acme',
+          type: 'oauth',
+          clientId: 'c',
+          clientSecret: 's',
+          authorization: 'https://acme.example/authorize',
+          token: 'https://acme.example/token',
+          userinfo: 'https://acme.example/me',
+          style,
+        },
+      ],
+    })
+  }
+
+  it("marks the provider's button with its brandColor and puts its logo before the name", async () => {
+    const html = await signInHtml(styled({ brandColor: '#ff5b24', logo: 'https://cdn.acme.example/logo.svg' }))
+    expect(html).toContain(
+      '<button type="submit" class="provider branded" style="--provider-brand: #ff5b24"><img src="https://cdn.acme.example/logo.svg" alt="" width="20" height="20" />Sign in with Acme</button>',
+    )
+  })
+
+  it('takes the deprecated bg when there is no brandColor', async () => {
+    expect(await signInHtml(styled({ bg: '#123456' }))).toContain('style="--provider-brand: #123456"')
+  })
+
+  it('leaves out a colour or logo it cannot put in the page safely', async () => {
+    const html = await signInHtml(
+      styled({ brandColor: 'red; background: url(https://evil.example/x)', logo: 'javascript:alert(1)' }),
+    )
+    expect(html).toContain('<button type="submit" class="provider">Sign in with Acme</button>')
+    expect(html).not.toContain('evil.example')
+    expect(html).not.toContain('javascript:')
+    expect(await signInHtml(styled({ logo: '//evil.example/logo.png' }))).not.toContain('evil.example')
+  })
+})
+
 describe('autocomplete', () => {
   it('the default sign-in page: username, current-password, email, and "username webauthn" on the passkey field', async () => {
     const html = await signInHtml()

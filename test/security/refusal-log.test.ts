@@ -276,6 +276,15 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
       },
     })
   },
+  'credentials-input': async () => {
+    // A JSON body whose username is not text: refused before any count or authorize().
+    const cfg = config()
+    const jar = new CookieJar()
+    await send(cfg, '/auth/callback/credentials', {
+      jar,
+      json: { username: ['ada'], password: 'lovelace', csrfToken: await csrfToken(cfg, jar) },
+    })
+  },
   'credentials-lockout': async () => {
     const cfg = config({ providers: [{ ...testCredentials(), bruteForce: { maxFailures: 1 } }] })
     for (const password of ['wrong', 'lovelace']) {
@@ -499,6 +508,7 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
 /** Checks whose refusal concerns a flow, so their line names the flow id. */
 const flowChecks = new Set<RefusalCheck>([
   'csrf',
+  'credentials-input',
   'credentials-lockout',
   'redirect-proxy-origin',
   'flow-expired',

@@ -46,6 +46,8 @@ export function credentialsCallbackAction(
     now: ctx.now,
     maxFailures: limits.maxFailures,
     maxClientFailures: limits.maxClientFailures,
+    lockoutSeconds: limits.lockoutSeconds,
+    accountReadable: !limits.accountMalformed,
   }
   const final = runMachine(
     ctx,

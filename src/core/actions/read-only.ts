@@ -69,6 +69,7 @@ export function signInPageAction(ctx: RequestContext): ResponseInternal {
     signinUrl: actionUrl(ctx, 'signin', p.id),
     callbackUrl: actionUrl(ctx, 'callback', p.id),
     credentials: p.kind === 'credentials' ? p.credentials : undefined,
+    style: p.kind === 'oauth' ? p.style : undefined,
     passkey:
       p.kind === 'webauthn'
         ? {

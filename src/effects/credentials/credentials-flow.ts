@@ -50,8 +50,7 @@ export function credentialsEffects(
   // Named one by one rather than spread into the literal: the handlers object is built on every sign-in.
   return {
     runRedirectCallback: (params) => runRedirectCallback(env, params),
-    checkLockout: limitHandlers.checkLockout,
-    recordFailure: limitHandlers.recordFailure,
+    reserveAttempt: limitHandlers.reserveAttempt,
     startLockout: limitHandlers.startLockout,
     clearFailures: limitHandlers.clearFailures,
 

@@ -1,6 +1,7 @@
 /**
- * Handlers of the credentials machine's brute-force commands: read a running lockout, count a failure, start a
- * lockout, forget an account's failures after a right password. The machine compares counts with the limits.
+ * Handlers of the credentials machine's brute-force commands: reserve an attempt (read a running lockout and count
+ * the attempt, atomically, before authorize runs), start a lockout, give the attempt back after a right password. The
+ * machine compares counts with the limits.
  */
 import { CallbackRouteError } from '../../errors.js'
 import { failureKeyOf, failureSubject, type FailureKeyKind } from '../../providers-internal/credentials-limits.js'
@@ -26,19 +27,33 @@ export type FailureLimitsInput =
 
 type LimitHandlers = Pick<
   HandlersFor<CredentialsCommand, CredentialsEvent, typeof credentialsContract>,
-  'checkLockout' | 'recordFailure' | 'startLockout' | 'clearFailures'
+  'reserveAttempt' | 'startLockout' | 'clearFailures'
 >
 
-type Peeked = { count: number; secondsLeft: number }
+type Reserved = { lockedSeconds: number; attempts: number }
 
 /** Whether a store's answer is still to come (a promise or any thenable). */
 function isPending<T>(answer: T | PromiseLike<T>): answer is PromiseLike<T> {
   return typeof (answer as PromiseLike<T> | undefined)?.then === 'function'
 }
 
-/** Seconds a peeked lockout still runs; 0 for none. */
-function secondsLeft(peeked: Peeked | undefined): number {
-  return peeked && peeked.count > 0 ? peeked.secondsLeft : 0
+/**
+ * One attempt reserved on a store: its own atomic `reserve` when it has one (the built-in counters), else a peek of
+ * the lockout then a `hit` of the attempt (each atomic on its own, so parallel attempts still get distinct counts).
+ */
+function reserveOn(
+  store: FailureCounter,
+  lockoutKey: string,
+  attemptKey: string,
+  windowSeconds: number,
+  now: number,
+): Reserved | PromiseLike<Reserved> {
+  if (store.reserve) return store.reserve(lockoutKey, attemptKey, windowSeconds, now)
+  return Promise.resolve(store.peek(lockoutKey, now)).then(async (lock) =>
+    lock.count > 0 && lock.secondsLeft > 0
+      ? { lockedSeconds: lock.secondsLeft, attempts: 0 }
+      : { lockedSeconds: 0, attempts: await store.hit(attemptKey, windowSeconds, now) },
+  )
 }
 
 /** The four handlers, over one request's account and client. */
@@ -61,39 +76,56 @@ export function failureLimitHandlers(env: EffectEnv, providerId: string, limits:
     )
   }
 
+  async function lockAndRestart(lockoutKey: string, countKey: string): Promise<void> {
+    if (!limits.enabled) return
+    const { store } = limits
+    if (store.lock) await store.lock(lockoutKey, limits.lockoutSeconds, env.now)
+    else await store.hit(lockoutKey, limits.lockoutSeconds, env.now)
+    await store.clear(countKey)
+  }
+
   return {
-    checkLockout() {
-      if (!limits.enabled) return { type: 'LOCKOUT_CHECKED', retryAfterSeconds: 0 }
-      const { store } = limits
+    reserveAttempt() {
+      if (!limits.enabled)
+        return { type: 'ATTEMPT_RESERVED', retryAfterSeconds: 0, accountFailures: 0, clientFailures: 0 }
+      const { store, windowSeconds } = limits
       const failed = (err: unknown) => {
-        storeError('read a lockout', err)
-        return { type: 'LOCKOUT_CHECK_FAILED' } as const
+        storeError('count an attempt', err)
+        return { type: 'ATTEMPT_RESERVE_FAILED' } as const
       }
-      const checked = (account: Peeked | undefined, client: Peeked | undefined) =>
-        ({ type: 'LOCKOUT_CHECKED', retryAfterSeconds: Math.max(secondsLeft(account), secondsLeft(client)) }) as const
+      const reserved = (account: Reserved | undefined, client: Reserved | undefined) =>
+        ({
+          type: 'ATTEMPT_RESERVED',
+          retryAfterSeconds: Math.max(account?.lockedSeconds ?? 0, client?.lockedSeconds ?? 0),
+          accountFailures: account?.attempts ?? 0,
+          clientFailures: client?.attempts ?? 0,
+        }) as const
       try {
-        // Both are always read, so a locked and an unlocked account cost the same store work.
-        const account = limits.account ? store.peek(key('account-lockout', limits.account), env.now) : undefined
-        const client = limits.client ? store.peek(key('client-lockout', limits.client), env.now) : undefined
+        // Counted before authorize() runs: N guesses in flight at once cost N, and the machine lets through only those
+        // within the limits. Both are always counted, so a locked and an unlocked account cost the same store work.
+        const account = limits.account
+          ? reserveOn(
+              store,
+              key('account-lockout', limits.account),
+              key('account-failures', limits.account),
+              windowSeconds,
+              env.now,
+            )
+          : undefined
+        const client = limits.client
+          ? reserveOn(
+              store,
+              key('client-lockout', limits.client),
+              key('client-failures', limits.client),
+              windowSeconds,
+              env.now,
+            )
+          : undefined
         // A store that answered at once (memory) costs the sign-in no wait.
-        if (!isPending(account) && !isPending(client)) return checked(account, client)
-        return Promise.all([account, client]).then(([a, c]) => checked(a, c), failed)
+        if (!isPending(account) && !isPending(client)) return reserved(account, client)
+        return Promise.all([account, client]).then(([a, c]) => reserved(a, c), failed)
       } catch (err) {
         return failed(err)
-      }
-    },
-
-    async recordFailure() {
-      if (!limits.enabled) return { type: 'FAILURE_RECORDED', accountFailures: 0, clientFailures: 0 }
-      try {
-        const [accountFailures, clientFailures] = await Promise.all([
-          limits.account ? limits.store.hit(key('account-failures', limits.account), limits.windowSeconds, env.now) : 0,
-          limits.client ? limits.store.hit(key('client-failures', limits.client), limits.windowSeconds, env.now) : 0,
-        ])
-        return { type: 'FAILURE_RECORDED', accountFailures, clientFailures }
-      } catch (err) {
-        storeError('count a failure', err)
-        return { type: 'FAILURE_RECORD_FAILED' }
       }
     },
 
@@ -103,14 +135,8 @@ export function failureLimitHandlers(env: EffectEnv, providerId: string, limits:
       const client = params.client ? limits.client : undefined
       try {
         // The lockout starts a fresh count: once it ends, the next failures are counted from zero.
-        if (account) {
-          await limits.store.hit(key('account-lockout', account), limits.lockoutSeconds, env.now)
-          await limits.store.clear(key('account-failures', account))
-        }
-        if (client) {
-          await limits.store.hit(key('client-lockout', client), limits.lockoutSeconds, env.now)
-          await limits.store.clear(key('client-failures', client))
-        }
+        if (account) await lockAndRestart(key('account-lockout', account), key('account-failures', account))
+        if (client) await lockAndRestart(key('client-lockout', client), key('client-failures', client))
       } catch (err) {
         storeError('start a lockout', err)
         return { type: 'LOCKOUT_STARTED' }
@@ -128,7 +154,8 @@ export function failureLimitHandlers(env: EffectEnv, providerId: string, limits:
     },
 
     clearFailures() {
-      if (!limits.enabled || !limits.account) return { type: 'FAILURES_CLEARED' }
+      if (!limits.enabled) return { type: 'FAILURES_CLEARED' }
+      const { store } = limits
       // The sign-in goes on whatever happens: a count left behind only ends with its window.
       const cleared = () => ({ type: 'FAILURES_CLEARED' }) as const
       const failed = (err: unknown) => {
@@ -136,8 +163,11 @@ export function failureLimitHandlers(env: EffectEnv, providerId: string, limits:
         return cleared()
       }
       try {
-        const pending = limits.store.clear(key('account-failures', limits.account))
-        return isPending(pending) ? Promise.resolve(pending).then(cleared, failed) : cleared()
+        // The account's count starts again; the client gets back the attempt it reserved (a success is no failure).
+        const account = limits.account ? store.clear(key('account-failures', limits.account)) : undefined
+        const client = limits.client && store.release ? store.release(key('client-failures', limits.client)) : undefined
+        if (!isPending(account) && !isPending(client)) return cleared()
+        return Promise.all([account, client]).then(cleared, failed)
       } catch (err) {
         return failed(err)
       }

@@ -65,7 +65,7 @@ describe('SolidAuth configuration: prefix and basePath are one option', () => {
     )
     expect(() => SolidAuth(config({ prefix: 'auth' }))).toThrow(InvalidConfig)
     expect(() => SolidAuth({ ...config(), raw: Symbol('raw') } as SolidAuthConfig)).toThrow(/raw/)
-    expect(() => SolidAuth({} as SolidAuthConfig)).toThrow(InvalidConfig)
+    expect(() => SolidAuth({})).toThrow(InvalidConfig)
   })
 })
 

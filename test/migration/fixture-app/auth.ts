@@ -27,6 +27,9 @@ const credentials = Credentials({
   },
 })
 
+/** What our own logger received at `error`, for the /logged-errors page (an app would ship these to its log service). */
+export const loggedErrors: Array<{ name: string; type?: string; code?: string }> = []
+
 /** APP_SESSIONS=database keeps sessions in PostgreSQL (credentials sign-in needs JWT sessions, so it is left out). */
 const database = process.env.APP_SESSIONS === 'database'
 
@@ -35,6 +38,12 @@ export const authConfig: ExpressAuthConfig = {
   adapter: database ? PostgresAdapter(new pg.Pool({ connectionString: process.env.DATABASE_URL })) : undefined,
   session: { strategy: database ? 'database' : 'jwt' },
   pages: { signIn: '/login' },
+  logger: {
+    error(error) {
+      const { type, code } = error as Error & { type?: string; code?: string }
+      loggedErrors.push({ name: error.name, type, code })
+    },
+  },
   callbacks: {
     jwt({ token, user, account, trigger, session }) {
       if (user) token.role = user.role ?? 'member'

@@ -1,6 +1,6 @@
 import express from 'express'
 import { ExpressAuth, getSession } from '@auth/express'
-import { authConfig } from './auth.js'
+import { authConfig, loggedErrors } from './auth.js'
 
 const app = express()
 app.set('trust proxy', true)
@@ -11,6 +11,10 @@ app.get('/login', (req, res) => {
   const error = typeof req.query.error === 'string' ? req.query.error : ''
   const code = typeof req.query.code === 'string' ? req.query.code : ''
   res.type('html').send(`<h1>Sign in</h1><p id="error">${error.replace(/\W/g, '')}</p><p id="code">${code.replace(/\W/g, '')}</p>`)
+})
+
+app.get('/logged-errors', (req, res) => {
+  res.json(loggedErrors)
 })
 
 app.get('/me', async (req, res) => {
