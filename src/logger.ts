@@ -2,9 +2,10 @@
  * The logger: `error(err)`, `warn(code)`, and `debug` only when the config says `debug: true`. The built-in one
  * writes one line per call, `[authchart][<level>]...`, in the format docs/logging.md documents.
  */
-import { AuthError, CredentialsSignin } from './errors.js'
+import { AuthError, CredentialsSignin, UnknownAction } from './errors.js'
 import type { LoggerInstance } from './types/logger.js'
 import { safeRefusalDetail, type RefusalCheck, type RefusalDetail } from './types/refusals.js'
+import { warningSentence } from './warning-sentences.js'
 
 // The logger's types live with the shared types (src/types/logger.ts); re-exported here for existing importers.
 export type { LoggerInstance, WarningCode } from './types/logger.js'
@@ -62,6 +63,9 @@ const consoleLogger: LoggerInstance = {
     // A refused credentials sign-in is an everyday outcome, already one `credentials-signin` warn line: on the
     // console it gets no error line and no stack. An app's own `logger.error` still receives the error.
     if (error instanceof CredentialsSignin) return
+    // An unknown path under the base path is a stray request (a scanner, a typo), already one `unknown-action` warn
+    // line (logUnknownAction): no error line and no stack. An app's own `logger.error` still receives it.
+    if (error instanceof UnknownAction) return
     const name = error instanceof AuthError ? error.type : error.name
     console.error(`[authchart][error] ${name}: ${error.message}`)
     const hint = hints.get(error)
@@ -76,7 +80,9 @@ const consoleLogger: LoggerInstance = {
     }
   },
   warn(code, detail) {
-    console.warn(detail ? `[authchart][warn][${code}] ${formatDetail(detail)}` : `[authchart][warn][${code}]`)
+    // The code for grepping and alerting, then what it means, so no warning is a bare code.
+    const line = `[authchart][warn][${code}] ${warningSentence(code)}`
+    console.warn(detail ? `${line} ${formatDetail(detail)}` : line)
   },
   debug(message, metadata) {
     const detail = formatMetadata(metadata)
@@ -116,4 +122,13 @@ export function isDebugEnabled(logger: LoggerInstance): boolean {
 /** Logs one refusal: `refused:<check>` at warn, with details cut to a safe length. */
 export function logRefusal(logger: LoggerInstance, check: RefusalCheck, detail: RefusalDetail = {}): void {
   logger.warn(`refused:${check}`, safeRefusalDetail(detail))
+}
+
+/**
+ * Logs a request under the base path that names no action: `unknown-action` at warn (one line), and Auth.js's
+ * `UnknownAction` to `logger.error`, which the built-in logger leaves unprinted.
+ */
+export function logUnknownAction(logger: LoggerInstance, error: UnknownAction, detail: RefusalDetail = {}): void {
+  logger.warn('unknown-action', safeRefusalDetail({ ...detail, reason: error.message }))
+  logger.error(error)
 }

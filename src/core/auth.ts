@@ -3,12 +3,12 @@
  * the documented error page or JSON; the server log gets the whole error, the client only its type.
  */
 import { AdapterError, AuthError, errorPresentation, FlowStoreUnavailable, UnknownAction } from '../errors.js'
-import { isDebugEnabled, logRefusal } from '../logger.js'
+import { isDebugEnabled, logRefusal, logUnknownAction } from '../logger.js'
 import { builtInPageLocales, choosePageLocale } from '../pages/locale.js'
 import { renderErrorPage, renderUnavailablePage } from '../pages/simple-pages.js'
 import { raw } from '../types/symbols.js'
 import type { AuthAction, AuthConfig, ResponseInternal } from '../types/index.js'
-import { callbackAction, signInAction } from './actions/provider-actions.js'
+import { callbackAction, signInAction, signInPageForAction } from './actions/provider-actions.js'
 import {
   csrfAction,
   errorPageAction,
@@ -44,7 +44,7 @@ const getRoutes: Partial<Record<AuthAction, Handler>> = {
   providers: providersAction,
   csrf: csrfAction,
   session: sessionAction,
-  signin: signInPageAction,
+  signin: signInPageForAction,
   signout: signOutPageAction,
   error: errorPageAction,
   'verify-request': verifyRequestPageAction,
@@ -119,7 +119,10 @@ function handle(ctx: RequestContext): ResponseInternal | Promise<ResponseInterna
   const routes = ctx.req.method === 'POST' ? postRoutes : getRoutes
   const handler = routes[ctx.req.action]
   if (!handler) {
-    ctx.config.logger.error(new UnknownAction(`Cannot handle action: ${ctx.req.action} (${ctx.req.method})`))
+    logUnknownAction(
+      ctx.config.logger,
+      new UnknownAction(`Cannot handle action: ${ctx.req.action} (${ctx.req.method})`),
+    )
     return json(400, { error: 'UnknownAction', message: `${ctx.req.method} /${ctx.req.action} is not supported` })
   }
   let answer: ResponseInternal | Promise<ResponseInternal>
@@ -197,7 +200,8 @@ function requestRefusal(config: ResolvedConfig, error: unknown): ResponseInterna
 function unparsedAnswer(resolved: ResolvedConfig, error: unknown): ResponseInternal {
   const refused = requestRefusal(resolved, error)
   if (refused) return refused
-  resolved.logger.error(error instanceof Error ? error : new AuthError(String(error)))
+  if (error instanceof UnknownAction) logUnknownAction(resolved.logger, error)
+  else resolved.logger.error(error instanceof Error ? error : new AuthError(String(error)))
   const type = error instanceof AuthError ? error.type : 'InvalidRequest'
   return json(400, {
     error: type,

@@ -97,7 +97,8 @@ function passkeyFields(
  * a label the app chose is shown as written.
  */
 function passkeyLabel(name: string, field: WebAuthnFormField, messages: PageMessages): string {
-  if (name === 'email' && (field.label === undefined || field.label === presetEmailLabel)) return messages.emailLabel
+  if (name === 'email' && (field.label === undefined || field.label === presetEmailLabel))
+    return messages.passkeyEmailLabel
   return field.label ?? name
 }
 

@@ -46,6 +46,26 @@ export function renderErrorPage(input: {
   })
 }
 
+/**
+ * The page for a sign-in or callback address whose provider id is not configured: it names the ids that are, so a
+ * mistyped id is found at once. The requested id is not echoed (it comes from the address bar).
+ */
+export function renderUnknownProviderPage(input: {
+  providerIds: readonly string[]
+  homeUrl: string
+  theme?: Theme
+  locale: PageLocale
+}): string {
+  const m = input.locale.messages
+  const text = m.unknownProviderText.replace('{providers}', input.providerIds.join(', ') || '-')
+  return renderPage({
+    title: m.unknownProviderTitle,
+    content: `<h1>${escapeHtml(m.unknownProviderTitle)}</h1><p>${escapeHtml(text)}</p><a class="button" href="${escapeHtml(input.homeUrl)}">${escapeHtml(m.homeLink)}</a>`,
+    locale: input.locale,
+    theme: input.theme,
+  })
+}
+
 /** The page shown after an e-mail sign-in link was sent. */
 export function renderVerifyRequestPage(input: { homeUrl: string; theme?: Theme; locale: PageLocale }): string {
   const m = input.locale.messages

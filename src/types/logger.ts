@@ -17,6 +17,9 @@ export type WarningCode =
   | 'express-mount-basepath-mismatch'
   | 'credentials-lockout'
   | 'cookie-option-unused'
+  | 'unknown-action'
+  | 'credentials-user-unknown'
+  | 'sveltekit-trusts-any-host'
   | RefusalCode
 
 export interface LoggerInstance {

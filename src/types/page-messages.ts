@@ -7,8 +7,13 @@ export interface PageMessages {
   signInTitle: string
   /** A provider's button: `{provider}` is its name. */
   signInWith: string
-  /** The label of the e-mail provider's address field. */
+  /** The label of the e-mail provider's address field (where the sign-in link is sent). */
   emailLabel: string
+  /**
+   * The label of the passkey form's e-mail field. Distinct from `emailLabel`: a page with both providers would
+   * otherwise show two sections labelled alike, and a screen reader could not tell the fields apart.
+   */
+  passkeyEmailLabel: string
   emailPlaceholder: string
   /** Shown under the passkey button when the browser's passkey prompt failed or was dismissed. */
   passkeyFailed: string
@@ -28,6 +33,12 @@ export interface PageMessages {
   /** The page shown while a store the flows need cannot be reached. */
   unavailableTitle: string
   unavailableText: string
+  /**
+   * The page for a sign-in or callback address whose provider id is not configured (a mistyped id):
+   * `{providers}` is the list of the ids that are.
+   */
+  unknownProviderTitle: string
+  unknownProviderText: string
   /** The sign-in page's message for each `error` query value; `default` for any other value. */
   signInErrors: SignInErrorMessages
   /** The error page's title and text for each `error` query value; `default` for any other value. */

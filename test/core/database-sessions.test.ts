@@ -54,6 +54,24 @@ describe('database sessions', () => {
     expect(location.searchParams.get('error')).toBe('CredentialsSignin')
     expect(store.sessions.size).toBe(0)
     expect(jar.cookies.has('authjs.session-token')).toBe(false)
+    // The log says why and what to do (seed the user), once, as a coded warn line.
+    expect(config.recorded.warnings).toEqual(['credentials-user-unknown'])
+  })
+
+  it("the built-in logger's line for the unknown user says to create it through the adapter", async () => {
+    const lines: string[] = []
+    const spy = vi.spyOn(console, 'warn').mockImplementation((line: string) => void lines.push(line))
+    try {
+      const config = dbConfig(MemoryAdapter())
+      delete config.logger
+      await signIn(config, new CookieJar())
+    } finally {
+      spy.mockRestore()
+    }
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(
+      /^\[authchart\]\[warn\]\[credentials-user-unknown\] .*adapter\.createUser.*provider=credentials$/,
+    )
   })
 
   it('extends the expiry by maxAge at most once per updateAge', async () => {

@@ -9,6 +9,7 @@ import AuthJsCredentials from '@auth/core/providers/credentials'
 import AuthJsGitHub from '@auth/core/providers/github'
 import AuthJsPasskey from '@auth/core/providers/passkey'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { warningSentences } from '../../src/warning-sentences.js'
 import * as errors from '../../src/errors.js'
 import { MemoryAdapter } from '../../adapters/memory.js'
 import Credentials from '../../src/providers/credentials.js'
@@ -235,7 +236,9 @@ describe('a CredentialsSignin thrown by the app', () => {
     const response = await signIn(throwing(new errors.CredentialsSignin()), new CookieJar())
     expect(new URL(response.headers.get('location') as string).searchParams.get('error')).toBe('CredentialsSignin')
     expect(failed).toEqual([])
-    expect(warned).toEqual(['[authchart][warn][credentials-signin] provider=credentials code=credentials'])
+    expect(warned).toEqual([
+      `[authchart][warn][credentials-signin] ${warningSentences['credentials-signin']} provider=credentials code=credentials`,
+    ])
   })
 
   it("carries the app's own message and code on that line", async () => {
@@ -248,7 +251,7 @@ describe('a CredentialsSignin thrown by the app', () => {
     await signIn(throwing(new InvalidLogin('Wrong password for this account')), new CookieJar())
     expect(failed).not.toHaveBeenCalled()
     expect(warned).toEqual([
-      '[authchart][warn][credentials-signin] provider=credentials code=invalid_login message="Wrong password for this account"',
+      `[authchart][warn][credentials-signin] ${warningSentences['credentials-signin']} provider=credentials code=invalid_login message="Wrong password for this account"`,
     ])
   })
 })

@@ -215,6 +215,11 @@ describe.each(locales)('the pages in %s', (lang, m) => {
     has(html, m.signInWith.replace('{provider}', 'GitHub'))
     has(html, m.signInWith.replace('{provider}', 'Passkey'))
     has(html, m.emailLabel)
+    has(html, m.passkeyEmailLabel)
+    // The e-mail link's and the passkey's fields sit in different sections: no two labels on the page read alike.
+    const labels = [...html.matchAll(/<label[^>]*>([^<]*)<\/label>/g)].map((l) => l[1])
+    expect(labels.length).toBeGreaterThan(1)
+    expect(new Set(labels).size).toBe(labels.length)
     expect(html).toContain(`placeholder="${escapeHtml(m.emailPlaceholder)}"`)
     expect(html).toContain(`data-failed="${escapeHtml(m.passkeyFailed)}"`)
   })

@@ -11,6 +11,7 @@ import type { ServedKind } from '../served-providers.js'
 import { credentialsCallbackAction } from './credentials-callback.js'
 import { emailCallbackAction, emailSignInAction } from './email.js'
 import { oauthCallbackAction, oauthSignInAction } from './oauth.js'
+import { signInPageAction, unknownProviderPageAction } from './read-only.js'
 import { webAuthnCallbackAction } from './webauthn.js'
 
 type ProviderHandler = (ctx: RequestContext, provider: MergedProvider) => ResponseInternal | Promise<ResponseInternal>
@@ -70,29 +71,46 @@ function providerOf(ctx: RequestContext): MergedProvider | undefined {
 }
 
 /**
+ * A provider id that is not configured (a mistyped id): Auth.js's InvalidProvider is logged with the ids that are, and
+ * the page names them too (Auth.js shows a bare Configuration page; docs/migrating-from-authjs.md).
+ */
+function unknownProvider(ctx: RequestContext, route: 'sign-in' | 'callback'): ResponseInternal {
+  const known = ctx.config.providers.map((p) => p.id).join(', ')
+  ctx.config.logger.error(
+    new InvalidProvider(
+      `no ${route} for provider "${String(ctx.req.providerId ?? '').slice(0, 40)}"; known provider ids: ${known || 'none'}`,
+    ),
+  )
+  return unknownProviderPageAction(ctx)
+}
+
+/**
  * POST /signin/:provider. The dispatch adds no promise of its own: each one on the way costs the request a turn of the
  * microtask queue.
  */
 export function signInAction(ctx: RequestContext): ResponseInternal | Promise<ResponseInternal> {
   const provider = providerOf(ctx)
-  const handler = provider && flows[provider.kind]?.signIn
-  if (!provider || !handler) {
-    ctx.config.logger.error(
-      new InvalidProvider(`no sign-in for provider "${String(ctx.req.providerId ?? '').slice(0, 40)}"`),
-    )
+  if (!provider) return unknownProvider(ctx, 'sign-in')
+  const handler = flows[provider.kind]?.signIn
+  if (!handler) {
+    ctx.config.logger.error(new InvalidProvider(`no sign-in for provider "${provider.id}"`))
     return errorRedirect(ctx, errorFromType('InvalidProvider'))
   }
   return handler(ctx, provider)
 }
 
+/** GET /signin and GET /signin/:provider: the page, unless the id names no configured provider. */
+export function signInPageForAction(ctx: RequestContext): ResponseInternal {
+  return ctx.req.providerId !== undefined && !providerOf(ctx) ? unknownProvider(ctx, 'sign-in') : signInPageAction(ctx)
+}
+
 /** GET or POST /callback/:provider. */
 export function callbackAction(ctx: RequestContext): ResponseInternal | Promise<ResponseInternal> {
   const provider = providerOf(ctx)
-  const handler = provider && flows[provider.kind]?.callback
-  if (!provider || !handler) {
-    ctx.config.logger.error(
-      new InvalidProvider(`no callback for provider "${String(ctx.req.providerId ?? '').slice(0, 40)}"`),
-    )
+  if (!provider) return unknownProvider(ctx, 'callback')
+  const handler = flows[provider.kind]?.callback
+  if (!handler) {
+    ctx.config.logger.error(new InvalidProvider(`no callback for provider "${provider.id}"`))
     return errorRedirect(ctx, errorFromType('InvalidProvider'))
   }
   return handler(ctx, provider)

@@ -2,7 +2,12 @@
 import { privateNoStoreHeaders } from '../response.js'
 import { createCsrfToken } from '../../security/csrf.js'
 import { renderSignInPage } from '../../pages/signin-page.js'
-import { renderErrorPage, renderSignOutPage, renderVerifyRequestPage } from '../../pages/simple-pages.js'
+import {
+  renderErrorPage,
+  renderSignOutPage,
+  renderUnknownProviderPage,
+  renderVerifyRequestPage,
+} from '../../pages/simple-pages.js'
 import type { PublicProvider } from '../../types/providers.js'
 import type { ResponseInternal } from '../../types/index.js'
 import { requestedCallbackUrl } from '../callback-url.js'
@@ -115,6 +120,23 @@ export function errorPageAction(ctx: RequestContext): ResponseInternal {
     locale,
   })
   return { status, body, headers: pageHeaders(ctx, locale), cookies: ctx.setCookies }
+}
+
+/**
+ * A sign-in or callback address whose provider id is not configured: a 400 page naming the ids that are (an app with
+ * its own error page gets the Configuration redirect Auth.js gives). The caller logs the InvalidProvider.
+ */
+export function unknownProviderPageAction(ctx: RequestContext): ResponseInternal {
+  if (ctx.config.pages.error)
+    return { redirect: pageUrl(ctx, 'error', { error: 'Configuration' }), cookies: ctx.setCookies }
+  const locale = pageLocaleOf(ctx)
+  const body = renderUnknownProviderPage({
+    providerIds: ctx.config.providers.map((p) => p.id),
+    homeUrl: ctx.origin,
+    theme: ctx.config.theme,
+    locale,
+  })
+  return { status: 400, body, headers: pageHeaders(ctx, locale), cookies: ctx.setCookies }
 }
 
 /** GET /verify-request: "check your e-mail". */

@@ -23,6 +23,9 @@ export async function issueDatabaseSession(
       (userId ? await adapter.getUser(userId) : null) ??
       (subject.user.email ? await adapter.getUserByEmail(subject.user.email) : null)
     if (!known) {
+      // The operator's fix (seed the user) on one warn line; the CredentialsSignin still goes to logger.error as
+      // for any refused credentials sign-in. The page stays the generic one: it must not tell who has an account.
+      env.config.logger.warn('credentials-user-unknown', { provider: subject.account.provider })
       env.config.logger.error(
         new CredentialsSignin('authorize() returned a user the adapter does not know', {
           provider: subject.account.provider,

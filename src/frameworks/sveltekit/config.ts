@@ -6,6 +6,7 @@
 import type { RequestEvent } from '@sveltejs/kit'
 import { setEnvDefaults } from '../../index.js'
 import { InvalidConfig } from '../../errors.js'
+import { createLogger } from '../../logger.js'
 import type { AuthConfig } from '../../types/index.js'
 import { environmentOf, type EnvSource } from './env.js'
 
@@ -40,12 +41,31 @@ export function assertConfigShape(value: unknown): asserts value is ConfigOrFact
   if ('raw' in value) throw new InvalidConfig('SvelteKitAuth needs real responses: remove `raw` from the configuration')
 }
 
+/**
+ * Whether the environment left `trustHost` to Auth.js's default, which trusts any Host unless NODE_ENV is
+ * `production`, in a server that is not `vite dev` (which sets NODE_ENV to `development`): a built app started with
+ * `node build` and no NODE_ENV. There every link and redirect follows whatever Host a request names.
+ */
+function trustsAnyHostByDefault(env: EnvSource, config: SvelteKitAuthConfig): boolean {
+  return (
+    config.trustHost === true &&
+    !config.url &&
+    env.AUTH_TRUST_HOST === undefined &&
+    !env.AUTH_URL &&
+    !env.VERCEL &&
+    !env.CF_PAGES &&
+    env.NODE_ENV !== 'production' &&
+    env.NODE_ENV !== 'development'
+  )
+}
+
 /** Builds the per-request resolver for `configOrFactory`. */
 export function configResolver(
   configOrFactory: ConfigOrFactory,
   options: SvelteKitAuthOptions,
 ): (event: RequestEvent) => Promise<SvelteKitAuthConfig> {
   const perEvent = new WeakMap<RequestEvent, Promise<SvelteKitAuthConfig>>()
+  let hostWarned = false
   async function resolve(event: RequestEvent): Promise<SvelteKitAuthConfig> {
     const config: unknown = typeof configOrFactory === 'function' ? await configOrFactory(event) : configOrFactory
     if (!isConfig(config))
@@ -53,8 +73,15 @@ export function configResolver(
         'the SvelteKitAuth configuration function returned no configuration with a `providers` array',
       )
     if (!prepared.has(config)) {
-      setEnvDefaults(environmentOf(options.env, event.platform), config, true)
+      const env = environmentOf(options.env, event.platform)
+      const trustHostChosen = config.trustHost !== undefined
+      setEnvDefaults(env, config, true)
       prepared.add(config)
+      // Said once per SvelteKitAuth, also when a lazy configuration makes a new object per request.
+      if (!hostWarned && !trustHostChosen && trustsAnyHostByDefault(env, config)) {
+        hostWarned = true
+        createLogger(config).warn('sveltekit-trusts-any-host')
+      }
     }
     return config
   }

@@ -4,7 +4,8 @@ import type { PageMessages } from '../../types/page-messages.js'
 export const de: PageMessages = {
   signInTitle: 'Anmelden',
   signInWith: 'Mit {provider} anmelden',
-  emailLabel: 'E-Mail-Adresse',
+  emailLabel: 'E-Mail-Adresse für einen Anmeldelink',
+  passkeyEmailLabel: 'E-Mail-Adresse für Ihren Passkey',
   emailPlaceholder: 'name@example.com',
   passkeyFailed: 'Die Anmeldung mit dem Passkey wurde nicht abgeschlossen. Bitte versuchen Sie es erneut.',
   signOutTitle: 'Abmelden',
@@ -19,6 +20,9 @@ export const de: PageMessages = {
   emailConfirmButton: 'Anmelden',
   unavailableTitle: 'Bitte versuchen Sie es gleich noch einmal',
   unavailableText: 'Die Anmeldung ist vorübergehend nicht verfügbar. Bitte versuchen Sie es in Kürze erneut.',
+  unknownProviderTitle: 'Unbekannter Anmeldeanbieter',
+  unknownProviderText:
+    'Diese Adresse nennt einen Anbieter, der nicht eingerichtet ist. Bekannte Anbieter-IDs: {providers}.',
   signInErrors: {
     Signin: 'Bitte melden Sie sich erneut an.',
     OAuthSignin: 'Die Anmeldung bei diesem Anbieter konnte nicht gestartet werden. Bitte versuchen Sie es erneut.',

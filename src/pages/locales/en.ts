@@ -4,7 +4,8 @@ import type { PageMessages } from '../../types/page-messages.js'
 export const en: PageMessages = {
   signInTitle: 'Sign in',
   signInWith: 'Sign in with {provider}',
-  emailLabel: 'Email',
+  emailLabel: 'Email for a sign-in link',
+  passkeyEmailLabel: 'Email for your passkey',
   emailPlaceholder: 'name@example.com',
   passkeyFailed: 'Passkey sign-in did not complete. Try again.',
   signOutTitle: 'Sign out',
@@ -19,6 +20,8 @@ export const en: PageMessages = {
   emailConfirmButton: 'Sign in',
   unavailableTitle: 'Try again shortly',
   unavailableText: 'Sign-in is temporarily unavailable. Please try again in a moment.',
+  unknownProviderTitle: 'Unknown sign-in provider',
+  unknownProviderText: 'This address names a provider that is not configured. Known provider ids: {providers}.',
   signInErrors: {
     Signin: 'Try signing in again.',
     OAuthSignin: 'Could not start the sign-in with this provider. Try again.',

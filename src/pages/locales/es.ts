@@ -4,7 +4,8 @@ import type { PageMessages } from '../../types/page-messages.js'
 export const es: PageMessages = {
   signInTitle: 'Iniciar sesión',
   signInWith: 'Iniciar sesión con {provider}',
-  emailLabel: 'Correo electrónico',
+  emailLabel: 'Correo electrónico para un enlace de acceso',
+  passkeyEmailLabel: 'Correo electrónico de su llave de acceso',
   emailPlaceholder: 'nombre@example.com',
   passkeyFailed: 'No se ha podido completar el inicio de sesión con la llave de acceso. Inténtalo de nuevo.',
   signOutTitle: 'Cerrar sesión',
@@ -19,6 +20,9 @@ export const es: PageMessages = {
   emailConfirmButton: 'Iniciar sesión',
   unavailableTitle: 'Vuelve a intentarlo en breve',
   unavailableText: 'El inicio de sesión no está disponible en este momento. Vuelve a intentarlo dentro de un rato.',
+  unknownProviderTitle: 'Proveedor de acceso desconocido',
+  unknownProviderText:
+    'Esta dirección nombra un proveedor que no está configurado. Identificadores de proveedor conocidos: {providers}.',
   signInErrors: {
     Signin: 'Vuelve a intentar iniciar sesión.',
     OAuthSignin: 'No se ha podido iniciar sesión con este proveedor. Inténtalo de nuevo.',

@@ -4,7 +4,8 @@ import type { PageMessages } from '../../types/page-messages.js'
 export const fr: PageMessages = {
   signInTitle: 'Connexion',
   signInWith: 'Se connecter avec {provider}',
-  emailLabel: 'Adresse e-mail',
+  emailLabel: 'Adresse e-mail pour un lien de connexion',
+  passkeyEmailLabel: 'Adresse e-mail de votre clé d’accès',
   emailPlaceholder: 'nom@example.com',
   passkeyFailed: 'La connexion avec la clé d’accès n’a pas abouti. Réessayez.',
   signOutTitle: 'Déconnexion',
@@ -19,6 +20,9 @@ export const fr: PageMessages = {
   emailConfirmButton: 'Se connecter',
   unavailableTitle: 'Réessayez dans un instant',
   unavailableText: 'La connexion est momentanément indisponible. Veuillez réessayer dans quelques instants.',
+  unknownProviderTitle: 'Fournisseur de connexion inconnu',
+  unknownProviderText:
+    'Cette adresse désigne un fournisseur qui n’est pas configuré. Identifiants de fournisseur connus : {providers}.',
   signInErrors: {
     Signin: 'Essayez de vous reconnecter.',
     OAuthSignin: 'Impossible de lancer la connexion avec ce fournisseur. Réessayez.',

@@ -4,7 +4,8 @@ import type { PageMessages } from '../../types/page-messages.js'
 export const ja: PageMessages = {
   signInTitle: 'ログイン',
   signInWith: '{provider}でログイン',
-  emailLabel: 'メールアドレス',
+  emailLabel: 'ログインリンクを送るメールアドレス',
+  passkeyEmailLabel: 'パスキーのメールアドレス',
   emailPlaceholder: 'name@example.com',
   passkeyFailed: 'パスキーでのログインを完了できませんでした。もう一度お試しください。',
   signOutTitle: 'ログアウト',
@@ -19,6 +20,8 @@ export const ja: PageMessages = {
   emailConfirmButton: 'ログイン',
   unavailableTitle: 'しばらくしてからお試しください',
   unavailableText: '現在、一時的にログインできません。しばらくしてからもう一度お試しください。',
+  unknownProviderTitle: '不明なログインプロバイダー',
+  unknownProviderText: 'このアドレスは設定されていないプロバイダーを指しています。既知のプロバイダー ID: {providers}。',
   signInErrors: {
     Signin: 'もう一度ログインしてください。',
     OAuthSignin: 'このプロバイダーでのログインを開始できませんでした。もう一度お試しください。',

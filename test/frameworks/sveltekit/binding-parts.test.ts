@@ -59,6 +59,28 @@ describe('SvelteKitAuth configuration', () => {
     expect(config.trustHost).toBe(false)
   })
 
+  it('a built app (no NODE_ENV) that trusts any Host by default says so once; dev, production, AUTH_URL do not', async () => {
+    const warned: string[] = []
+    const logger = { warn: (code: string) => void warned.push(code) }
+    const lazy = configResolver(() => ({ providers: [credentials()], logger }), { env: { AUTH_SECRET: 's' } })
+    await lazy(eventWith())
+    await lazy(eventWith())
+    expect(warned).toEqual(['sveltekit-trusts-any-host'])
+    for (const env of [
+      { NODE_ENV: 'production' },
+      { NODE_ENV: 'development' },
+      { AUTH_URL: 'https://app.test' },
+      { AUTH_TRUST_HOST: 'true' },
+    ]) {
+      warned.length = 0
+      await configResolver({ providers: [credentials()], logger }, { env: { AUTH_SECRET: 's', ...env } })(eventWith())
+      expect(warned, JSON.stringify(env)).toEqual([])
+    }
+    warned.length = 0
+    await configResolver({ providers: [credentials()], logger, trustHost: true }, { env: {} })(eventWith())
+    expect(warned).toEqual([])
+  })
+
   it('resolves the configuration once per request event', async () => {
     let calls = 0
     const resolve = configResolver(

@@ -1,0 +1,87 @@
+/**
+ * Every warning code the source can emit has a sentence the built-in logger prints, and a row in docs/logging.md;
+ * an unknown path under the base path logs one warn line with a code and no stack.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { UnknownAction } from '../../src/errors.js'
+import { createLogger } from '../../src/logger.js'
+import { warningSentence, warningSentences } from '../../src/warning-sentences.js'
+import { recordingLogger, send, testConfig } from '../support/auth-harness.js'
+
+const root = new URL('../../', import.meta.url).pathname
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith('.ts') ? [path] : []
+  })
+}
+
+/** Every code literal passed to a `.warn(` call anywhere in src/ and adapters/. */
+function emittedCodes(): Set<string> {
+  const codes = new Set<string>()
+  for (const file of [...sourceFiles(join(root, 'src')), ...sourceFiles(join(root, 'adapters'))]) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/\.warn\(\s*['"`]([a-z][a-z0-9-]*)['"`]/g))
+      codes.add(m[1] ?? '')
+  }
+  return codes
+}
+
+afterEach(() => vi.restoreAllMocks())
+
+describe('warning codes', () => {
+  it('every code the source emits has a sentence', () => {
+    const emitted = emittedCodes()
+    expect(emitted.size).toBeGreaterThan(10)
+    for (const code of emitted) expect(Object.keys(warningSentences), code).toContain(code)
+  })
+
+  it('every code with a sentence is documented in docs/logging.md', () => {
+    const doc = readFileSync(join(root, 'docs/logging.md'), 'utf8')
+    for (const code of Object.keys(warningSentences)) expect(doc, code).toContain(`| \`${code}\` |`)
+  })
+
+  it.each(['secret-too-short', 'experimental-webauthn', 'credentials-lockout'] as const)(
+    'the built-in logger prints %s with its sentence',
+    (code) => {
+      const lines: string[] = []
+      vi.spyOn(console, 'warn').mockImplementation((line: string) => void lines.push(line))
+      createLogger({}).warn(code)
+      expect(lines).toEqual([`[authchart][warn][${code}] ${warningSentences[code]}`])
+      expect(warningSentences[code].length).toBeGreaterThan(20)
+    },
+  )
+
+  it('a refusal names its check', () => {
+    expect(warningSentence('refused:csrf')).toContain('csrf check')
+  })
+})
+
+describe('an unknown path under the base path', () => {
+  it.each(['/auth/nope', '/auth/session/extra/more'])(
+    '%s: one warn line with a code, no error line, no stack',
+    async (path) => {
+      const warned: string[] = []
+      const errored: unknown[] = []
+      vi.spyOn(console, 'warn').mockImplementation((line: string) => void warned.push(line))
+      vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void errored.push(args))
+      const config = testConfig()
+      delete config.logger
+      const response = await send(config, path)
+      expect(response.status).toBe(400)
+      expect(warned).toHaveLength(1)
+      expect(warned[0]).toMatch(/^\[authchart\]\[warn\]\[unknown-action\] A request under the auth base path/)
+      expect(warned[0]).not.toContain('\n')
+      expect(errored).toEqual([])
+    },
+  )
+
+  it("an app logger still receives Auth.js's UnknownAction", async () => {
+    const recorded = recordingLogger()
+    await send(testConfig({ logger: recorded.logger }), '/auth/nope')
+    expect(recorded.warnings).toEqual(['unknown-action'])
+    expect(recorded.errors[0]).toBeInstanceOf(UnknownAction)
+  })
+})
