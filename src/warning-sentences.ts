@@ -27,6 +27,8 @@ export const warningSentences: Readonly<Record<Exclude<WarningCode, RefusalCode>
   'cookie-option-unused': 'A cookies setting changes nothing in Authchart (see docs/cookies.md).',
   'credentials-user-unknown':
     'authorize() returned a user the database does not hold, so no database session can be made: create the user through the adapter first (adapter.createUser; docs/sessions.md#credentials-with-database-sessions), or use session: { strategy: "jwt" }.',
+  'email-without-origin':
+    'An e-mail provider is configured with neither url (AUTH_URL) nor allowedOrigins: no sign-in link is mailed, since its origin would come from the request Host (docs/security.md, the origin rule).',
   'unknown-action': 'A request under the auth base path names no action Authchart serves: it was answered with 400.',
   'sveltekit-trusts-any-host':
     'This SvelteKit server trusts any Host header (trustHost, no AUTH_URL) without NODE_ENV=production: set AUTH_URL, or run it with NODE_ENV=production.',
