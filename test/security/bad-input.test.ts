@@ -168,16 +168,23 @@ describe('routing', () => {
     expect(((await response.json()) as { error: string }).error).toBe('UnknownAction')
   })
 
-  it('sends an unknown provider id to the error page with error=Configuration (the custom error page when set)', async () => {
+  it('answers an unknown provider id with a page naming the known ids, or the custom error page when set', async () => {
     for (const config of [testConfig(), testConfig({ pages: { error: '/oops' } })]) {
       const jar = new CookieJar()
       const token = await csrfToken(config, jar)
       for (const path of ['/auth/signin/nope', '/auth/callback/nope']) {
         const response = await send(config, path, { jar, form: { csrfToken: token } })
-        expect(response.status).toBe(302)
-        const location = new URL(response.headers.get('location') as string)
-        expect(location.pathname).toBe(config.pages?.error ?? '/auth/error')
-        expect(location.searchParams.get('error')).toBe('Configuration')
+        if (config.pages?.error) {
+          expect(response.status).toBe(302)
+          const location = new URL(response.headers.get('location') as string)
+          expect(location.pathname).toBe('/oops')
+          expect(location.searchParams.get('error')).toBe('Configuration')
+        } else {
+          // The built-in answer (docs/migrating-from-authjs.md): 400 and the ids the visitor could have meant.
+          expect(response.status).toBe(400)
+          expect(await response.text()).toContain('credentials')
+        }
+        expect(response.headers.getSetCookie().some((c) => c.startsWith('authjs.session-token='))).toBe(false)
       }
     }
   })
