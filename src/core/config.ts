@@ -36,6 +36,7 @@ import type {
   SessionOptions,
   Theme,
 } from '../types/index.js'
+import { isOwnableWildcardBase } from './public-suffix.js'
 import { compileOriginAllowList, originOfUrl, type OriginAllowList } from '../security/origin.js'
 import { servedProviderKinds } from './served-providers.js'
 import { buildCookieSet, unusedCookieOptions, type CookieSet } from './cookie-set.js'
@@ -165,11 +166,15 @@ function resolveAllowList(name: string, configured: unknown, fromEnv: string | u
   if (!Array.isArray(entries) || entries.some((entry) => typeof entry !== 'string')) {
     throw new InvalidConfig(`${name} must be an array of origins`)
   }
-  const allows = compileOriginAllowList(entries as string[], (entry, why) => {
-    throw new InvalidConfig(
-      `${name}: "${entry.slice(0, 80)}" ${why ?? 'is neither an origin nor a pattern such as "https://*.example.com"'}`,
-    )
-  })
+  const allows = compileOriginAllowList(
+    entries as string[],
+    (entry, why) => {
+      throw new InvalidConfig(
+        `${name}: "${entry.slice(0, 80)}" ${why ?? 'is neither an origin nor a pattern such as "https://*.example.com"'}`,
+      )
+    },
+    isOwnableWildcardBase,
+  )
   return { allows, count: entries.length }
 }
 

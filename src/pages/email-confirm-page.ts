@@ -2,6 +2,7 @@
  * The one-click confirmation page an e-mail sign-in link opens. Following the link consumes nothing (mail security
  * scanners fetch links before the person does); the button POSTs the link's values with this browser's CSRF token.
  */
+import { isSingleMailAddress } from '../security/flow-guards.js'
 import type { Theme } from '../types/index.js'
 import { escapeHtml, renderPage } from './html.js'
 import type { PageLocale } from './locale.js'
@@ -29,9 +30,12 @@ export function renderEmailConfirmPage(input: EmailConfirmPageInput): string {
     hidden('token', input.token) +
     hidden('email', input.email) +
     hidden('callbackUrl', input.callbackUrl)
-  const who = input.email
-    ? `<p>${fillMessage(escapeHtml(m.emailConfirmAs), { email: `<strong>${escapeHtml(input.email)}</strong>` })}</p>`
-    : ''
+  // Anyone can craft a link with any `email=` text and a made-up token, and the page is on the site's own origin:
+  // only a plain address is shown, so the line cannot carry a sentence of the attacker's (content spoofing).
+  const who =
+    input.email !== undefined && isSingleMailAddress({ event: { identifier: input.email } })
+      ? `<p>${fillMessage(escapeHtml(m.emailConfirmAs), { email: `<strong>${escapeHtml(input.email)}</strong>` })}</p>`
+      : ''
   return renderPage({
     title: m.emailConfirmTitle,
     content: `<h1>${escapeHtml(m.emailConfirmTitle)}</h1>${who}<form action="${escapeHtml(input.actionUrl)}" method="POST">${fields}<button type="submit">${escapeHtml(m.emailConfirmButton)}</button></form>`,

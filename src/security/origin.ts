@@ -74,16 +74,23 @@ export function parseOriginPattern(entry: string): OriginPattern | undefined {
 /** A predicate over origins, built once from the allow-list. */
 export type OriginAllowList = (origin: string) => boolean
 
-/** Compiles the allow-list; `invalid` receives each entry that is not a usable pattern (the caller refuses the config). */
+/**
+ * Compiles the allow-list; `invalid` receives each entry that is not a usable pattern (the caller refuses the config).
+ * @param ownableBase whether a wildcard's base is a domain someone owns, not a public suffix such as `vercel.app`;
+ *   the Public Suffix List lives outside this leaf folder, so the caller supplies the check
+ */
 export function compileOriginAllowList(
   entries: readonly string[],
   invalid: (entry: string, why?: string) => void,
+  ownableBase: (host: string) => boolean = () => true,
 ): OriginAllowList {
   const patterns: OriginPattern[] = []
   for (const entry of entries) {
     const pattern = parseOriginPattern(entry)
-    if (pattern) patterns.push(pattern)
-    else invalid(entry)
+    if (!pattern) invalid(entry)
+    else if (pattern.wildcard && !ownableBase(pattern.host))
+      invalid(entry, `puts a wildcard over the public suffix "${pattern.host}", which anyone can register under`)
+    else patterns.push(pattern)
   }
   return (origin) => {
     let url: URL

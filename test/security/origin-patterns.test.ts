@@ -1,5 +1,7 @@
 /** The redirect-proxy allow-list's patterns: exact origins and one leading wildcard, nothing looser. */
 import { describe, expect, it } from 'vitest'
+import { resolveConfig } from '../../src/core/config.js'
+import { InvalidConfig } from '../../src/errors.js'
 import { compileOriginAllowList, isUsableHost, parseOriginPattern } from '../../src/security/origin.js'
 
 function allowList(entries: string[]) {
@@ -71,5 +73,34 @@ describe('isUsableHost, asked about one host over and over', () => {
       expect(isUsableHost('')).toBe(false)
       expect(isUsableHost('[::1]:8080')).toBe(true)
     }
+  })
+})
+
+describe('wildcards over public suffixes (#29 finding 12)', () => {
+  // Through resolveConfig, which hands the allow-list compiler the Public Suffix List check: on 5b8e4d3 only a bare
+  // TLD was refused, so each of these was accepted and let every tenant of the host receive proxied sign-ins.
+  const configWith = (pattern: string) => () =>
+    resolveConfig({
+      providers: [],
+      secret: 'a-secret-long-enough-for-the-tests-here-0123',
+      redirectProxyAllowedOrigins: [pattern],
+    })
+
+  it.each(['https://*.vercel.app', 'https://*.github.io', 'https://*.co.uk', 'https://*.com', 'https://*.pages.dev'])(
+    'refuses %s at start-up, naming the suffix',
+    (pattern) => {
+      expect(configWith(pattern)).toThrow(InvalidConfig)
+      expect(configWith(pattern)).toThrow(/public suffix|neither an origin/)
+    },
+  )
+
+  it.each([
+    'https://*.myapp.vercel.app',
+    'https://*.preview.example.com',
+    'https://*.example.co.uk',
+    'http://*.localhost:3000',
+    'http://*.preview.localhost:3000',
+  ])('accepts %s, a wildcard under a domain someone owns', (pattern) => {
+    expect(configWith(pattern)).not.toThrow()
   })
 })

@@ -128,11 +128,17 @@ export async function emailCallbackAction(ctx: RequestContext, provider: EmailCo
       theme: ctx.config.theme,
       locale,
     })
-    // The page carries the token: never cached, never sent on as a Referer.
+    // The page carries the token: never cached, never sent on as a Referer. Its one button signs in, so no other
+    // site may frame it and trick a click (clickjacking): CSP frame-ancestors, and X-Frame-Options for old browsers.
     return {
       status: 200,
       body,
-      headers: { ...pageHeaders(ctx, locale), 'referrer-policy': 'no-referrer' },
+      headers: {
+        ...pageHeaders(ctx, locale),
+        'referrer-policy': 'no-referrer',
+        'content-security-policy': "frame-ancestors 'none'",
+        'x-frame-options': 'DENY',
+      },
       cookies: ctx.setCookies,
     }
   }
