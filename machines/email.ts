@@ -17,7 +17,9 @@ import {
   isSingleMailAddress,
   isVerificationTokenExpired,
   isVerificationTokenForLinkAddress,
-  isWithinRequestLimits,
+  isWithinAddressCeiling,
+  isWithinAddressRequestLimit,
+  isWithinClientRequestLimit,
 } from '../src/security/flow-guards.js'
 import { command, type CommandContract, type CommandsOf } from './contract.js'
 
@@ -28,11 +30,17 @@ export interface EmailContext {
   identifier?: string
   /** The address the followed link carries (`email=`), when it carries one. */
   linkIdentifier?: string
-  /** Requests for this address and from this client within the limit window, this one included. */
-  addressRequests?: number
+  /**
+   * Requests within the limit window, this one included: from this client, for this address from this client, and
+   * for this address from every client. Each is counted only once the one before it is within its limit, so a
+   * client over its own limit spends nobody's address budget.
+   */
   clientRequests?: number
-  addressLimit?: number
+  addressRequests?: number
+  addressCeilingRequests?: number
   clientLimit?: number
+  addressLimit?: number
+  addressCeiling?: number
   /** When the consumed token expired (epoch seconds). */
   tokenExpiresAt?: number
   user?: { id?: string; name?: string | null; email?: string | null; image?: string | null }
@@ -55,6 +63,7 @@ export type EmailEvent =
       now: number
       addressLimit: number
       clientLimit: number
+      addressCeiling: number
     }
   | {
       type: 'LINK_FOLLOWED'
@@ -78,7 +87,7 @@ export type EmailEvent =
   | { type: 'REDIRECT_FAILED' }
   | { type: 'IDENTIFIER_NORMALISED'; identifier: string; customRule: boolean }
   | { type: 'IDENTIFIER_REJECTED' }
-  | { type: 'REQUESTS_COUNTED'; addressRequests: number; clientRequests: number }
+  | { type: 'REQUESTS_COUNTED'; count: number }
   | { type: 'REQUEST_COUNT_FAILED' }
   | { type: 'SIGNIN_ALLOWED' }
   | { type: 'SIGNIN_DENIED' }
@@ -102,11 +111,14 @@ export type EmailEvent =
 
 type FlowUser = NonNullable<EmailContext['user']>
 
+/** What one count is kept under: the client, this address from this client, or this address from every client. */
+export type RequestCountScope = 'client' | 'address-from-client' | 'address'
+
 /** The commands, declared once: their params type the handlers (src/effects/email.ts). */
 const commands = {
   runRedirectCallback: command<{ url: string }>(),
   normalizeIdentifier: command<{ providerId: string }>(),
-  countSignInRequest: command<{ identifier: string }>(),
+  countSignInRequest: command<{ identifier: string; scope: RequestCountScope }>(),
   runSignInCallback: command<{ providerId: string; identifier: string; verificationRequest: boolean }>(),
   storeVerificationToken: command<{ providerId: string; identifier: string }>(),
   sendVerificationRequest: command<{ providerId: string; identifier: string }>(),
@@ -133,6 +145,16 @@ export const emailContract = {
   issueSession: ['SESSION_ISSUED', 'SESSION_FAILED'],
   emitSignInEvent: ['SIGNIN_ANNOUNCED'],
 } as const satisfies CommandContract<EmailCommand, EmailEvent>
+
+const throttledBy = (limit: string) => ({
+  target: 'throttled' as const,
+  actions: { type: 'throttle' as const, params: { limit } },
+})
+
+const requestCountFailed = {
+  target: 'failed' as const,
+  actions: { type: 'fail' as const, params: { error: 'EmailSignInError' as const } },
+}
 
 const refusedToken = (reason: string) => ({
   type: 'fail' as const,
@@ -171,6 +193,11 @@ export const emailMachine = setup({
           }
         : {},
     ),
+    /** Over a request limit: not an error (the browser must not tell it from a sent link), a logged refusal naming the limit. */
+    throttle: assign((_, params: { limit: string }) => ({
+      refusal: 'rate-limit' as const,
+      refusalReason: `too many sign-in requests in the window: ${params.limit}`,
+    })),
     // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
     fail: assign((_, params: { error: ErrorType; check?: RefusalCheck; reason?: string }) =>
       params.check
@@ -196,6 +223,7 @@ export const emailMachine = setup({
               now: event.now,
               addressLimit: event.addressLimit,
               clientLimit: event.clientLimit,
+              addressCeiling: event.addressCeiling,
             })),
           },
           {
@@ -257,7 +285,7 @@ export const emailMachine = setup({
           // The address is the user as far as the app's guards can know before the link is followed.
           {
             guard: isSingleMailAddress,
-            target: 'countingRequests',
+            target: 'countingClientRequests',
             actions: assign(({ event }) => ({ identifier: event.identifier, user: { email: event.identifier } })),
           },
           {
@@ -281,31 +309,60 @@ export const emailMachine = setup({
         },
       },
     },
-    countingRequests: {
-      description: 'Requests for this address and from this client are counted within the limit window.',
-      entry: { type: 'countSignInRequest', params: ({ context }) => ({ identifier: context.identifier ?? '' }) },
+    countingClientRequests: {
+      description:
+        'Requests from this client are counted first: a client over its limit is throttled before it can spend any address budget.',
+      entry: {
+        type: 'countSignInRequest',
+        params: ({ context }) => ({ identifier: context.identifier ?? '', scope: 'client' as const }),
+      },
       on: {
         REQUESTS_COUNTED: [
           {
-            guard: isWithinRequestLimits,
-            target: 'checkingSignInRequest',
-            actions: assign(({ event }) => ({
-              addressRequests: event.addressRequests,
-              clientRequests: event.clientRequests,
-            })),
+            guard: isWithinClientRequestLimit,
+            target: 'countingAddressRequests',
+            actions: assign(({ event }) => ({ clientRequests: event.count })),
           },
-          // Not an error: the browser must not be able to tell this apart from a sent link. Logged as a refusal.
-          {
-            target: 'throttled',
-            actions: assign(({ event }) => ({
-              addressRequests: event.addressRequests,
-              clientRequests: event.clientRequests,
-              refusal: 'rate-limit' as const,
-              refusalReason: 'too many sign-in requests in the window',
-            })),
-          },
+          throttledBy('per-client limit'),
         ],
-        REQUEST_COUNT_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'EmailSignInError' } } },
+        REQUEST_COUNT_FAILED: requestCountFailed,
+      },
+    },
+    countingAddressRequests: {
+      description:
+        "Requests for this address from this client: a stranger's requests for someone's address spend the stranger's budget, not the owner's.",
+      entry: {
+        type: 'countSignInRequest',
+        params: ({ context }) => ({ identifier: context.identifier ?? '', scope: 'address-from-client' as const }),
+      },
+      on: {
+        REQUESTS_COUNTED: [
+          {
+            guard: isWithinAddressRequestLimit,
+            target: 'countingAddressCeiling',
+            actions: assign(({ event }) => ({ addressRequests: event.count })),
+          },
+          throttledBy('per-address limit from this client'),
+        ],
+        REQUEST_COUNT_FAILED: requestCountFailed,
+      },
+    },
+    countingAddressCeiling: {
+      description: 'Requests for this address from every client stay under a ceiling, so no inbox can be flooded.',
+      entry: {
+        type: 'countSignInRequest',
+        params: ({ context }) => ({ identifier: context.identifier ?? '', scope: 'address' as const }),
+      },
+      on: {
+        REQUESTS_COUNTED: [
+          {
+            guard: isWithinAddressCeiling,
+            target: 'checkingSignInRequest',
+            actions: assign(({ event }) => ({ addressCeilingRequests: event.count })),
+          },
+          throttledBy('per-address ceiling across clients'),
+        ],
+        REQUEST_COUNT_FAILED: requestCountFailed,
       },
     },
     checkingSignInRequest: {

@@ -38,7 +38,7 @@ export const credentialsEntry: MachineEntry<typeof credentialsMachine> = {
 
 export const emailEntry: MachineEntry<typeof emailMachine> = {
   id: 'email',
-  version: 1,
+  version: 2,
   machine: emailMachine,
   extensionPoints: ['allowSignIn', 'allowUserCreation'],
 }

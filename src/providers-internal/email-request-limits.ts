@@ -8,10 +8,20 @@ import type { FailureCounter } from '../types/providers.js'
 
 export type { EmailRequestLimits, FailureCounter, RequestCounter } from '../types/providers.js'
 
-export const defaultEmailRequestLimits = { perAddress: 5, perClient: 20, windowSeconds: 900 } as const
+/**
+ * perAddress counts one address's requests from one client; perAddressAllClients caps them over every client, so a
+ * stranger needs requests from four clients (four IPv4 addresses or IPv6 /64s) to spend an owner's sign-in mail for
+ * 15 minutes, and an inbox gets at most 20 links a window (docs/email.md, "Request limits").
+ */
+export const defaultEmailRequestLimits = {
+  perAddress: 5,
+  perAddressAllClients: 20,
+  perClient: 20,
+  windowSeconds: 900,
+} as const
 
 /** Stored keys never carry an address or IP in the clear. */
-export function counterKey(kind: 'address' | 'client', value: string): string {
+export function counterKey(kind: 'address' | 'address-from-client' | 'client', value: string): string {
   return `${kind}:${hash('sha256', value, 'base64url').slice(0, 32)}`
 }
 

@@ -92,20 +92,25 @@ export function isVerificationTokenForLinkAddress({ context, event }: { context:
   return linked === undefined || (typeof linked === 'string' && constantTimeEqual(linked, stored))
 }
 
-/** Requests for one address and from one client within the window stay within the configured limits. */
-export function isWithinRequestLimits({ context, event }: { context: object; event: object }): boolean {
-  const address = 'addressRequests' in event ? event.addressRequests : undefined
-  const client = 'clientRequests' in event ? event.clientRequests : undefined
-  const addressLimit = 'addressLimit' in context ? context.addressLimit : undefined
-  const clientLimit = 'clientLimit' in context ? context.clientLimit : undefined
-  return (
-    typeof address === 'number' &&
-    typeof client === 'number' &&
-    typeof addressLimit === 'number' &&
-    typeof clientLimit === 'number' &&
-    address <= addressLimit &&
-    client <= clientLimit
-  )
+/** The count a `REQUESTS_COUNTED` event reports is a number within `max`. */
+function countWithin(event: object, max: unknown): boolean {
+  const count = 'count' in event ? event.count : undefined
+  return typeof count === 'number' && typeof max === 'number' && count <= max
+}
+
+/** Requests from one client within the window stay within the per-client limit. */
+export function isWithinClientRequestLimit({ context, event }: { context: object; event: object }): boolean {
+  return countWithin(event, 'clientLimit' in context ? context.clientLimit : undefined)
+}
+
+/** Requests for one address from one client within the window stay within the per-address limit. */
+export function isWithinAddressRequestLimit({ context, event }: { context: object; event: object }): boolean {
+  return countWithin(event, 'addressLimit' in context ? context.addressLimit : undefined)
+}
+
+/** Requests for one address from every client within the window stay under the per-address ceiling. */
+export function isWithinAddressCeiling({ context, event }: { context: object; event: object }): boolean {
+  return countWithin(event, 'addressCeiling' in context ? context.addressCeiling : undefined)
 }
 
 /**

@@ -198,8 +198,16 @@ export interface RequestCounter {
 
 /** How e-mail sign-in requests are limited. */
 export interface EmailRequestLimits {
-  /** Requests one address may make in a window. Default 5. */
+  /**
+   * Requests for one address from one client in a window. Default 5. Counted only once the client is within
+   * `perClient`, so a stranger's requests for someone's address spend the stranger's budget, not the owner's.
+   */
   perAddress?: number
+  /**
+   * Requests for one address from every client in a window: the most links one inbox can receive. Default 20. An
+   * address's `+tag` is dropped for these counts (`ada+1@x` and `ada+2@x` are one inbox); the mail still goes to it.
+   */
+  perAddressAllClients?: number
   /** Requests one client may make in a window. Default 20 (only counted when the client is known). */
   perClient?: number
   /** The window, in seconds. Default 900 (15 minutes). */

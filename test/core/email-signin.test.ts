@@ -86,6 +86,71 @@ describe('POST /auth/signin/email: the request limit', () => {
   })
 })
 
+describe('POST /auth/signin/email: a stranger cannot spend the owner’s mail (#29 finding 6)', () => {
+  // Clients are told apart by a header here through the app's own clientKey (the default is the socket's peer, which
+  // an in-process Request does not have); on 5b8e4d3 the per-address count was one budget shared by every client.
+  const fromClient = async (config: AuthConfig, client: string, email: string) => {
+    const jar = new CookieJar()
+    return send(config, '/auth/signin/email', {
+      jar,
+      headers: { 'x-client': client },
+      form: { email, csrfToken: await csrfToken(config, jar) },
+    })
+  }
+  const byHeader = { clientKey: (request: Request) => request.headers.get('x-client') ?? undefined }
+
+  it('five requests for the owner’s address from a stranger leave the owner’s own request its link', async () => {
+    const { config, recorded } = emailConfig({ rateLimit: byHeader })
+    const seen = smtp.messages.length
+    for (let i = 0; i < 7; i++) await fromClient(config, '198.51.100.66', 'owner@example.com')
+    await smtp.next(seen + 4)
+    expect(await arrivedSince(seen)).toBe(5)
+    await fromClient(config, '203.0.113.5', 'owner@example.com')
+    expect((await smtp.next(seen + 5)).envelopeTo).toEqual(['owner@example.com'])
+    expect(recorded.refusals.map((r) => r.detail.reason)).toEqual([
+      'too many sign-in requests in the window: per-address limit from this client',
+      'too many sign-in requests in the window: per-address limit from this client',
+    ])
+  })
+
+  it('plus-address variants share one inbox’s budget, and each link still goes to the address as typed', async () => {
+    const { config } = emailConfig({ rateLimit: byHeader })
+    const seen = smtp.messages.length
+    for (let i = 1; i <= 7; i++) await fromClient(config, '198.51.100.67', `victim+${i}@example.com`)
+    await smtp.next(seen + 4)
+    expect(await arrivedSince(seen)).toBe(5)
+    expect(smtp.messages.slice(seen).map((m) => m.envelopeTo[0])).toEqual(
+      [1, 2, 3, 4, 5].map((i) => `victim+${i}@example.com`),
+    )
+  })
+
+  it('a client over its own limit spends no address budget', async () => {
+    const { config } = emailConfig({ rateLimit: { ...byHeader, perClient: 2, perAddressAllClients: 2 } })
+    const seen = smtp.messages.length
+    await fromClient(config, '198.51.100.68', 'a@example.com')
+    await fromClient(config, '198.51.100.68', 'b@example.com')
+    // Over its per-client limit: these are refused before the owner's address is counted at all.
+    for (let i = 0; i < 5; i++) await fromClient(config, '198.51.100.68', 'owner2@example.com')
+    await fromClient(config, '203.0.113.6', 'owner2@example.com')
+    await fromClient(config, '203.0.113.6', 'owner2@example.com')
+    await smtp.next(seen + 3)
+    expect(await arrivedSince(seen)).toBe(4)
+  })
+
+  it('the ceiling over every client bounds what one inbox receives, and its refusal names it', async () => {
+    const { config, recorded } = emailConfig({ rateLimit: { ...byHeader, perAddressAllClients: 6 } })
+    const seen = smtp.messages.length
+    for (let client = 1; client <= 4; client++)
+      for (let i = 0; i < 2; i++) await fromClient(config, `192.0.2.${client}`, 'inbox@example.com')
+    await smtp.next(seen + 5)
+    expect(await arrivedSince(seen)).toBe(6)
+    expect(recorded.refusals.map((r) => r.detail.reason)).toEqual([
+      'too many sign-in requests in the window: per-address ceiling across clients',
+      'too many sign-in requests in the window: per-address ceiling across clients',
+    ])
+  })
+})
+
 describe('POST /auth/signin/email: one address only', () => {
   it.each([
     ['a list smuggling a second recipient', 'victim@example.com,attacker@evil.test'],

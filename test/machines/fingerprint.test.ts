@@ -21,7 +21,7 @@ function fingerprint(machine: AnyStateMachine): string {
 const pinned: Record<string, { version: number; fingerprint: string }> = {
   backchannelLogout: { version: 1, fingerprint: 'y8J_o2n4OqbC' },
   credentials: { version: 3, fingerprint: 'mjWOnl3e_ycq' },
-  email: { version: 1, fingerprint: '7fR_1dmK_hGh' },
+  email: { version: 2, fingerprint: 'AYCcIulL3S3m' },
   oauth: { version: 3, fingerprint: '2O_f5I2VcS1L' },
   session: { version: 3, fingerprint: 'ALdZ98N5VIaJ' },
   tokenRefresh: { version: 1, fingerprint: 'RYSTen21BUvZ' },

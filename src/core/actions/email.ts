@@ -82,6 +82,7 @@ export async function emailSignInAction(ctx: RequestContext, provider: EmailConf
     now: ctx.now,
     addressLimit: provider.rateLimit?.perAddress ?? defaultEmailRequestLimits.perAddress,
     clientLimit: provider.rateLimit?.perClient ?? defaultEmailRequestLimits.perClient,
+    addressCeiling: provider.rateLimit?.perAddressAllClients ?? defaultEmailRequestLimits.perAddressAllClients,
   }
   const handlers = emailFlowEffects(
     env,

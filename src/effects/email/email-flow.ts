@@ -8,7 +8,8 @@ import type { AdapterUser } from '../../types/adapters.js'
 import { EmailSignInError, Verification } from '../../errors.js'
 import type { EmailCommand, emailContract, EmailEvent } from '../../../machines/email.js'
 import type { HandlersFor } from '../../../machines/contract.js'
-import { counterKey, type RequestCounter } from '../../providers-internal/email-request-limits.js'
+import { requestCountKey } from './request-count-key.js'
+import type { RequestCounter } from '../../providers-internal/email-request-limits.js'
 import type { EmailConfig } from '../../types/providers.js'
 import { randomId } from '../../security/random.js'
 import type { Account, User } from '../../types/index.js'
@@ -98,13 +99,12 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
       }
     },
 
-    async countSignInRequest({ identifier }) {
+    async countSignInRequest({ identifier, scope }) {
       try {
-        const addressRequests = await input.counter.hit(counterKey('address', identifier), input.windowSeconds, env.now)
-        const clientRequests = input.clientKey
-          ? await input.counter.hit(counterKey('client', input.clientKey), input.windowSeconds, env.now)
-          : 0
-        return { type: 'REQUESTS_COUNTED', addressRequests, clientRequests }
+        // Unknown client (no peer address): nothing to count per client, and the address counts are its own.
+        if (scope === 'client' && input.clientKey === undefined) return { type: 'REQUESTS_COUNTED', count: 0 }
+        const key = requestCountKey(scope, identifier, input.clientKey)
+        return { type: 'REQUESTS_COUNTED', count: await input.counter.hit(key, input.windowSeconds, env.now) }
       } catch (err) {
         config.logger.error(
           new EmailSignInError('the request counter failed', {
