@@ -94,7 +94,8 @@ function trustListOf(proxies: readonly string[]): readonly Range[] {
   if (list) return list
   const ranges: Range[] = []
   for (const entry of proxies) {
-    for (const part of namedRanges[entry.trim().toLowerCase()] ?? [entry]) {
+    const name = entry.trim().toLowerCase()
+    for (const part of Object.hasOwn(namedRanges, name) ? (namedRanges[name] ?? []) : [entry]) {
       const range = rangeOf(part)
       if (!range)
         throw new TypeError(

@@ -70,7 +70,15 @@ describe('clientAddress', () => {
 
   it('refuses a trustedProxies entry that names no address, range or known name', () => {
     expect(trustedProxiesProblem(['loopback', '10.0.0.0/8', 'fc00::/7', '192.0.2.7'])).toBeUndefined()
-    for (const entry of ['proxy.internal', '10.0.0.0/33', '10.0.0.0/255.0.255.0', '::/129', '10.0.0.1/8/1', 'local'])
+    for (const entry of [
+      'proxy.internal',
+      '10.0.0.0/33',
+      '10.0.0.0/255.0.255.0',
+      '::/129',
+      '10.0.0.1/8/1',
+      'local',
+      'constructor',
+    ])
       expect(trustedProxiesProblem([entry]), entry).toContain(`"${entry}" is not an IP address`)
     expect(trustedProxiesProblem(-1)).toMatch(/whole number/)
   })

@@ -104,6 +104,22 @@ describe('a malformed escape in the path is a 400 on every binding', () => {
     }
   })
 
+  it('Express under a wildcard mount: its own router refuses the path (400) before ExpressAuth runs', async () => {
+    // Documented in docs/security.md: Express decodes the wildcard's value itself and answers through the app's
+    // error handler; the path never reaches ExpressAuth, and nobody is signed in.
+    const app = await startApp((a) => a.use('/auth/{*splat}', ExpressAuth(config())))
+    try {
+      const answer = await http(app.port, '/auth/callback/%E0%A4%A', {
+        headers: { host: 'localhost:3000', origin },
+        form: { username: 'ada', password: 'pw' },
+      })
+      expect(answer.status).toBe(400)
+      expect(answer.cookies).toEqual([])
+    } finally {
+      await app.close()
+    }
+  })
+
   it('node:http (over HTTP)', async () => {
     const handler = toNodeHandler(config())
     const server = createServer((req, res) => void handler(req, res))
