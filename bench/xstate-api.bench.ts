@@ -30,6 +30,7 @@ const start: CredentialsEvent = {
   maxClientFailures: 50,
   lockoutSeconds: 900,
   accountReadable: true,
+  knownDevice: false,
 }
 
 const initial = initialTransition(credentialsMachine)[0]

@@ -36,6 +36,11 @@ export interface CredentialsContext {
   /** Attempts counted in the window for the account and the client, this one included (0 when unknown). */
   accountFailures?: number
   clientFailures?: number
+  /**
+   * The browser holds a device cookie from an earlier good sign-in to this account (OWASP's device cookies): its
+   * attempts are counted on its own budget, so strangers who lock the account out do not lock out its owner.
+   */
+  knownDevice?: boolean
   /** Which limits the failure that starts a lockout reached. */
   lockAccount?: boolean
   lockClient?: boolean
@@ -57,6 +62,8 @@ export type CredentialsEvent =
       lockoutSeconds: number
       /** False when the field naming the account held something other than text. */
       accountReadable: boolean
+      /** The request carries a device cookie that verifies for the account it names. */
+      knownDevice: boolean
     }
   | { type: 'REDIRECT_RESOLVED'; url: string }
   | { type: 'ATTEMPT_RESERVED'; retryAfterSeconds: number; accountFailures: number; clientFailures: number }
@@ -77,13 +84,18 @@ export type CredentialsEvent =
 
 type FlowUser = NonNullable<CredentialsContext['user']>
 
+/** Whose failures an attempt spends: the account's (shared by every unknown client) or the known device's own. */
+export type FailureBudget = 'account' | 'device'
+
+const budgetOf = (context: CredentialsContext): FailureBudget => (context.knownDevice === true ? 'device' : 'account')
+
 /** The commands, declared once: their params type the handlers (src/effects/credentials/credentials-flow.ts). */
 const commands = {
   runRedirectCallback: command<{ url: string }>(),
-  reserveAttempt: command<{ providerId: string }>(),
+  reserveAttempt: command<{ providerId: string; budget: FailureBudget }>(),
   authorize: command<{ providerId: string }>(),
-  startLockout: command<{ providerId: string; account: boolean; client: boolean }>(),
-  clearFailures: command<{ providerId: string }>(),
+  startLockout: command<{ providerId: string; budget: FailureBudget; account: boolean; client: boolean }>(),
+  clearFailures: command<{ providerId: string; budget: FailureBudget }>(),
   runSignInCallback: command<{ providerId: string; user: FlowUser }>(),
   issueSession: command<{ providerId: string; user: FlowUser }>(),
   emitSignInEvent: command<{ providerId: string; user: FlowUser }>(),
@@ -158,6 +170,7 @@ export const credentialsMachine = setup({
               maxFailures: event.maxFailures,
               maxClientFailures: event.maxClientFailures,
               lockoutSeconds: event.lockoutSeconds,
+              knownDevice: event.knownDevice,
             })),
           },
         ],
@@ -179,8 +192,11 @@ export const credentialsMachine = setup({
     },
     reservingAttempt: {
       description:
-        'The attempt is counted for the account and the client before authorize() runs, in one atomic step per key, so parallel guesses each spend one; a running lockout or a spent window is refused, known account or not.',
-      entry: { type: 'reserveAttempt', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
+        'The attempt is counted for the client and for the account (or, from a known device, for that device alone) before authorize() runs, in one atomic step per key, so parallel guesses each spend one; a running lockout or a spent window is refused, known account or not.',
+      entry: {
+        type: 'reserveAttempt',
+        params: ({ context }) => ({ providerId: context.providerId ?? '', budget: budgetOf(context) }),
+      },
       on: {
         ATTEMPT_RESERVED: [
           {
@@ -252,6 +268,7 @@ export const credentialsMachine = setup({
         type: 'startLockout',
         params: ({ context }) => ({
           providerId: context.providerId ?? '',
+          budget: budgetOf(context),
           account: context.lockAccount === true,
           client: context.lockClient === true,
         }),
@@ -260,8 +277,11 @@ export const credentialsMachine = setup({
     },
     clearingFailures: {
       description:
-        "Right credentials: the account's count starts again and the client gets this attempt back (a success is no failure).",
-      entry: { type: 'clearFailures', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
+        "Right credentials: the account's (or the known device's) count starts again and the client gets this attempt back (a success is no failure).",
+      entry: {
+        type: 'clearFailures',
+        params: ({ context }) => ({ providerId: context.providerId ?? '', budget: budgetOf(context) }),
+      },
       on: { FAILURES_CLEARED: { target: 'checkingSignIn' } },
     },
     checkingSignIn: {

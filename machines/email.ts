@@ -31,13 +31,10 @@ export interface EmailContext {
   /** The address the followed link carries (`email=`), when it carries one. */
   linkIdentifier?: string
   /**
-   * Requests within the limit window, this one included: from this client, for this address from this client, and
-   * for this address from every client. Each is counted only once the one before it is within its limit, so a
-   * client over its own limit spends nobody's address budget.
+   * The limits on requests within the window: from this client, for this address from this client, and for this
+   * address from every client. Each is counted only once the one before it is within its limit, so a client over
+   * its own limit spends nobody's address budget.
    */
-  clientRequests?: number
-  addressRequests?: number
-  addressCeilingRequests?: number
   clientLimit?: number
   addressLimit?: number
   addressCeiling?: number
@@ -145,6 +142,28 @@ export const emailContract = {
   issueSession: ['SESSION_ISSUED', 'SESSION_FAILED'],
   emitSignInEvent: ['SIGNIN_ANNOUNCED'],
 } as const satisfies CommandContract<EmailCommand, EmailEvent>
+
+/**
+ * One of the three request counts: counted on entry, then on to `next` when `within` holds, else throttled. Each
+ * count is made only once the one before it is within its limit.
+ */
+const countingState = <Next extends string>(state: {
+  description: string
+  scope: RequestCountScope
+  within: (args: { context: object; event: object }) => boolean
+  next: Next
+  limit: string
+}) => ({
+  description: state.description,
+  entry: {
+    type: 'countSignInRequest' as const,
+    params: ({ context }: { context: EmailContext }) => ({ identifier: context.identifier ?? '', scope: state.scope }),
+  },
+  on: {
+    REQUESTS_COUNTED: [{ guard: state.within, target: state.next }, throttledBy(state.limit)],
+    REQUEST_COUNT_FAILED: requestCountFailed,
+  },
+})
 
 const throttledBy = (limit: string) => ({
   target: 'throttled' as const,
@@ -309,62 +328,29 @@ export const emailMachine = setup({
         },
       },
     },
-    countingClientRequests: {
+    countingClientRequests: countingState({
       description:
         'Requests from this client are counted first: a client over its limit is throttled before it can spend any address budget.',
-      entry: {
-        type: 'countSignInRequest',
-        params: ({ context }) => ({ identifier: context.identifier ?? '', scope: 'client' as const }),
-      },
-      on: {
-        REQUESTS_COUNTED: [
-          {
-            guard: isWithinClientRequestLimit,
-            target: 'countingAddressRequests',
-            actions: assign(({ event }) => ({ clientRequests: event.count })),
-          },
-          throttledBy('per-client limit'),
-        ],
-        REQUEST_COUNT_FAILED: requestCountFailed,
-      },
-    },
-    countingAddressRequests: {
+      scope: 'client',
+      within: isWithinClientRequestLimit,
+      next: 'countingAddressRequests',
+      limit: 'per-client limit',
+    }),
+    countingAddressRequests: countingState({
       description:
         "Requests for this address from this client: a stranger's requests for someone's address spend the stranger's budget, not the owner's.",
-      entry: {
-        type: 'countSignInRequest',
-        params: ({ context }) => ({ identifier: context.identifier ?? '', scope: 'address-from-client' as const }),
-      },
-      on: {
-        REQUESTS_COUNTED: [
-          {
-            guard: isWithinAddressRequestLimit,
-            target: 'countingAddressCeiling',
-            actions: assign(({ event }) => ({ addressRequests: event.count })),
-          },
-          throttledBy('per-address limit from this client'),
-        ],
-        REQUEST_COUNT_FAILED: requestCountFailed,
-      },
-    },
-    countingAddressCeiling: {
+      scope: 'address-from-client',
+      within: isWithinAddressRequestLimit,
+      next: 'countingAddressCeiling',
+      limit: 'per-address limit from this client',
+    }),
+    countingAddressCeiling: countingState({
       description: 'Requests for this address from every client stay under a ceiling, so no inbox can be flooded.',
-      entry: {
-        type: 'countSignInRequest',
-        params: ({ context }) => ({ identifier: context.identifier ?? '', scope: 'address' as const }),
-      },
-      on: {
-        REQUESTS_COUNTED: [
-          {
-            guard: isWithinAddressCeiling,
-            target: 'checkingSignInRequest',
-            actions: assign(({ event }) => ({ addressCeilingRequests: event.count })),
-          },
-          throttledBy('per-address ceiling across clients'),
-        ],
-        REQUEST_COUNT_FAILED: requestCountFailed,
-      },
-    },
+      scope: 'address',
+      within: isWithinAddressCeiling,
+      next: 'checkingSignInRequest',
+      limit: 'per-address ceiling across clients',
+    }),
     checkingSignInRequest: {
       description: 'The signIn callback (email.verificationRequest: true) may allow, deny, or send the user elsewhere.',
       entry: {

@@ -54,10 +54,12 @@ tr.lit { background: #ebf8ff; }
 svg.chart .state.visited > rect:first-of-type { stroke: #2f855a; stroke-width: 2; }
 svg.chart .state.current > rect:first-of-type { fill: #c6f6d5; stroke: #22543d; stroke-width: 3.5; }
 svg.chart .edge.taken path { stroke: #2f855a; stroke-width: 2.6; }
-aside.live { position: sticky; top: 44px; z-index: 1; background: #f0fff4; border: 1px solid #9ae6b4; border-radius: 8px; margin: 12px 0; padding: 8px 14px; }
+aside.live { background: #f0fff4; border: 1px solid #9ae6b4; border-radius: 8px; margin: 12px 0; padding: 8px 14px; }
 aside.live h2 { font-size: 15px; margin: 0 0 4px; }
 aside.live ol { margin: 4px 0; padding-left: 36px; max-height: 9.5em; overflow-y: auto; font-family: ui-monospace, "DejaVu Sans Mono", Menlo, monospace; font-size: 12px; }
 aside.live li.now { font-weight: 700; }
+aside.live li.check { color: var(--muted); }
+header #live-now { font-size: 13px; color: #c6f6d5; }
 .origin-app { color: var(--app); font-weight: 700; }
 .origin-extension { color: var(--ext); }
 `
@@ -142,6 +144,7 @@ function liveScript(feedUrl: string, intervalMs: number): string {
 (() => {
   const status = document.getElementById('live-status');
   const list = document.getElementById('live-steps');
+  const now = document.getElementById('live-now');
   let shown = '';
   // The audit trail has one step per event: eventless ('always') hops in between are not steps of their own, so the
   // arrows of a step are the direct one or, failing that, the event's arrow followed by eventless ones (at most 4).
@@ -171,10 +174,16 @@ function liveScript(feedUrl: string, intervalMs: number): string {
       const li = document.createElement('li');
       li.textContent = s.machine + ' ' + s.flowId + ': ' + s.from + ' --' + s.event + '--> ' + s.to;
       if (i === steps.length - 1) li.className = 'now';
+      if (s.machine === 'session' && s.event === 'SESSION_REQUESTED') li.classList.add('check');
       return li;
     }));
     list.scrollTop = list.scrollHeight;
-    const last = steps[steps.length - 1];
+    // A page's session check (GET /session: the session machine started by SESSION_REQUESTED) runs after every sign-in
+    // and on every page load; it must not take the current mark from the flow the person is following, so the
+    // current mark is the newest step of any other flow, and a check's only when nothing else ran.
+    const checks = new Set(steps.filter((s) => s.machine === 'session' && s.event === 'SESSION_REQUESTED').map((s) => s.flowId));
+    const followed = steps.filter((s) => !checks.has(s.flowId));
+    const last = followed[followed.length - 1] ?? steps[steps.length - 1];
     if (!last) { status.textContent = 'No flow yet in this browser: sign in in another tab and watch it here.'; return; }
     // Each machine shows the path of its newest flow; the newest step of all is the current state.
     const newest = new Map();
@@ -197,6 +206,7 @@ function liveScript(feedUrl: string, intervalMs: number): string {
     document.body.dataset.currentMachine = last.machine;
     document.body.dataset.currentState = last.to;
     status.textContent = 'Flow ' + last.flowId + ' of the ' + last.machine + ' machine is in state ' + last.to + '.';
+    if (now) now.textContent = last.machine + ': ' + last.to;
     if (state) state.scrollIntoView({ block: 'center', inline: 'center' });
   };
   const poll = async () => {
@@ -246,7 +256,7 @@ export function toInspectorHtml(graphs: readonly FlowGraph[], options: Inspector
 <style>${styles}</style>
 </head>
 <body>
-<header><h1>${escapeXml(title)}</h1><nav>${graphs.map((g) => `<a href="#machine-${escapeXml(g.machineId)}">${escapeXml(g.machineId)}</a>`).join('')}</nav></header>
+<header><h1>${escapeXml(title)}</h1>${live ? '<span id="live-now" aria-hidden="true"></span>' : ''}<nav>${graphs.map((g) => `<a href="#machine-${escapeXml(g.machineId)}">${escapeXml(g.machineId)}</a>`).join('')}</nav></header>
 <main>
 ${livePanel}<p class="legend"><span><i class="swatch" style="background:var(--wait);border-color:var(--wait-line)"></i>waits for the browser</span><span><i class="swatch" style="background:var(--out);border-color:var(--out-line)"></i>outcome (final)</span><span class="origin-extension">purple arrow: extension point</span><span class="origin-app">orange arrow: the app's own guard</span><span>click a state to follow its arrows</span></p>
 ${graphs.map(machineSection).join('\n')}

@@ -19,7 +19,7 @@ import type { AuthConfig } from '../../src/index.js'
 import { describeEntry, toInspectorHtml } from '../../visualizations/index.js'
 import { createDevMailSink } from './dev-mail-sink.js'
 import { devClient, startDevOpenIdProvider } from './dev-openid-provider.js'
-import { createFlowWatch } from './flow-watch.js'
+import { createFlowWatch } from '../../visualizations/flow-watch.js'
 
 const demoUsers: Record<string, { password: string; name: string; email: string }> = {
   ada: { password: 'lovelace', name: 'Ada Lovelace', email: 'ada@example.com' },
@@ -137,7 +137,7 @@ export async function createDemoApp(options: DemoOptions) {
     res.set('cache-control', 'no-store').type('html').send(inspector)
   })
   app.get('/dev/flow.json', (req, res) => {
-    res.set('cache-control', 'no-store').json({ steps: watch.feed(req) })
+    res.set('cache-control', 'no-store').json({ steps: watch.feed(req.get('cookie')) })
   })
 
   return { app, authConfig, mail, devOp, close: () => devOp.close() }

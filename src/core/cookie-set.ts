@@ -12,9 +12,14 @@ export interface CookieSet {
   csrfToken: CookieOption
   /** Authchart's single flow cookie; it replaces Auth.js's state, nonce, PKCE and WebAuthn-challenge cookies. */
   flow: CookieOption
+  /** Authchart's device cookie: a browser known from a good credentials sign-in keeps its own failure budget. */
+  device: CookieOption
 }
 
 const flowMaxAgeSeconds = 15 * 60
+
+/** OWASP suggests a long life for device cookies: the device stays known across its owner's ordinary absences. */
+const deviceMaxAgeSeconds = 180 * 24 * 60 * 60
 
 /** The attributes are frozen: derived figures (the session cookie's chunk size) are cached per attribute set. */
 function withOverride(base: CookieOption, override: Partial<CookieOption> | undefined): CookieOption {
@@ -63,6 +68,10 @@ export function buildCookieSet(secure: boolean, overrides: Partial<CookiesOption
       { name: `${hostPrefix}authchart.flow`, options: { ...base, maxAge: flowMaxAgeSeconds } },
       flowOverride,
     ),
+    device: {
+      name: `${hostPrefix}authchart.device`,
+      options: Object.freeze({ ...base, maxAge: deviceMaxAgeSeconds }),
+    },
   }
 }
 

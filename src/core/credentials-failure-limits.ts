@@ -10,6 +10,7 @@ import {
 import { MemoryRequestCounter } from '../providers-internal/email-request-limits.js'
 import type { CredentialsConfig, CredentialsFailureLimits, FailureCounter } from '../types/providers.js'
 import { clientKeyOf } from './client-key.js'
+import { knownDeviceOf } from './device-cookie.js'
 import type { RequestContext } from './context.js'
 
 /** The limits the machine compares counts with, and the store input of the effects. */
@@ -20,6 +21,8 @@ export interface ResolvedFailureLimits {
   lockoutSeconds: number
   /** The field naming the account held something other than text: refused before authorize (isAccountReadable). */
   accountMalformed: boolean
+  /** The request's device cookie verifies for the account it names (src/core/device-cookie.ts). */
+  knownDevice: boolean
   input: FailureLimitsInput
 }
 
@@ -89,15 +92,18 @@ export function failureLimitsFor(ctx: RequestContext, provider: CredentialsConfi
       maxClientFailures: Number.MAX_SAFE_INTEGER,
       lockoutSeconds: 0,
       accountMalformed: false,
+      knownDevice: false,
       input: { enabled: false },
     }
   }
   const settings = settingsOf(provider)
   const lockoutSeconds = positive(settings.lockoutSeconds, defaults.lockoutSeconds)
   const { account, malformed } = accountOf(ctx, provider, settings)
+  const device = knownDeviceOf(ctx, provider.id, account)
   return {
     lockoutSeconds,
     accountMalformed: malformed,
+    knownDevice: device !== undefined,
     maxFailures: Math.ceil(positive(settings.maxFailures, defaults.maxFailures)),
     maxClientFailures: Math.ceil(positive(settings.maxClientFailures, defaults.maxClientFailures)),
     input: {
@@ -106,6 +112,7 @@ export function failureLimitsFor(ctx: RequestContext, provider: CredentialsConfi
       windowSeconds: positive(settings.windowSeconds, defaults.windowSeconds),
       lockoutSeconds,
       account,
+      device,
       client: clientKeyOf(ctx, settings.clientKey),
     },
   }

@@ -18,8 +18,9 @@ export const defaultCredentialsFailureLimits = {
   lockoutSeconds: 900,
 } as const
 
-/** What is stored: failures counted in the window, or a lockout running; per account or per client. */
-export type FailureKeyKind = 'account-failures' | 'client-failures' | 'account-lockout' | 'client-lockout'
+/** What is stored: failures counted in the window, or a lockout running; per account, per client or per known device. */
+export type FailureKeyKind =
+  'account-failures' | 'client-failures' | 'device-failures' | 'account-lockout' | 'client-lockout' | 'device-lockout'
 
 /** The part of a stored key that names the account or client: a digest, never the username or IP in the clear. */
 export function failureSubject(providerId: string, value: string): string {

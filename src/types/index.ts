@@ -155,8 +155,11 @@ export interface EventCallbacks {
 /** What the `credentialsLockout` event says. */
 export interface CredentialsLockoutMessage {
   provider: string
-  /** Which limit was reached: the account's, the client's, or both. */
-  scope: 'account' | 'client' | 'both'
+  /**
+   * Which limit was reached: the account's, the client's, or both; `device` when a browser known from an earlier
+   * good sign-in to the account spent its own budget (the account stays open to its other devices).
+   */
+  scope: 'account' | 'device' | 'client' | 'both'
   /** The normalised account identifier, when the account limit was reached. */
   account?: string
   /** When the lockout ends. */

@@ -146,11 +146,24 @@ async function liveMarks(live: Page) {
     const taken = [...(oauth?.querySelectorAll<SVGGElement>('.edge.taken') ?? [])].map(
       (g) => `${g.dataset.source}->${g.dataset.target}`,
     )
+    // Whether anything fixed or sticky in the page lies over the current state (#36 point 10: the panel covered it).
+    const mark = document.querySelector('.state.current')?.getBoundingClientRect()
+    const covered = [...document.querySelectorAll<HTMLElement>('aside.live, header')].some((el) => {
+      const box = el.getBoundingClientRect()
+      const overlaps =
+        mark !== undefined &&
+        box.left < mark.right &&
+        mark.left < box.right &&
+        box.top < mark.bottom &&
+        mark.top < box.bottom
+      return overlaps && getComputedStyle(el).position !== 'static'
+    })
     return {
       current,
       steps,
       oauth: { visited, taken },
       status: document.getElementById('live-status')?.textContent ?? '',
+      covered,
     }
   })
 }
@@ -205,6 +218,7 @@ describe('the demo in Chromium, with no network beyond loopback', () => {
         .poll(async () => (await liveMarks(live)).current)
         .toEqual([{ machine: 'oauth', state: 'awaitingCallback', awaiting: true }])
       expect((await liveMarks(live)).status).toMatch(/of the oauth machine is in state awaitingCallback/)
+      expect((await liveMarks(live)).covered).toBe(false)
 
       await page.fill('input[name=name]', 'Grace Hopper')
       await Promise.all([page.waitForURL(`${demo.url}/`), page.click('text=Sign in and allow')])
@@ -216,9 +230,11 @@ describe('the demo in Chromium, with no network beyond loopback', () => {
       expect(new Set(oauthSteps.map((s) => s.flowId)).size).toBe(1)
       expect(oauthSteps.map((s) => s.to)).toContain('awaitingCallback')
       expect(oauthSteps.at(-1)?.to).toBe('signedIn')
-      // Whatever ran last for this browser is what the live tab marks as current.
-      const last = steps.at(-1) as Record<string, string>
-      // The oauth chart keeps the path its flow took, while the current mark follows whatever ran last.
+      // The home page's session check ran after the callback (a session flow of its own, last in the feed), and the
+      // current mark stays on the sign-in the person followed: the check does not take it (#36 point 10).
+      expect(steps.at(-1)).toMatchObject({ machine: 'session', event: expect.stringMatching(/^SESSION_/) })
+      expect(steps.some((s) => s.machine === 'session' && s.event === 'SESSION_REQUESTED')).toBe(true)
+      // The oauth chart keeps the path its flow took.
       await expect
         .poll(async () => (await liveMarks(live)).oauth)
         .toEqual({
@@ -231,7 +247,8 @@ describe('the demo in Chromium, with no network beyond loopback', () => {
         })
       await expect
         .poll(async () => (await liveMarks(live)).current)
-        .toEqual([{ machine: last.machine, state: last.to, awaiting: false }])
+        .toEqual([{ machine: 'oauth', state: 'signedIn', awaiting: false }])
+      expect((await liveMarks(live)).covered).toBe(false)
       expect([...problems, ...liveProblems]).toEqual([])
     },
     60_000,

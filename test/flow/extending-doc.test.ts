@@ -67,6 +67,7 @@ function credentialsSignIn(now: number): Promise<{ value: unknown; error: unknow
       maxClientFailures: 50,
       lockoutSeconds: 900,
       accountReadable: true,
+      knownDevice: false,
     },
   ]
   return run(machines.credentials, submitted, {

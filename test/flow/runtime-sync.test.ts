@@ -17,6 +17,7 @@ const submitted = (csrfVerified: boolean): FlowEvent => ({
   maxClientFailures: 50,
   lockoutSeconds: 900,
   accountReadable: true,
+  knownDevice: false,
 })
 
 /** Every command answered at once, except those named in `later`, which answer through a promise. */

@@ -22,6 +22,7 @@ describe('inline security guards', () => {
       maxClientFailures: 50,
       lockoutSeconds: 900,
       accountReadable: true,
+      knownDevice: false,
       now: 1,
     })
     expect(next.value).toBe('failed')

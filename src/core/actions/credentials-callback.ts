@@ -5,7 +5,8 @@ import type { CredentialsConfig } from '../../types/providers.js'
 import type { ResponseInternal } from '../../types/index.js'
 import { requestedCallbackUrl } from '../callback-url.js'
 import type { RequestContext } from '../context.js'
-import { failureLimitsFor } from '../credentials-failure-limits.js'
+import { failureLimitsFor, type ResolvedFailureLimits } from '../credentials-failure-limits.js'
+import { deviceCookieFor } from '../device-cookie.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
 import { sessionIssuerFor } from '../session-issuer.js'
@@ -48,6 +49,7 @@ export function credentialsCallbackAction(
     maxClientFailures: limits.maxClientFailures,
     lockoutSeconds: limits.lockoutSeconds,
     accountReadable: !limits.accountMalformed,
+    knownDevice: limits.knownDevice,
   }
   const final = runMachine(
     ctx,
@@ -55,9 +57,20 @@ export function credentialsCallbackAction(
     event,
     credentialsEffects(env, provider, sessionIssuerFor(ctx.config), limits.input),
   )
-  return final instanceof Promise
-    ? final.then((ran) => credentialsAnswer(ctx, env, ran))
-    : credentialsAnswer(ctx, env, final)
+  const answer = (ran: FlowResult) => {
+    if (ran.value === 'signedIn') rememberDevice(ctx, provider.id, limits)
+    return credentialsAnswer(ctx, env, ran)
+  }
+  return final instanceof Promise ? final.then(answer) : answer(final)
+}
+
+/**
+ * After the right credentials, the browser becomes a known device of the account (a new cookie, unless the one it
+ * sent is already known for this account), so a lockout that strangers cause does not lock it out next time.
+ */
+function rememberDevice(ctx: RequestContext, providerId: string, limits: ResolvedFailureLimits): void {
+  if (!limits.input.enabled || limits.input.account === undefined || limits.knownDevice) return
+  ctx.setCookies.push(deviceCookieFor(ctx, providerId, limits.input.account))
 }
 
 function credentialsAnswer(ctx: RequestContext, env: EffectEnv, final: FlowResult): ResponseInternal {

@@ -6,7 +6,12 @@
 import { CallbackRouteError } from '../../errors.js'
 import { failureKeyOf, failureSubject, type FailureKeyKind } from '../../providers-internal/credentials-limits.js'
 import type { FailureCounter } from '../../types/providers.js'
-import type { CredentialsCommand, credentialsContract, CredentialsEvent } from '../../../machines/credentials.js'
+import type {
+  CredentialsCommand,
+  credentialsContract,
+  CredentialsEvent,
+  FailureBudget,
+} from '../../../machines/credentials.js'
 import type { HandlersFor } from '../../../machines/contract.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
@@ -21,6 +26,8 @@ export type FailureLimitsInput =
       lockoutSeconds: number
       /** The submitted account, normalised; undefined when the form named none. */
       account?: string
+      /** The device cookie's id, when the request carries one that verifies for `account` (src/core/device-cookie.ts). */
+      device?: string
       /** The client, from a header the app trusts; undefined when unknown. */
       client?: string
     }
@@ -31,6 +38,9 @@ type LimitHandlers = Pick<
 >
 
 type Reserved = { lockedSeconds: number; attempts: number }
+
+/** A lockout key and the key its failures are counted under. */
+type Scope = { lockout: string; failures: string }
 
 /** Whether a store's answer is still to come (a promise or any thenable). */
 function isPending<T>(answer: T | PromiseLike<T>): answer is PromiseLike<T> {
@@ -67,6 +77,24 @@ export function failureLimitHandlers(env: EffectEnv, providerId: string, limits:
     return failureKeyOf(kind, subject)
   }
 
+  /**
+   * The keys an attempt's own budget lives under: the known device's, else the account's (undefined when the form
+   * named no account). A device is known only for the account its cookie was issued to, so it never spends or
+   * clears another account's budget.
+   */
+  function ownScope(budget: FailureBudget): Scope | undefined {
+    if (!limits.enabled) return undefined
+    if (budget === 'device' && limits.device !== undefined)
+      return { lockout: key('device-lockout', limits.device), failures: key('device-failures', limits.device) }
+    if (limits.account === undefined) return undefined
+    return { lockout: key('account-lockout', limits.account), failures: key('account-failures', limits.account) }
+  }
+
+  function clientScope(): Scope | undefined {
+    if (!limits.enabled || limits.client === undefined) return undefined
+    return { lockout: key('client-lockout', limits.client), failures: key('client-failures', limits.client) }
+  }
+
   function storeError(what: string, err: unknown): void {
     logger.error(
       new CallbackRouteError(`the credentials failure store failed to ${what}`, {
@@ -85,7 +113,7 @@ export function failureLimitHandlers(env: EffectEnv, providerId: string, limits:
   }
 
   return {
-    reserveAttempt() {
+    reserveAttempt({ budget }) {
       if (!limits.enabled)
         return { type: 'ATTEMPT_RESERVED', retryAfterSeconds: 0, accountFailures: 0, clientFailures: 0 }
       const { store, windowSeconds } = limits
@@ -100,27 +128,13 @@ export function failureLimitHandlers(env: EffectEnv, providerId: string, limits:
           accountFailures: account?.attempts ?? 0,
           clientFailures: client?.attempts ?? 0,
         }) as const
+      const reserve = (scope: Scope | undefined) =>
+        scope ? reserveOn(store, scope.lockout, scope.failures, windowSeconds, env.now) : undefined
       try {
         // Counted before authorize() runs: N guesses in flight at once cost N, and the machine lets through only those
         // within the limits. Both are always counted, so a locked and an unlocked account cost the same store work.
-        const account = limits.account
-          ? reserveOn(
-              store,
-              key('account-lockout', limits.account),
-              key('account-failures', limits.account),
-              windowSeconds,
-              env.now,
-            )
-          : undefined
-        const client = limits.client
-          ? reserveOn(
-              store,
-              key('client-lockout', limits.client),
-              key('client-failures', limits.client),
-              windowSeconds,
-              env.now,
-            )
-          : undefined
+        const account = reserve(ownScope(budget))
+        const client = reserve(clientScope())
         // A store that answered at once (memory) costs the sign-in no wait.
         if (!isPending(account) && !isPending(client)) return reserved(account, client)
         return Promise.all([account, client]).then(([a, c]) => reserved(a, c), failed)
@@ -131,17 +145,20 @@ export function failureLimitHandlers(env: EffectEnv, providerId: string, limits:
 
     async startLockout(params) {
       if (!limits.enabled) return { type: 'LOCKOUT_STARTED' }
-      const account = params.account ? limits.account : undefined
-      const client = params.client ? limits.client : undefined
+      const own = params.account ? ownScope(params.budget) : undefined
+      const client = params.client ? clientScope() : undefined
+      const account = own && params.budget === 'account' ? limits.account : undefined
       try {
         // The lockout starts a fresh count: once it ends, the next failures are counted from zero.
-        if (account) await lockAndRestart(key('account-lockout', account), key('account-failures', account))
-        if (client) await lockAndRestart(key('client-lockout', client), key('client-failures', client))
+        if (own) await lockAndRestart(own.lockout, own.failures)
+        if (client) await lockAndRestart(client.lockout, client.failures)
       } catch (err) {
         storeError('start a lockout', err)
         return { type: 'LOCKOUT_STARTED' }
       }
-      const scope = account && client ? 'both' : account ? 'account' : 'client'
+      // A known device locks only itself: the app hears of it as the device scope, with no account to alert on.
+      const ownName = params.budget === 'device' ? 'device' : 'account'
+      const scope = own && client ? 'both' : own ? ownName : 'client'
       // Neither the account nor the client goes to the log: the event hands them to the app, which may alert.
       logger.warn('credentials-lockout', { provider: providerId, scope, lockoutSeconds: limits.lockoutSeconds })
       await emitAppEvent(env, 'credentialsLockout', {
@@ -153,7 +170,7 @@ export function failureLimitHandlers(env: EffectEnv, providerId: string, limits:
       return { type: 'LOCKOUT_STARTED' }
     },
 
-    clearFailures() {
+    clearFailures({ budget }) {
       if (!limits.enabled) return { type: 'FAILURES_CLEARED' }
       const { store } = limits
       // The sign-in goes on whatever happens: a count left behind only ends with its window.
@@ -164,10 +181,12 @@ export function failureLimitHandlers(env: EffectEnv, providerId: string, limits:
       }
       try {
         // The account's count starts again; the client gets back the attempt it reserved (a success is no failure).
-        const account = limits.account ? store.clear(key('account-failures', limits.account)) : undefined
-        const client = limits.client && store.release ? store.release(key('client-failures', limits.client)) : undefined
-        if (!isPending(account) && !isPending(client)) return cleared()
-        return Promise.all([account, client]).then(cleared, failed)
+        const own = ownScope(budget)
+        const client = clientScope()
+        const account = own ? store.clear(own.failures) : undefined
+        const released = client && store.release ? store.release(client.failures) : undefined
+        if (!isPending(account) && !isPending(released)) return cleared()
+        return Promise.all([account, released]).then(cleared, failed)
       } catch (err) {
         return failed(err)
       }
