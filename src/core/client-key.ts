@@ -1,5 +1,5 @@
 /** Who the client is, for the request limits: from configuration and the socket, never from a header alone. */
-import { clientAddress } from './client-address.js'
+import { clientAddress, clientLimitKey } from './client-address.js'
 import type { RequestContext } from './context.js'
 
 /** Longest client key kept: a header can be long, a key need not be. */
@@ -8,8 +8,9 @@ const maxClientKeyLength = 200
 /**
  * The app's own `clientKey(request)` when it gave one; else the client's address (client-address.ts): the socket's
  * peer, or behind the proxies the config names in `trustedProxies`, the `X-Forwarded-For` hop the outermost trusted
- * proxy saw. `trustHost` no longer makes the header trusted: it says where the origin may come from, not who the
- * client is. Undefined when the peer is unknown, and then only per-account or per-address limits apply.
+ * proxy saw; an IPv6 client by its /64 (one host owns a /64). `trustHost` no longer makes the header trusted: it says
+ * where the origin may come from, not who the client is. Undefined when the peer is unknown, and then only
+ * per-account or per-address limits apply.
  */
 export function clientKeyOf(
   ctx: RequestContext,
@@ -21,5 +22,6 @@ export function clientKeyOf(
   }
   const { trustedProxies } = ctx.config.source
   const forwarded = trustedProxies === undefined ? null : ctx.req.header('x-forwarded-for')
-  return clientAddress(ctx.req.peerAddress, forwarded, trustedProxies)?.slice(0, maxClientKeyLength) || undefined
+  const address = clientAddress(ctx.req.peerAddress, forwarded, trustedProxies)
+  return address === undefined ? undefined : clientLimitKey(address).slice(0, maxClientKeyLength) || undefined
 }

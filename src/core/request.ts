@@ -7,6 +7,7 @@ import { isUsableHost } from '../security/origin.js'
 import { parseCookieHeader } from '../session/cookie-header.js'
 import type { AuthAction } from '../types/index.js'
 import { clientAddressOf } from './client-address.js'
+import { decodePathSegment } from './path-segment.js'
 
 const actions: ReadonlySet<string> = new Set<AuthAction>([
   'backchannel-logout',
@@ -115,12 +116,8 @@ export function routeOf(pathname: string, basePath: string): { action: AuthActio
   const providerId = pathname.slice(slash + 1, end)
   if (!actionsWithProvider.has(action)) throw cannotParse(pathname, `action "${action}" takes no provider id`)
   if (providerId.includes('/')) throw cannotParse(pathname, 'too many path segments')
-  let decoded: string
-  try {
-    decoded = decodeURIComponent(providerId)
-  } catch {
-    throw cannotParse(pathname, 'the provider id is not valid URL encoding')
-  }
+  const decoded = decodePathSegment(providerId)
+  if (decoded === undefined) throw cannotParse(pathname, 'the provider id is not valid URL encoding')
   return { action, providerId: decoded }
 }
 

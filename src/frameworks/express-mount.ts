@@ -12,18 +12,16 @@
  */
 import type { Request as ExpressRequest } from 'express'
 import type { LoggerInstance } from '../logger.js'
+import { decodePathSegment } from '../core/path-segment.js'
 import type { AuthConfig } from '../types/index.js'
 import { basePathIsDefault, basePathOf, isUnderBasePath } from './web-handler.js'
 
 /** Mount paths remembered per middleware: enough for every static mount; a parameterised one may exceed it. */
 const maxRemembered = 64
 
+/** A segment as the wildcard's value holds it; one that cannot be decoded is compared as it is. */
 function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return segment
-  }
+  return decodePathSegment(segment) ?? segment
 }
 
 /** The decoded path a trailing wildcard matched: Express 5 gives a named splat as segments, Express 4 `*` as `0`. */

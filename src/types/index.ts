@@ -203,8 +203,9 @@ export interface AuthConfig {
   trustHost?: boolean
   /**
    * Authchart: who stands between the client and the app, for the request limits' client key: the number of proxies
-   * (as Express's `trust proxy` number) or their addresses and CIDR ranges. Without it the client is the socket's
-   * peer address and `X-Forwarded-For` is never read; `trustHost` does not change that (docs/security.md).
+   * (as Express's `trust proxy` number) or their addresses, CIDR ranges and the names `loopback`, `linklocal`,
+   * `uniquelocal` (as Express's `trust proxy` list). Without it the client is the socket's peer address and
+   * `X-Forwarded-For` is never read; `trustHost` does not change that (docs/security.md).
    */
   trustedProxies?: number | readonly string[]
   useSecureCookies?: boolean

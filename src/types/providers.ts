@@ -179,8 +179,8 @@ export interface CredentialsFailureLimits {
   store?: FailureCounter
   /**
    * Who the client is, from the request. Default: the socket's peer address, or behind the config's `trustedProxies`
-   * the `X-Forwarded-For` hop the outermost trusted proxy saw; unknown (only the per-account limit applies) when the
-   * host gave no peer address (docs/security.md).
+   * the `X-Forwarded-For` hop the outermost trusted proxy saw, an IPv6 client by its /64; unknown (only the
+   * per-account limit applies) when the host gave no peer address (docs/security.md).
    */
   clientKey?: (request: Request) => string | undefined
   /**
@@ -216,8 +216,8 @@ export interface EmailRequestLimits {
   store?: RequestCounter
   /**
    * Who the client is, from the request. Default: the socket's peer address, or behind the config's `trustedProxies`
-   * the `X-Forwarded-For` hop the outermost trusted proxy saw; unknown (only the per-address limit applies) when the
-   * host gave no peer address (docs/security.md).
+   * the `X-Forwarded-For` hop the outermost trusted proxy saw, an IPv6 client by its /64; unknown (only the
+   * per-address limit applies) when the host gave no peer address (docs/security.md).
    */
   clientKey?: (request: Request) => string | undefined
 }

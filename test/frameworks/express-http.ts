@@ -41,6 +41,8 @@ export interface HttpOptions {
   form?: Record<string, string>
   json?: unknown
   jar?: CookieJar
+  /** The address the client connects from (any of 127.0.0.0/8 on loopback): another client, as the server sees it. */
+  localAddress?: string
 }
 
 /** One HTTP/1.1 request; the jar, when given, sends its cookies and keeps what the answer sets. */
@@ -59,19 +61,22 @@ export async function http(port: number, path: string, options: HttpOptions = {}
   const method = options.method ?? (body === undefined ? 'GET' : 'POST')
 
   const result = await new Promise<HttpResult>((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          cookies: res.headers['set-cookie'] ?? [],
-          body: Buffer.concat(chunks).toString('utf8'),
-        }),
-      )
-      res.on('error', reject)
-    })
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path, method, headers, localAddress: options.localAddress },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            cookies: res.headers['set-cookie'] ?? [],
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        )
+        res.on('error', reject)
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })

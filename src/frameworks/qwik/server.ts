@@ -5,6 +5,8 @@
  */
 import { setEnvDefaults } from '../../index.js'
 import { InvalidConfig } from '../../errors.js'
+import { setClientAddress } from '../../core/client-address.js'
+import { decodePathSegment } from '../../core/path-segment.js'
 import { hasConfigShape } from '../shared/config-shape.js'
 import type { AuthConfig, Session } from '../../types/index.js'
 import { basePathOf, callAuth, isUnderBasePath } from '../web-handler.js'
@@ -22,6 +24,27 @@ export interface AuthRequestEvent {
   readonly url: URL
   readonly sharedMap: Map<string, unknown>
   readonly cookie: { set(name: string, value: string, options?: CookieOptions): void }
+  /** The client connection as Qwik City's adapter knows it: `ip` is the socket's peer (the node adapters). */
+  readonly clientConn?: { readonly ip?: string }
+}
+
+/**
+ * The client's address for the request limits: Qwik City's `clientConn.ip`, which its adapters take from the socket
+ * (node) or the platform (`getClientConn` of the adapter's options); undefined when the adapter cannot tell.
+ */
+function clientIpOf(event: AuthRequestEvent): string | undefined {
+  try {
+    return event.clientConn?.ip
+  } catch {
+    // Some adapters (static generation) throw when asked: no peer then, and only per-account limits apply.
+    return undefined
+  }
+}
+
+/** `request`, with the client's address the limits key it by: what the binding hands `Auth()`. */
+function withClient(request: Request, event: AuthRequestEvent): Request {
+  setClientAddress(request, clientIpOf(event))
+  return request
 }
 
 const prepared = new WeakSet<object>()
@@ -86,7 +109,9 @@ function needsSameOrigin(config: QwikAuthConfig, method: string, path: string): 
   if (!stateChanging.has(method)) return false
   const callback = /^\/callback\/([^/]+)$/.exec(path)
   if (!callback) return true
-  const id = decodeURIComponent(callback[1] ?? '')
+  // An id that cannot be decoded names no provider: the post must come from this origin, and Auth() refuses it.
+  const id = decodePathSegment(callback[1] ?? '')
+  if (id === undefined) return true
   const type = providersOf(config).find((provider) => provider.id === id)?.type
   return type !== 'oauth' && type !== 'oidc'
 }
@@ -112,7 +137,7 @@ export async function answerAuthRequest(
       headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
     })
   }
-  const response = await callAuth(event.request, config)
+  const response = await callAuth(withClient(event.request, event), config)
   forwardCookies(response, event)
   return withoutCookies(response)
 }
@@ -185,8 +210,9 @@ async function postToAuth(
     origin: event.url.origin,
   })
   if (csrf.cookie) headers.set('cookie', csrf.cookie)
+  // The post is the browser's own, made on its behalf: the limits count it against the browser's address.
   const response = await callAuth(
-    new Request(`${event.url.origin}${path}`, { method: 'POST', headers, body: fields }),
+    withClient(new Request(`${event.url.origin}${path}`, { method: 'POST', headers, body: fields }), event),
     config,
   )
   forwardCookies(response, event)

@@ -7,6 +7,7 @@
 import { InvalidConfig } from '../../errors.js'
 import { createLogger } from '../../logger.js'
 import { setClientAddress } from '../../core/client-address.js'
+import { decodePathSegment } from '../../core/path-segment.js'
 import { basePathOf, callAuth, isUnderBasePath } from '../web-handler.js'
 import type { SolidAuthConfig } from './config.js'
 import { mountMismatchMessage, mountPathOf } from './mount.js'
@@ -43,12 +44,9 @@ function providerType(config: SolidAuthConfig, id: string): string | undefined {
 function mayComeFromElsewhere(config: SolidAuthConfig, action: string): boolean {
   const [name, id] = action.split('/')
   if (name !== 'callback' || !id) return false
-  let decoded: string
-  try {
-    decoded = decodeURIComponent(id)
-  } catch {
-    return false
-  }
+  // An id that cannot be decoded names no provider: the post must come from this origin, and Auth() refuses it.
+  const decoded = decodePathSegment(id)
+  if (decoded === undefined) return false
   const type = providerType(config, decoded)
   return type === 'oauth' || type === 'oidc'
 }

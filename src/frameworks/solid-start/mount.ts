@@ -3,6 +3,7 @@
  * SolidStart gives a catch-all parameter (`[...solidauth]`) the rest of the path, so the mount path is what precedes
  * it. A route module cannot learn its own path before its first request, so that is when a mismatch is found.
  */
+import { decodePathSegment } from '../../core/path-segment.js'
 
 /** The mount path of the route `event` reached, or undefined when its parameters do not tell. */
 export function mountPathOf(pathname: string, params: unknown): string | undefined {
@@ -17,12 +18,9 @@ export function mountPathOf(pathname: string, params: unknown): string | undefin
   return undefined
 }
 
+/** A path as the route's parameters hold it; one that cannot be decoded is compared as it is. */
 function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value)
-  } catch {
-    return value
-  }
+  return decodePathSegment(value) ?? value
 }
 
 /** The message for a route mounted at `mounted` while the configuration says `prefix`. */

@@ -9,6 +9,7 @@ import { basePathOf, callAuth } from '../web-handler.js'
 import type { SvelteKitAuthConfig } from './config.js'
 import { isSameOrigin } from '../../security/same-origin.js'
 import { forwardCookies, mergeCookieHeader } from '../shared/set-cookie.js'
+import { withClient } from './client-address.js'
 
 /**
  * SvelteKit's `redirect`, with the third argument SvelteKit 3 added: it refuses a URL on another origin unless told
@@ -73,8 +74,9 @@ async function postToAuth(
     origin: event.url.origin,
   })
   if (cookie) headers.set('cookie', cookie)
+  // The post is the browser's own, made on its behalf: the limits count it against the browser's address.
   const response = await callAuth(
-    new Request(`${event.url.origin}${path}`, { method: 'POST', headers, body: fields }),
+    withClient(new Request(`${event.url.origin}${path}`, { method: 'POST', headers, body: fields }), event),
     config,
   )
   forwardCookies(response, event.cookies)

@@ -20,7 +20,7 @@
  */
 import type { Action, RequestEvent } from '@sveltejs/kit'
 import type { Session } from '../../types/index.js'
-import { setClientAddress } from '../../core/client-address.js'
+import { withClient } from './client-address.js'
 import { basePathOf, callAuth, isUnderBasePath } from '../web-handler.js'
 import { signInAction, signOutAction } from './actions.js'
 import { assertConfigShape, configResolver, type ConfigOrFactory, type SvelteKitAuthOptions } from './config.js'
@@ -49,18 +49,6 @@ export type SvelteKitHandle = (input: {
   event: RequestEvent
   resolve: (event: RequestEvent) => Response | Promise<Response>
 }) => Promise<Response>
-
-/**
- * The client's address as SvelteKit's adapter knows it (`getClientAddress()`, which follows the adapter's own
- * `ADDRESS_HEADER` / `XFF_DEPTH` settings); undefined when the adapter cannot tell (it throws then).
- */
-function clientAddressOfEvent(event: RequestEvent): string | undefined {
-  try {
-    return event.getClientAddress()
-  } catch {
-    return undefined
-  }
-}
 
 /** What `SvelteKitAuth` returns. */
 export interface SvelteKitAuthResult {
@@ -96,8 +84,7 @@ export function SvelteKitAuth(config: ConfigOrFactory, options: SvelteKitAuthOpt
     const resolved = await configFor(event)
     event.locals.auth = () => auth(event)
     if (isUnderBasePath(event.url.pathname, basePathOf(resolved))) {
-      setClientAddress(event.request, clientAddressOfEvent(event))
-      return callAuth(event.request, resolved)
+      return callAuth(withClient(event.request, event), resolved)
     }
     return resolve(event)
   }
