@@ -13,6 +13,7 @@ import {
   isCsrfVerified,
   isFlowExpired,
   isAuthenticatorCounterRegressed,
+  isRegistrationForCurrentSession,
   isResponseForFlowAction,
 } from '../src/security/flow-guards.js'
 import { command, type CommandContract, type CommandsOf } from './contract.js'
@@ -77,6 +78,8 @@ export type WebAuthnEvent =
       action?: string
       callbackUrl: string
       csrfVerified: boolean
+      /** The user signed in when the response arrived: a registration must finish in the session that began it. */
+      signedInUserId?: string
       now: number
     }
   | { type: 'REDIRECT_RESOLVED'; url: string }
@@ -318,6 +321,11 @@ export const webAuthnMachine = setup({
             guard: not(isResponseForFlowAction),
             target: 'failed',
             actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-verification' } },
+          },
+          {
+            guard: not(isRegistrationForCurrentSession),
+            target: 'failed',
+            actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-session' } },
           },
           {
             target: 'resolvingCallbackUrl',

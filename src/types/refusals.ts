@@ -33,6 +33,7 @@ export const refusalChecks = [
   'userinfo-signature',
   'webauthn-registration',
   'webauthn-challenge',
+  'webauthn-session',
   'webauthn-verification',
   'webauthn-credential',
   'webauthn-counter',

@@ -400,3 +400,64 @@ describe('the webauthnChallenge cookie option', () => {
     expect(s.logger.warnings).not.toContain('cookie-option-unused')
   })
 })
+
+describe('a registration finishes only for the session current at the callback (#29 finding 5)', () => {
+  const sessionCookie = 'authjs.session-token'
+
+  async function beginAddingPasskey(s: Setup) {
+    const { jar } = await register(s)
+    const { body } = await options(s, jar)
+    expect(body.action).toBe('register')
+    return { jar, data: s.authenticator.create(body.options as never) }
+  }
+
+  it('refuses a registration begun signed in and answered after sign-out, and stores nothing', async () => {
+    const s = setup()
+    const { jar, data } = await beginAddingPasskey(s)
+    // The person signs out (the session cookie goes); the next person at this browser answers the waiting flow.
+    jar.cookies.delete(sessionCookie)
+    const response = await answer(s, jar, 'register', data)
+    expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
+    expect(await session(s.config, jar)).toBeNull()
+    const ada = await s.adapter.getUserByEmail('ada@example.com')
+    expect(await s.adapter.listAuthenticatorsByUserId(ada!.id)).toHaveLength(1)
+    expect(refusals(s)).toEqual(['refused:webauthn-session'])
+  })
+
+  it('refuses a registration begun as one user and answered signed in as another', async () => {
+    const s = setup()
+    const { jar, data } = await beginAddingPasskey(s)
+    const other = await register(s, 'bob@example.com')
+    jar.cookies.set(sessionCookie, other.jar.cookies.get(sessionCookie) as string)
+    const response = await answer(s, jar, 'register', data)
+    expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
+    for (const email of ['ada@example.com', 'bob@example.com']) {
+      const user = await s.adapter.getUserByEmail(email)
+      expect(await s.adapter.listAuthenticatorsByUserId(user!.id)).toHaveLength(1)
+    }
+    expect(refusals(s)).toEqual(['refused:webauthn-session'])
+  })
+
+  it('refuses a sign-up begun signed out and answered once signed in', async () => {
+    const s = setup()
+    const { jar: adaJar } = await register(s)
+    const jar = new CookieJar()
+    const { body } = await options(s, jar, '?email=new@example.com')
+    expect(body.action).toBe('register')
+    jar.cookies.set(sessionCookie, adaJar.cookies.get(sessionCookie) as string)
+    const response = await answer(s, jar, 'register', s.authenticator.create(body.options as never))
+    expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
+    expect(await s.adapter.getUserByEmail('new@example.com')).toBeNull()
+    expect(refusals(s)).toEqual(['refused:webauthn-session'])
+  })
+
+  it('still signs in with a passkey whatever session the browser had when the options were asked for', async () => {
+    const s = setup()
+    const { jar } = await register(s)
+    const { body } = await options(s, jar, '?action=authenticate')
+    jar.cookies.delete(sessionCookie)
+    const response = await answer(s, jar, 'authenticate', s.authenticator.get(body.options as never))
+    expect(response.headers.get('location')).toBe(`${origin}/welcome`)
+    expect(refusals(s)).toEqual([])
+  })
+})

@@ -445,6 +445,15 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
     const site = await passkeySite()
     await site.post(new CookieJar(), 'authenticate', { id: 'AAAA', response: {} })
   },
+  'webauthn-session': async () => {
+    // Options asked for while signed in (a further passkey for ada), answered after the session cookie is gone.
+    const site = await passkeySite()
+    const jar = new CookieJar()
+    await site.post(jar, 'register', site.authenticator.create(await site.optionsFor(jar, '?email=grace@example.com')))
+    const options = await site.optionsFor(jar)
+    jar.cookies.delete('authjs.session-token')
+    await site.post(jar, 'register', site.authenticator.create(options))
+  },
   'webauthn-verification': async () => {
     await (await passkeySite()).signIn({ tamperSignature: true })
   },
