@@ -143,6 +143,14 @@ export function isRegistrationForCurrentSession({ context, event }: { context: o
   return (begun ?? null) === (current ?? null)
 }
 
+/**
+ * The user found by the sign-in's address holds a passkey and has never proven that address, and this browser is not
+ * signed in as that user: landing there would hand the mailbox owner's sign-in to whoever made the passkey.
+ */
+export function isUnprovenPasskeyAccount({ event }: { event: object }): boolean {
+  return 'unprovenPasskeyAccount' in event && event.unprovenPasskeyAccount === true
+}
+
 /** A credentials sign-in for a locked-out account or client is refused before `authorize` runs. */
 export function isLockedOut({ event }: { event: object }): boolean {
   const retryAfter = 'retryAfterSeconds' in event ? event.retryAfterSeconds : undefined

@@ -37,6 +37,7 @@ export const refusalChecks = [
   'webauthn-verification',
   'webauthn-credential',
   'webauthn-counter',
+  'unverified-passkey-account',
   'session-token',
   'session-revoked',
   'logout-token',

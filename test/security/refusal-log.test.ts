@@ -456,6 +456,38 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
     jar.cookies.delete('authjs.session-token')
     await site.post(jar, 'register', site.authenticator.create(options))
   },
+  'unverified-passkey-account': async () => {
+    // Someone's passkey made an account for ada@example.com (passkeySite); a link to that address does not enter it.
+    const site = await passkeySite()
+    let link = ''
+    const cfg: AuthConfig = {
+      ...site.cfg,
+      allowedOrigins: [origin],
+      providers: [
+        ...(site.cfg.providers ?? []),
+        Email({
+          sendVerificationRequest: ({ token, url }) => {
+            remember(token, url)
+            link = url
+          },
+        }),
+      ],
+    }
+    const jar = new CookieJar()
+    await send(cfg, '/auth/signin/email', {
+      jar,
+      form: { email: 'ada@example.com', csrfToken: await csrfToken(cfg, jar) },
+    })
+    const { searchParams } = new URL(link)
+    await send(cfg, '/auth/callback/email', {
+      jar,
+      form: {
+        token: searchParams.get('token') ?? '',
+        email: 'ada@example.com',
+        csrfToken: await csrfToken(cfg, jar),
+      },
+    })
+  },
   'webauthn-verification': async () => {
     await (await passkeySite()).signIn({ tamperSignature: true })
   },
