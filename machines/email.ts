@@ -15,6 +15,7 @@ import type { RefusalCheck } from '../src/types/refusals.js'
 import {
   isCsrfVerified,
   isSingleMailAddress,
+  isUnprovenPasskeyAccount,
   isVerificationTokenExpired,
   isVerificationTokenForLinkAddress,
   isWithinAddressCeiling,
@@ -97,7 +98,12 @@ export type EmailEvent =
   | { type: 'TOKEN_CONSUMED'; identifier: string; expiresAt: number }
   | { type: 'TOKEN_NOT_FOUND' }
   | { type: 'TOKEN_LOOKUP_FAILED' }
-  | { type: 'USER_FOUND'; user: NonNullable<EmailContext['user']> }
+  | {
+      type: 'USER_FOUND'
+      user: NonNullable<EmailContext['user']>
+      /** The user holds a passkey, has not proven this address, and is not the one signed in here. */
+      unprovenPasskeyAccount?: boolean
+    }
   | { type: 'USER_NOT_FOUND' }
   | { type: 'USER_LOOKUP_FAILED' }
   | { type: 'USER_SAVED'; isNewUser: boolean }
@@ -444,10 +450,19 @@ export const emailMachine = setup({
       description: 'The user with this address, if there is one.',
       entry: { type: 'findUser', params: ({ context }) => ({ identifier: context.identifier ?? '' }) },
       on: {
-        USER_FOUND: {
-          target: 'checkingSignIn',
-          actions: assign(({ event }) => ({ user: event.user, isNewUser: false })),
-        },
+        USER_FOUND: [
+          // A passkey account made for this address by someone who never proved it: the mailbox owner must not land
+          // in it (src/effects/webauthn/unproven-passkey-account.ts).
+          {
+            guard: isUnprovenPasskeyAccount,
+            target: 'failed',
+            actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked', check: 'unverified-passkey-account' } },
+          },
+          {
+            target: 'checkingSignIn',
+            actions: assign(({ event }) => ({ user: event.user, isNewUser: false })),
+          },
+        ],
         USER_NOT_FOUND: [
           {
             guard: { type: 'allowUserCreation' },

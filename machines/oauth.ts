@@ -12,6 +12,7 @@ import {
   isCallbackForFlowProvider,
   isCsrfVerified,
   isDangerousEmailLinkingAllowed,
+  isUnprovenPasskeyAccount,
   isFlowExpired,
 } from '../src/security/flow-guards.js'
 import { command, type CommandContract, type CommandsOf } from './contract.js'
@@ -79,7 +80,11 @@ export type OAuthEvent =
   | { type: 'SIGNIN_FAILED' }
   | { type: 'ACCOUNT_FOUND'; ownerId: string; signedInUserId?: string }
   | { type: 'SIGNED_IN_USER_FOUND' }
-  | { type: 'EMAIL_MATCHED' }
+  | {
+      type: 'EMAIL_MATCHED'
+      /** The matched user holds a passkey and has not proven this address (never adopted by address). */
+      unprovenPasskeyAccount?: boolean
+    }
   | { type: 'USER_NOT_FOUND' }
   | { type: 'USER_CREATED' }
   | { type: 'USER_CREATE_FAILED' }
@@ -341,6 +346,13 @@ export const oauthMachine = setup({
             guard: not(isDangerousEmailLinkingAllowed),
             target: 'failed',
             actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked' } },
+          },
+          // Even with dangerous linking: the address of a passkey account nobody proved says nothing about who
+          // holds its passkey (src/effects/webauthn/unproven-passkey-account.ts).
+          {
+            guard: isUnprovenPasskeyAccount,
+            target: 'failed',
+            actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked', check: 'unverified-passkey-account' } },
           },
           { guard: { type: 'allowAccountLinking' }, target: 'linkingAccount' },
           { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },

@@ -5,7 +5,7 @@
  * verified (origin, RP id, challenge, signature; the counter is a guard here), then the `signIn` callback, the stored
  * user, account and authenticator (registration) or the new counter (authentication), and the session.
  */
-import { assign, not, setup } from 'xstate'
+import { and, assign, not, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
 import type { RefusalCheck } from '../src/types/refusals.js'
 import {
@@ -13,6 +13,7 @@ import {
   isCsrfVerified,
   isFlowExpired,
   isAuthenticatorCounterRegressed,
+  isRegistrationForCurrentSession,
   isResponseForFlowAction,
 } from '../src/security/flow-guards.js'
 import { command, type CommandContract, type CommandsOf } from './contract.js'
@@ -40,8 +41,13 @@ export interface WebAuthnContext {
   challenge?: string
   /** Epoch seconds after which the challenge is refused. */
   expiresAt?: number
-  /** Who the options request was about (e-mail, name; id when the user is stored). */
+  /** Who the options request was about (e-mail, name; id only for the signed-in user). */
   subject?: WebAuthnFlowUser
+  /**
+   * A signed-out registration named a user that is already stored. The options do not say so (they are the same as
+   * for a new address); the callback refuses it once the ceremony is done.
+   */
+  subjectStored?: boolean
   callbackUrl?: string
   /** The counter stored for the credential presented (authentication). */
   storedCounter?: number
@@ -77,6 +83,8 @@ export type WebAuthnEvent =
       action?: string
       callbackUrl: string
       csrfVerified: boolean
+      /** The user signed in when the response arrived: a registration must finish in the session that began it. */
+      signedInUserId?: string
       now: number
     }
   | { type: 'REDIRECT_RESOLVED'; url: string }
@@ -91,6 +99,7 @@ export type WebAuthnEvent =
   | { type: 'VERIFICATION_FAILED'; reason: string }
   | { type: 'COUNTER_UPDATED' }
   | { type: 'REGISTRATION_SAVED'; user: WebAuthnFlowUser; isNewUser: boolean }
+  | { type: 'ADDRESS_TAKEN' }
   | { type: 'SAVE_FAILED' }
   | { type: 'SIGNIN_ALLOWED' }
   | { type: 'SIGNIN_DENIED' }
@@ -131,7 +140,7 @@ export const webAuthnContract = {
   verifyAuthentication: ['ASSERTION_VERIFIED', 'VERIFICATION_FAILED'],
   updateCounter: ['COUNTER_UPDATED'],
   runSignInCallback: ['SIGNIN_ALLOWED', 'SIGNIN_DENIED', 'SIGNIN_REDIRECTED', 'SIGNIN_FAILED'],
-  saveRegistration: ['REGISTRATION_SAVED', 'SAVE_FAILED'],
+  saveRegistration: ['REGISTRATION_SAVED', 'ADDRESS_TAKEN', 'SAVE_FAILED'],
   issueSession: ['SESSION_ISSUED', 'SESSION_FAILED'],
   emitSignInEvent: ['SIGNIN_ANNOUNCED'],
 } as const satisfies CommandContract<WebAuthnCommand, WebAuthnEvent>
@@ -153,9 +162,18 @@ function askedToRegister({ context }: Args): boolean {
   return context.requested === 'register'
 }
 
-/** The options request named a user that is already stored. */
-function namesStoredUser({ event }: Args): boolean {
-  return event.type === 'USER_INFO_FOUND' && event.exists
+/** A signed-out registration for a user already stored: refused at the callback, never told at the options. */
+function isForStoredSubject({ context }: Args): boolean {
+  return context.subjectStored === true
+}
+
+/**
+ * What the options of a signed-out request may carry about the user it named: what the request itself said. For a
+ * stored user that is the address (or, without one, the name) it was looked up by, never its stored display name.
+ */
+function requestedSubject(user: WebAuthnFlowUser, stored: boolean): WebAuthnFlowUser {
+  if (!stored) return { email: user.email, name: user.name }
+  return user.email ? { email: user.email } : { name: user.name }
 }
 
 function isRegistering({ context }: Args): boolean {
@@ -217,27 +235,36 @@ export const webAuthnMachine = setup({
         params: ({ context }) => ({ providerId: context.providerId ?? '', signedInUserId: context.signedInUserId }),
       },
       on: {
+        // Signed out, the answer depends on the request alone, never on what is stored: the same options whether the
+        // address has an account or not, and no credential ids (discoverable passkeys need none).
         USER_INFO_FOUND: [
+          // Signed in: the user's own passkeys may be listed.
           {
-            guard: askedToAuthenticate,
+            guard: and([askedToAuthenticate, isSignedIn]),
             target: 'buildingAuthenticationOptions',
             actions: assign(({ event }) => ({ action: 'authenticate' as const, subject: event.user })),
           },
-          // Signed in: the passkey goes to that user. Signed out: only a user not yet stored may register, so nobody
-          // can attach a passkey to someone else's account by typing their e-mail.
+          {
+            guard: askedToAuthenticate,
+            target: 'buildingAuthenticationOptions',
+            actions: assign({ action: 'authenticate' as const }),
+          },
+          // Signed in: the passkey goes to that user.
           {
             guard: isSignedIn,
             target: 'buildingRegistrationOptions',
             actions: assign(({ event }) => ({ action: 'register' as const, subject: event.user })),
           },
-          {
-            guard: namesStoredUser,
-            target: 'checkingRegistrationRequest',
-            actions: assign(({ event }) => ({ action: 'authenticate' as const, subject: event.user })),
-          },
+          // Signed out, naming someone: registration options, whether or not they are stored. A stored user is
+          // refused at the callback (isForStoredSubject), so nobody can attach a passkey to someone else's account
+          // by typing their e-mail, and the options do not tell whether the account exists.
           {
             target: 'buildingRegistrationOptions',
-            actions: assign(({ event }) => ({ action: 'register' as const, subject: event.user })),
+            actions: assign(({ event }) => ({
+              action: 'register' as const,
+              subject: requestedSubject(event.user, event.exists),
+              subjectStored: event.exists,
+            })),
           },
         ],
         USER_INFO_NONE: [
@@ -250,17 +277,6 @@ export const webAuthnMachine = setup({
         ],
         USER_INFO_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AdapterError' } } },
       },
-    },
-    checkingRegistrationRequest: {
-      description: 'A stored user, signed out: an explicit request to register is refused; otherwise they sign in.',
-      always: [
-        {
-          guard: askedToRegister,
-          target: 'failed',
-          actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-registration' } },
-        },
-        { target: 'buildingAuthenticationOptions' },
-      ],
     },
     buildingRegistrationOptions: {
       description:
@@ -320,6 +336,11 @@ export const webAuthnMachine = setup({
             actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-verification' } },
           },
           {
+            guard: not(isRegistrationForCurrentSession),
+            target: 'failed',
+            actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-session' } },
+          },
+          {
             target: 'resolvingCallbackUrl',
             actions: assign(({ event }) => ({ now: event.now, callbackUrl: event.callbackUrl })),
           },
@@ -361,10 +382,17 @@ export const webAuthnMachine = setup({
         params: ({ context }) => ({ providerId: context.providerId ?? '', challenge: context.challenge ?? '' }),
       },
       on: {
-        REGISTRATION_VERIFIED: {
-          target: 'checkingRegistrationSignIn',
-          actions: assign(({ context }) => ({ user: context.subject, challenge: undefined })),
-        },
+        REGISTRATION_VERIFIED: [
+          {
+            guard: isForStoredSubject,
+            target: 'failed',
+            actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-registration' } },
+          },
+          {
+            target: 'checkingRegistrationSignIn',
+            actions: assign(({ context }) => ({ user: context.subject, challenge: undefined })),
+          },
+        ],
         CREDENTIAL_TAKEN: {
           target: 'failed',
           actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-credential' } },
@@ -451,6 +479,11 @@ export const webAuthnMachine = setup({
         REGISTRATION_SAVED: {
           target: 'issuingSession',
           actions: assign(({ event }) => ({ user: event.user, isNewUser: event.isNewUser })),
+        },
+        // The address was taken between the options and the callback.
+        ADDRESS_TAKEN: {
+          target: 'failed',
+          actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-registration' } },
         },
         SAVE_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AdapterError' } } },
       },

@@ -12,7 +12,7 @@ export interface PasskeySignInOptions {
   provider: string
   /** Where Authchart is mounted, as an absolute path or URL (default `/auth`). */
   basePath?: string
-  /** Force a ceremony; by default Authchart decides (register for a new e-mail or a signed-in user). */
+  /** Force a ceremony; by default Authchart decides (register when an address is given or someone is signed in). */
   action?: 'register' | 'authenticate'
   /** Form fields sent with the options request, such as `{ email }`. */
   fields?: Record<string, string>

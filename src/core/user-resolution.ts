@@ -2,6 +2,7 @@
 import { adapterUserResolution } from '../effects/oauth/adapter-user-resolution.js'
 import type { EffectEnv } from '../effects/shared/effect-env.js'
 import { profileIsTheUser, type UserResolution } from '../effects/oauth/oauth-flow.js'
+import { unprovenPasskeyCheck } from '../effects/webauthn/unproven-passkey-account.js'
 import { readChunkedCookie } from '../session/cookie-chunks.js'
 import { readSessionToken } from '../session/session-token.js'
 import type { RequestContext } from './context.js'
@@ -22,5 +23,15 @@ export async function signedInUserId(ctx: RequestContext): Promise<string | null
 export function userResolutionFor(ctx: RequestContext, env: EffectEnv): UserResolution {
   const adapter = ctx.config.adapter
   if (!adapter) return profileIsTheUser
-  return adapterUserResolution(env, adapter, () => signedInUserId(ctx))
+  return adapterUserResolution(
+    env,
+    adapter,
+    () => signedInUserId(ctx),
+    unprovenPasskeyCheck(adapter, passkeysServed(ctx)),
+  )
+}
+
+/** A WebAuthn provider is configured: its passkeys can sign in, and the adapter can list them. */
+export function passkeysServed(ctx: RequestContext): boolean {
+  return [...ctx.config.providersById.values()].some((p) => p.kind === 'webauthn')
 }

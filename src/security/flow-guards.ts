@@ -131,6 +131,26 @@ export function isResponseForFlowAction({ context, event }: { context: object; e
   return typeof decided === 'string' && decided === answered
 }
 
+/**
+ * A registration attaches a passkey to the user signed in when its options were asked for (or makes a new user when
+ * nobody was): it finishes only if the callback comes from that same session. Otherwise a flow begun before sign-out
+ * would attach the next person's authenticator to the account just left. Authentication does not depend on it.
+ */
+export function isRegistrationForCurrentSession({ context, event }: { context: object; event: object }): boolean {
+  if (!('action' in context) || context.action !== 'register') return true
+  const begun = 'signedInUserId' in context ? context.signedInUserId : undefined
+  const current = 'signedInUserId' in event ? event.signedInUserId : undefined
+  return (begun ?? null) === (current ?? null)
+}
+
+/**
+ * The user found by the sign-in's address holds a passkey and has never proven that address, and this browser is not
+ * signed in as that user: landing there would hand the mailbox owner's sign-in to whoever made the passkey.
+ */
+export function isUnprovenPasskeyAccount({ event }: { event: object }): boolean {
+  return 'unprovenPasskeyAccount' in event && event.unprovenPasskeyAccount === true
+}
+
 /** A credentials sign-in for a locked-out account or client is refused before `authorize` runs. */
 export function isLockedOut({ event }: { event: object }): boolean {
   const retryAfter = 'retryAfterSeconds' in event ? event.retryAfterSeconds : undefined

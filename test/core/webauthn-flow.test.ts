@@ -157,20 +157,18 @@ describe('WebAuthn options', () => {
     expect(body.options?.allowCredentials ?? []).toEqual([])
   })
 
-  it("answers authenticate, listing the user's passkeys, for a stored e-mail", async () => {
+  it('refuses to register a passkey for a stored e-mail while signed out, at the callback, storing nothing', async () => {
     const s = setup()
-    await register(s)
-    const { body } = await options(s, new CookieJar(), '?email=ada@example.com')
-    expect(body.action).toBe('authenticate')
-    expect(body.options?.allowCredentials).toHaveLength(1)
-  })
-
-  it('refuses to register a passkey for a stored e-mail while signed out', async () => {
-    const s = setup()
-    await register(s)
-    const { status, body } = await options(s, new CookieJar(), '?email=ada@example.com&action=register')
-    expect(status).toBe(400)
-    expect(body.error).toBe('WebAuthnVerificationError')
+    const { jar: adaJar } = await register(s)
+    const jar = new CookieJar()
+    const { status, body } = await options(s, jar, '?email=ada@example.com&action=register')
+    expect(status).toBe(200)
+    const response = await answer(s, jar, 'register', s.authenticator.create(body.options as never))
+    expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
+    expect(await session(s.config, jar)).toBeNull()
+    const ada = await s.adapter.getUserByEmail('ada@example.com')
+    expect(await s.adapter.listAuthenticatorsByUserId(ada!.id)).toHaveLength(1)
+    expect(await session(s.config, adaJar)).toMatchObject({ user: { email: 'ada@example.com' } })
     expect(refusals(s)).toEqual(['refused:webauthn-registration'])
   })
 
@@ -208,6 +206,8 @@ describe('WebAuthn registration and sign-in', () => {
     const { jar } = await register(s)
     const { body } = await options(s, jar)
     expect(body.action).toBe('register')
+    // Signed in, the user's own passkeys are excluded, so the authenticator does not make a second one beside them.
+    expect(body.options?.excludeCredentials).toHaveLength(1)
     const response = await answer(s, jar, 'register', s.authenticator.create(body.options as never))
     expect(response.headers.get('location')).toBe(`${origin}/welcome`)
     const user = await s.adapter.getUserByEmail('ada@example.com')
@@ -398,5 +398,129 @@ describe('the webauthnChallenge cookie option', () => {
     const answered = await answer(s, jar, 'register', s.authenticator.create(registration as never))
     expect(answered.headers.get('location')).toBe(`${origin}/welcome`)
     expect(s.logger.warnings).not.toContain('cookie-option-unused')
+  })
+})
+
+describe('a registration finishes only for the session current at the callback (#29 finding 5)', () => {
+  const sessionCookie = 'authjs.session-token'
+
+  async function beginAddingPasskey(s: Setup) {
+    const { jar } = await register(s)
+    const { body } = await options(s, jar)
+    expect(body.action).toBe('register')
+    return { jar, data: s.authenticator.create(body.options as never) }
+  }
+
+  it('refuses a registration begun signed in and answered after sign-out, and stores nothing', async () => {
+    const s = setup()
+    const { jar, data } = await beginAddingPasskey(s)
+    // The person signs out (the session cookie goes); the next person at this browser answers the waiting flow.
+    jar.cookies.delete(sessionCookie)
+    const response = await answer(s, jar, 'register', data)
+    expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
+    expect(await session(s.config, jar)).toBeNull()
+    const ada = await s.adapter.getUserByEmail('ada@example.com')
+    expect(await s.adapter.listAuthenticatorsByUserId(ada!.id)).toHaveLength(1)
+    expect(refusals(s)).toEqual(['refused:webauthn-session'])
+  })
+
+  it('refuses a registration begun as one user and answered signed in as another', async () => {
+    const s = setup()
+    const { jar, data } = await beginAddingPasskey(s)
+    const other = await register(s, 'bob@example.com')
+    jar.cookies.set(sessionCookie, other.jar.cookies.get(sessionCookie) as string)
+    const response = await answer(s, jar, 'register', data)
+    expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
+    for (const email of ['ada@example.com', 'bob@example.com']) {
+      const user = await s.adapter.getUserByEmail(email)
+      expect(await s.adapter.listAuthenticatorsByUserId(user!.id)).toHaveLength(1)
+    }
+    expect(refusals(s)).toEqual(['refused:webauthn-session'])
+  })
+
+  it('refuses a sign-up begun signed out and answered once signed in', async () => {
+    const s = setup()
+    const { jar: adaJar } = await register(s)
+    const jar = new CookieJar()
+    const { body } = await options(s, jar, '?email=new@example.com')
+    expect(body.action).toBe('register')
+    jar.cookies.set(sessionCookie, adaJar.cookies.get(sessionCookie) as string)
+    const response = await answer(s, jar, 'register', s.authenticator.create(body.options as never))
+    expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
+    expect(await s.adapter.getUserByEmail('new@example.com')).toBeNull()
+    expect(refusals(s)).toEqual(['refused:webauthn-session'])
+  })
+
+  it('still signs in with a passkey whatever session the browser had when the options were asked for', async () => {
+    const s = setup()
+    const { jar } = await register(s)
+    const { body } = await options(s, jar, '?action=authenticate')
+    jar.cookies.delete(sessionCookie)
+    const response = await answer(s, jar, 'authenticate', s.authenticator.get(body.options as never))
+    expect(response.headers.get('location')).toBe(`${origin}/welcome`)
+    expect(refusals(s)).toEqual([])
+  })
+})
+
+describe('the options tell a signed-out caller nothing about accounts (#29 finding 10)', () => {
+  /** The options without their per-request random values (challenge, user handle). */
+  function shape(body: { action?: string; options?: Record<string, unknown> }) {
+    const { challenge: _c, user, ...rest } = body.options ?? {}
+    const { id: _id, ...named } = (user ?? {}) as Record<string, unknown>
+    return { action: body.action, user: named, ...rest }
+  }
+
+  async function withStoredAda() {
+    const s = setup()
+    await register(s)
+    const ada = await s.adapter.getUserByEmail('ada@example.com')
+    await s.adapter.updateUser({ id: ada!.id, name: 'Ada Lovelace' })
+    return s
+  }
+
+  it.each(['', '&action=register'])(
+    'answers the same options for an address with an account and one without (query %j)',
+    async (extra) => {
+      const s = await withStoredAda()
+      const stored = await options(s, new CookieJar(), `?email=ada@example.com${extra}`)
+      const fresh = await options(s, new CookieJar(), `?email=ada@example.com${extra}`.replace('ada@', 'zed@'))
+      expect(stored.status).toBe(200)
+      expect(fresh.status).toBe(200)
+      const freshShape = shape(fresh.body)
+      // Only the typed address differs.
+      expect(shape(stored.body)).toEqual({ ...freshShape, user: { ...freshShape.user, name: 'ada@example.com' } })
+      expect(stored.body.action).toBe('register')
+      // Neither the stored display name nor a credential id.
+      expect(JSON.stringify(stored.body)).not.toContain('Ada Lovelace')
+      expect(stored.body.options?.excludeCredentials ?? []).toEqual([])
+      const credentialId = s.authenticator.credentials[0].id.toString('base64url')
+      expect(JSON.stringify(stored.body)).not.toContain(credentialId)
+    },
+  )
+
+  it('lists no credential ids to a signed-out caller asking to authenticate as a stored address', async () => {
+    const s = await withStoredAda()
+    const stored = await options(s, new CookieJar(), '?email=ada@example.com&action=authenticate')
+    const fresh = await options(s, new CookieJar(), '?email=zed@example.com&action=authenticate')
+    expect(stored.body.action).toBe('authenticate')
+    expect(stored.body.options?.allowCredentials ?? []).toEqual([])
+    expect(shape(stored.body)).toEqual(shape(fresh.body))
+    // The discoverable passkey still signs in: the authenticator finds it without being told its id.
+    const jar = new CookieJar()
+    const { body } = await options(s, jar, '?email=ada@example.com&action=authenticate')
+    const response = await answer(s, jar, 'authenticate', s.authenticator.get(body.options as never))
+    expect(response.headers.get('location')).toBe(`${origin}/welcome`)
+    expect(await session(s.config, jar)).toMatchObject({ user: { email: 'ada@example.com' } })
+  })
+
+  it('refuses, at the callback, a sign-up whose address was taken after its options were built', async () => {
+    const s = setup()
+    const jar = new CookieJar()
+    const { body } = await options(s, jar, '?email=late@example.com')
+    await s.adapter.createUser({ id: 'late', email: 'late@example.com', emailVerified: null })
+    const response = await answer(s, jar, 'register', s.authenticator.create(body.options as never))
+    expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
+    expect(await s.adapter.listAuthenticatorsByUserId('late')).toHaveLength(0)
+    expect(refusals(s)).toEqual(['refused:webauthn-registration'])
   })
 })

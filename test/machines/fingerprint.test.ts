@@ -25,7 +25,7 @@ const pinned: Record<string, { version: number; fingerprint: string }> = {
   oauth: { version: 3, fingerprint: '2O_f5I2VcS1L' },
   session: { version: 3, fingerprint: 'ALdZ98N5VIaJ' },
   tokenRefresh: { version: 1, fingerprint: 'RYSTen21BUvZ' },
-  webauthn: { version: 1, fingerprint: 'oeva_rglp4MM' },
+  webauthn: { version: 2, fingerprint: 'yZKaLNLWTKTb' },
 }
 
 describe('machine versions', () => {

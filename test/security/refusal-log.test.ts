@@ -438,12 +438,55 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
     hostile.behave({})
   },
   'webauthn-registration': async () => {
+    // Signed out, a passkey for an address that has an account: the options are given, the callback refuses.
     const site = await passkeySite()
-    await send(site.cfg, '/auth/webauthn-options/passkey?email=ada@example.com&action=register')
+    const jar = new CookieJar()
+    await site.post(jar, 'register', site.authenticator.create(await site.optionsFor(jar, '?email=ada@example.com')))
   },
   'webauthn-challenge': async () => {
     const site = await passkeySite()
     await site.post(new CookieJar(), 'authenticate', { id: 'AAAA', response: {} })
+  },
+  'webauthn-session': async () => {
+    // Options asked for while signed in (a further passkey for ada), answered after the session cookie is gone.
+    const site = await passkeySite()
+    const jar = new CookieJar()
+    await site.post(jar, 'register', site.authenticator.create(await site.optionsFor(jar, '?email=grace@example.com')))
+    const options = await site.optionsFor(jar)
+    jar.cookies.delete('authjs.session-token')
+    await site.post(jar, 'register', site.authenticator.create(options))
+  },
+  'unverified-passkey-account': async () => {
+    // Someone's passkey made an account for ada@example.com (passkeySite); a link to that address does not enter it.
+    const site = await passkeySite()
+    let link = ''
+    const cfg: AuthConfig = {
+      ...site.cfg,
+      allowedOrigins: [origin],
+      providers: [
+        ...(site.cfg.providers ?? []),
+        Email({
+          sendVerificationRequest: ({ token, url }) => {
+            remember(token, url)
+            link = url
+          },
+        }),
+      ],
+    }
+    const jar = new CookieJar()
+    await send(cfg, '/auth/signin/email', {
+      jar,
+      form: { email: 'ada@example.com', csrfToken: await csrfToken(cfg, jar) },
+    })
+    const { searchParams } = new URL(link)
+    await send(cfg, '/auth/callback/email', {
+      jar,
+      form: {
+        token: searchParams.get('token') ?? '',
+        email: 'ada@example.com',
+        csrfToken: await csrfToken(cfg, jar),
+      },
+    })
   },
   'webauthn-verification': async () => {
     await (await passkeySite()).signIn({ tamperSignature: true })

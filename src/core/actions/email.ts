@@ -23,6 +23,8 @@ import { sessionIssuerFor } from '../session-issuer.js'
 import { ensureCsrfToken } from './read-only.js'
 import { logRefusal } from '../../logger.js'
 import { outboundOrigin } from '../outbound-origin.js'
+import { passkeysServed, signedInUserId } from '../user-resolution.js'
+import { unprovenPasskeyCheck } from '../../effects/webauthn/unproven-passkey-account.js'
 
 /** One memory counter per provider config object, when the app configured no store. */
 const memoryCounters = new WeakMap<EmailConfig, RequestCounter>()
@@ -53,6 +55,8 @@ function flowInput(
     windowSeconds: provider.rateLimit?.windowSeconds ?? defaultEmailRequestLimits.windowSeconds,
     clientKey: clientKeyOf(ctx, provider.rateLimit?.clientKey),
     issueSession: sessionIssuerFor(ctx.config),
+    signedInUserId: () => signedInUserId(ctx),
+    isUnprovenPasskeyAccount: unprovenPasskeyCheck(adapter, passkeysServed(ctx)),
     ...extra,
   }
 }

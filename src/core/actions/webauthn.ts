@@ -146,6 +146,8 @@ export async function webAuthnCallbackAction(ctx: RequestContext, provider: WebA
     action: typeof action === 'string' ? action : undefined,
     callbackUrl: requestedCallbackUrl(ctx) ?? '',
     csrfVerified: ctx.csrfVerified,
+    // Read again now, not taken from the options request: the session may have changed in between.
+    signedInUserId: (await signedInUserId(ctx)) ?? undefined,
     now: ctx.now,
   }
   let result

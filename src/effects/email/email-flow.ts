@@ -20,6 +20,7 @@ import { runRedirectCallback } from '../shared/redirect-callback.js'
 import { runSignInCallback } from '../shared/sign-in-callback.js'
 import { normalizeEmailAddress } from './normalize-identifier.js'
 import { hashVerificationToken, newVerificationToken } from './verification-token.js'
+import type { UnprovenPasskeyCheck } from '../webauthn/unproven-passkey-account.js'
 
 /** The e-mail machine's handlers, as its contract types them. */
 export type EmailHandlers = HandlersFor<EmailCommand, EmailEvent, typeof emailContract>
@@ -41,6 +42,10 @@ export interface EmailFlowInput {
   /** Who the client is, when known. */
   clientKey?: string
   issueSession: SessionIssuer
+  /** The user of the session this browser already has, if any (link half). */
+  signedInUserId?: () => Promise<string | null>
+  /** Tells a user found by address that may not be adopted through it (link half). */
+  isUnprovenPasskeyAccount?: UnprovenPasskeyCheck
 }
 
 type FlowUser = { id?: string; name?: string | null; email?: string | null; image?: string | null }
@@ -209,6 +214,12 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
       try {
         const found = await adapter.getUserByEmail(identifier)
         if (!found) return { type: 'USER_NOT_FOUND' }
+        // A passkey account nobody proved this address for is entered only from its own session: there the person
+        // holds both the passkey and the mailbox, and this sign-in verifies the address.
+        if (input.isUnprovenPasskeyAccount && (await input.isUnprovenPasskeyAccount(found))) {
+          const current = input.signedInUserId ? await input.signedInUserId() : null
+          if (current !== found.id) return { type: 'USER_FOUND', user: flowUser(found), unprovenPasskeyAccount: true }
+        }
         user = found
         return { type: 'USER_FOUND', user: flowUser(found) }
       } catch {

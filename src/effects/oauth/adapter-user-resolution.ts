@@ -14,17 +14,22 @@ import type { Account, User } from '../../types/index.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import type { SignInSubject } from '../session/issue-jwt-session.js'
+import type { UnprovenPasskeyCheck } from '../webauthn/unproven-passkey-account.js'
 import type { UserResolution } from './oauth-flow.js'
 
 function adapterAccount(account: Account, userId: string): AdapterAccount {
   return { ...account, userId, type: account.type === 'oidc' ? 'oidc' : 'oauth' }
 }
 
-/** User resolution over the adapter; `signedInUserId` is the user of the session this browser already has, if any. */
+/**
+ * User resolution over the adapter; `signedInUserId` is the user of the session this browser already has, if any;
+ * `isUnprovenPasskeyAccount` tells a user found by address that may not be adopted through it.
+ */
 export function adapterUserResolution(
   env: EffectEnv,
   adapter: WrappedAdapter,
   signedInUserId: () => Promise<string | null>,
+  isUnprovenPasskeyAccount: UnprovenPasskeyCheck = async () => false,
 ): UserResolution {
   return {
     async resolveUser(subject: SignInSubject) {
@@ -50,6 +55,7 @@ export function adapterUserResolution(
       const email = subject.user.email
       const byEmail = email ? await adapter.getUserByEmail(email) : null
       if (byEmail) {
+        if (await isUnprovenPasskeyAccount(byEmail)) return { type: 'EMAIL_MATCHED', unprovenPasskeyAccount: true }
         subject.user = byEmail
         return { type: 'EMAIL_MATCHED' }
       }

@@ -313,7 +313,7 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
         owner = await adapter.getUser(signedInUserId)
       } else {
         // Checked again here: the e-mail may have been taken since the options were built.
-        if (subject.email && (await adapter.getUserByEmail(subject.email))) return { type: 'SAVE_FAILED' }
+        if (subject.email && (await adapter.getUserByEmail(subject.email))) return { type: 'ADDRESS_TAKEN' }
         owner = await adapter.createUser({
           id: randomId(),
           email: subject.email ?? '',
