@@ -46,6 +46,8 @@ function expectedError(entry: MachineEntry, path: FlowPath): ErrorType | undefin
   const context = path.state.context as { dangerousEmailLinking?: boolean }
   const found = last as { ownerId?: unknown; signedInUserId?: unknown }
   if (last.type === 'EMAIL_MATCHED' && context.dangerousEmailLinking !== true) return 'OAuthAccountNotLinked'
+  // A passkey account that never proved its address is not entered by address, whatever the app's guards say.
+  if ((last as { unprovenPasskeyAccount?: unknown }).unprovenPasskeyAccount === true) return 'OAuthAccountNotLinked'
   if (last.type === 'ACCOUNT_FOUND' && found.signedInUserId !== undefined && found.signedInUserId !== found.ownerId)
     return 'OAuthAccountNotLinked'
   const email = (path.state.context as { user?: { email?: unknown } }).user?.email
