@@ -28,6 +28,8 @@ const SESSION_SEALING = '^src/session/(jwe|hkdf-keys)\\.ts$'
 /** The JWT codec (public `authchart/jwt`) that session tokens are encoded with. */
 const JWT_CODEC = '^src/jwt\\.ts$'
 const EFFECTS = '^src/effects/'
+/** The second-factor primitives (TOTP, recovery codes, the sealed secret, the enrolment QR): no I/O, no adapter. */
+const FACTORS = '^src/factors/'
 const CORE = '^src/core/'
 const FRAMEWORKS = '^src/frameworks/'
 const CLI = '^src/cli/'
@@ -144,7 +146,7 @@ module.exports = {
     {
       name: 'effects-allowed',
       comment:
-        'src/effects/ may import providers (and their shared helpers), security, session, types, errors, logger and (types from) flow and machines; never the core config.',
+        'src/effects/ may import providers (and their shared helpers), security, session, the factor primitives, types, errors, logger and (types from) flow and machines; never the core config.',
       severity: 'error',
       from: { path: EFFECTS },
       to: {
@@ -160,6 +162,7 @@ module.exports = {
           LOGGER,
           ...FLOW,
           MACHINES,
+          FACTORS,
         ],
       },
     },
@@ -180,6 +183,20 @@ module.exports = {
         path: '^(src|machines|adapters|visualizations)/',
         pathNot: [SESSION, SECURITY, ...TYPES, ERRORS, LOGGER, JWT_CODEC],
       },
+    },
+    only(
+      'factors-are-pure',
+      'src/factors/ (the second-factor primitives) computes only: security, the session sealing (JWE, key derivation), types, errors, otpauth and qrcode; no adapter, no flow, no I/O.',
+      FACTORS,
+      [FACTORS, SECURITY, SESSION_SEALING, TYPES, ERRORS],
+      { npmAllowed: npm('otpauth', 'qrcode') },
+    ),
+    {
+      name: 'factors-serve-core-and-effects',
+      comment: 'src/factors/ serves the core and the effects; no other published part imports it.',
+      severity: 'error',
+      from: { path: LIBRARY, pathNot: [FACTORS, CORE, EFFECTS] },
+      to: { path: FACTORS },
     },
     {
       name: 'providers-internal-stays-inside',

@@ -8,7 +8,10 @@ export type {
   AdapterAccount,
   AdapterAccountType,
   AdapterAuthenticator,
+  AdapterFactor,
+  AdapterFactorType,
   AdapterSession,
+  NewAdapterFactor,
   AdapterUser,
   VerificationToken,
 } from '../src/types/adapters.js'

@@ -12,10 +12,12 @@ import type {
   Adapter,
   AdapterAccount,
   AdapterAuthenticator,
+  AdapterFactor,
   AdapterSession,
   AdapterUser,
   VerificationToken,
 } from '../src/types/adapters.js'
+import { factorRecord } from './factor-record.js'
 import { storeFailure } from './store-failure.js'
 
 /** The maps a `MemoryAdapter` keeps its records in. Pass your own to inspect or seed them. */
@@ -31,6 +33,16 @@ export interface MemoryStore {
   verificationTokens: Map<string, VerificationToken>
   /** Keyed by credential id. */
   authenticators: Map<string, AdapterAuthenticator>
+  /** Second factors, keyed by factor id. Optional so that a store made before factors existed still works. */
+  factors?: Map<string, AdapterFactor>
+  /** Unused recovery codes: the owner of each code hash. */
+  recoveryCodes?: Map<string, MemoryRecoveryCode>
+}
+
+/** Whose a stored recovery code hash is. */
+export interface MemoryRecoveryCode {
+  userId: string
+  factorId: string
 }
 
 /** An empty store. */
@@ -42,6 +54,8 @@ export function createMemoryStore(): MemoryStore {
     sessions: new Map(),
     verificationTokens: new Map(),
     authenticators: new Map(),
+    factors: new Map(),
+    recoveryCodes: new Map(),
   }
 }
 
@@ -54,10 +68,12 @@ export function memoryAccountKey(provider: string, providerAccountId: string): s
  * An adapter that keeps users, accounts, sessions, verification tokens and authenticators in memory. Records are
  * copied in and out (`structuredClone`), so a caller mutating a returned object never changes the store.
  * @param store Where to keep the records; a fresh store by default.
- * @returns An adapter with all 19 methods, and Authchart's two account-token methods.
+ * @returns An adapter with all 19 methods, and Authchart's two account-token and five second-factor methods.
  */
 export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Required<Adapter> {
   const { users, userIdsByEmail, accounts, sessions, verificationTokens, authenticators } = store
+  const factors = (store.factors ??= new Map<string, AdapterFactor>())
+  const recoveryCodes = (store.recoveryCodes ??= new Map<string, MemoryRecoveryCode>())
 
   const userOrNull = (id: string | undefined) => {
     const user = id === undefined ? undefined : users.get(id)
@@ -101,7 +117,10 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Require
       if (!user) return null
       users.delete(userId)
       if (user.email) userIdsByEmail.delete(user.email)
-      for (const map of [accounts, sessions, authenticators] as Map<string, { userId: string }>[]) {
+      for (const map of [accounts, sessions, authenticators, factors, recoveryCodes] as Map<
+        string,
+        { userId: string }
+      >[]) {
         for (const [key, record] of map) if (record.userId === userId) map.delete(key)
       }
       return user
@@ -194,6 +213,41 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Require
         throw storeFailure('updateAuthenticatorCounter', 'not-found', 'an authenticator with this credential id')
       existing.counter = newCounter
       return structuredClone(existing)
+    },
+    async createFactor(factor) {
+      const record = factorRecord(factor)
+      const hashes = factor.recoveryCodeHashes ?? []
+      // All checks before any write: the factor and its codes are stored together or not at all.
+      if (factors.has(record.id)) throw storeFailure('createFactor', 'duplicate', 'a factor with this id')
+      if (new Set(hashes).size !== hashes.length || hashes.some((hash) => recoveryCodes.has(hash)))
+        throw storeFailure('createFactor', 'duplicate', 'a recovery code with this hash')
+      factors.set(record.id, structuredClone(record))
+      for (const hash of hashes) recoveryCodes.set(hash, { userId: record.userId, factorId: record.id })
+      return structuredClone(record)
+    },
+    async listFactorsByUserId(userId) {
+      return [...factors.values()].filter((f) => f.userId === userId).map((f) => structuredClone(f))
+    },
+    async useTotpStep({ userId, factorId, step }) {
+      // Check and write in one synchronous step: no other call can run between them.
+      const factor = factors.get(factorId)
+      if (!factor || factor.userId !== userId || factor.type !== 'totp' || !Number.isSafeInteger(step)) return false
+      if (factor.lastUsedStep !== null && step <= factor.lastUsedStep) return false
+      factor.lastUsedStep = step
+      return true
+    },
+    async useRecoveryCode({ userId, codeHash }) {
+      const owner = recoveryCodes.get(codeHash)
+      if (!owner || owner.userId !== userId) return false
+      recoveryCodes.delete(codeHash)
+      return true
+    },
+    async deleteFactor({ userId, factorId }) {
+      const factor = factors.get(factorId)
+      if (!factor || factor.userId !== userId) return null
+      factors.delete(factorId)
+      for (const [hash, owner] of recoveryCodes) if (owner.factorId === factorId) recoveryCodes.delete(hash)
+      return factor
     },
   }
 }

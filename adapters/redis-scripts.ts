@@ -67,12 +67,13 @@ redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
 return 1`
 
 /**
- * Deletes a user's row and its three lists (they share the user's hash tag, so one slot). Returns the row's JSON
- * or nil. KEYS: user, accounts list, sessions list, authenticators list.
+ * Deletes a user's row, its lists and its second factors (they share the user's hash tag, so one slot). Returns the
+ * row's JSON or nil. KEYS: user, accounts list, sessions list, authenticators list, factor list, recovery codes, then
+ * each factor the list names.
  */
 export const deleteUserRowScript = `
 local json = redis.call('GET', KEYS[1])
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+redis.call('DEL', unpack(KEYS))
 return json`
 
 /**
@@ -85,3 +86,54 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if ARGV[3] == '' then redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
 else redis.call('SET', KEYS[1], ARGV[2], 'PXAT', ARGV[3]) end
 return 1`
+
+/**
+ * Stores a second factor and its recovery codes in one step, or nothing when the factor or one of the codes exists.
+ * KEYS: the factor, the user's factor list, the user's recovery codes (a hash: code hash → factor id), all under the
+ * user's hash tag. ARGV: the factor's JSON, its id, then the code hashes.
+ * Returns 'ok', 'duplicate-factor' or 'duplicate-code'.
+ */
+export const createFactorScript = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'duplicate-factor' end
+local seen = {}
+for i = 3, #ARGV do
+  if seen[ARGV[i]] or redis.call('HEXISTS', KEYS[3], ARGV[i]) == 1 then return 'duplicate-code' end
+  seen[ARGV[i]] = true
+end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SADD', KEYS[2], ARGV[2])
+for i = 3, #ARGV do redis.call('HSET', KEYS[3], ARGV[i], ARGV[2]) end
+return 'ok'`
+
+/**
+ * Records an accepted TOTP step if it is above the factor's last used one, in one step, so that of concurrent
+ * calls for one step only the first succeeds. KEYS: the factor. ARGV: user id, step. Returns 1 when recorded.
+ */
+export const useTotpStepScript = `
+local json = redis.call('GET', KEYS[1])
+if not json then return 0 end
+local ok, factor = pcall(cjson.decode, json)
+if not ok or type(factor) ~= 'table' or factor.userId ~= ARGV[1] or factor.type ~= 'totp' then return 0 end
+local step = tonumber(ARGV[2])
+local last = factor.lastUsedStep
+if type(last) == 'number' and step <= last then return 0 end
+factor.lastUsedStep = step
+redis.call('SET', KEYS[1], cjson.encode(factor))
+return 1`
+
+/**
+ * Deletes a factor of a user with its list entry and its recovery codes, in one step. KEYS: the factor, the user's
+ * factor list, the user's recovery codes. ARGV: user id, factor id. Returns the factor's JSON or nil.
+ */
+export const deleteFactorScript = `
+local json = redis.call('GET', KEYS[1])
+if not json then return nil end
+local ok, factor = pcall(cjson.decode, json)
+if not ok or type(factor) ~= 'table' or factor.userId ~= ARGV[1] then return nil end
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[2])
+local codes = redis.call('HGETALL', KEYS[3])
+for i = 1, #codes, 2 do
+  if codes[i + 1] == ARGV[2] then redis.call('HDEL', KEYS[3], codes[i]) end
+end
+return json`

@@ -30,21 +30,26 @@ import {
   type Adapter,
   type AdapterAccount,
   type AdapterAuthenticator,
+  type AdapterFactor,
   type AdapterSession,
   type AdapterUser,
   type VerificationToken,
 } from '../src/types/adapters.js'
 import { InvalidConfig } from '../src/errors.js'
+import { factorRecord } from './factor-record.js'
 import { runStoreCall, storeFailure, type StoreFailureKind } from './store-failure.js'
 import {
   claimEmailScript,
   commitClaimScript,
   compareAndSetScript,
+  createFactorScript,
+  deleteFactorScript,
   deleteIfEqualScript,
   deleteIfOwnedScript,
   deleteUserRowScript,
   listSessionScript,
   takeOverClaimScript,
+  useTotpStepScript,
 } from './redis-scripts.js'
 
 /** Options of `RedisAdapter`. */
@@ -80,6 +85,12 @@ export function redisKeys(prefix = 'authchart:') {
     authenticator: (credentialID: string) => `${prefix}authenticator:${credentialID}`,
     /** A set of authenticator keys. */
     userAuthenticators: (userId: string) => `${prefix}user-authenticators:{${userId}}`,
+    /** A second factor, under its user's hash tag: a factor and its user's lists change in one script. */
+    factor: (userId: string, factorId: string) => `${prefix}factor:{${userId}}:${factorId}`,
+    /** A set of the user's factor ids. */
+    userFactors: (userId: string) => `${prefix}user-factors:{${userId}}`,
+    /** A hash of the user's unused recovery codes: code hash → factor id. */
+    userRecoveryCodes: (userId: string) => `${prefix}user-recovery-codes:{${userId}}`,
   }
 }
 
@@ -100,7 +111,7 @@ const claimOwner = (value: string) => (claimPattern.test(value) ? value.slice(23
  * token is used at most once under any concurrency.
  * @param client A connected (or lazily connecting) ioredis `Redis` or `Cluster`.
  * @param options Key prefix, e-mail claim lease.
- * @returns An adapter with all 19 methods, and Authchart's two account-token methods.
+ * @returns An adapter with all 19 methods, and Authchart's two account-token and five second-factor methods.
  * @throws InvalidConfig when `emailClaimLeaseMs` is not a positive whole number.
  */
 export function RedisAdapter(client: Redis | Cluster, options: RedisAdapterOptions = {}): Required<Adapter> {
@@ -291,7 +302,14 @@ export function RedisAdapter(client: Redis | Cluster, options: RedisAdapterOptio
         await Promise.all(
           [...accounts, ...sessions, ...authenticators].map((key) => script(deleteIfOwnedScript, [key], [userId])),
         )
-        const deleted = await script(deleteUserRowScript, [keys.user(userId), ...lists], [])
+        // The factors share the user's slot: they go with the row, in the same script.
+        const factorIds = await client.smembers(keys.userFactors(userId))
+        const factorKeys = [
+          keys.userFactors(userId),
+          keys.userRecoveryCodes(userId),
+          ...factorIds.map((id) => keys.factor(userId, id)),
+        ]
+        const deleted = await script(deleteUserRowScript, [keys.user(userId), ...lists, ...factorKeys], [])
         return revive<AdapterUser>(typeof deleted === 'string' ? deleted : null)
       }),
     linkAccount: (account) =>
@@ -434,6 +452,45 @@ export function RedisAdapter(client: Redis | Cluster, options: RedisAdapterOptio
         if (!updated)
           throw storeFailure('updateAuthenticatorCounter', 'not-found', 'an authenticator with this credential id')
         return updated
+      }),
+    createFactor: (factor) =>
+      call('createFactor', async () => {
+        const record = factorRecord(factor)
+        const { userId, id } = record
+        const result = await script(
+          createFactorScript,
+          [keys.factor(userId, id), keys.userFactors(userId), keys.userRecoveryCodes(userId)],
+          [JSON.stringify(record), id, ...(factor.recoveryCodeHashes ?? [])],
+        )
+        if (result === 'duplicate-factor') throw storeFailure('createFactor', 'duplicate', 'a factor with this id')
+        if (result === 'duplicate-code')
+          throw storeFailure('createFactor', 'duplicate', 'a recovery code with this hash')
+        return record
+      }),
+    listFactorsByUserId: (userId) =>
+      call('listFactorsByUserId', async () => {
+        const ids = await client.smembers(keys.userFactors(userId))
+        const found = await Promise.all(ids.map((id) => read<AdapterFactor>(keys.factor(userId, id))))
+        return found
+          .filter((factor): factor is AdapterFactor => factor?.userId === userId)
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))
+      }),
+    useTotpStep: ({ userId, factorId, step }) =>
+      call('useTotpStep', async () => {
+        if (!Number.isSafeInteger(step)) return false
+        return (await script(useTotpStepScript, [keys.factor(userId, factorId)], [userId, step])) === 1
+      }),
+    useRecoveryCode: ({ userId, codeHash }) =>
+      // HDEL removes a field once: of concurrent calls for one code, one sees 1.
+      call('useRecoveryCode', async () => (await client.hdel(keys.userRecoveryCodes(userId), codeHash)) === 1),
+    deleteFactor: ({ userId, factorId }) =>
+      call('deleteFactor', async () => {
+        const deleted = await script(
+          deleteFactorScript,
+          [keys.factor(userId, factorId), keys.userFactors(userId), keys.userRecoveryCodes(userId)],
+          [userId, factorId],
+        )
+        return revive<AdapterFactor>(typeof deleted === 'string' ? deleted : null)
       }),
   }
 }

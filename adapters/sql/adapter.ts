@@ -5,12 +5,14 @@
 import type { Kysely } from 'kysely'
 import type { Adapter } from '../../src/types/adapters.js'
 import { AdapterError } from '../../src/errors.js'
+import { factorRecord } from '../factor-record.js'
 import { runStoreCall, storeFailure } from '../store-failure.js'
 import { classifySqlError, detectDialect, type SqlDialect } from './dialect.js'
 import { deleteReturning, insertReturning, updateReturning, type Store } from './row-statements.js'
 import {
   accountFromRow,
   authenticatorFromRow,
+  factorFromRow,
   rowForWrite,
   rowFromStore,
   sessionFromRow,
@@ -53,7 +55,7 @@ const sessionColumnPrefix = '__session__'
  * database assigns for `@auth/pg-adapter`'s, returned as strings), and dates are stored the way its columns expect.
  * @param db A Kysely instance on PostgreSQL, MySQL/MariaDB or SQLite whose database has the schema.
  * @param options `schema`: the table names, when the database is not the one `migrate` makes.
- * @returns An adapter with all 19 methods, and Authchart's two account-token methods.
+ * @returns An adapter with all 19 methods, and Authchart's two account-token and five second-factor methods.
  * @throws {AdapterError} at once when the dialect is none of the three.
  * @example
  * ```ts
@@ -70,7 +72,7 @@ export function KyselyAdapter<DB>(db: Kysely<DB>, options: KyselyAdapterOptions 
   const store = db as unknown as Store
   const dialect = detectDialect(store)
   const schema = options.schema ?? defaultSchema
-  const { User, Account, Session, VerificationToken, Authenticator } = schema.tables
+  const { User, Account, Session, VerificationToken, Authenticator, Factor, RecoveryCode } = schema.tables
   const storeColumns = cachedStoreColumns(store, dialect, schema)
 
   /**
@@ -134,8 +136,8 @@ export function KyselyAdapter<DB>(db: Kysely<DB>, options: KyselyAdapterOptions 
         return store.transaction().execute(async (trx) => {
           const user = await trx.selectFrom(User).selectAll().where('id', '=', userId).executeTakeFirst()
           if (!user) return null
-          for (const owned of ['Session', 'Account', 'Authenticator'] as const) {
-            // A database from before WebAuthn support may have no Authenticator table: nothing to delete there.
+          for (const owned of ['Session', 'Account', 'Authenticator', 'RecoveryCode', 'Factor'] as const) {
+            // A database from before WebAuthn or second-factor support may lack those tables: nothing to delete there.
             if (tables.has(owned)) await trx.deleteFrom(schema.tables[owned]).where('userId', '=', userId).execute()
           }
           await trx.deleteFrom(User).where('id', '=', userId).execute()
@@ -270,6 +272,72 @@ export function KyselyAdapter<DB>(db: Kysely<DB>, options: KyselyAdapterOptions 
         if (!row)
           throw storeFailure('updateAuthenticatorCounter', 'not-found', 'an authenticator with this credential id')
         return authenticatorFromRow(tables.read('Authenticator', row))
+      }),
+    createFactor: (factor) =>
+      call('createFactor', ['Factor', 'RecoveryCode'], async (tables) => {
+        const record = factorRecord(factor)
+        const codes = (factor.recoveryCodeHashes ?? []).map((codeHash) =>
+          tables.write('RecoveryCode', { codeHash, userId: record.userId, factorId: record.id }, 'insert'),
+        )
+        // The factor and its codes in one transaction: a taken code hash leaves no factor without its codes.
+        const row = await store.transaction().execute(async (trx) => {
+          await trx
+            .insertInto(Factor)
+            .values(tables.write('Factor', record, 'insert'))
+            .execute()
+          if (codes.length > 0) await trx.insertInto(RecoveryCode).values(codes).execute()
+          return trx.selectFrom(Factor).selectAll().where('id', '=', record.id).executeTakeFirstOrThrow()
+        })
+        return factorFromRow(tables.read('Factor', row))
+      }),
+    listFactorsByUserId: (userId) =>
+      call('listFactorsByUserId', ['Factor'], async (tables) => {
+        if (!tables.canMatch('Factor', 'userId', userId)) return []
+        const rows = await store
+          .selectFrom(Factor)
+          .selectAll()
+          .where('userId', '=', userId)
+          .orderBy('createdAt')
+          .orderBy('id')
+          .execute()
+        return rows.map((row) => factorFromRow(tables.read('Factor', row)))
+      }),
+    useTotpStep: ({ userId, factorId, step }) =>
+      call('useTotpStep', ['Factor'], async (tables) => {
+        if (!Number.isSafeInteger(step)) return false
+        if (!tables.canMatch('Factor', 'id', factorId) || !tables.canMatch('Factor', 'userId', userId)) return false
+        // One conditional UPDATE: the row lock makes a concurrent twin re-read the new step and match nothing.
+        const result = await store
+          .updateTable(Factor)
+          .set({ lastUsedStep: step })
+          .where('id', '=', factorId)
+          .where('userId', '=', userId)
+          .where('type', '=', 'totp')
+          .where((eb) => eb.or([eb('lastUsedStep', 'is', null), eb('lastUsedStep', '<', step)]))
+          .executeTakeFirst()
+        return result.numUpdatedRows === 1n
+      }),
+    useRecoveryCode: ({ userId, codeHash }) =>
+      call('useRecoveryCode', ['RecoveryCode'], async (tables) => {
+        if (!tables.canMatch('RecoveryCode', 'userId', userId)) return false
+        // Matching on the user too: another user's code deletes nothing and stays usable by its owner.
+        return (await deleteReturning(store, dialect, RecoveryCode, { userId, codeHash })) !== undefined
+      }),
+    deleteFactor: ({ userId, factorId }) =>
+      call('deleteFactor', ['Factor', 'RecoveryCode'], async (tables) => {
+        if (!tables.canMatch('Factor', 'id', factorId) || !tables.canMatch('Factor', 'userId', userId)) return null
+        return store.transaction().execute(async (trx) => {
+          const row = await trx
+            .selectFrom(Factor)
+            .selectAll()
+            .where('id', '=', factorId)
+            .where('userId', '=', userId)
+            .executeTakeFirst()
+          if (!row) return null
+          await trx.deleteFrom(RecoveryCode).where('factorId', '=', factorId).execute()
+          await trx.deleteFrom(Factor).where('id', '=', factorId).execute()
+          return factorFromRow(tables.read('Factor', row))
+        })
       }),
   }
 }

@@ -23,7 +23,7 @@ export interface MigrationReport {
 }
 
 /**
- * Creates whichever of `User`, `Account`, `Session`, `VerificationToken` and `Authenticator` do not exist, with
+ * Creates whichever of `User`, `Account`, `Session`, `VerificationToken`, `Authenticator`, `Factor` and `RecoveryCode` do not exist, with
  * their keys, foreign keys (ON DELETE CASCADE) and `userId` indexes, and `id` defaults on `User`, `Account` and
  * `Session` (so that `@auth/kysely-adapter`, which writes accounts and sessions without an id, works on them too).
  * Tables that exist are not touched, not even to add an index, except the MySQL upgrade described above. On

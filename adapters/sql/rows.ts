@@ -6,6 +6,7 @@
 import type {
   AdapterAccount,
   AdapterAuthenticator,
+  AdapterFactor,
   AdapterSession,
   AdapterUser,
   VerificationToken,
@@ -110,6 +111,23 @@ export function authenticatorFromRow(row: StoreRow): AdapterAuthenticator {
     credentialDeviceType: String(row.credentialDeviceType),
     credentialBackedUp: toBoolean(row.credentialBackedUp),
     transports: optionalString(row.transports),
+  }
+}
+
+/** A `Factor` row as an `AdapterFactor`. */
+export function factorFromRow(row: StoreRow): AdapterFactor {
+  const type = String(row.type)
+  if (type !== 'totp' && type !== 'recovery-codes') {
+    throw new AdapterError('a Factor row has a type this version does not know', { type })
+  }
+  return {
+    id: String(row.id),
+    userId: String(row.userId),
+    type,
+    secret: optionalString(row.secret),
+    lastUsedStep: row.lastUsedStep === null || row.lastUsedStep === undefined ? null : toNumber(row.lastUsedStep),
+    label: optionalString(row.label),
+    createdAt: requiredDate(row.createdAt),
   }
 }
 

@@ -7,7 +7,10 @@
  */
 import type { TableName } from './schema.js'
 
-/** Which table holds each of the five models. */
+/**
+ * Which table holds each model. None of Auth.js's schemas has the two second-factor tables: the names given here are
+ * the ones Authchart uses when an app adds them (`Factor`, `RecoveryCode` spelled in the schema's own style).
+ */
 export interface SchemaMapping {
   /** What the mapping is for, shown in error messages. */
   name: string
@@ -25,6 +28,8 @@ export const schemas = {
       Session: 'Session',
       VerificationToken: 'VerificationToken',
       Authenticator: 'Authenticator',
+      Factor: 'Factor',
+      RecoveryCode: 'RecoveryCode',
     },
   },
   /**
@@ -40,6 +45,8 @@ export const schemas = {
       Session: 'Session',
       VerificationToken: 'VerificationToken',
       Authenticator: 'Authenticator',
+      Factor: 'Factor',
+      RecoveryCode: 'RecoveryCode',
     },
   },
   /** `@auth/drizzle-adapter`'s default tables: lower-case singular names, no `id` on accounts and sessions. */
@@ -51,6 +58,8 @@ export const schemas = {
       Session: 'session',
       VerificationToken: 'verificationToken',
       Authenticator: 'authenticator',
+      Factor: 'factor',
+      RecoveryCode: 'recoveryCode',
     },
   },
   /**
@@ -65,6 +74,8 @@ export const schemas = {
       Session: 'sessions',
       VerificationToken: 'verification_token',
       Authenticator: 'authenticators',
+      Factor: 'factors',
+      RecoveryCode: 'recovery_codes',
     },
   },
 } as const satisfies Record<string, SchemaMapping>

@@ -7,8 +7,19 @@
 import { Kysely } from 'kysely'
 import type { SqlDialect } from './dialect.js'
 
-/** The five table names, users first (the others refer to it). */
-export const tableNames = ['User', 'Account', 'Session', 'VerificationToken', 'Authenticator'] as const
+/**
+ * The table names, users first (the others refer to it): Auth.js's five, then Authchart's two for second factors
+ * (docs/adapters.md, "Second factors (storage)").
+ */
+export const tableNames = [
+  'User',
+  'Account',
+  'Session',
+  'VerificationToken',
+  'Authenticator',
+  'Factor',
+  'RecoveryCode',
+] as const
 export type TableName = (typeof tableNames)[number]
 
 /** The kinds of column the schema uses; `columnType` maps each to an engine's type. */
@@ -104,6 +115,35 @@ export const tableSpecs: readonly TableSpec[] = [
       { name: 'transports', kind: 'text' },
     ],
     indexes: [{ name: 'Authenticator_userId_index', columns: ['userId'] }],
+  },
+  {
+    // A second factor: a TOTP (its secret sealed with the app's secret) or a set of recovery codes.
+    name: 'Factor',
+    ownedByUser: true,
+    columns: [
+      { name: 'id', kind: 'id', primaryKey: true },
+      userId,
+      { name: 'type', kind: 'key', notNull: true },
+      { name: 'secret', kind: 'text' },
+      { name: 'lastUsedStep', kind: 'bigint' },
+      { name: 'label', kind: 'text' },
+      { name: 'createdAt', kind: 'timestamp', notNull: true },
+    ],
+    indexes: [{ name: 'Factor_userId_index', columns: ['userId'] }],
+  },
+  {
+    // One unused recovery code, by its hash: spending it deletes the row, which only one caller can do.
+    name: 'RecoveryCode',
+    ownedByUser: true,
+    columns: [
+      { name: 'codeHash', kind: 'key', primaryKey: true },
+      userId,
+      { name: 'factorId', kind: 'id', notNull: true },
+    ],
+    indexes: [
+      { name: 'RecoveryCode_userId_index', columns: ['userId'] },
+      { name: 'RecoveryCode_factorId_index', columns: ['factorId'] },
+    ],
   },
 ]
 
@@ -205,6 +245,20 @@ export interface AuthchartDatabase {
     credentialDeviceType: string
     credentialBackedUp: boolean | number
     transports: string | null
+  }
+  Factor: {
+    id: string
+    userId: string
+    type: string
+    secret: string | null
+    lastUsedStep: number | string | null
+    label: string | null
+    createdAt: Date | string
+  }
+  RecoveryCode: {
+    codeHash: string
+    userId: string
+    factorId: string
   }
 }
 

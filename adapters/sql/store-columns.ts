@@ -1,5 +1,5 @@
 /**
- * Which of the five tables exist and which columns they have, read from the database itself. `migrate` uses it to
+ * Which of the tables exist and which columns they have, read from the database itself. `migrate` uses it to
  * create only what is missing; the adapter uses it to keep a model's extra fields that have a column of their own
  * (and drop those that have none), and to learn how the schema stores ids and dates: the schemas of Auth.js's SQL
  * adapters differ there, and the database says which one it holds.
@@ -28,7 +28,7 @@ export interface StoreColumn {
   dateStorage: DateStorage
 }
 
-/** The columns of each of the five tables that exist, by name. */
+/** The columns of each of the tables that exist, by name. */
 export type StoreColumns = Map<TableName, Map<string, StoreColumn>>
 
 interface ColumnRow {
@@ -46,7 +46,7 @@ function dateStorageOf(dialect: SqlDialect, declared: string): DateStorage {
 }
 
 /**
- * Reads the columns of the tables among the five that exist, under the names `schema` gives them. PostgreSQL looks
+ * Reads the columns of the tables (`tableNames`) that exist, under the names `schema` gives them. PostgreSQL looks
  * in `current_schema()` (the first schema of the `search_path`, where unqualified names resolve and new tables go),
  * MySQL in the connection's database, SQLite in the main database.
  */

@@ -6,6 +6,7 @@
 import {
   accountTokenMethodNames,
   adapterMethodNames,
+  factorMethodNames,
   type Adapter,
   type AdapterMethodName,
   type WrappedAdapter,
@@ -37,6 +38,8 @@ export const adapterMethodsNeededBy = {
   ],
   /** Token refresh with database sessions: the provider's tokens live in the account row (docs/token-refresh.md). */
   databaseTokenRefresh: ['getSessionAndUser', 'listAccountsByUserId', 'updateAccount', 'deleteSession'],
+  /** Second factors (TOTP, recovery codes): docs/adapters.md, "Second factors (storage)". */
+  secondFactors: ['createFactor', 'listFactorsByUserId', 'useTotpStep', 'useRecoveryCode', 'deleteFactor'],
 } as const satisfies Record<string, readonly AdapterMethodName[]>
 
 /**
@@ -65,7 +68,7 @@ export function requireAdapterMethods(
 
 type AdapterCall = (...args: unknown[]) => unknown
 /**
- * The adapter as the core calls it: every one of the 19 methods (and Authchart's two account-token ones) exists and returns a promise. A method that throws
+ * The adapter as the core calls it: every one of the 19 methods (and Authchart's account-token and factor ones) exists and returns a promise. A method that throws
  * (or rejects) is logged once with `logger.error` and rethrown as an `AdapterError` whose `cause.err` is the
  * original; an `AuthError` the adapter threw itself passes through as it is (logged too). A method the adapter
  * lacks rejects with `MissingAdapterMethods` naming it, so a gap that start-up checks missed still fails clearly.
@@ -75,7 +78,7 @@ type AdapterCall = (...args: unknown[]) => unknown
  */
 export function wrapAdapter(adapter: Adapter, logger: Pick<LoggerInstance, 'error'>): WrappedAdapter {
   const wrapped: Record<string, AdapterCall> = {}
-  for (const name of [...adapterMethodNames, ...accountTokenMethodNames]) {
+  for (const name of [...adapterMethodNames, ...accountTokenMethodNames, ...factorMethodNames]) {
     const method: unknown = adapter[name]
     wrapped[name] = async (...args: unknown[]) => {
       if (typeof method !== 'function') {

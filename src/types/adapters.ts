@@ -47,6 +47,31 @@ export interface AdapterAuthenticator {
   transports?: string | null
 }
 
+/** The kinds of second factor a user can hold. */
+export type AdapterFactorType = 'totp' | 'recovery-codes'
+
+/**
+ * A second factor of a user (docs/adapters.md, "Second factors (storage)"). A set of recovery codes is one factor;
+ * its codes are stored beside it, hashed, and leave only through `useRecoveryCode`.
+ */
+export interface AdapterFactor {
+  id: string
+  userId: string
+  type: AdapterFactorType
+  /** TOTP: the shared secret sealed with the app's secret (`src/factors/secret-seal.ts`), never in the clear; `null` for recovery codes. */
+  secret: string | null
+  /** TOTP: the last time step a code was accepted for; `null` before the first. Codes of this step and earlier are refused. */
+  lastUsedStep: number | null
+  /** A name the user gave it ("phone"); `null` when none. */
+  label: string | null
+  createdAt: Date
+}
+
+/** A factor to create: a set of recovery codes brings the hashes of its codes (`hashRecoveryCode`). */
+export interface NewAdapterFactor extends AdapterFactor {
+  recoveryCodeHashes?: readonly string[]
+}
+
 /** The storage interface. Methods that must throw on failure say so. */
 export interface Adapter {
   createUser?(user: AdapterUser): Awaitable<AdapterUser>
@@ -92,6 +117,26 @@ export interface Adapter {
   updateAccount?(
     account: Pick<AdapterAccount, 'provider' | 'providerAccountId'> & AccountTokenFields,
   ): Awaitable<AdapterAccount | null>
+  /**
+   * Authchart: stores a second factor, with the hashes of its recovery codes, in one step (all or nothing).
+   * Throws an `AdapterError` when a factor with this id or a code with one of these hashes exists.
+   */
+  createFactor?(factor: NewAdapterFactor): Awaitable<AdapterFactor>
+  /** Authchart: every second factor of a user, `[]` when none (or no such user). */
+  listFactorsByUserId?(userId: AdapterFactor['userId']): Awaitable<AdapterFactor[]>
+  /**
+   * Authchart: records that a code of `step` was accepted for the user's TOTP factor, only if `step` is above its
+   * `lastUsedStep`: `true` when it was, `false` otherwise (a step used already, by this call's twin running at the
+   * same time too, or no such factor of this user). Atomic: of concurrent calls for one step, one gets `true`.
+   */
+  useTotpStep?(params: { userId: string; factorId: string; step: number }): Awaitable<boolean>
+  /**
+   * Authchart: spends one of the user's recovery codes, by its hash: `true` the first time, `false` ever after and
+   * for a hash the user does not have. Atomic: of concurrent calls for one code, one gets `true`.
+   */
+  useRecoveryCode?(params: { userId: string; codeHash: string }): Awaitable<boolean>
+  /** Authchart: deletes a factor of the user (with its recovery codes) and returns it; `null` when there is none. */
+  deleteFactor?(params: { userId: string; factorId: string }): Awaitable<AdapterFactor | null>
 }
 
 /** The token fields of an account that `updateAccount` may change; `null` clears one. */
@@ -136,8 +181,21 @@ export const accountTokenMethodNames = [
   'updateAccount',
 ] as const satisfies readonly (keyof Adapter)[]
 
+/**
+ * Authchart's second-factor methods (docs/adapters.md, "Second factors (storage)"); Auth.js has no second factor.
+ * Optional like every method: only an app that enables second factors needs them.
+ */
+export const factorMethodNames = [
+  'createFactor',
+  'listFactorsByUserId',
+  'useTotpStep',
+  'useRecoveryCode',
+  'deleteFactor',
+] as const satisfies readonly (keyof Adapter)[]
+
 /** One adapter method's name. */
-export type AdapterMethodName = (typeof adapterMethodNames)[number] | (typeof accountTokenMethodNames)[number]
+export type AdapterMethodName =
+  (typeof adapterMethodNames)[number] | (typeof accountTokenMethodNames)[number] | (typeof factorMethodNames)[number]
 
 type AdapterMethod<K extends AdapterMethodName> = NonNullable<Adapter[K]>
 

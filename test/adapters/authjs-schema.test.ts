@@ -105,10 +105,10 @@ await describeWithService('postgres', probePostgres, () => {
       await scratch?.drop()
     })
 
-    it('migrate creates only the missing Authenticator table', () => {
+    it('migrate creates only the missing tables: Authenticator and the two second-factor tables', () => {
       expect(report).toEqual({
         dialect: 'postgres',
-        created: ['Authenticator'],
+        created: ['Authenticator', 'Factor', 'RecoveryCode'],
         existing: ['User', 'Account', 'Session', 'VerificationToken'],
         upgraded: [],
       })
@@ -117,7 +117,9 @@ await describeWithService('postgres', probePostgres, () => {
     it('migrate leaves every existing column, constraint and index exactly as it was', async () => {
       const after = await describeSchema(raw, scratch.schema)
       const authenticatorLines = after.filter((line) => line.includes('Authenticator'))
-      expect(after.filter((line) => !authenticatorLines.includes(line))).toEqual(before)
+      // The tables migrate added (Authenticator, Factor, RecoveryCode) are new lines; every old line is unchanged.
+      const added = after.filter((line) => /Authenticator|Factor|RecoveryCode/.test(line))
+      expect(after.filter((line) => !added.includes(line))).toEqual(before)
       expect(authenticatorLines.some((line) => line.includes('ON DELETE CASCADE'))).toBe(true)
     })
 

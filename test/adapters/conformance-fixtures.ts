@@ -12,6 +12,14 @@ export interface StoreReaders {
   authenticator(credentialID: string): Promise<object | null>
 }
 
+/** Reads second-factor records straight from the store, bypassing the adapter. */
+export interface FactorStoreReaders {
+  /** The factor as stored, `null` when absent. */
+  factor(userId: string, factorId: string): Promise<object | null>
+  /** The hashes of the user's unused recovery codes, as stored. */
+  recoveryCodeHashes(userId: string): Promise<string[]>
+}
+
 /** What a store's schema decides, where Auth.js's schemas differ. */
 export interface StoreTraits {
   /** The database assigns user ids (integer SERIAL ids); the id given to `createUser` is not kept. */
@@ -24,6 +32,8 @@ export interface StoreTraits {
 export interface ConformanceTarget {
   adapter: Adapter
   store: StoreReaders
+  /** Needed unless the suite runs with `{ factors: false }`. */
+  factorStore?: FactorStoreReaders
   traits?: StoreTraits
 }
 
@@ -31,6 +41,7 @@ export interface ConformanceTarget {
 export interface ConformanceContext {
   adapter: Required<Adapter>
   store: StoreReaders
+  factorStore: FactorStoreReaders | undefined
   traits: StoreTraits
 }
 

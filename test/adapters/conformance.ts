@@ -9,8 +9,9 @@
  */
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { adapterMethodNames, type Adapter, type AdapterUser } from '../../src/types/adapters.js'
+import { adapterMethodNames, factorMethodNames, type Adapter, type AdapterUser } from '../../src/types/adapters.js'
 import { AdapterError } from '../../src/errors.js'
+import { factorSuite } from './conformance-factors.js'
 import { accountSuite, sessionSuite } from './conformance-sessions-accounts.js'
 import {
   inDays,
@@ -22,18 +23,32 @@ import {
 } from './conformance-fixtures.js'
 import { authenticatorSuite, verificationTokenSuite } from './conformance-tokens-authenticators.js'
 
-export type { ConformanceTarget, StoreReaders } from './conformance-fixtures.js'
+export type { ConformanceTarget, FactorStoreReaders, StoreReaders } from './conformance-fixtures.js'
+
+/** Which parts of the suite apply. */
+export interface ConformanceOptions {
+  /**
+   * Whether the second-factor methods are tested (default true). Only a database made by another Auth.js adapter,
+   * which has no factor tables, leaves them out.
+   */
+  factors?: boolean
+}
 
 /** Registers the whole suite in the current `describe`. `connect` runs once, before the first test. */
-export function adapterConformanceSuite(connect: () => Promise<ConformanceTarget>): void {
+export function adapterConformanceSuite(
+  connect: () => Promise<ConformanceTarget>,
+  { factors = true }: ConformanceOptions = {},
+): void {
   const context = {} as ConformanceContext
   beforeAll(async () => {
     const target = await connect()
-    const missing = adapterMethodNames.filter((name) => typeof target.adapter[name] !== 'function')
+    const required = factors ? [...adapterMethodNames, ...factorMethodNames] : adapterMethodNames
+    const missing = required.filter((name) => typeof target.adapter[name] !== 'function')
     if (missing.length > 0) throw new Error(`the adapter lacks ${missing.join(', ')}`)
     // Every method was checked present just above.
     context.adapter = target.adapter as Required<Adapter>
     context.store = target.store
+    context.factorStore = target.factorStore
     context.traits = target.traits ?? {}
   })
 
@@ -47,6 +62,7 @@ export function adapterConformanceSuite(connect: () => Promise<ConformanceTarget
   verificationTokenSuite(context)
   authenticatorSuite(context)
   deleteUserSuite(context)
+  if (factors) factorSuite(context)
 }
 
 function userSuite(context: ConformanceContext): void {

@@ -17,5 +17,15 @@ describe('MemoryAdapter', () => {
       },
       authenticator: async (credentialID) => store.authenticators.get(credentialID) ?? null,
     },
+    factorStore: {
+      factor: async (userId, factorId) => {
+        const factor = store.factors?.get(factorId)
+        return factor?.userId === userId ? factor : null
+      },
+      recoveryCodeHashes: async (userId) =>
+        [...(store.recoveryCodes ?? new Map<string, { userId: string }>())]
+          .filter(([, owner]) => owner.userId === userId)
+          .map(([hash]) => hash),
+    },
   }))
 })

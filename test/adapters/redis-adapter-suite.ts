@@ -49,6 +49,10 @@ export function redisAdapterSuite(target: () => RedisTarget): void {
           verificationToken: (identifier, token) => readJson(keys.verificationToken(identifier, token)),
           authenticator: (credentialID) => readJson(keys.authenticator(credentialID)),
         },
+        factorStore: {
+          factor: (userId, factorId) => readJson(keys.factor(userId, factorId)),
+          recoveryCodeHashes: (userId) => client.hkeys(keys.userRecoveryCodes(userId)),
+        },
       }
     })
   })

@@ -67,8 +67,8 @@ await describeWithService('mariadb', probeMysql, () => {
       expect(refusedBefore).toBeInstanceOf(Error)
     })
 
-    it('reports the columns it upgraded and creates the missing Authenticator table', () => {
-      expect(report.created).toEqual(['Authenticator'])
+    it('reports the columns it upgraded and creates the missing tables (Authenticator, the second-factor ones)', () => {
+      expect(report.created).toEqual(['Authenticator', 'Factor', 'RecoveryCode'])
       expect([...report.upgraded].sort()).toEqual([
         'Account.id',
         'Session.expires',

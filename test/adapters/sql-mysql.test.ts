@@ -12,7 +12,7 @@ import {
 import { adapterConformanceSuite } from './conformance.js'
 import { dialectKilledAfter, killMysqlConnection } from './connection-killer.js'
 import { sqlBackendSuite } from './sql-backend-suite.js'
-import { sqlStoreReaders } from './sql-store-readers.js'
+import { sqlFactorStoreReaders, sqlStoreReaders } from './sql-store-readers.js'
 
 await describeWithService('mariadb', probeMysql, () => {
   describe('KyselyAdapter on MariaDB/MySQL (mysql2)', () => {
@@ -37,12 +37,16 @@ await describeWithService('mariadb', probeMysql, () => {
       await scratch?.drop()
     })
 
-    const store = () =>
-      sqlStoreReaders('mysql', async (text, values) => {
-        const [rows] = await raw.query(text, values)
-        return Array.isArray(rows) ? rows : []
-      })
-    adapterConformanceSuite(async () => ({ adapter: KyselyAdapter(db), store: store() }))
+    const rawQuery = async (text: string, values: unknown[]) => {
+      const [rows] = await raw.query(text, values)
+      return Array.isArray(rows) ? rows : []
+    }
+    const store = () => sqlStoreReaders('mysql', rawQuery)
+    adapterConformanceSuite(async () => ({
+      adapter: KyselyAdapter(db),
+      store: store(),
+      factorStore: sqlFactorStoreReaders('mysql', rawQuery),
+    }))
     sqlBackendSuite({
       dialect: 'mysql',
       db: () => db,

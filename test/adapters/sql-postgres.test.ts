@@ -11,7 +11,7 @@ import {
 import { adapterConformanceSuite } from './conformance.js'
 import { dialectKilledAfter, killPostgresConnection } from './connection-killer.js'
 import { sqlBackendSuite } from './sql-backend-suite.js'
-import { sqlStoreReaders } from './sql-store-readers.js'
+import { sqlFactorStoreReaders, sqlStoreReaders } from './sql-store-readers.js'
 
 await describeWithService('postgres', probePostgres, () => {
   describe('KyselyAdapter on PostgreSQL (pg)', () => {
@@ -36,7 +36,11 @@ await describeWithService('postgres', probePostgres, () => {
     })
 
     const store = () => sqlStoreReaders('postgres', async (text, values) => (await raw.query(text, values)).rows)
-    adapterConformanceSuite(async () => ({ adapter: KyselyAdapter(db), store: store() }))
+    adapterConformanceSuite(async () => ({
+      adapter: KyselyAdapter(db),
+      store: store(),
+      factorStore: sqlFactorStoreReaders('postgres', async (text, values) => (await raw.query(text, values)).rows),
+    }))
     sqlBackendSuite({
       dialect: 'postgres',
       db: () => db,

@@ -11,7 +11,7 @@ import { adapterConformanceSuite } from './conformance.js'
 import { newAuthenticator, newUser } from './conformance-fixtures.js'
 import { dialectKilledAfter } from './connection-killer.js'
 import { sqlBackendSuite } from './sql-backend-suite.js'
-import { sqlStoreReaders } from './sql-store-readers.js'
+import { sqlFactorStoreReaders, sqlStoreReaders } from './sql-store-readers.js'
 
 describe('KyselyAdapter on SQLite (better-sqlite3)', () => {
   const file = join(tmpdir(), `${scratchName()}.sqlite`)
@@ -32,7 +32,11 @@ describe('KyselyAdapter on SQLite (better-sqlite3)', () => {
   })
 
   const store = () => sqlStoreReaders('sqlite', async (text, values) => raw.prepare(text).all(...values) as object[])
-  adapterConformanceSuite(async () => ({ adapter: KyselyAdapter(db), store: store() }))
+  adapterConformanceSuite(async () => ({
+    adapter: KyselyAdapter(db),
+    store: store(),
+    factorStore: sqlFactorStoreReaders('sqlite', async (text, values) => raw.prepare(text).all(...values) as object[]),
+  }))
   sqlBackendSuite({
     dialect: 'sqlite',
     db: () => db,

@@ -3,7 +3,7 @@
  * code, so the suite sees what is really stored.
  */
 import { schemas, type SchemaMapping } from '../../adapters/sql/index.js'
-import type { StoreReaders } from './conformance.js'
+import type { FactorStoreReaders, StoreReaders } from './conformance.js'
 
 /** Runs one parameterised SELECT through the driver and returns its rows. */
 export type RawQuery = (text: string, values: unknown[]) => Promise<object[]>
@@ -37,5 +37,31 @@ export function sqlStoreReaders(
     session: (sessionToken) => selectOne(tables.Session, { sessionToken }),
     verificationToken: (identifier, token) => selectOne(tables.VerificationToken, { identifier, token }),
     authenticator: (credentialID) => selectOne(tables.Authenticator, { credentialID }),
+  }
+}
+
+/** Readers for the two second-factor tables of the schema `migrate` makes. */
+export function sqlFactorStoreReaders(dialect: 'postgres' | 'mysql' | 'sqlite', query: RawQuery): FactorStoreReaders {
+  const quote = (name: string) => (dialect === 'mysql' ? `\`${name}\`` : `"${name}"`)
+  const placeholder = (index: number) => (dialect === 'postgres' ? `$${index + 1}` : '?')
+  // A PostgreSQL uuid column refuses text that is no UUID: such an id matches nothing.
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+  return {
+    factor: async (userId, factorId) => {
+      if (dialect === 'postgres' && !(uuid.test(userId) && uuid.test(factorId))) return null
+      const rows = await query(
+        `select * from ${quote('Factor')} where ${quote('id')} = ${placeholder(0)} and ${quote('userId')} = ${placeholder(1)}`,
+        [factorId, userId],
+      )
+      return rows[0] ?? null
+    },
+    recoveryCodeHashes: async (userId) => {
+      if (dialect === 'postgres' && !uuid.test(userId)) return []
+      const rows = await query(
+        `select ${quote('codeHash')} as h from ${quote('RecoveryCode')} where ${quote('userId')} = ${placeholder(0)}`,
+        [userId],
+      )
+      return rows.map((row) => ('h' in row ? String(row.h) : ''))
+    },
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { MemoryAdapter } from '../../adapters/memory.js'
-import { adapterMethodNames, type Adapter, type AdapterUser } from '../../src/types/adapters.js'
+import { adapterMethodNames, factorMethodNames, type Adapter, type AdapterUser } from '../../src/types/adapters.js'
 import { adapterMethodsNeededBy, requireAdapterMethods, wrapAdapter } from '../../src/core/adapter-calls.js'
 import type { AuthError } from '../../src/errors.js'
 import { AdapterError, MissingAdapter, MissingAdapterMethods, OAuthAccountNotLinked } from '../../src/errors.js'
@@ -77,6 +77,19 @@ describe('wrapAdapter', () => {
     expect(await wrapped.getUser('u2')).toBeNull()
     expect(inner.calls).toBe(2)
     expect(logger.errors).toEqual([])
+  })
+
+  it("offers the second-factor methods, forwarding to the adapter's, and rejects one the adapter lacks", async () => {
+    const logger = recordingLogger()
+    const wrapped = wrapAdapter(MemoryAdapter(), logger)
+    expect(factorMethodNames.filter((name) => typeof wrapped[name] === 'function')).toEqual([...factorMethodNames])
+    expect(await wrapped.listFactorsByUserId('nobody')).toEqual([])
+    expect(await wrapped.useRecoveryCode({ userId: 'nobody', codeHash: 'x' })).toBe(false)
+    expect(adapterMethodsNeededBy.secondFactors).toEqual([...factorMethodNames])
+    const bare = wrapAdapter({}, logger)
+    await expect(bare.useTotpStep({ userId: 'u1', factorId: 'f1', step: 1 })).rejects.toBeInstanceOf(
+      MissingAdapterMethods,
+    )
   })
 
   it('rethrows a driver failure as an AdapterError whose cause is the original, and logs it once', async () => {
