@@ -1,6 +1,6 @@
 /**
  * The demo's development services over real HTTP on loopback: the live flow feed keeps each browser's steps to that
- * browser (keyed by the `demo-browser` cookie, fed by `onTransition`), and ignores a cookie it did not make; the
+ * browser (keyed by the `authchart-watch` cookie of `createFlowWatch`, fed by `onTransition`), and ignores a cookie it did not make; the
  * development OpenID provider answers discovery for its loopback issuer and turns an unknown interaction into a
  * plain 400 page, never a stack.
  */
@@ -56,7 +56,7 @@ describe('the live flow feed', () => {
     const ada = new HttpBrowser(origin)
     const other = new HttpBrowser(origin)
     expect(await feed(ada)).toEqual([])
-    expect(ada.jar.cookies.get('demo-browser')).toMatch(/^[A-Za-z0-9_-]{16}$/)
+    expect(ada.jar.cookies.get('authchart-watch')).toMatch(/^[A-Za-z0-9_-]{16}$/)
     await feed(other)
 
     await signInWithCredentials(ada)
@@ -71,9 +71,9 @@ describe('the live flow feed', () => {
 
   it('ignores a cookie it did not make: a fresh id, no steps', async () => {
     const forged = new HttpBrowser(origin)
-    forged.jar.cookies.set('demo-browser', '../../etc/passwd')
+    forged.jar.cookies.set('authchart-watch', '../../etc/passwd')
     expect(await feed(forged)).toEqual([])
-    expect(forged.jar.cookies.get('demo-browser')).toMatch(/^[A-Za-z0-9_-]{16}$/)
+    expect(forged.jar.cookies.get('authchart-watch')).toMatch(/^[A-Za-z0-9_-]{16}$/)
   })
 })
 
