@@ -63,6 +63,8 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
   let callbackUrl = ''
   /** The user as the adapter has it, or the one that will be created. */
   let user: User | AdapterUser | undefined
+  /** The user was created by this sign-in: a sign-up, as Auth.js reports it. */
+  let isNewUser = false
 
   const account = (identifier: string, userId: string | undefined): Account => ({
     providerAccountId: identifier,
@@ -223,11 +225,13 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
         if (user && typeof user.id === 'string' && (await adapter.getUser(user.id))) {
           user = await adapter.updateUser({ id: user.id, emailVerified: verifiedAt })
           await emitAppEvent(env, 'updateUser', { user })
-          return { type: 'USER_SAVED', isNewUser: false }
+          isNewUser = false
+          return { type: 'USER_SAVED', isNewUser }
         }
         user = await adapter.createUser({ id: randomId(), email: identifier, emailVerified: verifiedAt })
         await emitAppEvent(env, 'createUser', { user })
-        return { type: 'USER_SAVED', isNewUser: true }
+        isNewUser = true
+        return { type: 'USER_SAVED', isNewUser }
       } catch {
         // Logged by the adapter wrapper.
         return { type: 'USER_SAVE_FAILED' }
@@ -240,7 +244,7 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
       return input.issueSession(env, {
         user: subject,
         account: account(identifier, subject.id ?? undefined),
-        isNewUser: undefined,
+        isNewUser,
       })
     },
 
@@ -249,6 +253,7 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
       await emitAppEvent(env, 'signIn', {
         user: subject,
         account: account(subject.email ?? '', subject.id ?? undefined),
+        isNewUser,
       })
       return { type: 'SIGNIN_ANNOUNCED' }
     },

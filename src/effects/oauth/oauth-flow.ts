@@ -162,7 +162,7 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): OAuthHa
     },
     linkAccount: () => input.users.linkAccount(subject),
 
-    issueSession: () => input.issueSession(env, subject),
+    issueSession: () => input.issueSession(env, { ...subject, isNewUser: subject.isNewUser === true }),
 
     async emitSignInEvent() {
       await emitAppEvent(env, 'signIn', {
