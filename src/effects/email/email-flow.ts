@@ -63,8 +63,6 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
   let callbackUrl = ''
   /** The user as the adapter has it, or the one that will be created. */
   let user: User | AdapterUser | undefined
-  /** The user was created by this sign-in: a sign-up, as Auth.js reports it. */
-  let isNewUser = false
 
   const account = (identifier: string, userId: string | undefined): Account => ({
     providerAccountId: identifier,
@@ -118,7 +116,8 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
       }
     },
 
-    async runSignInCallback({ identifier, verificationRequest }) {
+    async runSignInCallback({ user: asked, verificationRequest }) {
+      const identifier = asked.email ?? ''
       if (verificationRequest) {
         const known = await adapter.getUserByEmail(identifier).catch(() => null)
         user = known ?? { id: randomId(), email: identifier, emailVerified: null }
@@ -225,20 +224,19 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
         if (user && typeof user.id === 'string' && (await adapter.getUser(user.id))) {
           user = await adapter.updateUser({ id: user.id, emailVerified: verifiedAt })
           await emitAppEvent(env, 'updateUser', { user })
-          isNewUser = false
-          return { type: 'USER_SAVED', isNewUser }
+          return { type: 'USER_SAVED', isNewUser: false, user: flowUser(user) }
         }
         user = await adapter.createUser({ id: randomId(), email: identifier, emailVerified: verifiedAt })
         await emitAppEvent(env, 'createUser', { user })
-        isNewUser = true
-        return { type: 'USER_SAVED', isNewUser }
+        return { type: 'USER_SAVED', isNewUser: true, user: flowUser(user) }
       } catch {
         // Logged by the adapter wrapper.
         return { type: 'USER_SAVE_FAILED' }
       }
     },
 
-    issueSession: ({ user: picked }) => {
+    // The machine says whether this is a sign-up; the full user record stays here.
+    issueSession: ({ user: picked, isNewUser }) => {
       const subject = user ?? picked
       const identifier = subject.email ?? ''
       return input.issueSession(env, {
@@ -248,7 +246,7 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
       })
     },
 
-    async emitSignInEvent() {
+    async emitSignInEvent({ isNewUser }) {
       const subject = user as User
       await emitAppEvent(env, 'signIn', {
         user: subject,
