@@ -6,13 +6,13 @@
  * authchart diagram [--format mermaid|dot|html|markdown] [--out dir] [--config path]
  * ```
  * `--config` loads the app's `AuthConfig` from a module: its default export, or an export named `authConfig` or
- * `config`, as the object or as a function returning it. In a checkout the `authchart` bin runs
- * through tsx, so a TypeScript config loads as is; an installed package loads JavaScript configs only, unless the
- * command runs under a loader (`node --import tsx node_modules/.bin/authchart diagram --config auth.config.ts`).
+ * `config`, as the object or as a function returning it. A TypeScript config loads through the project's own tsx
+ * (resolved from the working directory); without tsx the command says to install it.
  * @module cli/diagram
  */
-import { mkdir, writeFile } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { machineRegistry } from '../../machines/index.js'
 import type { MachineEntry } from '../../machines/machine-entry.js'
@@ -85,18 +85,47 @@ function isConfig(value: unknown): value is Pick<AuthConfig, 'flows' | 'logger'>
 }
 
 /**
+ * The project's own tsx, when it has one: its `tsImport` loads one TypeScript module (and what it imports) without
+ * registering a loader for the whole process. Resolved from the working directory, as `npx authchart` runs there,
+ * so an installed authchart needs no TypeScript toolchain of its own.
+ */
+async function projectTsImport(): Promise<((specifier: string, parentURL: string) => Promise<unknown>) | undefined> {
+  // require.resolve would answer tsx's CommonJS entry; its ES module entry is read from its package.json's exports.
+  let apiPath: string
+  try {
+    const manifestPath = createRequire(join(process.cwd(), 'package.json')).resolve('tsx/package.json')
+    const manifest: unknown = JSON.parse(await readFile(manifestPath, 'utf8'))
+    const entry = isRecord(manifest) && isRecord(manifest.exports) ? manifest.exports['./esm/api'] : undefined
+    const esm = isRecord(entry) && isRecord(entry.import) ? entry.import.default : undefined
+    if (typeof esm !== 'string') return undefined
+    apiPath = join(dirname(manifestPath), esm)
+  } catch {
+    return undefined
+  }
+  const api: unknown = await import(pathToFileURL(apiPath).href)
+  const tsImport = isRecord(api) ? api.tsImport : undefined
+  if (typeof tsImport !== 'function') return undefined
+  return async (specifier, parentURL) => {
+    const loaded: unknown = await Reflect.apply(tsImport, undefined, [specifier, parentURL])
+    return loaded
+  }
+}
+
+/**
  * Imports the config module. Node does not load TypeScript by itself: a `.ts` config that plain `import()` refuses
- * (ERR_UNKNOWN_FILE_EXTENSION) is answered with what to do instead of Node's bare "Unknown file extension".
+ * (ERR_UNKNOWN_FILE_EXTENSION) is loaded through the project's tsx when it has one, and otherwise answered with what
+ * to do instead of Node's bare "Unknown file extension".
  */
 async function importConfigModule(configPath: string): Promise<unknown> {
   try {
     return await import(pathToFileURL(configPath).href)
   } catch (error) {
     if (!isRecord(error) || error.code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error
+    const tsImport = await projectTsImport()
+    if (tsImport) return tsImport(pathToFileURL(configPath).href, import.meta.url)
     throw new Error(
-      `${configPath} is TypeScript, which Node does not load by itself: run the command through tsx ` +
-        '(npm install -D tsx, then npx tsx node_modules/.bin/authchart diagram --config ...), ' +
-        'or point --config at a JavaScript module',
+      `${configPath} is TypeScript, which Node does not load by itself: install tsx in the project ` +
+        '(npm install -D tsx; authchart then loads the config through it), or point --config at a JavaScript module',
       { cause: error },
     )
   }

@@ -5,7 +5,16 @@
  * which one to install instead of crashing.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -88,7 +97,41 @@ describe('authchart installed without optional dependencies', () => {
     )
     const without = authchart('diagram', '--format', 'mermaid', '--out', 'ts-charts', '--config', './auth.ts')
     expect(without.code).not.toBe(0)
-    expect(without.stderr).toContain('npm install -D tsx, then npx tsx node_modules/.bin/authchart diagram')
+    expect(without.stderr).toContain('install tsx in the project (npm install -D tsx')
     expect(without.stderr).not.toMatch(/Unknown file extension|\n\s+at /)
+  })
+
+  it('`diagram --config ./auth.ts` loads the config through the project’s own tsx once it has one', () => {
+    writeFileSync(
+      join(project, 'auth-with-guard.ts'),
+      [
+        "import type { AuthConfig } from 'authchart'",
+        'const officeHours = (): boolean => true // typed: only tsx can load this file',
+        'export const authConfig: Pick<AuthConfig, "providers" | "flows"> = {',
+        '  providers: [],',
+        '  flows: { credentials: { guards: { allowSignIn: officeHours } } },',
+        '}',
+        '',
+      ].join('\n'),
+    )
+    // The project installs tsx (here: the checkout's own copy, linked, so the test needs no network).
+    symlinkSync(join(root, 'node_modules', 'tsx'), join(project, 'node_modules', 'tsx'), 'dir')
+    try {
+      const loaded = authchart(
+        'diagram',
+        '--format',
+        'mermaid',
+        '--out',
+        'ts-charts',
+        '--config',
+        './auth-with-guard.ts',
+      )
+      expect(loaded.stderr).toBe('')
+      expect(loaded.code).toBe(0)
+      // The app's guard is on the chart: the config was loaded, not just parsed.
+      expect(readFileSync(join(project, 'ts-charts', 'credentials.mmd'), 'utf8')).toContain('[allowSignIn (app)]')
+    } finally {
+      rmSync(join(project, 'node_modules', 'tsx'))
+    }
   })
 })

@@ -40,6 +40,8 @@ export interface HostileBehaviour {
   idToken?: { signing?: IdTokenSigning; claims?: (claims: JWTPayload) => JWTPayload }
   /** The userinfo endpoint's answer instead of the victim's claims. */
   userinfo?: { status: number; body: unknown }
+  /** Headers added to every userinfo and token answer (FusionAuth sends `WWW-Authenticate` with its 200s). */
+  extraHeaders?: Record<string, string>
   /** Userinfo answered as a signed JWT (`application/jwt`, OIDC Core §5.3.2), signed as `signing` says. */
   userinfoJwt?: { signing: IdTokenSigning; claims?: JWTPayload }
 }
@@ -63,8 +65,8 @@ interface IssuedCode {
 
 const base64url = (bytes: Buffer) => bytes.toString('base64url')
 
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+function json(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { ...extra, 'content-type': 'application/json' }).end(JSON.stringify(body))
 }
 
 function clientIdOf(req: IncomingMessage, form: URLSearchParams): string | undefined {
@@ -181,7 +183,7 @@ export async function startHostileOp(): Promise<HostileOp> {
       id_token: await signIdToken(claims),
       refresh_token: refreshToken,
     }
-    json(res, 200, behaviour.tokenBody ? behaviour.tokenBody(body) : body)
+    json(res, 200, behaviour.tokenBody ? behaviour.tokenBody(body) : body, behaviour.extraHeaders)
   }
 
   function authorizeEndpoint(url: URL, res: ServerResponse): void {
@@ -241,8 +243,9 @@ export async function startHostileOp(): Promise<HostileOp> {
           res.writeHead(200, { 'content-type': 'application/jwt' }).end(body)
           return
         }
-        if (behaviour.userinfo) return json(res, behaviour.userinfo.status, behaviour.userinfo.body)
-        return json(res, 200, { sub: 'victim', email: 'victim@example.test', name: 'Vic Tim' })
+        if (behaviour.userinfo)
+          return json(res, behaviour.userinfo.status, behaviour.userinfo.body, behaviour.extraHeaders)
+        return json(res, 200, { sub: 'victim', email: 'victim@example.test', name: 'Vic Tim' }, behaviour.extraHeaders)
       default:
         return json(res, 404, { error: 'not_found' })
     }

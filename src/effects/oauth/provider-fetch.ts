@@ -39,8 +39,20 @@ export function createProviderFetch(provider: OAuthConfigInternal, timeoutMs: nu
     }
     const timeout = AbortSignal.timeout(timeoutMs)
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout
-    return send(urlOf(url), { ...init, signal })
+    return send(urlOf(url), { ...init, signal }).then(withoutChallengeOnSuccess)
   }
+}
+
+/**
+ * A challenge (`WWW-Authenticate`) belongs to a refusal (RFC 6750 §3: 401, 403). FusionAuth also sends one with its
+ * successful token and userinfo answers, which oauth4webapi (under openid-client) reads as a refusal whatever the
+ * status; Auth.js users strip it by hand. On a 2xx answer it says nothing, so it is dropped; a refusal keeps it.
+ */
+function withoutChallengeOnSuccess(response: Response): Response {
+  if (!response.ok || !response.headers.has('www-authenticate')) return response
+  const headers = new Headers(response.headers)
+  headers.delete('www-authenticate')
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { setEnvDefaults } from '../../index.js'
 import { InvalidConfig } from '../../errors.js'
+import { hasConfigShape } from '../shared/config-shape.js'
 import type { AuthConfig, Session } from '../../types/index.js'
 import { basePathOf, callAuth, isUnderBasePath } from '../web-handler.js'
 import { isSameOrigin } from '../../security/same-origin.js'
@@ -26,13 +27,12 @@ export interface AuthRequestEvent {
 const prepared = new WeakSet<object>()
 
 function isConfig(value: unknown): value is QwikAuthConfig {
-  return typeof value === 'object' && value !== null && Array.isArray((value as { providers?: unknown }).providers)
+  return hasConfigShape(value)
 }
 
 /** Refuses what cannot be a configuration; applies the environment defaults once per configuration object. */
 export function prepare(value: unknown): QwikAuthConfig {
-  if (!isConfig(value))
-    throw new InvalidConfig('the QwikAuth$ function returned no configuration with a `providers` array')
+  if (!isConfig(value)) throw new InvalidConfig('the QwikAuth$ function returned no configuration object')
   if ('raw' in value) throw new InvalidConfig('QwikAuth$ needs real responses: remove `raw` from the configuration')
   if (!prepared.has(value)) {
     // Qwik City's node adapters read `event.env` from process.env; the defaults read the same variables.

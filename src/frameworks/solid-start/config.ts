@@ -6,6 +6,7 @@
 import { setEnvDefaults } from '../../index.js'
 import { assertConfig } from '../../core/config-assertion.js'
 import { InvalidConfig } from '../../errors.js'
+import { hasConfigShape } from '../shared/config-shape.js'
 import type { AuthConfig } from '../../types/index.js'
 
 export interface SolidAuthConfig extends Omit<AuthConfig, 'raw'> {
@@ -27,16 +28,17 @@ function normalised(path: string, option: string): string {
 }
 
 function isConfig(value: unknown): value is SolidAuthConfig {
-  return typeof value === 'object' && value !== null && Array.isArray((value as { providers?: unknown }).providers)
+  return hasConfigShape(value)
 }
 
 /**
  * Checks `config`, makes `prefix` and `basePath` agree and applies the environment defaults (AUTH_SECRET, AUTH_URL,
  * AUTH_TRUST_HOST, provider ids and secrets), once per configuration object. Returns the mount path.
- * @throws InvalidConfig when `config` has no `providers` array, has `raw`, or `prefix` and `basePath` disagree.
+ * @throws InvalidConfig when `config` is not an object (or its `providers` not an array), has `raw`, or `prefix` and `basePath` disagree.
  */
 export function prepareSolidConfig(config: unknown, env: Record<string, string | undefined> = processEnv()): string {
-  if (!isConfig(config)) throw new InvalidConfig('SolidAuth takes a configuration with a `providers` array')
+  if (!isConfig(config))
+    throw new InvalidConfig('SolidAuth takes a configuration object (its `providers`, when given, an array)')
   if (prepared.has(config)) return config.basePath ?? defaultPrefix
   if ('raw' in config) throw new InvalidConfig('SolidAuth needs real responses: remove `raw` from the configuration')
   const prefix = config.prefix === undefined ? undefined : normalised(config.prefix, 'prefix')

@@ -6,6 +6,7 @@
 import type { RequestEvent } from '@sveltejs/kit'
 import { setEnvDefaults } from '../../index.js'
 import { InvalidConfig } from '../../errors.js'
+import { hasConfigShape } from '../shared/config-shape.js'
 import { createLogger } from '../../logger.js'
 import type { AuthConfig } from '../../types/index.js'
 import { environmentOf, type EnvSource } from './env.js'
@@ -28,7 +29,7 @@ export interface SvelteKitAuthOptions {
 const prepared = new WeakSet<object>()
 
 function isConfig(value: unknown): value is SvelteKitAuthConfig {
-  return typeof value === 'object' && value !== null && Array.isArray((value as { providers?: unknown }).providers)
+  return hasConfigShape(value)
 }
 
 /** Refuses what cannot be a configuration, at `SvelteKitAuth()` time when it is an object. */
@@ -36,7 +37,7 @@ export function assertConfigShape(value: unknown): asserts value is ConfigOrFact
   if (typeof value === 'function') return
   if (!isConfig(value))
     throw new InvalidConfig(
-      'SvelteKitAuth takes a configuration with a `providers` array, or a function of the event that returns one',
+      'SvelteKitAuth takes a configuration object (its `providers`, when given, an array), or a function of the event that returns one',
     )
   if ('raw' in value) throw new InvalidConfig('SvelteKitAuth needs real responses: remove `raw` from the configuration')
 }
@@ -69,9 +70,7 @@ export function configResolver(
   async function resolve(event: RequestEvent): Promise<SvelteKitAuthConfig> {
     const config: unknown = typeof configOrFactory === 'function' ? await configOrFactory(event) : configOrFactory
     if (!isConfig(config))
-      throw new InvalidConfig(
-        'the SvelteKitAuth configuration function returned no configuration with a `providers` array',
-      )
+      throw new InvalidConfig('the SvelteKitAuth configuration function returned no configuration object')
     if (!prepared.has(config)) {
       const env = environmentOf(options.env, event.platform)
       const trustHostChosen = config.trustHost !== undefined

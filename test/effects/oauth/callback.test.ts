@@ -140,6 +140,30 @@ describe('OIDC userinfo (idToken: false)', () => {
   })
 })
 
+describe('a challenge header on a successful answer (FusionAuth)', () => {
+  // FusionAuth answers its token and userinfo endpoints with `WWW-Authenticate` on 200 responses; oauth4webapi reads
+  // any such header as a refusal, so Auth.js users of FusionAuth strip it in `token.conform` and a custom userinfo.
+  // A challenge belongs to a 401 (RFC 6750 §3); on a 200 it is dropped, and a 401's is kept.
+  const fusionAuthHeaders = { 'www-authenticate': 'Bearer realm="FusionAuth"' }
+
+  it.each([
+    ['an OIDC provider (openid-client reads userinfo)', () => oidc({ idToken: false })],
+    ['a plain OAuth 2 provider', () => plain()],
+  ])('%s signs in', async (_, provider) => {
+    const { user } = await signIn(provider(), { extraHeaders: fusionAuthHeaders })
+    expect(user).toMatchObject({ id: 'victim', email: 'victim@example.test' })
+  })
+
+  it('still refuses a 401 that carries a challenge', async () => {
+    await expect(
+      signIn(oidc({ idToken: false }), {
+        userinfo: { status: 401, body: { error: 'invalid_token' } },
+        extraHeaders: { 'www-authenticate': 'Bearer error="invalid_token"' },
+      }),
+    ).rejects.toBeInstanceOf(OAuthCallbackError)
+  })
+})
+
 describe('profile() and account()', () => {
   it('turns a throwing profile() into OAuthProfileParseError', async () => {
     const provider = plain({

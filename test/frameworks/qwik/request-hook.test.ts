@@ -90,8 +90,10 @@ describe('authchart/qwik request hook', () => {
     expect(ev.sharedMap.get('session')).toBeNull()
   })
 
-  it('refuses a configuration without providers, or with raw', () => {
-    expect(() => prepare({})).toThrow(/providers/)
+  it('refuses what is no configuration object, or one with raw; `providers` is optional, as in Auth.js (#32)', () => {
+    expect(() => prepare({ providers: 'github' })).toThrow(/configuration object/)
+    expect(() => prepare(null)).toThrow(/configuration object/)
+    expect(prepare({})).toMatchObject({})
     expect(() => prepare({ providers: [], raw: Symbol('raw') })).toThrow(/raw/)
   })
 })

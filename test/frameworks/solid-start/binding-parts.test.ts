@@ -59,13 +59,16 @@ describe('SolidAuth configuration: prefix and basePath are one option', () => {
     expect([byBasePath.prefix, byBasePath.basePath]).toEqual(['/custom', '/custom'])
   })
 
-  it('refuses at start-up a prefix and a basePath that disagree, a relative path, `raw`, and no providers', () => {
+  it('refuses at start-up a prefix and a basePath that disagree, a relative path, `raw`, and what is no config object', () => {
     expect(() => SolidAuth(config({ prefix: '/auth', basePath: '/api/auth' }))).toThrow(
       /prefix.*\/auth.*basePath.*\/api\/auth/,
     )
     expect(() => SolidAuth(config({ prefix: 'auth' }))).toThrow(InvalidConfig)
     expect(() => SolidAuth({ ...config(), raw: Symbol('raw') } as SolidAuthConfig)).toThrow(/raw/)
-    expect(() => SolidAuth({})).toThrow(InvalidConfig)
+    expect(() => SolidAuth({ providers: 'github' } as unknown as SolidAuthConfig)).toThrow(InvalidConfig)
+    expect(() => SolidAuth(null as unknown as SolidAuthConfig)).toThrow(InvalidConfig)
+    // `providers` is optional, as in Auth.js (#32).
+    expect(typeof SolidAuth({ secret: 'a-secret-long-enough-for-the-tests-here-0123' }).GET).toBe('function')
   })
 })
 

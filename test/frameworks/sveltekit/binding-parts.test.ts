@@ -34,15 +34,19 @@ describe('SvelteKitAuth configuration', () => {
     expect([typeof handle, typeof signIn, typeof signOut]).toEqual(['function', 'function', 'function'])
   })
 
-  it('refuses at once what cannot be a configuration', () => {
-    expect(() => SvelteKitAuth({})).toThrow(InvalidConfig)
-    expect(() => SvelteKitAuth(null as unknown as SvelteKitAuthConfig)).toThrow(InvalidConfig)
+  it('refuses at once what cannot be a configuration; `providers` is optional, as in Auth.js (#32)', () => {
+    expect(typeof SvelteKitAuth({}).handle).toBe('function')
+    for (const notConfig of [null, [], 'config', { providers: 'github' }])
+      expect(() => SvelteKitAuth(notConfig as unknown as SvelteKitAuthConfig)).toThrow(InvalidConfig)
     expect(() => SvelteKitAuth({ providers: [], raw: Symbol('raw') } as SvelteKitAuthConfig)).toThrow(/raw/)
   })
 
   it('refuses, on the request, a lazy configuration that returns none', async () => {
-    const resolve = configResolver(async () => ({}), {})
+    const resolve = configResolver(async () => null as unknown as SvelteKitAuthConfig, {})
     await expect(resolve(eventWith())).rejects.toThrow(InvalidConfig)
+    await expect(configResolver(async () => ({}), { env: { AUTH_SECRET: 's' } })(eventWith())).resolves.toMatchObject({
+      basePath: '/auth',
+    })
   })
 
   it('applies environment defaults once per configuration object, from the given env with platform env on top', async () => {
