@@ -15,19 +15,20 @@ import {
   isWithinFailureLimits,
 } from '../src/security/flow-guards.js'
 import { command, type CommandContract, type CommandsOf } from './contract.js'
+import {
+  completionActions,
+  completionCommands,
+  completionContract,
+  completionState,
+  signInCompletion,
+  type CompletionContext,
+  type CompletionEvent,
+} from './sign-in-completion.js'
 
-export interface CredentialsContext {
-  providerId?: string
-  callbackUrl?: string
-  /** The user `authorize` returned; only id, name, e-mail and image are kept. */
-  user?: { id?: string; name?: string | null; email?: string | null; image?: string | null }
-  error?: ErrorType
-  /** The check that refused the request, when it ended in a refusal; logged once by the runtime. */
-  refusal?: RefusalCheck
+/** `user` is the one `authorize` returned (id, name, e-mail and image); `isNewUser` is always false (Auth.js). */
+export interface CredentialsContext extends CompletionContext {
   /** `CredentialsSignin.code`, shown in the redirect URL. */
   errorCode?: string
-  /** Where the browser goes next, as the redirect callback decided. */
-  redirectTo?: string
   /** Failed sign-ins allowed per account and per client within the window (docs/security.md). */
   maxFailures?: number
   maxClientFailures?: number
@@ -65,24 +66,14 @@ export type CredentialsEvent =
       /** The request carries a device cookie that verifies for the account it names. */
       knownDevice: boolean
     }
-  | { type: 'REDIRECT_RESOLVED'; url: string }
+  | CompletionEvent
   | { type: 'ATTEMPT_RESERVED'; retryAfterSeconds: number; accountFailures: number; clientFailures: number }
   | { type: 'ATTEMPT_RESERVE_FAILED' }
   | { type: 'LOCKOUT_STARTED' }
   | { type: 'FAILURES_CLEARED' }
-  | { type: 'REDIRECT_FAILED' }
   | { type: 'AUTHORIZED'; user: NonNullable<CredentialsContext['user']> }
   | { type: 'AUTHORIZE_REJECTED'; code: string }
   | { type: 'AUTHORIZE_FAILED' }
-  | { type: 'SIGNIN_ALLOWED' }
-  | { type: 'SIGNIN_DENIED' }
-  | { type: 'SIGNIN_REDIRECTED'; url: string }
-  | { type: 'SIGNIN_FAILED' }
-  | { type: 'SESSION_ISSUED' }
-  | { type: 'SESSION_FAILED'; error: ErrorType }
-  | { type: 'SIGNIN_ANNOUNCED' }
-
-type FlowUser = NonNullable<CredentialsContext['user']>
 
 /** Whose failures an attempt spends: the account's (shared by every unknown client) or the known device's own. */
 export type FailureBudget = 'account' | 'device'
@@ -91,28 +82,22 @@ const budgetOf = (context: CredentialsContext): FailureBudget => (context.knownD
 
 /** The commands, declared once: their params type the handlers (src/effects/credentials/credentials-flow.ts). */
 const commands = {
-  runRedirectCallback: command<{ url: string }>(),
+  ...completionCommands,
   reserveAttempt: command<{ providerId: string; budget: FailureBudget }>(),
   authorize: command<{ providerId: string }>(),
   startLockout: command<{ providerId: string; budget: FailureBudget; account: boolean; client: boolean }>(),
   clearFailures: command<{ providerId: string; budget: FailureBudget }>(),
-  runSignInCallback: command<{ providerId: string; user: FlowUser }>(),
-  issueSession: command<{ providerId: string; user: FlowUser }>(),
-  emitSignInEvent: command<{ providerId: string; user: FlowUser }>(),
 }
 
 export type CredentialsCommand = CommandsOf<typeof commands>
 
 /** What each command's handler may answer. */
 export const credentialsContract = {
-  runRedirectCallback: ['REDIRECT_RESOLVED', 'REDIRECT_FAILED'],
+  ...completionContract,
   reserveAttempt: ['ATTEMPT_RESERVED', 'ATTEMPT_RESERVE_FAILED'],
   authorize: ['AUTHORIZED', 'AUTHORIZE_REJECTED', 'AUTHORIZE_FAILED'],
   startLockout: ['LOCKOUT_STARTED'],
   clearFailures: ['FAILURES_CLEARED'],
-  runSignInCallback: ['SIGNIN_ALLOWED', 'SIGNIN_DENIED', 'SIGNIN_REDIRECTED', 'SIGNIN_FAILED'],
-  issueSession: ['SESSION_ISSUED', 'SESSION_FAILED'],
-  emitSignInEvent: ['SIGNIN_ANNOUNCED'],
 } as const satisfies CommandContract<CredentialsCommand, CredentialsEvent>
 
 export const credentialsMachine = setup({
@@ -130,6 +115,7 @@ export const credentialsMachine = setup({
   actions: {
     // Commands: run by the flow runtime with the handlers in src/effects/credentials/credentials-flow.ts.
     ...commands,
+    ...completionActions<CredentialsContext, CredentialsEvent>(),
     // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
     fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) =>
       params.check ? { error: params.error, refusal: params.check } : { error: params.error },
@@ -238,7 +224,11 @@ export const credentialsMachine = setup({
       description: "The provider's authorize() checks the submitted credentials.",
       entry: { type: 'authorize', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
       on: {
-        AUTHORIZED: { target: 'clearingFailures', actions: assign(({ event }) => ({ user: event.user })) },
+        // Auth.js never creates a credentials user: the completion reports a sign-in, never a sign-up.
+        AUTHORIZED: {
+          target: 'clearingFailures',
+          actions: assign(({ event }) => ({ user: event.user, isNewUser: false })),
+        },
         AUTHORIZE_REJECTED: [
           {
             // The failure was counted when the attempt was reserved: only whether it spent the last one is left.
@@ -282,64 +272,9 @@ export const credentialsMachine = setup({
         type: 'clearFailures',
         params: ({ context }) => ({ providerId: context.providerId ?? '', budget: budgetOf(context) }),
       },
-      on: { FAILURES_CLEARED: { target: 'checkingSignIn' } },
+      on: { FAILURES_CLEARED: { target: completionState } },
     },
-    checkingSignIn: {
-      description: 'The signIn callback may allow, deny, or send the user elsewhere.',
-      entry: {
-        type: 'runSignInCallback',
-        params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }),
-      },
-      on: {
-        SIGNIN_ALLOWED: [
-          { guard: { type: 'allowSignIn' }, target: 'issuingSession' },
-          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        ],
-        SIGNIN_DENIED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        SIGNIN_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        SIGNIN_REDIRECTED: {
-          target: 'resolvingSignInRedirect',
-          actions: assign(({ event }) => ({ redirectTo: event.url })),
-        },
-      },
-    },
-    resolvingSignInRedirect: {
-      description: 'A URL returned by the signIn callback still passes the redirect callback.',
-      entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.redirectTo ?? '' }) },
-      on: {
-        REDIRECT_RESOLVED: { target: 'redirected', actions: assign(({ event }) => ({ redirectTo: event.url })) },
-        REDIRECT_FAILED: {
-          target: 'failed',
-          actions: [
-            assign({ redirectTo: undefined }),
-            { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
-          ],
-        },
-      },
-    },
-    issuingSession: {
-      description:
-        'The jwt callback shapes the token and the session cookie is written (or the database session created).',
-      entry: {
-        type: 'issueSession',
-        params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }),
-      },
-      on: {
-        SESSION_ISSUED: {
-          target: 'announcingSignIn',
-          actions: assign(({ context }) => ({ redirectTo: context.callbackUrl })),
-        },
-        SESSION_FAILED: { target: 'failed', actions: assign(({ event }) => ({ error: event.error })) },
-      },
-    },
-    announcingSignIn: {
-      description: 'The signIn event tells the app a user signed in.',
-      entry: {
-        type: 'emitSignInEvent',
-        params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }),
-      },
-      on: { SIGNIN_ANNOUNCED: { target: 'signedIn' } },
-    },
+    completingSignIn: signInCompletion('credentials'),
     signedIn: { type: 'final', description: 'Session issued; the browser goes to the callback URL.' },
     redirected: { type: 'final', description: 'The signIn callback sent the user to another page; no session.' },
     lockedOut: {

@@ -23,10 +23,18 @@ import {
   isWithinClientRequestLimit,
 } from '../src/security/flow-guards.js'
 import { command, type CommandContract, type CommandsOf } from './contract.js'
+import {
+  completionActions,
+  completionCommands,
+  completionContract,
+  completionState,
+  signInCompletion,
+  type CompletionContext,
+  type CompletionEvent,
+  type FlowUser,
+} from './sign-in-completion.js'
 
-export interface EmailContext {
-  providerId?: string
-  callbackUrl?: string
+export interface EmailContext extends CompletionContext {
   /** The address as normalised (request), or as the stored token names it (link). */
   identifier?: string
   /** The address the followed link carries (`email=`), when it carries one. */
@@ -41,14 +49,7 @@ export interface EmailContext {
   addressCeiling?: number
   /** When the consumed token expired (epoch seconds). */
   tokenExpiresAt?: number
-  user?: { id?: string; name?: string | null; email?: string | null; image?: string | null }
-  isNewUser?: boolean
-  error?: ErrorType
-  /** The check that refused the request; logged once by the runtime. */
-  refusal?: RefusalCheck
   refusalReason?: string
-  /** Where the browser goes next, as the redirect callback decided. */
-  redirectTo?: string
   now: number
 }
 
@@ -81,16 +82,11 @@ export type EmailEvent =
       csrfVerified: boolean
       now: number
     }
-  | { type: 'REDIRECT_RESOLVED'; url: string }
-  | { type: 'REDIRECT_FAILED' }
+  | CompletionEvent
   | { type: 'IDENTIFIER_NORMALISED'; identifier: string; customRule: boolean }
   | { type: 'IDENTIFIER_REJECTED' }
   | { type: 'REQUESTS_COUNTED'; count: number }
   | { type: 'REQUEST_COUNT_FAILED' }
-  | { type: 'SIGNIN_ALLOWED' }
-  | { type: 'SIGNIN_DENIED' }
-  | { type: 'SIGNIN_REDIRECTED'; url: string }
-  | { type: 'SIGNIN_FAILED' }
   | { type: 'TOKEN_STORED' }
   | { type: 'TOKEN_STORE_FAILED' }
   | { type: 'MAIL_SENT' }
@@ -100,53 +96,42 @@ export type EmailEvent =
   | { type: 'TOKEN_LOOKUP_FAILED' }
   | {
       type: 'USER_FOUND'
-      user: NonNullable<EmailContext['user']>
+      user: FlowUser
       /** The user holds a passkey, has not proven this address, and is not the one signed in here. */
       unprovenPasskeyAccount?: boolean
     }
   | { type: 'USER_NOT_FOUND' }
   | { type: 'USER_LOOKUP_FAILED' }
-  | { type: 'USER_SAVED'; isNewUser: boolean }
+  | { type: 'USER_SAVED'; isNewUser: boolean; user: FlowUser }
   | { type: 'USER_SAVE_FAILED' }
-  | { type: 'SESSION_ISSUED' }
-  | { type: 'SESSION_FAILED'; error: ErrorType }
-  | { type: 'SIGNIN_ANNOUNCED' }
-
-type FlowUser = NonNullable<EmailContext['user']>
 
 /** What one count is kept under: the client, this address from this client, or this address from every client. */
 export type RequestCountScope = 'client' | 'address-from-client' | 'address'
 
 /** The commands, declared once: their params type the handlers (src/effects/email.ts). */
 const commands = {
-  runRedirectCallback: command<{ url: string }>(),
+  ...completionCommands,
   normalizeIdentifier: command<{ providerId: string }>(),
   countSignInRequest: command<{ identifier: string; scope: RequestCountScope }>(),
-  runSignInCallback: command<{ providerId: string; identifier: string; verificationRequest: boolean }>(),
   storeVerificationToken: command<{ providerId: string; identifier: string }>(),
   sendVerificationRequest: command<{ providerId: string; identifier: string }>(),
   consumeVerificationToken: command<{ providerId: string }>(),
   findUser: command<{ identifier: string }>(),
   saveVerifiedUser: command<{ identifier: string }>(),
-  issueSession: command<{ providerId: string; user: FlowUser }>(),
-  emitSignInEvent: command<{ providerId: string; user: FlowUser }>(),
 }
 
 export type EmailCommand = CommandsOf<typeof commands>
 
 /** What each command's handler may answer. */
 export const emailContract = {
-  runRedirectCallback: ['REDIRECT_RESOLVED', 'REDIRECT_FAILED'],
+  ...completionContract,
   normalizeIdentifier: ['IDENTIFIER_NORMALISED', 'IDENTIFIER_REJECTED'],
   countSignInRequest: ['REQUESTS_COUNTED', 'REQUEST_COUNT_FAILED'],
-  runSignInCallback: ['SIGNIN_ALLOWED', 'SIGNIN_DENIED', 'SIGNIN_REDIRECTED', 'SIGNIN_FAILED'],
   storeVerificationToken: ['TOKEN_STORED', 'TOKEN_STORE_FAILED'],
   sendVerificationRequest: ['MAIL_SENT', 'MAIL_FAILED'],
   consumeVerificationToken: ['TOKEN_CONSUMED', 'TOKEN_NOT_FOUND', 'TOKEN_LOOKUP_FAILED'],
   findUser: ['USER_FOUND', 'USER_NOT_FOUND', 'USER_LOOKUP_FAILED'],
   saveVerifiedUser: ['USER_SAVED', 'USER_SAVE_FAILED'],
-  issueSession: ['SESSION_ISSUED', 'SESSION_FAILED'],
-  emitSignInEvent: ['SIGNIN_ANNOUNCED'],
 } as const satisfies CommandContract<EmailCommand, EmailEvent>
 
 /**
@@ -205,8 +190,13 @@ export const emailMachine = setup({
     linkHasToken: ({ event }) => (event.type === 'LINK_FOLLOWED' || event.type === 'LINK_CONFIRMED') && event.hasToken,
   },
   actions: {
-    // Commands: run by the flow runtime with the handlers in src/effects/email.ts.
+    // Commands: run by the flow runtime with the handlers in src/effects/email/email-flow.ts.
     ...commands,
+    ...completionActions<EmailContext, EmailEvent>(),
+    /** The user as saved: its id, and whether this sign-in created it (a sign-up). */
+    keepSavedUser: assign(({ event }) =>
+      event.type === 'USER_SAVED' ? { user: event.user, isNewUser: event.isNewUser } : {},
+    ),
     /** What a followed or confirmed link carries (never its token). */
     rememberLink: assign(({ event }) =>
       event.type === 'LINK_FOLLOWED' || event.type === 'LINK_CONFIRMED'
@@ -363,8 +353,8 @@ export const emailMachine = setup({
         type: 'runSignInCallback',
         params: ({ context }) => ({
           providerId: context.providerId ?? '',
-          identifier: context.identifier ?? '',
-          verificationRequest: true,
+          user: { email: context.identifier ?? '' },
+          verificationRequest: true as const,
         }),
       },
       on: {
@@ -375,8 +365,9 @@ export const emailMachine = setup({
         SIGNIN_DENIED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
         SIGNIN_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
         SIGNIN_REDIRECTED: {
-          target: 'resolvingSignInRedirect',
-          actions: assign(({ event }) => ({ redirectTo: event.url })),
+          // The completion's one definition of it: the URL still passes the redirect callback.
+          target: `${completionState}.resolvingSignInRedirect`,
+          actions: 'keepSignInRedirect',
         },
       },
     },
@@ -459,14 +450,14 @@ export const emailMachine = setup({
             actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked', check: 'unverified-passkey-account' } },
           },
           {
-            target: 'checkingSignIn',
+            target: completionState,
             actions: assign(({ event }) => ({ user: event.user, isNewUser: false })),
           },
         ],
         USER_NOT_FOUND: [
           {
             guard: { type: 'allowUserCreation' },
-            target: 'checkingSignIn',
+            target: completionState,
             actions: assign(({ context }) => ({ user: { email: context.identifier }, isNewUser: true })),
           },
           { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
@@ -474,74 +465,25 @@ export const emailMachine = setup({
         USER_LOOKUP_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'Verification' } } },
       },
     },
-    checkingSignIn: {
-      description: 'The signIn callback (no verificationRequest now) may allow, deny, or send the user elsewhere.',
-      entry: {
-        type: 'runSignInCallback',
-        params: ({ context }) => ({
-          providerId: context.providerId ?? '',
-          identifier: context.identifier ?? '',
-          verificationRequest: false,
-        }),
-      },
-      on: {
-        SIGNIN_ALLOWED: [
-          { guard: { type: 'allowSignIn' }, target: 'savingUser' },
-          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        ],
-        SIGNIN_DENIED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        SIGNIN_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        SIGNIN_REDIRECTED: {
-          target: 'resolvingSignInRedirect',
-          actions: assign(({ event }) => ({ redirectTo: event.url })),
+    completingSignIn: signInCompletion('email', {
+      initial: 'savingUser',
+      states: {
+        savingUser: {
+          description: 'The address is now verified: the user is created (a sign-up), or its emailVerified set.',
+          entry: {
+            type: 'saveVerifiedUser' as const,
+            params: ({ context }: { context: EmailContext }) => ({ identifier: context.identifier ?? '' }),
+          },
+          on: {
+            USER_SAVED: { target: 'issuingSession', actions: 'keepSavedUser' as const },
+            USER_SAVE_FAILED: {
+              target: '#email.failed',
+              actions: { type: 'fail' as const, params: { error: 'EmailCreateAccount' as const } },
+            },
+          },
         },
       },
-    },
-    savingUser: {
-      description: 'The address is now verified: the user is created, or its emailVerified set.',
-      entry: { type: 'saveVerifiedUser', params: ({ context }) => ({ identifier: context.identifier ?? '' }) },
-      on: {
-        USER_SAVED: { target: 'issuingSession', actions: assign(({ event }) => ({ isNewUser: event.isNewUser })) },
-        USER_SAVE_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'EmailCreateAccount' } } },
-      },
-    },
-    resolvingSignInRedirect: {
-      description: 'A URL returned by the signIn callback still passes the redirect callback.',
-      entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.redirectTo ?? '' }) },
-      on: {
-        REDIRECT_RESOLVED: { target: 'redirected', actions: assign(({ event }) => ({ redirectTo: event.url })) },
-        REDIRECT_FAILED: {
-          target: 'failed',
-          actions: [
-            assign({ redirectTo: undefined }),
-            { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
-          ],
-        },
-      },
-    },
-    issuingSession: {
-      description:
-        'The jwt callback shapes the token and the session cookie is written (or the database session created).',
-      entry: {
-        type: 'issueSession',
-        params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }),
-      },
-      on: {
-        SESSION_ISSUED: {
-          target: 'announcingSignIn',
-          actions: assign(({ context }) => ({ redirectTo: context.callbackUrl })),
-        },
-        SESSION_FAILED: { target: 'failed', actions: assign(({ event }) => ({ error: event.error })) },
-      },
-    },
-    announcingSignIn: {
-      description: 'The signIn event tells the app a user signed in.',
-      entry: {
-        type: 'emitSignInEvent',
-        params: ({ context }) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }),
-      },
-      on: { SIGNIN_ANNOUNCED: { target: 'signedIn' } },
-    },
+    }),
     signedIn: { type: 'final', description: 'Session issued; the browser goes to the callback URL.' },
     redirected: {
       type: 'final',

@@ -24,21 +24,21 @@ export { machineConventions } from './machine-entry.js'
 
 export const oauthEntry: MachineEntry<typeof oauthMachine> = {
   id: 'oauth',
-  version: 3,
+  version: 4,
   machine: oauthMachine,
   extensionPoints: ['allowSignIn', 'allowUserCreation', 'allowAccountLinking'],
 }
 
 export const credentialsEntry: MachineEntry<typeof credentialsMachine> = {
   id: 'credentials',
-  version: 3,
+  version: 4,
   machine: credentialsMachine,
   extensionPoints: ['allowSignIn'],
 }
 
 export const emailEntry: MachineEntry<typeof emailMachine> = {
   id: 'email',
-  version: 2,
+  version: 3,
   machine: emailMachine,
   extensionPoints: ['allowSignIn', 'allowUserCreation'],
 }

@@ -16,14 +16,20 @@ import {
   isFlowExpired,
 } from '../src/security/flow-guards.js'
 import { command, type CommandContract, type CommandsOf } from './contract.js'
+import {
+  completionActions,
+  completionCommands,
+  completionContract,
+  completionState,
+  signInCompletion,
+  type CompletionContext,
+  type CompletionEvent,
+  type FlowUser,
+} from './sign-in-completion.js'
 
-type FlowUser = { id?: string; name?: string | null; email?: string | null; image?: string | null }
-
-export interface OAuthContext {
+export interface OAuthContext extends CompletionContext {
   /** A random id for the audit trail, the same on both requests of one flow (not a secret: it grants nothing). */
   flowId?: string
-  providerId?: string
-  callbackUrl?: string
   /** RFC 6749 §10.12 value, present when the provider's checks include `state`. */
   state?: string
   /** OIDC Core §3.1.2.1 value, present when the checks include `nonce`. */
@@ -32,14 +38,8 @@ export interface OAuthContext {
   codeVerifier?: string
   /** The flow's own deadline (epoch seconds); the store's hard expiry is later, so this state can say "expired". */
   expiresAt?: number
-  user?: FlowUser
-  isNewUser?: boolean
   /** The provider's `allowDangerousEmailAccountLinking`, as configured when the callback arrived. */
   dangerousEmailLinking?: boolean
-  redirectTo?: string
-  error?: ErrorType
-  /** The check that refused this flow, when it ended in a refusal; logged once by the runtime. */
-  refusal?: RefusalCheck
   /** A short, secret-free reason for the refusal (from the client layer's named check). */
   refusalReason?: string
   /** The callback request's time (epoch seconds), for the app's guards; never persisted (the flow ends in that request). */
@@ -59,8 +59,7 @@ export type OAuthEvent =
       nonce?: string
       codeVerifier?: string
     }
-  | { type: 'REDIRECT_RESOLVED'; url: string }
-  | { type: 'REDIRECT_FAILED' }
+  | CompletionEvent
   | { type: 'AUTHORIZATION_URL_BUILT' }
   | { type: 'AUTHORIZATION_URL_FAILED' }
   | { type: 'CALLBACK_RECEIVED'; providerId: string; state?: string; now: number; dangerousEmailLinking: boolean }
@@ -74,10 +73,6 @@ export type OAuthEvent =
   | { type: 'USERINFO_FAILED' }
   | { type: 'USERINFO_REJECTED'; check?: RefusalCheck; reason?: string }
   | { type: 'PROFILE_REJECTED' }
-  | { type: 'SIGNIN_ALLOWED' }
-  | { type: 'SIGNIN_DENIED' }
-  | { type: 'SIGNIN_REDIRECTED'; url: string }
-  | { type: 'SIGNIN_FAILED' }
   | { type: 'ACCOUNT_FOUND'; ownerId: string; signedInUserId?: string }
   | { type: 'SIGNED_IN_USER_FOUND' }
   | {
@@ -90,9 +85,9 @@ export type OAuthEvent =
   | { type: 'USER_CREATE_FAILED' }
   | { type: 'ACCOUNT_LINKED' }
   | { type: 'ACCOUNT_LINK_FAILED' }
-  | { type: 'SESSION_ISSUED' }
-  | { type: 'SESSION_FAILED'; error: ErrorType }
-  | { type: 'SIGNIN_ANNOUNCED' }
+
+/** The params of the commands that only need to know the provider. */
+const providerOf = ({ context }: { context: OAuthContext }) => ({ providerId: context.providerId ?? '' })
 
 const callbackError = { type: 'fail', params: { error: 'OAuthCallbackError' } } as const
 
@@ -100,22 +95,19 @@ type CallbackChecks = { providerId: string; state?: string; nonce?: string; code
 
 /** The commands, declared once: their params type the handlers (src/effects/oauth/oauth-flow.ts). */
 const commands = {
-  runRedirectCallback: command<{ url: string }>(),
+  ...completionCommands,
   buildAuthorizationUrl: command<CallbackChecks>(),
   handleCallback: command<CallbackChecks>(),
-  runSignInCallback: command<{ providerId: string }>(),
   resolveUser: command<{ providerId: string }>(),
   createUser: command<{ providerId: string }>(),
   linkAccount: command<{ providerId: string }>(),
-  issueSession: command<{ providerId: string; isNewUser: boolean }>(),
-  emitSignInEvent: command<{ providerId: string; isNewUser: boolean }>(),
 }
 
 export type OAuthCommand = CommandsOf<typeof commands>
 
 /** What each command's handler may answer. */
 export const oauthContract = {
-  runRedirectCallback: ['REDIRECT_RESOLVED', 'REDIRECT_FAILED'],
+  ...completionContract,
   buildAuthorizationUrl: ['AUTHORIZATION_URL_BUILT', 'AUTHORIZATION_URL_FAILED'],
   handleCallback: [
     'CALLBACK_VALIDATED',
@@ -129,13 +121,93 @@ export const oauthContract = {
     'USERINFO_REJECTED',
     'PROFILE_REJECTED',
   ],
-  runSignInCallback: ['SIGNIN_ALLOWED', 'SIGNIN_DENIED', 'SIGNIN_REDIRECTED', 'SIGNIN_FAILED'],
   resolveUser: ['ACCOUNT_FOUND', 'SIGNED_IN_USER_FOUND', 'EMAIL_MATCHED', 'USER_NOT_FOUND'],
   createUser: ['USER_CREATED', 'USER_CREATE_FAILED'],
   linkAccount: ['ACCOUNT_LINKED', 'ACCOUNT_LINK_FAILED'],
-  issueSession: ['SESSION_ISSUED', 'SESSION_FAILED'],
-  emitSignInEvent: ['SIGNIN_ANNOUNCED'],
 } as const satisfies CommandContract<OAuthCommand, OAuthEvent>
+
+/**
+ * OAuth's step of the sign-in completion (machines/sign-in-completion.ts): who is this? An existing account signs
+ * its owner in; a new one creates the user (a sign-up) or is linked to an existing one, by the linking rules.
+ */
+const userSteps = {
+  resolvingUser: {
+    description:
+      'Who is this? An existing account, a new user, a link to the signed-in user, or an e-mail taken by another account.',
+    entry: { type: 'resolveUser' as const, params: providerOf },
+    on: {
+      // The linking rules, as edges: a known account signs its owner in, unless someone else is signed in here.
+      ACCOUNT_FOUND: [
+        {
+          guard: isAccountOfAnotherSignedInUser,
+          target: '#oauth.failed',
+          actions: { type: 'fail' as const, params: { error: 'OAuthAccountNotLinked' as const } },
+        },
+        { target: 'issuingSession' as const },
+      ],
+      // Someone is signed in and the provider account is new: it is linked to them.
+      SIGNED_IN_USER_FOUND: [
+        { guard: { type: 'allowAccountLinking' as const }, target: 'linkingAccount' as const },
+        {
+          target: '#oauth.failed',
+          actions: { type: 'fail' as const, params: { error: 'AccessDenied' as const } },
+        },
+      ],
+      // The e-mail belongs to an existing user: linked only when the provider allows dangerous e-mail linking.
+      EMAIL_MATCHED: [
+        {
+          guard: not(isDangerousEmailLinkingAllowed),
+          target: '#oauth.failed',
+          actions: { type: 'fail' as const, params: { error: 'OAuthAccountNotLinked' as const } },
+        },
+        // Even with dangerous linking: the address of a passkey account nobody proved says nothing about who holds
+        // its passkey (src/effects/webauthn/unproven-passkey-account.ts).
+        {
+          guard: isUnprovenPasskeyAccount,
+          target: '#oauth.failed',
+          actions: {
+            type: 'fail' as const,
+            params: { error: 'OAuthAccountNotLinked' as const, check: 'unverified-passkey-account' as const },
+          },
+        },
+        { guard: { type: 'allowAccountLinking' as const }, target: 'linkingAccount' as const },
+        {
+          target: '#oauth.failed',
+          actions: { type: 'fail' as const, params: { error: 'AccessDenied' as const } },
+        },
+      ],
+      USER_NOT_FOUND: [
+        { guard: { type: 'allowUserCreation' as const }, target: 'creatingUser' as const },
+        {
+          target: '#oauth.failed',
+          actions: { type: 'fail' as const, params: { error: 'AccessDenied' as const } },
+        },
+      ],
+    },
+  },
+  creatingUser: {
+    description: 'A new user and its account are created (createUser and linkAccount events).',
+    entry: { type: 'createUser' as const, params: providerOf },
+    on: {
+      USER_CREATED: { target: 'issuingSession', actions: 'signedUp' as const },
+      USER_CREATE_FAILED: {
+        target: '#oauth.failed',
+        actions: { type: 'fail' as const, params: { error: 'OAuthCreateAccount' as const } },
+      },
+    },
+  },
+  linkingAccount: {
+    description: 'The provider account is linked to an existing user (linkAccount event).',
+    entry: { type: 'linkAccount' as const, params: providerOf },
+    on: {
+      ACCOUNT_LINKED: { target: 'issuingSession' as const },
+      ACCOUNT_LINK_FAILED: {
+        target: '#oauth.failed',
+        actions: { type: 'fail' as const, params: { error: 'OAuthAccountNotLinked' as const } },
+      },
+    },
+  },
+}
 
 export const oauthMachine = setup({
   types: {
@@ -155,6 +227,9 @@ export const oauthMachine = setup({
   actions: {
     // Commands, run by the flow runtime with the handlers in src/effects/oauth/oauth-flow.ts.
     ...commands,
+    ...completionActions<OAuthContext, OAuthEvent>(),
+    /** The user was created in this sign-in: a sign-up. */
+    signedUp: assign({ isNewUser: true }),
     // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
     /** Keeps the check a command's result named (issuer, PKCE, nonce, ID token), for the refusal log. */
     noteRefusal: assign(({ event }) =>
@@ -272,7 +347,7 @@ export const oauthMachine = setup({
       },
       on: {
         CALLBACK_VALIDATED: {
-          target: 'checkingSignIn',
+          target: completionState,
           actions: assign(({ event }) => ({
             user: event.user,
             state: undefined,
@@ -291,120 +366,7 @@ export const oauthMachine = setup({
         PROFILE_REJECTED: { target: 'failed', actions: { type: 'fail', params: { error: 'OAuthProfileParseError' } } },
       },
     },
-    checkingSignIn: {
-      description: 'The signIn callback may allow, deny, or send the user elsewhere.',
-      entry: { type: 'runSignInCallback', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
-      on: {
-        SIGNIN_ALLOWED: [
-          { guard: { type: 'allowSignIn' }, target: 'resolvingUser' },
-          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        ],
-        SIGNIN_DENIED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        SIGNIN_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        SIGNIN_REDIRECTED: {
-          target: 'resolvingSignInRedirect',
-          actions: assign(({ event }) => ({ redirectTo: event.url })),
-        },
-      },
-    },
-    resolvingSignInRedirect: {
-      description: 'A URL returned by the signIn callback still passes the redirect callback.',
-      entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.redirectTo ?? '' }) },
-      on: {
-        REDIRECT_RESOLVED: { target: 'redirected', actions: assign(({ event }) => ({ redirectTo: event.url })) },
-        REDIRECT_FAILED: {
-          target: 'failed',
-          actions: [
-            assign({ redirectTo: undefined }),
-            { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
-          ],
-        },
-      },
-    },
-    resolvingUser: {
-      description:
-        'Who is this? An existing account, a new user, a link to the signed-in user, or an e-mail taken by another account.',
-      entry: { type: 'resolveUser', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
-      on: {
-        // The linking rules, as edges: a known account signs its owner in, unless someone else is signed in here.
-        ACCOUNT_FOUND: [
-          {
-            guard: isAccountOfAnotherSignedInUser,
-            target: 'failed',
-            actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked' } },
-          },
-          { target: 'issuingSession' },
-        ],
-        // Someone is signed in and the provider account is new: it is linked to them.
-        SIGNED_IN_USER_FOUND: [
-          { guard: { type: 'allowAccountLinking' }, target: 'linkingAccount' },
-          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        ],
-        // The e-mail belongs to an existing user: linked only when the provider allows dangerous e-mail linking.
-        EMAIL_MATCHED: [
-          {
-            guard: not(isDangerousEmailLinkingAllowed),
-            target: 'failed',
-            actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked' } },
-          },
-          // Even with dangerous linking: the address of a passkey account nobody proved says nothing about who
-          // holds its passkey (src/effects/webauthn/unproven-passkey-account.ts).
-          {
-            guard: isUnprovenPasskeyAccount,
-            target: 'failed',
-            actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked', check: 'unverified-passkey-account' } },
-          },
-          { guard: { type: 'allowAccountLinking' }, target: 'linkingAccount' },
-          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        ],
-        USER_NOT_FOUND: [
-          { guard: { type: 'allowUserCreation' }, target: 'creatingUser' },
-          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        ],
-      },
-    },
-    creatingUser: {
-      description: 'A new user and its account are created (createUser and linkAccount events).',
-      entry: { type: 'createUser', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
-      on: {
-        USER_CREATED: { target: 'issuingSession', actions: assign({ isNewUser: true }) },
-        USER_CREATE_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'OAuthCreateAccount' } } },
-      },
-    },
-    linkingAccount: {
-      description: 'The provider account is linked to an existing user (linkAccount event).',
-      entry: { type: 'linkAccount', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
-      on: {
-        ACCOUNT_LINKED: { target: 'issuingSession' },
-        ACCOUNT_LINK_FAILED: {
-          target: 'failed',
-          actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked' } },
-        },
-      },
-    },
-    issuingSession: {
-      description:
-        'The jwt callback shapes the token and the session cookie is written (or the database session created).',
-      entry: {
-        type: 'issueSession',
-        params: ({ context }) => ({ providerId: context.providerId ?? '', isNewUser: context.isNewUser === true }),
-      },
-      on: {
-        SESSION_ISSUED: {
-          target: 'announcingSignIn',
-          actions: assign(({ context }) => ({ redirectTo: context.callbackUrl })),
-        },
-        SESSION_FAILED: { target: 'failed', actions: assign(({ event }) => ({ error: event.error })) },
-      },
-    },
-    announcingSignIn: {
-      description: 'The signIn event tells the app a user signed in.',
-      entry: {
-        type: 'emitSignInEvent',
-        params: ({ context }) => ({ providerId: context.providerId ?? '', isNewUser: context.isNewUser === true }),
-      },
-      on: { SIGNIN_ANNOUNCED: { target: 'signedIn' } },
-    },
+    completingSignIn: signInCompletion('oauth', { initial: 'resolvingUser', states: userSteps }),
     signedIn: {
       type: 'final',
       description: 'Session issued; the browser goes to the callback URL (or the new-user page).',

@@ -31,6 +31,12 @@ export function toFlowsMarkdown(graphs: readonly FlowGraph[]): string {
     'back as the next event. States tagged `awaitingBrowser` wait for the next request. Outcomes are final states; a',
     'failed flow keeps its error type in `context.error`.',
     '',
+    'What happens once a sign-in knows its user is defined once, in `machines/sign-in-completion.ts`, and composed into',
+    'the credentials, e-mail and OAuth machines as the block `completingSignIn`: the `signIn` callback (a URL it returns',
+    "still passes the `redirect` callback), the method's own step that saves the user (OAuth's account linking, e-mail's",
+    'verified user), the session (`jwt` with `trigger: "signUp"` for a user created here) and the `signIn` event. Each',
+    'chart shows the arrow that enters the block; a state inside it is named by its path (`completingSignIn.issuingSession`).',
+    '',
     'For an interactive view, run `npx authchart diagram --format html` and open `diagrams/flow-inspector.html`.',
     '',
   ]

@@ -6,10 +6,14 @@
  * the machine stays the single source of truth; test/flow/compiled-equivalence.test.ts replays every generated path on
  * both and requires the same states, contexts, commands and statuses.
  *
- * Only what Authchart's machines use is supported: flat machines (atomic and final states), guarded transitions and
- * `always` transitions, `and` / `or` / `not` guards, `assign` actions (inline or named in `setup`), and named command
- * actions with params. Anything else (nested or parallel states, delayed transitions, inline side effects, raise/sendTo) is
- * refused when the table is built, so a machine can never silently run differently here than in xstate.
+ * Only what Authchart's machines use is supported: atomic and final states, compound states (a step defined once and
+ * composed into several machines, such as machines/sign-in-completion.ts) with entry actions, guarded transitions and
+ * `always` transitions on any of them, `and` / `or` / `not` guards, `assign` actions (inline or named in `setup`), and
+ * named command actions with params. A state of the table is a leaf of the machine, named by its dotted path
+ * (`completingSignIn.issuingSession`); a transition of an ancestor is tried after the leaf's own, as xstate does.
+ * Anything else (parallel or history states, final states below the root and their done events, exit actions,
+ * delayed transitions, invocations, inline side effects, raise/sendTo) is refused when the table is built, so a
+ * machine can never silently run differently here than in xstate.
  */
 import { and, initialTransition, not, or, type AnyStateMachine } from 'xstate'
 
@@ -43,15 +47,18 @@ type ActionStep = { kind: 'assign'; assign: Assigner } | { kind: 'command'; type
 
 interface CompiledTransition {
   guard: GuardCheck | undefined
-  /** The target state; undefined for a targetless transition (actions only, no state change). */
+  /** The target leaf's path; undefined for a targetless transition (actions only, no state change). */
   target: string | undefined
   steps: readonly ActionStep[]
+  /** The entry actions of the states the transition enters, outermost first (the target leaf's included). */
+  enter: readonly ActionStep[]
 }
 
 interface CompiledState {
   key: string
   final: boolean
   tags: ReadonlySet<string>
+  /** The leaf's own entry actions (a transition's `enter` runs them, after any ancestor's it enters). */
   entry: readonly ActionStep[]
   on: ReadonlyMap<string, readonly CompiledTransition[]>
   always: readonly CompiledTransition[]
@@ -76,6 +83,9 @@ export class UnsupportedMachineFeature extends Error {}
 // The slices of xstate's StateNode and action objects the table reads. xstate exposes them on the machine at run time.
 interface NodeLike {
   key: string
+  path: string[]
+  parent?: NodeLike
+  initial?: { target: NodeLike[] }
   type: string
   tags: string[]
   entry: unknown[]
@@ -191,6 +201,42 @@ function guardCheck(machineId: string, guard: unknown, implementations: Implemen
   return (context, event) => Boolean(check({ context, event }, paramsOf?.(context, event)))
 }
 
+/** Dotted path from the root: the key of a leaf in the table. */
+function pathKey(node: NodeLike): string {
+  return node.path.join('.')
+}
+
+function ancestorsOf(node: NodeLike): NodeLike[] {
+  const chain: NodeLike[] = []
+  for (let at: NodeLike | undefined = node; at; at = at.parent) chain.unshift(at)
+  return chain
+}
+
+/** The leaf a state stands for when entered: itself, or its initial child's leaf, all the way down. */
+function initialLeaf(machineId: string, node: NodeLike): NodeLike[] {
+  if (node.type !== 'compound') return [node]
+  const first = node.initial?.target[0]
+  if (!first) return unsupported(machineId, `the compound state "${pathKey(node)}" without an initial state`)
+  return [node, ...initialLeaf(machineId, first)]
+}
+
+/**
+ * The states a transition from `source` to `target` enters, outermost first: below the innermost compound state
+ * that holds both (a transition to a descendant of its own source leaves the source as it is, xstate's default),
+ * down to the target and on through initial states to a leaf.
+ */
+function enteredStates(machineId: string, source: NodeLike, target: NodeLike): NodeLike[] {
+  const from = ancestorsOf(source)
+  const to = ancestorsOf(target)
+  let shared = 0
+  while (shared < from.length && shared < to.length && from[shared] === to[shared]) shared++
+  // A transition to an ancestor of its source would exit and re-enter states: not reproduced.
+  if (shared === to.length) unsupported(machineId, `a transition to an ancestor of "${pathKey(source)}"`)
+  // Below the domain (the source itself when the target descends from it, else their innermost common ancestor).
+  const below = to.slice(shared)
+  return [...below.slice(0, -1), ...initialLeaf(machineId, below[below.length - 1])]
+}
+
 function compileTransitions(
   machineId: string,
   source: NodeLike,
@@ -200,39 +246,71 @@ function compileTransitions(
   return list.map((transition) => {
     const targets = transition.target ?? []
     if (targets.length > 1) unsupported(machineId, 'a transition with several targets')
-    const target = targets[0]?.key
-    if (target === source.key && transition.reenter) unsupported(machineId, 'a re-entering self-transition')
+    const target = targets[0]
+    if (target === source && transition.reenter) unsupported(machineId, 'a re-entering self-transition')
+    // A transition to its own state without `reenter` runs no entry actions: the same as a targetless one here.
+    const entered = target && target !== source ? enteredStates(machineId, source, target) : []
+    const leaf = entered.at(-1)
     return {
       guard: guardCheck(machineId, transition.guard, implementations),
-      // A transition to its own state without `reenter` runs no entry actions: the same as a targetless one here.
-      target: target === source.key ? undefined : target,
+      target: leaf ? pathKey(leaf) : undefined,
       steps: transition.actions.map((action) => actionStep(machineId, action, implementations)),
+      enter: entered.flatMap((node) => node.entry.map((action) => actionStep(machineId, action, implementations))),
     }
+  })
+}
+
+/** The transitions a leaf takes for each event: its own first, then each ancestor's, as xstate selects them. */
+function leafTransitions(
+  machineId: string,
+  leaf: NodeLike,
+  implementations: Implementations,
+): { on: Map<string, CompiledTransition[]>; always: CompiledTransition[] } {
+  const on = new Map<string, CompiledTransition[]>()
+  const always: CompiledTransition[] = []
+  for (let node: NodeLike | undefined = leaf; node?.parent; node = node.parent) {
+    for (const [eventType, list] of node.transitions) {
+      if (eventType.includes('*') || eventType.startsWith('xstate.'))
+        unsupported(machineId, `the event descriptor "${eventType}"`)
+      on.set(eventType, [...(on.get(eventType) ?? []), ...compileTransitions(machineId, node, list, implementations)])
+    }
+    always.push(...compileTransitions(machineId, node, node.always ?? [], implementations))
+  }
+  return { on, always }
+}
+
+function checkNode(machineId: string, node: NodeLike): void {
+  const where = pathKey(node)
+  if (node.type !== 'atomic' && node.type !== 'final' && node.type !== 'compound')
+    unsupported(machineId, `the ${node.type} state "${where}"`)
+  if (node.type === 'final' && node.parent?.parent)
+    unsupported(machineId, `the final state "${where}" below the root (its done event)`)
+  if (node.exit.length > 0) unsupported(machineId, `exit actions in "${where}"`)
+  if ((node.after?.length ?? 0) > 0 || (node.invoke?.length ?? 0) > 0)
+    unsupported(machineId, `delayed transitions or invocations in "${where}"`)
+}
+
+function leavesOf(machineId: string, node: NodeLike): NodeLike[] {
+  return Object.values(node.states).flatMap((child) => {
+    checkNode(machineId, child)
+    return child.type === 'compound' ? leavesOf(machineId, child) : [child]
   })
 }
 
 function build(machine: AnyStateMachine): CompiledMachine {
   const root = machine.root as unknown as NodeLike
   const implementations = machine.implementations as unknown as Implementations
+  if (root.transitions.size > 0 || (root.always?.length ?? 0) > 0) unsupported(machine.id, 'transitions of the root')
   const states = new Map<string, CompiledState>()
-  for (const node of Object.values(root.states)) {
-    if (node.type !== 'atomic' && node.type !== 'final') unsupported(machine.id, `the ${node.type} state "${node.key}"`)
-    if (node.exit.length > 0) unsupported(machine.id, `exit actions in "${node.key}"`)
-    if ((node.after?.length ?? 0) > 0 || (node.invoke?.length ?? 0) > 0)
-      unsupported(machine.id, `delayed transitions or invocations in "${node.key}"`)
-    const on = new Map<string, CompiledTransition[]>()
-    for (const [eventType, list] of node.transitions) {
-      if (eventType.includes('*') || eventType.startsWith('xstate.'))
-        unsupported(machine.id, `the event descriptor "${eventType}"`)
-      on.set(eventType, compileTransitions(machine.id, node, list, implementations))
-    }
-    states.set(node.key, {
-      key: node.key,
+  for (const node of leavesOf(machine.id, root)) {
+    const { on, always } = leafTransitions(machine.id, node, implementations)
+    states.set(pathKey(node), {
+      key: pathKey(node),
       final: node.type === 'final',
       tags: new Set(node.tags),
       entry: node.entry.map((action) => actionStep(machine.id, action, implementations)),
       on,
-      always: compileTransitions(machine.id, node, node.always ?? [], implementations),
+      always,
     })
   }
   const [first] = initialTransition(machine)
@@ -313,7 +391,7 @@ export function stepCompiled(
       // The compiler resolved every target when it built the table; a miss means the table itself is broken.
       if (!next) throw new UnsupportedMachineFeature(`machine "${table.id}": unknown target ${transition.target}`)
       state = next
-      context = runSteps(state.entry, context, event, commands)
+      context = runSteps(transition.enter, context, event, commands)
     }
     transition = state.final ? undefined : firstEnabled(state.always, context, event)
   }

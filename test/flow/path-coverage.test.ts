@@ -119,8 +119,11 @@ for (const entry of Object.values(configuredRegistry)) {
       const { final } = replay
 
       // The runtime walks the same states the graph predicted, and ends where the path ends.
-      expect(replay.audit.map((r) => r.to)).toEqual(path.steps.slice(1).map((s) => String(s.state.value)))
-      expect(final.value).toEqual(path.state.value)
+      // The runtime names a state by its leaf's dotted path (`completingSignIn.issuingSession`).
+      expect(replay.audit.map((r) => r.to)).toEqual(
+        path.steps.slice(1).map((s) => activeStatePaths(s.state.value).at(-1)),
+      )
+      expect(final.value).toEqual(activeStatePaths(path.state.value).at(-1))
       expect(withoutNulls(final.context)).toEqual(withoutNulls(path.state.context))
       expect(final.status).toBe('done')
 

@@ -20,9 +20,9 @@ function fingerprint(machine: AnyStateMachine): string {
 
 const pinned: Record<string, { version: number; fingerprint: string }> = {
   backchannelLogout: { version: 1, fingerprint: 'y8J_o2n4OqbC' },
-  credentials: { version: 3, fingerprint: 'mjWOnl3e_ycq' },
-  email: { version: 2, fingerprint: 'AYCcIulL3S3m' },
-  oauth: { version: 3, fingerprint: '2O_f5I2VcS1L' },
+  credentials: { version: 4, fingerprint: 'IXjn1f3dlynd' },
+  email: { version: 3, fingerprint: 'tKqLFGy9Onkz' },
+  oauth: { version: 4, fingerprint: 'vJErvHJkTsKz' },
   session: { version: 3, fingerprint: 'ALdZ98N5VIaJ' },
   tokenRefresh: { version: 1, fingerprint: 'RYSTen21BUvZ' },
   webauthn: { version: 2, fingerprint: 'yZKaLNLWTKTb' },

@@ -8,7 +8,8 @@ import type { RequestContext } from '../context.js'
 import { failureLimitsFor, type ResolvedFailureLimits } from '../credentials-failure-limits.js'
 import { deviceCookieFor } from '../device-cookie.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
-import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
+import { effectEnv, runMachine } from '../effect-outcome.js'
+import { completedSignIn, signInAnswer } from './sign-in-answer.js'
 import { sessionIssuerFor } from '../session-issuer.js'
 import type { EffectEnv } from '../../effects/shared/effect-env.js'
 import type { FlowResult } from '../../flow/runtime.js'
@@ -77,13 +78,9 @@ function credentialsAnswer(ctx: RequestContext, env: EffectEnv, final: FlowResul
   const context = final.context as {
     error?: ErrorType
     errorCode?: string
-    redirectTo?: string
     retryAfterSeconds?: number
   }
-  if (final.value === 'signedIn' || final.value === 'redirected') {
-    applySessionOutcome(ctx, env.outcome)
-    return { redirect: context.redirectTo, cookies: ctx.setCookies }
-  }
+  if (completedSignIn(final)) return signInAnswer(ctx, env, final)
   if (final.value === 'lockedOut') return lockedOutAnswer(ctx, context.retryAfterSeconds ?? 1)
   const code = context.error === 'CredentialsSignin' ? (context.errorCode ?? 'credentials') : undefined
   return errorRedirect(ctx, errorFromType(context.error ?? 'CallbackRouteError'), code)

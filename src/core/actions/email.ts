@@ -17,7 +17,8 @@ import { requestedCallbackUrl } from '../callback-url.js'
 import { clientKeyOf } from '../client-key.js'
 import { actionUrl, pageUrl, type RequestContext } from '../context.js'
 import { pageHeaders, pageLocaleOf } from '../page-locale.js'
-import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
+import { effectEnv, runMachine } from '../effect-outcome.js'
+import { completedSignIn, signInAnswer } from './sign-in-answer.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import { sessionIssuerFor } from '../session-issuer.js'
 import { ensureCsrfToken } from './read-only.js'
@@ -147,9 +148,6 @@ export async function emailCallbackAction(ctx: RequestContext, provider: EmailCo
       cookies: ctx.setCookies,
     }
   }
-  if (result.value === 'signedIn' || result.value === 'redirected') {
-    applySessionOutcome(ctx, env.outcome)
-    return { redirect: context.redirectTo as string, cookies: ctx.setCookies }
-  }
+  if (completedSignIn(result)) return signInAnswer(ctx, env, result)
   return errorRedirect(ctx, errorFromType(context.error ?? 'Verification'))
 }

@@ -16,7 +16,8 @@ import { flowMaxAge } from '../cookie-set.js'
 import { logRefusal } from '../../logger.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import { oauthProviderFor } from '../oauth-providers.js'
-import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
+import { effectEnv, runMachine } from '../effect-outcome.js'
+import { completedSignIn, signInAnswer } from './sign-in-answer.js'
 import { sessionIssuerFor } from '../session-issuer.js'
 import { mayStartProxiedSignIn, proxiedCallback, sealProxyState } from '../redirect-proxy.js'
 import { userResolutionFor } from '../user-resolution.js'
@@ -155,22 +156,7 @@ export async function oauthCallbackAction(ctx: RequestContext, configured: OAuth
     if (!(error instanceof FlowRejected)) throw error
     return errorRedirect(ctx, errorFromType('OAuthCallbackError'))
   }
-  const context = result.context as {
-    error?: ErrorType
-    redirectTo?: string
-    isNewUser?: boolean
-    callbackUrl?: string
-    flowId?: string
-  }
-  if (result.value === 'signedIn' || result.value === 'redirected') {
-    applySessionOutcome(ctx, env.outcome)
-    const newUserPage = ctx.config.pages.newUser
-    if (result.value === 'signedIn' && context.isNewUser && newUserPage) {
-      const target = new URL(newUserPage, ctx.origin)
-      target.searchParams.set('callbackUrl', context.callbackUrl ?? ctx.origin)
-      return { redirect: target.href, cookies: ctx.setCookies }
-    }
-    return { redirect: context.redirectTo as string, cookies: ctx.setCookies }
-  }
-  return errorRedirect(ctx, errorFromType(context.error ?? 'OAuthCallbackError'))
+  if (completedSignIn(result)) return signInAnswer(ctx, env, result)
+  const error = (result.context as { error?: ErrorType }).error
+  return errorRedirect(ctx, errorFromType(error ?? 'OAuthCallbackError'))
 }

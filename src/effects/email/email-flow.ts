@@ -121,7 +121,8 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
       }
     },
 
-    async runSignInCallback({ identifier, verificationRequest }) {
+    async runSignInCallback({ user: asked, verificationRequest }) {
+      const identifier = asked.email ?? ''
       if (verificationRequest) {
         const known = await adapter.getUserByEmail(identifier).catch(() => null)
         user = known ?? { id: randomId(), email: identifier, emailVerified: null }
@@ -234,32 +235,34 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
         if (user && typeof user.id === 'string' && (await adapter.getUser(user.id))) {
           user = await adapter.updateUser({ id: user.id, emailVerified: verifiedAt })
           await emitAppEvent(env, 'updateUser', { user })
-          return { type: 'USER_SAVED', isNewUser: false }
+          return { type: 'USER_SAVED', isNewUser: false, user: flowUser(user) }
         }
         user = await adapter.createUser({ id: randomId(), email: identifier, emailVerified: verifiedAt })
         await emitAppEvent(env, 'createUser', { user })
-        return { type: 'USER_SAVED', isNewUser: true }
+        return { type: 'USER_SAVED', isNewUser: true, user: flowUser(user) }
       } catch {
         // Logged by the adapter wrapper.
         return { type: 'USER_SAVE_FAILED' }
       }
     },
 
-    issueSession: ({ user: picked }) => {
+    // The machine says whether this is a sign-up; the full user record stays here.
+    issueSession: ({ user: picked, isNewUser }) => {
       const subject = user ?? picked
       const identifier = subject.email ?? ''
       return input.issueSession(env, {
         user: subject,
         account: account(identifier, subject.id ?? undefined),
-        isNewUser: undefined,
+        isNewUser,
       })
     },
 
-    async emitSignInEvent() {
+    async emitSignInEvent({ isNewUser }) {
       const subject = user as User
       await emitAppEvent(env, 'signIn', {
         user: subject,
         account: account(subject.email ?? '', subject.id ?? undefined),
+        isNewUser,
       })
       return { type: 'SIGNIN_ANNOUNCED' }
     },

@@ -155,21 +155,18 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): OAuthHa
       runSignInCallback(env, { user: subject.user, account: subject.account, profile: subject.profile }, provider.id),
 
     resolveUser: () => input.users.resolveUser(subject),
-    createUser: async () => {
-      const result = await input.users.createUser(subject)
-      if (result.type === 'USER_CREATED') subject.isNewUser = true
-      return result
-    },
+    createUser: () => input.users.createUser(subject),
     linkAccount: () => input.users.linkAccount(subject),
 
-    issueSession: () => input.issueSession(env, subject),
+    // The machine says whether this is a sign-up (it saw the user created); the full profile stays here.
+    issueSession: ({ isNewUser }) => input.issueSession(env, { ...subject, isNewUser }),
 
-    async emitSignInEvent() {
+    async emitSignInEvent({ isNewUser }) {
       await emitAppEvent(env, 'signIn', {
         user: subject.user,
         account: subject.account,
         profile: subject.profile,
-        isNewUser: subject.isNewUser === true,
+        isNewUser,
       })
       return { type: 'SIGNIN_ANNOUNCED' }
     },
