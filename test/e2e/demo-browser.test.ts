@@ -242,7 +242,7 @@ describe('the demo in Chromium, with no network beyond loopback', () => {
           taken: expect.arrayContaining([
             'awaitingCallback->checkingState',
             'checkingState->exchangingCode',
-            'announcingSignIn->signedIn',
+            'completingSignIn.announcingSignIn->signedIn',
           ]),
         })
       await expect
