@@ -154,6 +154,19 @@ function proxiedCallbackUrl(provider: OAuthConfig, globalProxyUrl: string | unde
   return base.endsWith(suffix) ? base : `${base}${suffix}`
 }
 
+/** Each normalised provider's source object (see `providerSource`). */
+const sources = new WeakMap<OAuthConfigInternal, object>()
+
+/**
+ * The provider object a normalised provider was made from. A deployment that trusts the Host header normalises a
+ * provider once per origin it is reached under (the callback URL differs), but what is fetched about the provider
+ * (its discovery document, its keys) is the same for all of them: keyed by the source, it is fetched once, not once
+ * per Host a client sends.
+ */
+export function providerSource(provider: OAuthConfigInternal): object {
+  return sources.get(provider) ?? provider
+}
+
 /**
  * Resolves an OAuth or OIDC provider for the runtime.
  * @param provider the factory's output (with the user's config in `options`) or a hand-written provider object
@@ -194,6 +207,7 @@ export function normalizeOAuthProvider(
   if (redirectProxyUrl) resolved.redirectProxyUrl = redirectProxyUrl
   else delete resolved.redirectProxyUrl
   if (merged[customFetch]) resolved[customFetch] = merged[customFetch]
+  sources.set(resolved, provider)
   return resolved
 }
 

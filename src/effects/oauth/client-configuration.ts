@@ -1,11 +1,14 @@
 /**
  * The openid-client `Configuration` of a provider: discovered from its issuer or `wellKnown` URL, or built from
- * explicit endpoints for plain OAuth 2 providers. Built once per provider object (and timeout) and cached, so
- * discovery runs on the first sign-in, not on every request.
+ * explicit endpoints for plain OAuth 2 providers. Built once per provider (and timeout) and cached, so discovery
+ * runs on the first sign-in, not on every request. The cache is keyed by the provider's source (`providerSource`):
+ * nothing here depends on the origin a provider was normalised for, and a site reached under many Hosts would
+ * otherwise fetch the discovery document and the key set once per Host.
  */
 import * as client from 'openid-client'
 import { createRemoteJWKSet, customFetch as joseCustomFetch } from 'jose'
 import type { AuthError } from '../../errors.js'
+import { providerSource } from '../../providers-internal/normalize-oauth.js'
 import { isLoopbackHost } from '../../providers-internal/loopback-host.js'
 import { readEndpoint } from '../../providers-internal/oauth-endpoint.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
@@ -22,7 +25,7 @@ export interface ProviderClient {
   fetch: ProviderFetch
 }
 
-const cache = new WeakMap<OAuthConfigInternal, Map<number, Promise<ProviderClient>>>()
+const cache = new WeakMap<object, Map<number, Promise<ProviderClient>>>()
 
 function isJsonValue(value: unknown): value is string | number | boolean | string[] {
   if (['string', 'number', 'boolean'].includes(typeof value)) return true
@@ -195,14 +198,15 @@ async function buildProviderClient(provider: OAuthConfigInternal, timeoutMs: num
 }
 
 /**
- * The provider's client, discovered on first use and cached per provider object and timeout. A failed discovery
+ * The provider's client, discovered on first use and cached per source provider and timeout. A failed discovery
  * is not cached, so the next request tries again.
  * @throws OAuthSignInError with `cause.check` `discovery`, `timeout` or `endpoint`
  * @see https://openid.net/specs/openid-connect-discovery-1_0.html and https://www.rfc-editor.org/rfc/rfc8414
  */
 export function resolveProviderClient(provider: OAuthConfigInternal, timeoutMs: number): Promise<ProviderClient> {
-  let byTimeout = cache.get(provider)
-  if (!byTimeout) cache.set(provider, (byTimeout = new Map<number, Promise<ProviderClient>>()))
+  const source = providerSource(provider)
+  let byTimeout = cache.get(source)
+  if (!byTimeout) cache.set(source, (byTimeout = new Map<number, Promise<ProviderClient>>()))
   const cached = byTimeout.get(timeoutMs)
   if (cached) return cached
   const pending = buildProviderClient(provider, timeoutMs)
