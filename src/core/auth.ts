@@ -27,6 +27,7 @@ import { pageHeaders, pageLocaleOf } from './page-locale.js'
 import { configurationErrorBody, errorRedirect } from './error-response.js'
 import {
   allowedMethods,
+  BodyTimeout,
   BodyTooLarge,
   fromWebRequest,
   MethodNotAllowed,
@@ -186,6 +187,10 @@ function requestRefusal(config: ResolvedConfig, error: unknown): ResponseInterna
     logRefusal(config.logger, 'body-size', { reason: error.message })
     return json(413, { error: 'InvalidRequest', message: 'The request body is too large' })
   }
+  if (error instanceof BodyTimeout) {
+    logRefusal(config.logger, 'body-timeout', { reason: error.message })
+    return json(408, { error: 'InvalidRequest', message: 'The request body did not arrive in time' })
+  }
   if (error instanceof UnusableHost) {
     logRefusal(config.logger, 'host', {
       reason: error.message,
@@ -247,7 +252,10 @@ function run(request: IncomingRequest, config: AuthConfig): ResponseInternal | P
   if (!resolved.trustHost) return configurationFailure(request, config, untrustedHost(request.url))
   let parsed: AuthRequest | Promise<AuthRequest>
   try {
-    parsed = parseRequest(request, resolved.basePath, { hostDecidesOrigin: resolved.origin === undefined })
+    parsed = parseRequest(request, resolved.basePath, {
+      hostDecidesOrigin: resolved.origin === undefined,
+      bodyTimeoutMs: resolved.bodyTimeout,
+    })
   } catch (error) {
     return unparsedAnswer(resolved, error)
   }

@@ -37,6 +37,7 @@ import type {
   Theme,
 } from '../types/index.js'
 import { isOwnableWildcardBase } from './public-suffix.js'
+import { defaultBodyTimeoutMs } from './request.js'
 import { compileOriginAllowList, originOfUrl, type OriginAllowList } from '../security/origin.js'
 import { servedProviderKinds } from './served-providers.js'
 import { buildCookieSet, unusedCookieOptions, type CookieSet } from './cookie-set.js'
@@ -83,6 +84,8 @@ export interface ResolvedConfig {
   /** Without `origin`: the request origins something leaving the request (a mailed link, a logout target) may use. */
   outboundAllows: OriginAllowList
   providerTimeout: number
+  /** Milliseconds a request body may take to arrive. */
+  bodyTimeout: number
   webAuthnEnabled: boolean
   /** Providers whose tokens the session keeps and `getAccessToken` renews, by id. */
   tokenRefresh: ReadonlyMap<string, ResolvedTokenRefresh>
@@ -355,6 +358,7 @@ function build(config: AuthConfig): ResolvedConfig {
     redirectProxyAllows: resolveProxyAllowList(config, logger),
     outboundAllows: resolveOutboundAllowList(config, origin, providers, logger),
     providerTimeout: positiveMilliseconds('providerTimeout', config.providerTimeout, 5000),
+    bodyTimeout: positiveMilliseconds('bodyTimeout', config.bodyTimeout, defaultBodyTimeoutMs),
     webAuthnEnabled,
     tokenRefresh,
     refreshLock: tokenRefresh.size > 0 && offersRefreshLock(flowStore) ? flowStore.tokenRefreshLock() : undefined,

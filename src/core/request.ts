@@ -43,6 +43,32 @@ export function isServedMethod(method: string): boolean {
 /** A body over `maxBodyBytes`: answered 413, and the rest of the body is never read. */
 export class BodyTooLarge extends InvalidRequest {}
 
+/** How long a request body may take to arrive when the config sets no `bodyTimeout`. */
+export const defaultBodyTimeoutMs = 10_000
+
+/**
+ * A body that did not arrive within the deadline: answered 408, and the rest of it is never read. Without a
+ * deadline of its own the library would hold a slow client's request for as long as the server allows (Node's
+ * `requestTimeout` is 300 s), and a few hundred slow clients hold that many requests open.
+ */
+export class BodyTimeout extends InvalidRequest {}
+
+/** `read` raced against a deadline: past it, `abandon()` stops the reading and the promise rejects with BodyTimeout. */
+export async function withinBodyDeadline<T>(read: Promise<T>, timeoutMs: number, abandon: () => void): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      abandon()
+      reject(new BodyTimeout('request body did not arrive in time', { limit: timeoutMs }))
+    }, timeoutMs)
+  })
+  try {
+    return await Promise.race([read, deadline])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 /** A method no action serves: answered 405 with `Allow`. */
 export class MethodNotAllowed extends InvalidRequest {}
 
@@ -66,10 +92,10 @@ export interface IncomingRequest {
   /** A header by its lower-case name; repeated headers joined as the server joins them. */
   header(name: string): string | null
   /**
-   * The body as text, at most `maxBodyBytes` (undefined when there is none).
-   * @throws BodyTooLarge past the cap; InvalidRequest when it cannot be read
+   * The body as text, at most `maxBodyBytes` (undefined when there is none), within `timeoutMs`.
+   * @throws BodyTooLarge past the cap; BodyTimeout past the deadline; InvalidRequest when it cannot be read
    */
-  readBody(): Promise<string | undefined>
+  readBody(timeoutMs?: number): Promise<string | undefined>
   /** The web `Request` the app's callbacks receive (`authorize(credentials, request)` ...), built on first use. */
   toRequest(): Request
   /** The address of the socket's peer, when the host knows it (never read from a header). */
@@ -122,15 +148,24 @@ export function routeOf(pathname: string, basePath: string): { action: AuthActio
 }
 
 /**
- * The body as text, reading at most `maxBodyBytes`: a streamed body (no Content-Length) that runs past the cap is
- * cancelled there, so a client cannot make the server buffer megabytes.
+ * The body as text, reading at most `maxBodyBytes` within `timeoutMs`: a streamed body (no Content-Length) that runs
+ * past the cap, or past the deadline, is cancelled there, so a client can make the server neither buffer megabytes
+ * nor wait for minutes.
  */
-export async function readCappedText(body: ReadableStream<Uint8Array>, declared: string | null): Promise<string> {
+export async function readCappedText(
+  body: ReadableStream<Uint8Array>,
+  declared: string | null,
+  timeoutMs = defaultBodyTimeoutMs,
+): Promise<string> {
   if (declared !== null && Number(declared) > maxBodyBytes) {
     await body.cancel().catch(() => {})
     throw new BodyTooLarge('request body is too large', { declared: declared.slice(0, 20), limit: maxBodyBytes })
   }
   const reader = body.getReader()
+  return withinBodyDeadline(readAll(reader), timeoutMs, () => void reader.cancel().catch(() => {}))
+}
+
+async function readAll(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
   const chunks: Uint8Array[] = []
   let size = 0
   try {
@@ -186,9 +221,11 @@ class WebIncoming implements IncomingRequest {
     return this.request.headers.get(name)
   }
 
-  readBody(): Promise<string | undefined> {
+  readBody(timeoutMs?: number): Promise<string | undefined> {
     const { body } = this.request
-    return body ? readCappedText(body, this.request.headers.get('content-length')) : Promise.resolve(undefined)
+    return body
+      ? readCappedText(body, this.request.headers.get('content-length'), timeoutMs)
+      : Promise.resolve(undefined)
   }
 
   toRequest(): Request {
@@ -248,7 +285,7 @@ class ParsedRequest implements AuthRequest {
 export function parseRequest(
   input: Request | IncomingRequest,
   basePath: string,
-  options: { hostDecidesOrigin: boolean },
+  options: { hostDecidesOrigin: boolean; bodyTimeoutMs?: number },
 ): AuthRequest | Promise<AuthRequest> {
   const incoming = isIncoming(input) ? input : fromWebRequest(input)
   let url: URL
@@ -267,7 +304,7 @@ export function parseRequest(
   const cookies = parseCookieHeader(incoming.header('cookie'))
   if (method !== 'POST') return new ParsedRequest(incoming, url, 'GET', action, providerId, cookies, undefined)
   return incoming
-    .readBody()
+    .readBody(options.bodyTimeoutMs)
     .then(
       (text) =>
         new ParsedRequest(

@@ -246,6 +246,11 @@ export interface AuthConfig {
   onTransition?: (record: TransitionRecord) => void
   /** Authchart: milliseconds before a call to a provider endpoint is abandoned. Default 5000. */
   providerTimeout?: number
+  /**
+   * Authchart: milliseconds a request body (a sign-in form, a session update) may take to arrive; past it the request
+   * is answered 408 and its connection closed. Default 10000.
+   */
+  bodyTimeout?: number
 }
 
 /** Re-exported for providers that need the resolved provider shape. */

@@ -8,6 +8,7 @@
 export const refusalChecks = [
   'method',
   'body-size',
+  'body-timeout',
   'host',
   'outbound-origin',
   'csrf',

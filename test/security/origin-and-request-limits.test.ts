@@ -248,6 +248,74 @@ describe('the 64 KiB body cap holds for streamed bodies', () => {
   })
 })
 
+describe('a body that stops arriving is answered within the body deadline', () => {
+  const headers = { 'content-type': 'application/x-www-form-urlencoded' }
+
+  it('Auth() answers 408 at `bodyTimeout` and logs the refusal once', async () => {
+    const config = testConfig({ bodyTimeout: 200 })
+    // One byte, then nothing: the stream stays open, as a slow client's would.
+    const body = new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new Uint8Array([97])) })
+    const started = performance.now()
+    const response = await Auth(
+      new Request(`${origin}/auth/callback/credentials`, {
+        method: 'POST',
+        headers,
+        body,
+        duplex: 'half',
+      } as RequestInit),
+      config,
+    )
+    expect(response.status).toBe(408)
+    expect(await response.json()).toEqual({
+      error: 'InvalidRequest',
+      message: 'The request body did not arrive in time',
+    })
+    expect(performance.now() - started).toBeLessThan(2000)
+    expect(config.recorded.refusals.map((r) => r.code)).toEqual(['refused:body-timeout'])
+    expect(config.recorded.errors).toEqual([])
+  })
+
+  it("ExpressAuth answers a slow client 408 and closes its connection, not after Node's 300 s", async () => {
+    const config = testConfig({ bodyTimeout: 300 })
+    const app = await startApp((server) => server.use(ExpressAuth(config)))
+    try {
+      const started = performance.now()
+      const answer = await new Promise<{ status: number; connection?: string }>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port: app.port,
+            path: '/auth/callback/credentials',
+            method: 'POST',
+            headers: { ...headers, 'content-length': '100' },
+          },
+          (res) => {
+            res.resume()
+            resolve({ status: res.statusCode ?? 0, connection: res.headers.connection })
+          },
+        )
+        req.on('error', reject)
+        // 10 of the 100 declared bytes, then silence.
+        req.write('username=a')
+      })
+      expect(answer).toEqual({ status: 408, connection: 'close' })
+      expect(performance.now() - started).toBeLessThan(3000)
+      expect(config.recorded.refusals.map((r) => r.code)).toEqual(['refused:body-timeout'])
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('refuses a bodyTimeout that is not a positive number at start-up', async () => {
+    const config = testConfig({ bodyTimeout: -1 })
+    const response = await send(config, '/auth/session')
+    expect(response.status).toBe(500)
+    expect(config.recorded.errors.map((e) => e.message)).toContain(
+      'bodyTimeout must be a positive number of milliseconds',
+    )
+  })
+})
+
 describe('credentials users without an id', () => {
   const anonymous = (id?: unknown) =>
     Credentials({

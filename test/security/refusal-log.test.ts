@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { ExpressAuth } from '../../src/frameworks/express.js'
 import { RedisFlowStore } from '../../src/flow/stores/redis.js'
 import { encode } from '../../src/jwt.js'
-import { getAccessToken } from '../../src/index.js'
+import { Auth, getAccessToken } from '../../src/index.js'
 import Email from '../../src/providers/email.js'
 import OIDC from '../../src/providers/oidc.js'
 import { MemoryAdapter } from '../../adapters/memory.js'
@@ -255,6 +255,19 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
   },
   'body-size': async () => {
     await send(config(), '/auth/callback/credentials', { form: { username: 'a'.repeat(70_000) } })
+  },
+  'body-timeout': async () => {
+    // A body that never ends: its stream is left open.
+    const body = new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new Uint8Array([97])) })
+    await Auth(
+      new Request(`${origin}/auth/callback/credentials`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+        duplex: 'half',
+      } as RequestInit),
+      config({ bodyTimeout: 50 }),
+    )
   },
   host: async () => {
     const app = await startApp((server) => server.use(ExpressAuth(config())))

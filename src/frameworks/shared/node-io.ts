@@ -5,7 +5,14 @@
  * answer is written straight onto Node's response. A session check thus builds neither a `Request` nor a `Response`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { BodyTooLarge, maxBodyBytes, type IncomingRequest } from '../../core/request.js'
+import {
+  BodyTimeout,
+  BodyTooLarge,
+  defaultBodyTimeoutMs,
+  maxBodyBytes,
+  withinBodyDeadline,
+  type IncomingRequest,
+} from '../../core/request.js'
 import type { WireResponse } from '../../core/response.js'
 import { InvalidRequest } from '../../errors.js'
 
@@ -50,7 +57,10 @@ const streamBody: NodeBodySource = (req) =>
 /** Node's request as `Auth()` reads it. */
 export class NodeIncoming<R extends IncomingMessage = IncomingMessage> implements IncomingRequest {
   #body: string | undefined
-  /** The body was refused for its size: the rest of it is unread, so the connection cannot carry another request. */
+  /**
+   * The body was refused for its size or its slowness: the rest of it is unread, so the connection cannot carry
+   * another request.
+   */
   bodyRefused = false
 
   constructor(
@@ -72,12 +82,13 @@ export class NodeIncoming<R extends IncomingMessage = IncomingMessage> implement
     return Array.isArray(value) ? value.join(name === 'cookie' ? '; ' : ', ') : value
   }
 
-  async readBody(): Promise<string | undefined> {
+  async readBody(timeoutMs = defaultBodyTimeoutMs): Promise<string | undefined> {
     let body: string | Uint8Array | undefined
     try {
-      body = await this.bodySource(this.req)
+      // Past the deadline the stream is left unread; the answer closes the connection, which ends the read.
+      body = await withinBodyDeadline(this.bodySource(this.req), timeoutMs, () => this.req.pause())
     } catch (err) {
-      if (err instanceof BodyTooLarge) this.bodyRefused = true
+      if (err instanceof BodyTooLarge || err instanceof BodyTimeout) this.bodyRefused = true
       throw err
     }
     this.#body = body === undefined || typeof body === 'string' ? body : Buffer.from(body).toString('utf8')
