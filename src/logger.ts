@@ -30,6 +30,47 @@ export function hintOf(error: Error): string | undefined {
   return hints.get(error)
 }
 
+/**
+ * Errors caused by what a client sent rather than by the site: an unreadable session cookie, a body that is not
+ * JSON, a provider id in the URL that is not configured. An app's own `logger.error` receives them as Auth.js passes
+ * them; the built-in logger prints them as a `client-input` warn line without a stack, a bounded number per minute,
+ * so a scanner's junk cannot fill the log with error lines and stacks.
+ */
+const clientInputErrors = new WeakSet<Error>()
+
+/** Marks `error` as caused by client input (see `clientInputErrors`); returns it unchanged. */
+export function fromClientInput<E extends Error>(error: E): E {
+  clientInputErrors.add(error)
+  return error
+}
+
+/** At most this many `client-input` lines per window; the rest are counted and reported once. */
+const clientInputLinesPerWindow = 10
+const clientInputWindowMs = 60_000
+const clientInputLog = { windowStart: 0, printed: 0, suppressed: 0 }
+
+function printClientInput(error: Error): void {
+  const now = Date.now()
+  if (now - clientInputLog.windowStart >= clientInputWindowMs) {
+    if (clientInputLog.suppressed > 0)
+      console.warn(
+        `[authchart][warn][client-input] ${warningSentence('client-input')} ${formatDetail({ suppressed: clientInputLog.suppressed })}`,
+      )
+    clientInputLog.windowStart = now
+    clientInputLog.printed = 0
+    clientInputLog.suppressed = 0
+  }
+  if (clientInputLog.printed >= clientInputLinesPerWindow) {
+    clientInputLog.suppressed++
+    return
+  }
+  clientInputLog.printed++
+  const type = error instanceof AuthError ? error.type : error.name
+  console.warn(
+    `[authchart][warn][client-input] ${warningSentence('client-input')} ${formatDetail({ type, reason: error.message.slice(0, 200) })}`,
+  )
+}
+
 /** `key=value` pairs, values quoted when they hold spaces, so a log line stays one greppable line. */
 function formatDetail(detail: RefusalDetail): string {
   return Object.entries(detail)
@@ -66,6 +107,7 @@ const consoleLogger: LoggerInstance = {
     // An unknown path under the base path is a stray request (a scanner, a typo), already one `unknown-action` warn
     // line (logUnknownAction): no error line and no stack. An app's own `logger.error` still receives it.
     if (error instanceof UnknownAction) return
+    if (clientInputErrors.has(error)) return printClientInput(error)
     const name = error instanceof AuthError ? error.type : error.name
     console.error(`[authchart][error] ${name}: ${error.message}`)
     const hint = hints.get(error)

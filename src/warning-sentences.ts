@@ -30,6 +30,8 @@ export const warningSentences: Readonly<Record<Exclude<WarningCode, RefusalCode>
   'email-without-origin':
     'An e-mail provider is configured with neither url (AUTH_URL) nor allowedOrigins: no sign-in link is mailed, since its origin would come from the request Host (docs/security.md, the origin rule).',
   'unknown-action': 'A request under the auth base path names no action Authchart serves: it was answered with 400.',
+  'client-input':
+    'A request carried input that could not be used (an unreadable session cookie, a body that is not JSON, an unknown provider id): it was answered without a session.',
   'sveltekit-trusts-any-host':
     'This SvelteKit server trusts any Host header (trustHost, no AUTH_URL) without NODE_ENV=production: set AUTH_URL, or run it with NODE_ENV=production.',
 }

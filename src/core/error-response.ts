@@ -4,6 +4,7 @@
  * message or a stack.
  */
 import { AuthError, CredentialsSignin, errorPageValue, errorPresentations, type ErrorType } from '../errors.js'
+import { logRefusal } from '../logger.js'
 import type { ResponseInternal } from '../types/index.js'
 import { pageUrl, type RequestContext } from './context.js'
 
@@ -27,4 +28,16 @@ export function errorFromType(type: ErrorType, message = type): AuthError {
 /** The generic configuration-error body: it says where to look, and nothing else. */
 export const configurationErrorBody = {
   message: 'There was a problem with the server configuration. Check the server logs for more information.',
+}
+
+/**
+ * A provider route asked with a method it does not serve (`GET /callback/credentials`, a passkey callback by GET):
+ * Auth.js's error page (`error=Configuration`), and one `refused:method` line, so that such a request is not silent.
+ */
+export function unservedMethod(ctx: RequestContext, providerId: string): ResponseInternal {
+  logRefusal(ctx.config.logger, 'method', {
+    provider: providerId,
+    reason: `${ctx.req.method} is not served for this provider route`,
+  })
+  return errorRedirect(ctx, errorFromType('InvalidProvider'))
 }

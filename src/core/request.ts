@@ -3,6 +3,7 @@
  * body. Malformed input becomes an `InvalidRequest` or `UnknownAction`, never an exception from a parser.
  */
 import { InvalidRequest, UnknownAction } from '../errors.js'
+import { fromClientInput } from '../logger.js'
 import { isUsableHost } from '../security/origin.js'
 import { parseCookieHeader } from '../session/cookie-header.js'
 import type { AuthAction } from '../types/index.js'
@@ -195,10 +196,10 @@ function parseBody(text: string | undefined, contentType: string | null): Record
     try {
       parsed = JSON.parse(text)
     } catch {
-      throw new InvalidRequest('request body is not valid JSON')
+      throw fromClientInput(new InvalidRequest('request body is not valid JSON'))
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-      throw new InvalidRequest('request body must be a JSON object')
+      throw fromClientInput(new InvalidRequest('request body must be a JSON object'))
     return parsed as Record<string, unknown>
   }
   // Forms, and bodies without a type, are read as URL-encoded; URLSearchParams never throws on junk.

@@ -5,7 +5,7 @@
 import { openSessionToken, sealSessionToken } from './session-jwe.js'
 import type { JWT } from '../types/jwt.js'
 import { JWTSessionError } from '../errors.js'
-import { logRefusal } from '../logger.js'
+import { fromClientInput, logRefusal } from '../logger.js'
 import type { JWTOptions } from '../types/jwt.js'
 import type { LoggerInstance } from '../types/logger.js'
 
@@ -52,8 +52,10 @@ export function readSessionToken(
     // A cookie that no secret opens (another secret, another salt, tampered, expired) is worth one line in the log.
     if (!token) {
       config.logger.error(
-        new JWTSessionError(
-          'the session cookie could not be read: no secret opens it, or it is tampered with or expired',
+        fromClientInput(
+          new JWTSessionError(
+            'the session cookie could not be read: no secret opens it, or it is tampered with or expired',
+          ),
         ),
       )
       return null
@@ -84,7 +86,9 @@ async function readWithAppDecoder(
 
 function decodeFailed(config: SessionTokenConfig, err: unknown): null {
   config.logger.error(
-    new JWTSessionError('session token could not be decoded', { err: err instanceof Error ? err : undefined }),
+    fromClientInput(
+      new JWTSessionError('session token could not be decoded', { err: err instanceof Error ? err : undefined }),
+    ),
   )
   return null
 }

@@ -20,6 +20,7 @@ export type WarningCode =
   | 'unknown-action'
   | 'credentials-user-unknown'
   | 'sveltekit-trusts-any-host'
+  | 'client-input'
   | RefusalCode
 
 export interface LoggerInstance {

@@ -85,3 +85,65 @@ describe('an unknown path under the base path', () => {
     expect(recorded.errors[0]).toBeInstanceOf(UnknownAction)
   })
 })
+
+describe('junk from clients', () => {
+  /** Requests a scanner sends: unreadable session cookies, bodies that are not JSON, provider ids that do not exist. */
+  const junk: Array<[string, Parameters<typeof send>[2]]> = [
+    ['/auth/session', { headers: { cookie: 'authjs.session-token=garbage' } }],
+    ['/auth/session', { headers: { cookie: 'authjs.session-token=a.b.c.d.e' } }],
+    ['/auth/callback/credentials', { body: '{not json', headers: { 'content-type': 'application/json' } }],
+    ['/auth/callback/credentials', { body: '[1]', headers: { 'content-type': 'application/json' } }],
+    ['/auth/signin/nope', {}],
+    ['/auth/callback/nope?code=1', {}],
+  ]
+
+  it('the built-in logger prints warn lines without stacks, at most 10 a minute, then how many it left out', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    // A minute boundary of its own, so lines from earlier tests in this process do not count.
+    vi.setSystemTime(Date.now() + 3_600_000)
+    const warned: string[] = []
+    const errored: unknown[] = []
+    vi.spyOn(console, 'warn').mockImplementation((line: string) => void warned.push(line))
+    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void errored.push(args))
+    const config = testConfig()
+    delete config.logger
+    for (let round = 0; round < 5; round++) for (const [path, options] of junk) await send(config, path, options)
+    expect(errored).toEqual([])
+    const lines = warned.filter((line) => line.startsWith('[authchart][warn][client-input]'))
+    expect(lines).toHaveLength(10)
+    for (const line of lines) expect(line).not.toContain('\n')
+    expect(lines.map((line) => /type=(\w+)/.exec(line)?.[1])).toEqual(
+      expect.arrayContaining(['JWTSessionError', 'InvalidRequest', 'InvalidProvider']),
+    )
+    vi.setSystemTime(Date.now() + 61_000)
+    await send(config, '/auth/session', { headers: { cookie: 'authjs.session-token=garbage' } })
+    expect(warned.filter((line) => line.includes('suppressed=20'))).toHaveLength(1)
+    vi.useRealTimers()
+  })
+
+  it('an app logger still receives each error, as Auth.js passes it', async () => {
+    const recorded = recordingLogger()
+    const config = testConfig({ logger: recorded.logger })
+    for (const [path, options] of junk) await send(config, path, options)
+    expect(recorded.errors.map((error) => error.name)).toEqual([
+      'JWTSessionError',
+      'JWTSessionError',
+      'InvalidRequest',
+      'InvalidRequest',
+      'InvalidProvider',
+      'InvalidProvider',
+    ])
+  })
+
+  it('GET /auth/callback/credentials shows the error page and logs one refused:method line', async () => {
+    const recorded = recordingLogger()
+    const response = await send(testConfig({ logger: recorded.logger }), '/auth/callback/credentials')
+    expect(response.headers.get('location')).toContain('error=Configuration')
+    expect(recorded.refusals).toEqual([
+      {
+        code: 'refused:method',
+        detail: { provider: 'credentials', reason: 'GET is not served for this provider route' },
+      },
+    ])
+  })
+})

@@ -3,9 +3,10 @@
  * contributes its own entry; a method that does not serve a request answers with the sign-in page's generic error.
  */
 import { InvalidProvider } from '../../errors.js'
+import { fromClientInput } from '../../logger.js'
 import type { ResponseInternal } from '../../types/index.js'
 import { pageUrl, type RequestContext } from '../context.js'
-import { errorFromType, errorRedirect } from '../error-response.js'
+import { errorFromType, errorRedirect, unservedMethod } from '../error-response.js'
 import type { MergedProvider } from '../provider-setup.js'
 import type { ServedKind } from '../served-providers.js'
 import { credentialsCallbackAction } from './credentials-callback.js'
@@ -29,35 +30,29 @@ const flowOf: Readonly<Record<ServedKind, ProviderFlow>> = {
     callback: (ctx, provider) =>
       ctx.req.method === 'POST' && provider.kind === 'credentials'
         ? credentialsCallbackAction(ctx, provider)
-        : errorRedirect(ctx, errorFromType('InvalidProvider')),
+        : unservedMethod(ctx, provider.id),
   },
   email: {
     signIn: (ctx, provider) =>
       provider.kind === 'email' && ctx.req.method === 'POST'
         ? emailSignInAction(ctx, provider)
-        : errorRedirect(ctx, errorFromType('InvalidProvider')),
+        : unservedMethod(ctx, provider.id),
     callback: (ctx, provider) =>
-      provider.kind === 'email'
-        ? emailCallbackAction(ctx, provider)
-        : errorRedirect(ctx, errorFromType('InvalidProvider')),
+      provider.kind === 'email' ? emailCallbackAction(ctx, provider) : unservedMethod(ctx, provider.id),
   },
   oauth: {
     signIn: (ctx, provider) =>
       provider.kind === 'oauth' && ctx.req.method === 'POST'
         ? oauthSignInAction(ctx, provider)
-        : errorRedirect(ctx, errorFromType('InvalidProvider')),
+        : unservedMethod(ctx, provider.id),
     callback: (ctx, provider) =>
-      provider.kind === 'oauth'
-        ? oauthCallbackAction(ctx, provider)
-        : errorRedirect(ctx, errorFromType('InvalidProvider')),
+      provider.kind === 'oauth' ? oauthCallbackAction(ctx, provider) : unservedMethod(ctx, provider.id),
   },
   webauthn: {
     // Passkeys start in the browser (GET /webauthn-options); a sign-in request just shows the page.
     signIn: (ctx) => ({ redirect: pageUrl(ctx, 'signIn'), cookies: ctx.setCookies }),
     callback: (ctx, provider) =>
-      provider.kind === 'webauthn'
-        ? webAuthnCallbackAction(ctx, provider)
-        : errorRedirect(ctx, errorFromType('InvalidProvider')),
+      provider.kind === 'webauthn' ? webAuthnCallbackAction(ctx, provider) : unservedMethod(ctx, provider.id),
   },
 }
 
@@ -77,8 +72,10 @@ function providerOf(ctx: RequestContext): MergedProvider | undefined {
 function unknownProvider(ctx: RequestContext, route: 'sign-in' | 'callback'): ResponseInternal {
   const known = ctx.config.providers.map((p) => p.id).join(', ')
   ctx.config.logger.error(
-    new InvalidProvider(
-      `no ${route} for provider "${String(ctx.req.providerId ?? '').slice(0, 40)}"; known provider ids: ${known || 'none'}`,
+    fromClientInput(
+      new InvalidProvider(
+        `no ${route} for provider "${String(ctx.req.providerId ?? '').slice(0, 40)}"; known provider ids: ${known || 'none'}`,
+      ),
     ),
   )
   return unknownProviderPageAction(ctx)

@@ -14,7 +14,7 @@ import type { ResolvedConfig } from '../config.js'
 import type { RequestContext } from '../context.js'
 import { flowMaxAge } from '../cookie-set.js'
 import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
-import { errorFromType, errorRedirect } from '../error-response.js'
+import { errorFromType, errorRedirect, unservedMethod } from '../error-response.js'
 import { sessionIssuerFor } from '../session-issuer.js'
 import { signedInUserId } from '../user-resolution.js'
 
@@ -127,7 +127,7 @@ export async function webAuthnOptionsAction(ctx: RequestContext): Promise<Respon
 
 /** POST /callback/:provider: resume the flow with the browser's response, verify it, sign the user in. */
 export async function webAuthnCallbackAction(ctx: RequestContext, provider: WebAuthnConfig): Promise<ResponseInternal> {
-  if (ctx.req.method !== 'POST') return errorRedirect(ctx, errorFromType('InvalidProvider'))
+  if (ctx.req.method !== 'POST') return unservedMethod(ctx, provider.id)
   const ref = ctx.req.cookies.get(ctx.cookies.flow.name)
   if (ref)
     ctx.setCookies.push({ name: ctx.cookies.flow.name, value: '', options: { ...ctx.cookies.flow.options, maxAge: 0 } })
