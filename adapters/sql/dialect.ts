@@ -85,12 +85,21 @@ const unreachableCodes = new Set([
   'ENOTFOUND',
   'EHOSTUNREACH',
   'SQLITE_CANTOPEN',
+  // Timeouts are an unreachable store too, not a refusal: the same call may succeed once the database answers
+  // again. PostgreSQL: statement_timeout and lock_timeout cancel the statement (57014, 55P03); mysql2: a query or
+  // connect timeout; MariaDB: max_statement_time.
+  '57014',
+  '55P03',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_STATEMENT_TIMEOUT',
+  'ER_LOCK_WAIT_TIMEOUT',
 ])
 
-// Some drivers report a lost connection with a message only (pg: "Connection terminated unexpectedly",
-// better-sqlite3: "The database connection is not open", Kysely: "driver has already been destroyed").
+// Some drivers report a lost connection or a timeout with a message only (pg: "Connection terminated unexpectedly",
+// pg's pool: "timeout exceeded when trying to connect", pg's `query_timeout`: "Query read timeout", better-sqlite3:
+// "The database connection is not open", Kysely: "driver has already been destroyed").
 const unreachableMessage =
-  /connection terminated|connection is not open|not queryable|connection (lost|closed)|has already been destroyed|pool is closed|can't add new command when connection is in closed state/i
+  /connection terminated|connection is not open|not queryable|connection (lost|closed)|has already been destroyed|pool is closed|can't add new command when connection is in closed state|timeout exceeded when trying to connect|query read timeout/i
 
 /** What a driver error means, for the `AdapterError` the adapter throws. */
 export function classifySqlError(err: unknown): StoreFailureKind {

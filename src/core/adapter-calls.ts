@@ -67,16 +67,48 @@ export function requireAdapterMethods(
 }
 
 type AdapterCall = (...args: unknown[]) => unknown
+
+/** How long an adapter call may take when the config sets no `adapterTimeout`. */
+export const defaultAdapterTimeoutMs = 5000
+
+/**
+ * `call` raced against `timeoutMs`: a store that stalls (a database that stopped answering, a pool that waits for a
+ * connection) would otherwise hold every request that needs it for as long as it stalls. The call itself cannot be
+ * cancelled and may still finish; the request no longer waits for it.
+ */
+function withinDeadline<T>(call: Promise<T>, name: string, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new AdapterError(`adapter method ${name} did not answer within ${timeoutMs} ms`, {
+            method: name,
+            kind: 'unreachable',
+          }),
+        ),
+      timeoutMs,
+    )
+  })
+  return Promise.race([call, deadline]).finally(() => clearTimeout(timer))
+}
+
 /**
  * The adapter as the core calls it: every one of the 19 methods (and Authchart's account-token and factor ones) exists and returns a promise. A method that throws
  * (or rejects) is logged once with `logger.error` and rethrown as an `AdapterError` whose `cause.err` is the
  * original; an `AuthError` the adapter threw itself passes through as it is (logged too). A method the adapter
  * lacks rejects with `MissingAdapterMethods` naming it, so a gap that start-up checks missed still fails clearly.
+ * A call that has not answered within `timeoutMs` rejects with an `AdapterError` of kind `unreachable` (503).
  * @param adapter The app's adapter.
  * @param logger Where failures are reported.
+ * @param timeoutMs How long one call may take (`adapterTimeout`).
  * @returns A complete adapter.
  */
-export function wrapAdapter(adapter: Adapter, logger: Pick<LoggerInstance, 'error'>): WrappedAdapter {
+export function wrapAdapter(
+  adapter: Adapter,
+  logger: Pick<LoggerInstance, 'error'>,
+  timeoutMs = defaultAdapterTimeoutMs,
+): WrappedAdapter {
   const wrapped: Record<string, AdapterCall> = {}
   for (const name of [...adapterMethodNames, ...accountTokenMethodNames, ...factorMethodNames]) {
     const method: unknown = adapter[name]
@@ -89,7 +121,7 @@ export function wrapAdapter(adapter: Adapter, logger: Pick<LoggerInstance, 'erro
         throw error
       }
       try {
-        return await (method as AdapterCall).apply(adapter, args)
+        return await withinDeadline(Promise.resolve((method as AdapterCall).apply(adapter, args)), name, timeoutMs)
       } catch (thrown) {
         const error =
           thrown instanceof AuthError

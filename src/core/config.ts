@@ -4,7 +4,13 @@
  */
 import { machineRegistry } from '../../machines/index.js'
 import type { MachineEntry } from '../../machines/machine-entry.js'
-import { adapterMethodsNeededBy, requireAdapterMethods, wrapAdapter, type WrappedAdapter } from './adapter-calls.js'
+import {
+  adapterMethodsNeededBy,
+  defaultAdapterTimeoutMs,
+  requireAdapterMethods,
+  wrapAdapter,
+  type WrappedAdapter,
+} from './adapter-calls.js'
 import {
   DuplicateConditionalUI,
   ExperimentalFeatureNotEnabled,
@@ -345,7 +351,13 @@ function build(config: AuthConfig): ResolvedConfig {
     theme: config.theme ?? {},
     pageLocales,
     logger,
-    adapter: adapter ? wrapAdapter(adapter, logger) : undefined,
+    adapter: adapter
+      ? wrapAdapter(
+          adapter,
+          logger,
+          positiveMilliseconds('adapterTimeout', config.adapterTimeout, defaultAdapterTimeoutMs),
+        )
+      : undefined,
     // With a configured URL no header is trusted for anything, so there is nothing left to trust.
     trustHost: config.trustHost === true || origin !== undefined,
     csrfEnabled,

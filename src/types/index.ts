@@ -251,6 +251,11 @@ export interface AuthConfig {
    * is answered 408 and its connection closed. Default 10000.
    */
   bodyTimeout?: number
+  /**
+   * Authchart: milliseconds an adapter call may take; past it the request is answered 503 (the store is treated as
+   * unreachable) instead of waiting for as long as the database stalls. Default 5000.
+   */
+  adapterTimeout?: number
 }
 
 /** Re-exported for providers that need the resolved provider shape. */
