@@ -22,7 +22,7 @@ import { sessionAction, signOutAction } from './actions/session.js'
 import { webAuthnOptionsAction } from './actions/webauthn.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
 import { assertConfig, reportConfigurationProblem, untrustedHost } from './config-assertion.js'
-import { createContext, type RequestContext } from './context.js'
+import { createContext, pageUrl, type RequestContext } from './context.js'
 import { pageHeaders, pageLocaleOf } from './page-locale.js'
 import { configurationErrorBody, errorRedirect } from './error-response.js'
 import {
@@ -89,7 +89,8 @@ function unavailable(ctx: RequestContext): ResponseInternal {
     return { ...answer, headers: { ...answer.headers, 'retry-after': '5' } }
   }
   const locale = pageLocaleOf(ctx)
-  const body = renderUnavailablePage({ theme: ctx.config.theme, locale })
+  const restartUrl = ctx.req.action === 'callback' ? pageUrl(ctx, 'signIn') : undefined
+  const body = renderUnavailablePage({ theme: ctx.config.theme, locale, restartUrl })
   return { status: 503, body, headers: { ...pageHeaders(ctx, locale), 'retry-after': '5' } }
 }
 

@@ -77,12 +77,19 @@ export function renderVerifyRequestPage(input: { homeUrl: string; theme?: Theme;
   })
 }
 
-/** The page shown while a store the flows need (flow store, database) cannot be reached. */
-export function renderUnavailablePage(input: { theme?: Theme; locale: PageLocale }): string {
+/**
+ * The page shown while a store the flows need (flow store, database) cannot be reached. On a callback
+ * (`restartUrl` set) the flow being finished was spent by the attempt, so a retry of the same URL cannot work: the
+ * page says to start again and links to the sign-in page.
+ */
+export function renderUnavailablePage(input: { theme?: Theme; locale: PageLocale; restartUrl?: string }): string {
   const m = input.locale.messages
+  const restart = input.restartUrl
+    ? `<p>${escapeHtml(m.unavailableRestartText)}</p><a class="button" href="${escapeHtml(input.restartUrl)}">${escapeHtml(m.signInLink)}</a>`
+    : ''
   return renderPage({
     title: m.unavailableTitle,
-    content: `<h1>${escapeHtml(m.unavailableTitle)}</h1><p>${escapeHtml(m.unavailableText)}</p>`,
+    content: `<h1>${escapeHtml(m.unavailableTitle)}</h1><p>${escapeHtml(m.unavailableText)}</p>${restart}`,
     locale: input.locale,
     theme: input.theme,
   })

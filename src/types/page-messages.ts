@@ -33,6 +33,8 @@ export interface PageMessages {
   /** The page shown while a store the flows need cannot be reached. */
   unavailableTitle: string
   unavailableText: string
+  /** The unavailable page on a callback: the flow it was finishing is spent, so the user starts again. */
+  unavailableRestartText: string
   /**
    * The page for a sign-in or callback address whose provider id is not configured (a mistyped id):
    * `{providers}` is the list of the ids that are.

@@ -20,6 +20,8 @@ export const de: PageMessages = {
   emailConfirmButton: 'Anmelden',
   unavailableTitle: 'Bitte versuchen Sie es gleich noch einmal',
   unavailableText: 'Die Anmeldung ist vorübergehend nicht verfügbar. Bitte versuchen Sie es in Kürze erneut.',
+  unavailableRestartText:
+    'Diese Anmeldung kann jetzt nicht abgeschlossen werden; beginnen Sie sie erneut, sobald der Dienst wieder verfügbar ist.',
   unknownProviderTitle: 'Unbekannter Anmeldeanbieter',
   unknownProviderText:
     'Diese Adresse nennt einen Anbieter, der nicht eingerichtet ist. Bekannte Anbieter-IDs: {providers}.',

@@ -20,6 +20,7 @@ export const en: PageMessages = {
   emailConfirmButton: 'Sign in',
   unavailableTitle: 'Try again shortly',
   unavailableText: 'Sign-in is temporarily unavailable. Please try again in a moment.',
+  unavailableRestartText: 'This sign-in cannot be finished now; once the service is back, start it again.',
   unknownProviderTitle: 'Unknown sign-in provider',
   unknownProviderText: 'This address names a provider that is not configured. Known provider ids: {providers}.',
   signInErrors: {

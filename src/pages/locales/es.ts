@@ -20,6 +20,8 @@ export const es: PageMessages = {
   emailConfirmButton: 'Iniciar sesión',
   unavailableTitle: 'Vuelve a intentarlo en breve',
   unavailableText: 'El inicio de sesión no está disponible en este momento. Vuelve a intentarlo dentro de un rato.',
+  unavailableRestartText:
+    'Este inicio de sesión no se puede completar ahora; cuando el servicio vuelva, empiécelo de nuevo.',
   unknownProviderTitle: 'Proveedor de acceso desconocido',
   unknownProviderText:
     'Esta dirección nombra un proveedor que no está configurado. Identificadores de proveedor conocidos: {providers}.',

@@ -20,6 +20,8 @@ export const fr: PageMessages = {
   emailConfirmButton: 'Se connecter',
   unavailableTitle: 'Réessayez dans un instant',
   unavailableText: 'La connexion est momentanément indisponible. Veuillez réessayer dans quelques instants.',
+  unavailableRestartText:
+    'Cette connexion ne peut pas être terminée maintenant ; recommencez-la dès que le service est rétabli.',
   unknownProviderTitle: 'Fournisseur de connexion inconnu',
   unknownProviderText:
     'Cette adresse désigne un fournisseur qui n’est pas configuré. Identifiants de fournisseur connus : {providers}.',

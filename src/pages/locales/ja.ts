@@ -20,6 +20,7 @@ export const ja: PageMessages = {
   emailConfirmButton: 'ログイン',
   unavailableTitle: 'しばらくしてからお試しください',
   unavailableText: '現在、一時的にログインできません。しばらくしてからもう一度お試しください。',
+  unavailableRestartText: 'このログインは今は完了できません。サービスが復旧したら、最初からやり直してください。',
   unknownProviderTitle: '不明なログインプロバイダー',
   unknownProviderText: 'このアドレスは設定されていないプロバイダーを指しています。既知のプロバイダー ID: {providers}。',
   signInErrors: {
