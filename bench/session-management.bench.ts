@@ -1,6 +1,6 @@
 /**
  * What session management costs the session check: GET /session with a valid JWT, every operation from a different
- * user with a cookie never sent before in the run (each token minted untimed just before its check, so no cache of
+ * user with a cookie never sent before in the run (tokens minted before the run, one per user, so no cache of
  * opened tokens helps anyone), for Authchart without session management, Authchart with `RedisSessionStore` on the
  * local Redis (the check is a lookup in the process's revocation cache, 10,000 revocations loaded), and @auth/core.
  * Three pairs, each interleaved (bench/measure.ts): with against without (the goal: at most 10 % slower), and each
@@ -24,30 +24,36 @@ const authorize = () => null
 
 type Encoder = (token: Record<string, unknown>) => Promise<string>
 
-/** A side whose every operation checks the session of a new user, with a token minted (untimed) for it alone. */
-function freshUsers(
+/**
+ * A side whose every operation checks the session of a new user: `count` tokens are minted before it is measured (one
+ * per user, never sent twice), and the run fails rather than reuse one.
+ */
+async function freshUsers(
   label: string,
   handler: (request: Request) => Promise<Response>,
   mint: Encoder,
   managed: boolean,
-): Side<string> {
+  count: number,
+): Promise<Side> {
+  const cookies: string[] = []
+  const now = Date.now()
+  const iat = Math.floor(now / 1000)
+  for (let i = 0; i < count; i++) {
+    const token = {
+      sub: `${label}-user-${i}`,
+      name: `User ${i}`,
+      email: `user-${i}@example.com`,
+      iat,
+      exp: iat + 3600,
+      ...(managed ? { 'authchart:sid': { id: `sid-${label}-${i}`, at: now, m: 'credentials' } } : {}),
+    }
+    cookies.push(`${salt}=${await mint(token)}`)
+  }
   let next = 0
   return {
-    prepare: async () => {
-      const i = next++
-      const now = Date.now()
-      const iat = Math.floor(now / 1000)
-      const token = {
-        sub: `${label}-user-${i}`,
-        name: `User ${i}`,
-        email: `user-${i}@example.com`,
-        iat,
-        exp: iat + 3600,
-        ...(managed ? { 'authchart:sid': { id: `sid-${label}-${i}`, at: now, m: 'credentials' } } : {}),
-      }
-      return `${salt}=${await mint(token)}`
-    },
-    run: async (cookie) => {
+    run: async () => {
+      const cookie = cookies[next++]
+      if (cookie === undefined) throw new Error(`${label}: more checks than minted users; raise the pool`)
       const response = await handler(new Request(`${origin}/auth/session`, { headers: { cookie } }))
       const body = (await response.json()) as { user?: unknown } | null
       if (!body?.user) throw new Error(`${label}: the session check found no session`)
@@ -70,14 +76,18 @@ export async function runSessionManagementBench(options: { quick?: boolean } = {
   const theirs = { ...shape, providers: [AuthJsCredentials({ authorize })] }
   const ours: Encoder = (token) => encode({ token, secret, salt })
   const authJs: Encoder = (token) => authJsEncode({ token, secret, salt })
-  const withManagement = () => freshUsers('managed', (r) => Auth(r, managed), ours, true)
-  const without = () => freshUsers('plain', (r) => Auth(r, plain), ours, false)
-  const authJsSide = () => freshUsers('authjs', (r) => AuthJs(r, theirs), authJs, false)
+  // Enough users for the whole run of one side at 30,000 checks/s; each pair's pools are dropped after it.
+  const pool = Math.ceil(((run.rounds * run.roundMillis + run.warmupMillis) / 1000) * 30_000)
+  const withManagement = () => freshUsers('managed', (r) => Auth(r, managed), ours, true, pool)
+  const without = () => freshUsers('plain', (r) => Auth(r, plain), ours, false, pool)
+  const authJsSide = () => freshUsers('authjs', (r) => AuthJs(r, theirs), authJs, false, pool)
   const results: CaseResult[] = []
   try {
-    results.push(await compare('session management on / off (Authchart both)', withManagement(), without(), run))
-    results.push(await compare('session management on / @auth/core', withManagement(), authJsSide(), run))
-    results.push(await compare('session management off / @auth/core', without(), authJsSide(), run))
+    results.push(
+      await compare('session management on / off (Authchart both)', await withManagement(), await without(), run),
+    )
+    results.push(await compare('session management on / @auth/core', await withManagement(), await authJsSide(), run))
+    results.push(await compare('session management off / @auth/core', await without(), await authJsSide(), run))
   } finally {
     const keys = await redis.keys(`${prefix}*`)
     if (keys.length > 0) await redis.del(...keys)
