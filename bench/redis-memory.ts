@@ -9,6 +9,9 @@
  *   sessions) writes a user, its account (with the provider's tokens) and a session; that sign-in's records, read
  *   back from Redis, are copied under fresh ids and tokens of the same length, to 20,000 users with one session each.
  *
+ * - **per active session under session management**: a `RedisSessionStore` record per user (the device list), and
+ *   per revoked session id.
+ *
  * Replicas hold a second copy of everything: the cluster's total is twice the primaries' figure.
  * `--quick` runs a tenth of the counts (a smoke run); `--flows N` and `--users N` set them.
  */
@@ -17,6 +20,7 @@ import type { Cluster } from 'ioredis'
 import { RedisAdapter, redisKeys } from '../adapters/redis.js'
 import type { AdapterAccount } from '../src/types/adapters.js'
 import { RedisFlowStore } from '../src/flow/stores/redis.js'
+import { RedisSessionStore } from '../src/flow/stores/logout.js'
 import { Auth } from '../src/index.js'
 import OIDC from '../src/providers/oidc.js'
 import { startOidcProvider } from '../test/support/oidc-provider.js'
@@ -171,6 +175,32 @@ try {
   })
   const perSession = ((await primariesMemory(client)) - sessionsBefore) / users
 
+  // Session management: one active session's record per user (the device list), then one revocation per session.
+  const sessionStore = new RedisSessionStore(client, { prefix: dataPrefix })
+  const sampleRecord = {
+    id: randomBytes(16).toString('base64url').slice(0, 22),
+    userId: ids[0] ?? randomUUID(),
+    createdAt: Date.now(),
+    lastSeenAt: Date.now(),
+    expiresAt: Date.now() + 30 * 86400_000,
+    userAgent: 'Firefox on Linux',
+    clientAddress: '203.0.113.77',
+    method: 'idp',
+    amr: ['pwd', 'otp'],
+  }
+  const recordsBefore = await primariesMemory(client)
+  await inParallel(users, async (i) => {
+    await sessionStore.put({ ...sampleRecord, id: likeIt(sampleRecord.id), userId: ids[i] ?? randomUUID() })
+  })
+  const perRecord = ((await primariesMemory(client)) - recordsBefore) / users
+  await sessionStore.isRevoked('nobody', 'none', 0)
+  const revocationsBefore = await primariesMemory(client)
+  await inParallel(users, async (i) => {
+    await sessionStore.revoke(ids[i] ?? randomUUID(), [likeIt(sampleRecord.id)], 30 * 86400)
+  })
+  const perRevocation = ((await primariesMemory(client)) - revocationsBefore) / users
+  await sessionStore.close()
+
   const fmt = (n: number) => Math.round(n).toLocaleString('en')
   console.log(
     `\n## Redis memory on a Redis Cluster (3 primaries + 3 replicas, redis-server ${(await client.nodes('master')[0]?.info('server'))?.match(/redis_version:(\S+)/)?.[1]})`,
@@ -185,6 +215,12 @@ try {
   )
   console.log(
     `| database session (record and its entry in the user's session list) | ${fmt(users)} | ${fmt(perSession)} | ${((perSession * 1e5) / 1048576).toFixed(1)} | ${JSON.stringify(session).length} |`,
+  )
+  console.log(
+    `| session management: an active session's record (device list; one hash per user) | ${fmt(users)} | ${fmt(perRecord)} | ${((perRecord * 1e5) / 1048576).toFixed(1)} | ${JSON.stringify(sampleRecord).length} |`,
+  )
+  console.log(
+    `| session management: a revoked session id (until the session would expire) | ${fmt(users)} | ${fmt(perRevocation)} | ${((perRevocation * 1e5) / 1048576).toFixed(1)} | - |`,
   )
   console.log(
     `\nReplicas hold the same again. ${fmt(flows)} sign-ins begun in ${flowSeconds.toFixed(1)} s (${fmt(flows / flowSeconds)}/s, ${inFlight} at a time, one process).`,

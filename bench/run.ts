@@ -23,6 +23,7 @@ import { runFlowStoreBench } from './flow-store.bench.js'
 import { runLibrariesBench } from './libraries.bench.js'
 import { runLogoutRevocationBench } from './logout-revocation.bench.js'
 import { runOidcBench } from './oidc.bench.js'
+import { runSessionManagementBench } from './session-management.bench.js'
 import { runXStateApiBench } from './xstate-api.bench.js'
 
 const args = process.argv.slice(2)
@@ -47,6 +48,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   xstate: () => runXStateApiBench({ quick }),
   libraries: async () => runLibrariesBench({ quick }),
   'logout-revocation': () => runLogoutRevocationBench({ quick }),
+  'session-management': () => runSessionManagementBench({ quick }),
 }
 
 if (!Number.isInteger(repeat) || repeat < 1) throw new Error('--repeat takes a whole number of runs, 1 or more')

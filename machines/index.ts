@@ -45,7 +45,7 @@ export const emailEntry: MachineEntry<typeof emailMachine> = {
 
 export const sessionEntry: MachineEntry<typeof sessionMachine> = {
   id: 'session',
-  version: 3,
+  version: 4,
   machine: sessionMachine,
   extensionPoints: [],
 }

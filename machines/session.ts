@@ -8,6 +8,9 @@
  * Federated logout is drawn here too: a session whose OpenID provider asked for it (a JWT session revoked by a
  * back-channel logout) is refused on read; a sign-out from a provider with `endSessionAtProvider` goes on to the
  * provider's `end_session_endpoint` (RP-initiated logout) after the local session has ended.
+ *
+ * Session management is drawn too: a session its user (from the device list) or the app ended is `revoked` on read,
+ * on every instance, JWT sessions included.
  */
 import { assign, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
@@ -43,6 +46,7 @@ export type SessionEvent =
   | { type: 'SESSION_NOT_FOUND' }
   | { type: 'SESSION_INVALID' }
   | { type: 'SESSION_REVOKED_AT_PROVIDER' }
+  | { type: 'SESSION_REVOKED_BY_SITE' }
   | { type: 'SESSION_REFRESHED'; changed: boolean }
   | { type: 'SESSION_REVOKED' }
   | { type: 'SESSION_REFRESH_FAILED'; error: ErrorType }
@@ -76,7 +80,13 @@ export type SessionCommand = CommandsOf<typeof commands>
 
 /** What each command's handler may answer. */
 export const sessionContract = {
-  loadSession: ['SESSION_FOUND', 'SESSION_NOT_FOUND', 'SESSION_INVALID', 'SESSION_REVOKED_AT_PROVIDER'],
+  loadSession: [
+    'SESSION_FOUND',
+    'SESSION_NOT_FOUND',
+    'SESSION_INVALID',
+    'SESSION_REVOKED_AT_PROVIDER',
+    'SESSION_REVOKED_BY_SITE',
+  ],
   refreshSession: ['SESSION_REFRESHED', 'SESSION_REVOKED', 'SESSION_REFRESH_FAILED'],
   reissueSession: ['SESSION_REISSUED', 'SESSION_REISSUE_FAILED'],
   runSessionCallback: ['SESSION_RESOLVED', 'SESSION_CALLBACK_FAILED'],
@@ -175,7 +185,18 @@ export const sessionMachine = setup({
           target: 'clearing',
           actions: assign({ refusal: 'session-revoked' as const }),
         },
+        // Session management: the user (from another device) or the app ended this session before it expired.
+        SESSION_REVOKED_BY_SITE: {
+          target: 'revoked',
+          actions: assign({ refusal: 'session-revoked' as const }),
+        },
       },
+    },
+    revoked: {
+      description:
+        'A session its user or the app ended (session management) is refused on every instance and its cookie cleared.',
+      entry: { type: 'clearSession', params: { removeStored: true } },
+      on: { SESSION_CLEARED: { target: 'anonymous' } },
     },
     removingExpired: {
       description:

@@ -6,6 +6,13 @@
 export { Auth } from './core/auth.js'
 export { setClientAddress } from './core/client-address.js'
 export { getAccessToken } from './core/access-token.js'
+export {
+  listSessions,
+  revokeOtherSessions,
+  revokeSession,
+  revokeUserSessions,
+  type ListedSession,
+} from './core/session-management.js'
 export { createActionURL, setEnvDefaults } from './core/env.js'
 export { isAuthAction } from './core/request.js'
 export { customFetch, raw, skipCSRFCheck } from './types/symbols.js'

@@ -19,6 +19,7 @@ import {
 } from './actions/read-only.js'
 import { backchannelLogoutAction } from './actions/backchannel-logout.js'
 import { sessionAction, signOutAction } from './actions/session.js'
+import { revokeSessionsAction, sessionsPageAction } from './actions/sessions.js'
 import { webAuthnOptionsAction } from './actions/webauthn.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
 import { assertConfig, reportConfigurationProblem, untrustedHost } from './config-assertion.js'
@@ -45,6 +46,7 @@ const getRoutes: Partial<Record<AuthAction, Handler>> = {
   providers: providersAction,
   csrf: csrfAction,
   session: sessionAction,
+  sessions: sessionsPageAction,
   signin: signInPageForAction,
   signout: signOutPageAction,
   error: errorPageAction,
@@ -57,6 +59,7 @@ const postRoutes: Partial<Record<AuthAction, Handler>> = {
   signin: (ctx) => (ctx.req.providerId ? signInAction(ctx) : signInPageAction(ctx)),
   callback: callbackAction,
   session: sessionAction,
+  sessions: revokeSessionsAction,
   signout: signOutAction,
   'backchannel-logout': backchannelLogoutAction,
 }

@@ -29,6 +29,7 @@ import { configureMachines } from '../flow/extend-machines.js'
 import { CookieFlowStore } from '../flow/stores/cookie.js'
 import type { ConfigurableFlowStore, FlowStore } from '../types/flow-store.js'
 import type { BackchannelLogoutOptions, LogoutStore } from '../types/logout-store.js'
+import type { SessionManagementOptions, SessionStore } from '../types/session-store.js'
 import type { JWTOptions } from '../types/jwt.js'
 import { createLogger, withHint, type LoggerInstance } from '../logger.js'
 import { defaultRedirect } from '../security/redirect-target.js'
@@ -82,6 +83,8 @@ export interface ResolvedConfig {
   flowStore: FlowStore
   /** Back-channel logout, when configured: its store, and how old a logout token may be. */
   backchannelLogout?: { store: LogoutStore; maxTokenAge: number }
+  /** Session management, when configured: the store of session records and revocations. */
+  sessionManagement?: { store: SessionStore }
   redirectProxyUrl?: string
   /** The configured origin (`url` / `AUTH_URL`); when set, no URL is ever built from a request header. */
   origin?: string
@@ -125,6 +128,14 @@ function resolveBackchannelLogout(
   if (typeof store?.revokedAt !== 'function' || typeof store.claimTokenId !== 'function')
     throw new InvalidConfig('backchannelLogout.store must be a logout store (MemoryLogoutStore or RedisLogoutStore)')
   return { store, maxTokenAge: positiveSeconds('backchannelLogout.maxTokenAge', options.maxTokenAge, 300) }
+}
+
+function resolveSessionManagement(options: SessionManagementOptions | undefined): { store: SessionStore } | undefined {
+  if (options === undefined) return undefined
+  const store = (options as Partial<SessionManagementOptions> | null)?.store
+  if (typeof store?.isRevoked !== 'function' || typeof store.put !== 'function' || typeof store.revoke !== 'function')
+    throw new InvalidConfig('sessionManagement.store must be a session store (MemorySessionStore or RedisSessionStore)')
+  return { store }
 }
 
 function positiveMilliseconds(name: string, value: unknown, fallback: number): number {
@@ -365,6 +376,7 @@ function build(config: AuthConfig): ResolvedConfig {
     machines: configureMachines(machineRegistry, config.flows, logger),
     flowStore,
     backchannelLogout: resolveBackchannelLogout(config.backchannelLogout),
+    sessionManagement: resolveSessionManagement(config.sessionManagement),
     redirectProxyUrl: config.redirectProxyUrl,
     origin,
     redirectProxyAllows: resolveProxyAllowList(config, logger),

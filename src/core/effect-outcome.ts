@@ -8,6 +8,8 @@ import { runFlow, type AnyHandlers, type FlowEvent, type FlowPersistence, type F
 import { chunkCookie, clearChunkedCookie, cookieChunkSize } from '../session/cookie-chunks.js'
 import type { RequestContext } from './context.js'
 import { outboundOrigin } from './outbound-origin.js'
+import { clientAddress } from './client-address.js'
+import { userAgentSummary } from '../session/user-agent.js'
 
 /** The environment of one request; its web `Request` is asked for only by effects that hand it to the app. */
 class RequestEffectEnv implements EffectEnv {
@@ -32,6 +34,16 @@ class RequestEffectEnv implements EffectEnv {
 
   get request(): Request {
     return this.ctx.req.request
+  }
+
+  /** Read for a session's record only (sign-in, a session sliding): a plain session check never asks. */
+  get device(): { userAgent?: string; clientAddress?: string } {
+    const { req, config } = this.ctx
+    const forwarded = config.source.trustedProxies === undefined ? null : req.header('x-forwarded-for')
+    return {
+      userAgent: userAgentSummary(req.header('user-agent')),
+      clientAddress: clientAddress(req.peerAddress, forwarded, config.source.trustedProxies),
+    }
   }
 }
 

@@ -17,6 +17,7 @@ const actions: ReadonlySet<string> = new Set<AuthAction>([
   'error',
   'providers',
   'session',
+  'sessions',
   'signin',
   'signout',
   'verify-request',

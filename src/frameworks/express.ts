@@ -26,6 +26,12 @@ import { setClientAddress } from '../core/client-address.js'
 import { createLogger, logRefusal, type LoggerInstance } from '../logger.js'
 import { isUsableHost, originOfUrl } from '../security/origin.js'
 import { getAccessToken as getAccessTokenOf } from '../core/access-token.js'
+import {
+  listSessions as listSessionsOf,
+  revokeOtherSessions as revokeOtherSessionsOf,
+  revokeSession as revokeSessionOf,
+  type ListedSession,
+} from '../core/session-management.js'
 import type { AccessTokenResult, AuthConfig, Session } from '../types/index.js'
 import { NodeIncoming, readNodeStream, writeWire } from './shared/node-io.js'
 import { scalarText } from '../security/scalar-text.js'
@@ -238,4 +244,34 @@ export async function getAccessToken(
   const result = await getAccessTokenOf(new Request(`${originOf(req, config)}/`, { headers }), config, providerId)
   if (res && result.setCookie.length > 0) res.append('Set-Cookie', result.setCookie)
   return result
+}
+
+export { revokeUserSessions } from '../core/session-management.js'
+export type { ListedSession } from '../core/session-management.js'
+
+/** The web `Request` the session-management calls read: the site's origin and the request's cookies, nothing else. */
+function sessionRequest(req: ExpressRequest, config: AuthConfig): Request {
+  prepareConfig(config)
+  const headers = new Headers()
+  const cookie = req.get('cookie')
+  if (cookie) headers.set('cookie', cookie)
+  return new Request(`${originOf(req, config)}/`, { headers })
+}
+
+/**
+ * The signed-in user's sessions (session management, docs/sessions.md), the request's own marked `current`; null
+ * when nobody is signed in.
+ */
+export function listSessions(req: ExpressRequest, config: AuthConfig): Promise<ListedSession[] | null> {
+  return listSessionsOf(sessionRequest(req, config), config)
+}
+
+/** Ends one of the signed-in user's sessions on every instance; false when the user has no session with that id. */
+export function revokeSession(req: ExpressRequest, config: AuthConfig, id: string): Promise<boolean> {
+  return revokeSessionOf(sessionRequest(req, config), config, id)
+}
+
+/** Ends every session of the signed-in user but this one; how many, or null when nobody is signed in. */
+export function revokeOtherSessions(req: ExpressRequest, config: AuthConfig): Promise<number | null> {
+  return revokeOtherSessionsOf(sessionRequest(req, config), config)
 }

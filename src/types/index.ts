@@ -12,6 +12,7 @@ import type { CookiesOptions, CookieRecord } from './cookies.js'
 import type { Provider, InternalProvider } from './providers.js'
 import type { FlowStore } from './flow-store.js'
 import type { BackchannelLogoutOptions } from './logout-store.js'
+import type { SessionManagementOptions } from './session-store.js'
 import type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
 import type { raw, skipCSRFCheck } from './symbols.js'
 
@@ -49,6 +50,7 @@ export type { CookiesOptions, CookieOption, CookieRecord, CookieSerializeOptions
 export type * from './providers.js'
 export type { FlowStore, FlowRecord } from './flow-store.js'
 export type { BackchannelLogoutOptions, LogoutStore } from './logout-store.js'
+export type { SessionManagementOptions, SessionRecord, SessionStore } from './session-store.js'
 export type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
 export type {
   AccessTokenError,
@@ -66,6 +68,7 @@ export type AuthAction =
   | 'error'
   | 'providers'
   | 'session'
+  | 'sessions'
   | 'signin'
   | 'signout'
   | 'verify-request'
@@ -150,6 +153,12 @@ export interface EventCallbacks {
    * failed sign-ins. `account` is the submitted identifier as normalised, whether or not such a user exists.
    */
   credentialsLockout: (message: CredentialsLockoutMessage) => Awaitable<void>
+  /**
+   * Authchart extension: sessions were ended before they expired (session management), by their user from another
+   * device (`by: "user"`) or by the app (`revokeUserSessions`, `by: "app"`). `sessionIds` are the ids listed by
+   * `listSessions`; empty when every session of the user signed in before now was ended.
+   */
+  sessionRevoked: (message: { userId: string; sessionIds: string[]; by: 'user' | 'app' }) => Awaitable<void>
 }
 
 /** What the `credentialsLockout` event says. */
@@ -240,6 +249,12 @@ export interface AuthConfig {
    * revocation check on JWT session reads. Without it, no revocation list is looked up. See docs/logout.md.
    */
   backchannelLogout?: BackchannelLogoutOptions
+  /**
+   * Authchart: session management: every session gets an id and a record its user can see (`listSessions`, the
+   * `/sessions` page), and any session can be ended at once on every instance, JWT sessions included. See
+   * docs/sessions.md.
+   */
+  sessionManagement?: SessionManagementOptions
   /** Authchart: replace or add guards at the machines' documented extension points. */
   flows?: FlowExtensions
   /** Authchart: called for every machine transition, with no secrets in the record. */

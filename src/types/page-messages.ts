@@ -45,6 +45,22 @@ export interface PageMessages {
   signInErrors: SignInErrorMessages
   /** The error page's title and text for each `error` query value; `default` for any other value. */
   errorPages: ErrorPageMessages
+  /** The "your sessions" page (session management); English when a language of the app's own leaves it out. */
+  sessions?: SessionsPageMessages
+}
+
+/** The "your sessions" page: `{time}` is a date and time, `{address}` a client address, `{method}` a provider id. */
+export interface SessionsPageMessages {
+  title: string
+  intro: string
+  thisDevice: string
+  signedIn: string
+  lastSeen: string
+  from: string
+  via: string
+  signOutDevice: string
+  signOutOthers: string
+  none: string
 }
 
 /** The sign-in page's error messages, keyed by the `error` query value. */

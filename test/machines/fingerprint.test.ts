@@ -23,7 +23,7 @@ const pinned: Record<string, { version: number; fingerprint: string }> = {
   credentials: { version: 4, fingerprint: 'IXjn1f3dlynd' },
   email: { version: 3, fingerprint: 'tKqLFGy9Onkz' },
   oauth: { version: 4, fingerprint: 'vJErvHJkTsKz' },
-  session: { version: 3, fingerprint: 'ALdZ98N5VIaJ' },
+  session: { version: 4, fingerprint: 'wgceGbfMKAb0' },
   tokenRefresh: { version: 1, fingerprint: 'RYSTen21BUvZ' },
   webauthn: { version: 2, fingerprint: 'yZKaLNLWTKTb' },
 }

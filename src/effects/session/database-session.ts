@@ -14,6 +14,8 @@ import { strategyNeutralSessionEffects } from './session-clearing.js'
 import { providerTokensOf } from '../token-refresh/provider-tokens.js'
 import { refreshTokenError, refreshVerdict } from '../token-refresh/refresh-verdict.js'
 import { buildProviderLogoutUrl, type ProviderLogoutTarget, type SessionLogoutInput } from './provider-logout.js'
+import { databaseSessionId, sessionRecordOf, writeSessionRecord } from './session-record.js'
+import type { StoredSessionRecord } from '../../types/session-store.js'
 
 /**
  * A session row's expiry: `maxAge` from this request's clock, to the millisecond as Auth.js writes it, so rows written
@@ -61,6 +63,11 @@ export function databaseSessionEffects(
       if (!sessionToken) return { type: 'SESSION_NOT_FOUND' }
       const found = await adapter.getSessionAndUser(sessionToken)
       if (!found) return { type: 'SESSION_INVALID' }
+      // Session management: a row its user ended elsewhere is gone already; the id check covers a row whose delete
+      // raced this read.
+      const store = config.sessionManagement?.store
+      if (store && (await store.isRevoked(found.user.id, databaseSessionId(sessionToken), Number.POSITIVE_INFINITY)))
+        return { type: 'SESSION_REVOKED_BY_SITE' }
       row = found.session
       user = found.user
       const expiresAt = found.session.expires.getTime() / 1000
@@ -92,6 +99,7 @@ export function databaseSessionEffects(
       const expires = expiryFrom(env)
       await adapter.updateSession({ sessionToken: current.sessionToken, expires })
       row = { ...current, expires }
+      await touchSessionRecord(env, current, expires)
       outcome.issuedSession = { value: current.sessionToken, expires: expires.getTime() / 1000 }
       return { type: 'SESSION_REISSUED' }
     },
@@ -140,6 +148,9 @@ export function databaseSessionEffects(
       }
       try {
         const deleted = await adapter.deleteSession(sessionToken)
+        const owner = deleted?.userId ?? row?.userId
+        const store = config.sessionManagement?.store
+        if (store && owner) await store.revoke(owner, [databaseSessionId(sessionToken)], maxAge)
         await emitAppEvent(env, 'signOut', { session: deleted ?? null })
         const ownerId = deleted?.userId ?? row?.userId
         if (providerLogout && logout?.accountsListable && ownerId) providerLogout.idToken = await idTokenOf(ownerId)
@@ -161,10 +172,41 @@ export async function createDatabaseSession(
   env: EffectEnv,
   adapter: WrappedAdapter,
   userId: string,
+  signIn: { method?: string; amr?: unknown } = {},
 ): Promise<{ type: 'SESSION_ISSUED' }> {
   const sessionToken = env.config.session.generateSessionToken()
   const expires = expiryFrom(env)
   await adapter.createSession({ sessionToken, userId, expires })
   env.outcome.issuedSession = { value: sessionToken, expires: expires.getTime() / 1000 }
+  if (env.config.sessionManagement) {
+    const fields = { id: databaseSessionId(sessionToken), userId, createdAt: env.nowMs, expiresAt: expires.getTime() }
+    await writeSessionRecord(env, sessionRecordOf(env, { ...fields, ...signIn }, sessionToken))
+  }
   return { type: 'SESSION_ISSUED' }
+}
+
+/**
+ * Session management: the record of a database session that slid says when it was last seen, and from where. Its
+ * sign-in time and method are kept from the record already there (a session from before session management was on
+ * is recorded from now).
+ */
+async function touchSessionRecord(env: EffectEnv, row: AdapterSession, expires: Date): Promise<void> {
+  const store = env.config.sessionManagement?.store
+  if (!store) return
+  const id = databaseSessionId(row.sessionToken)
+  let known: StoredSessionRecord | undefined
+  try {
+    known = (await store.list(row.userId)).find((record) => record.id === id)
+  } catch {
+    known = undefined
+  }
+  const fields = {
+    id,
+    userId: row.userId,
+    createdAt: known?.createdAt ?? env.nowMs,
+    expiresAt: expires.getTime(),
+    method: known?.method,
+    amr: known?.amr,
+  }
+  await writeSessionRecord(env, sessionRecordOf(env, fields, row.sessionToken))
 }

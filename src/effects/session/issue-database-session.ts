@@ -37,7 +37,10 @@ export async function issueDatabaseSession(
   }
   if (!userId) return { type: 'SESSION_FAILED', error: 'CallbackRouteError' }
   await keepTokensInAccount(env, adapter, subject.account)
-  const issued = await createDatabaseSession(env, adapter, userId)
+  const issued = await createDatabaseSession(env, adapter, userId, {
+    method: subject.account?.provider,
+    amr: (subject.profile as { amr?: unknown } | undefined)?.amr,
+  })
   await indexForBackchannelLogout(env, subject)
   return issued
 }

@@ -11,6 +11,14 @@ import type { EffectEnv } from '../shared/effect-env.js'
 import { defaultJwtCallback } from '../shared/default-callbacks.js'
 import { keepTokensInJwt } from '../token-refresh/sign-in-tokens.js'
 import { opLogoutClaimName, type OpLogoutClaim } from './op-logout-claim.js'
+import {
+  newSessionIdClaim,
+  sessionIdClaimName,
+  jwtRecordDue,
+  sessionRecordOf,
+  writeSessionRecord,
+  type SessionIdClaim,
+} from './session-record.js'
 
 /** Who is signing in, as the sign-in flows know it. */
 export interface SignInSubject {
@@ -74,6 +82,8 @@ function writeIssued(env: EffectEnv, subject: SignInSubject, shaped: JWT): Sessi
   const { config } = env
   let token = keepTokensInJwt(config, shaped, subject.account)
   if (subject.opLogout) token = { ...token, [opLogoutClaimName]: subject.opLogout }
+  const managed = config.sessionManagement ? newSessionIdClaim(env, subject.account?.provider) : undefined
+  if (managed) token = { ...token, [sessionIdClaimName]: managed }
   const failed = (err: unknown): SessionIssued => {
     config.logger.error(
       new JWTSessionError('the session token could not be encoded', { err: err instanceof Error ? err : undefined }),
@@ -83,10 +93,11 @@ function writeIssued(env: EffectEnv, subject: SignInSubject, shaped: JWT): Sessi
   try {
     const written = writeSessionToken(config, env.sessionCookieName, token, env.now)
     const sealed = token
-    if (written instanceof Promise) {
-      return written.then((issued) => {
+    if (written instanceof Promise || managed) {
+      return Promise.resolve(written).then(async (issued) => {
         env.outcome.issuedSession = issued
         env.outcome.token = sealed
+        if (managed) await recordSignIn(env, subject, sealed, managed, issued.expires)
         return { type: 'SESSION_ISSUED' } as const
       }, failed)
     }
@@ -96,4 +107,30 @@ function writeIssued(env: EffectEnv, subject: SignInSubject, shaped: JWT): Sessi
   } catch (err) {
     return failed(err)
   }
+}
+
+/** The new session's record (session management): who, from which device, how. */
+function recordSignIn(
+  env: EffectEnv,
+  subject: SignInSubject,
+  token: JWT,
+  claim: SessionIdClaim,
+  expires: number,
+): Promise<void> {
+  if (typeof token.sub !== 'string') return Promise.resolve()
+  // Written now: the checks that follow need not write it again before `updateAge` has passed.
+  const store = env.config.sessionManagement?.store
+  if (store) jwtRecordDue(store, claim.id, env.nowMs, env.config.session.updateAge * 1000)
+  const profileAmr = (subject.profile as { amr?: unknown } | undefined)?.amr
+  return writeSessionRecord(
+    env,
+    sessionRecordOf(env, {
+      id: claim.id,
+      userId: token.sub,
+      createdAt: claim.at,
+      expiresAt: expires * 1000,
+      method: claim.m,
+      amr: token.amr ?? profileAmr,
+    }),
+  )
 }

@@ -28,6 +28,13 @@ import {
 import { refreshTokenError, refreshVerdict } from '../token-refresh/refresh-verdict.js'
 import { opLogoutClaimName, readOpLogoutClaim, sessionKeys } from './op-logout-claim.js'
 import { buildProviderLogoutUrl, type ProviderLogoutTarget, type SessionLogoutInput } from './provider-logout.js'
+import {
+  jwtRecordDue,
+  managedJwtSession,
+  sessionIdClaimName,
+  sessionRecordOf,
+  writeSessionRecord,
+} from './session-record.js'
 
 /** The session machine's handlers, as its contract types them. */
 export type SessionHandlers = HandlersFor<SessionCommand, SessionEvent, typeof sessionContract>
@@ -112,9 +119,28 @@ class JwtSessionEffects implements SessionHandlers {
 
   #checked(token: JWT | null): Answer<'loadSession'> {
     const revoked = token ? revocationCheck(this.env, token) : undefined
-    if (!revoked) return this.#loaded(token)
+    if (!revoked) return this.#checkedHere(token)
     return revoked.then((isRevoked) =>
-      isRevoked ? ({ type: 'SESSION_REVOKED_AT_PROVIDER' } as const) : this.#loaded(token),
+      isRevoked ? ({ type: 'SESSION_REVOKED_AT_PROVIDER' } as const) : this.#checkedHere(token),
+    )
+  }
+
+  /** Session management: a session its user or the app ended is refused (a lookup in this process's memory). */
+  #checkedHere(token: JWT | null): Answer<'loadSession'> {
+    const managed = token ? managedJwtSession(this.env.config, token) : undefined
+    if (!managed) return this.#loaded(token)
+    const { store, claim, userId } = managed
+    const revoked = store.isRevoked(userId, claim.id, claim.at)
+    if (revoked === true) return { type: 'SESSION_REVOKED_BY_SITE' }
+    if (revoked === false) return this.#loaded(token)
+    return revoked.then(
+      (isRevoked) => (isRevoked ? ({ type: 'SESSION_REVOKED_BY_SITE' } as const) : this.#loaded(token)),
+      (err: unknown) => {
+        throw new FlowStoreUnavailable('the session store could not be read', {
+          store: store.kind,
+          err: err instanceof Error ? err : undefined,
+        })
+      },
     )
   }
 
@@ -163,12 +189,16 @@ class JwtSessionEffects implements SessionHandlers {
     }
     if (next === null || next === undefined) return { type: 'SESSION_REVOKED' }
     const rejoined = rejoinProviderTokens(next, own)
-    // Authchart's logout claim outlives a callback that rebuilds the token from scratch.
+    // Authchart's logout and session id claims outlive a callback that rebuilds the token from scratch.
     const logoutClaim = current[opLogoutClaimName]
-    this.#token =
-      logoutClaim !== undefined && rejoined[opLogoutClaimName] === undefined
-        ? { ...rejoined, [opLogoutClaimName]: logoutClaim }
-        : rejoined
+    const sessionIdClaim = current[sessionIdClaimName]
+    this.#token = {
+      ...rejoined,
+      ...(logoutClaim !== undefined && rejoined[opLogoutClaimName] === undefined
+        ? { [opLogoutClaimName]: logoutClaim }
+        : {}),
+      ...(sessionIdClaim !== undefined ? { [sessionIdClaimName]: sessionIdClaim } : {}),
+    }
     // An update is the app asking for a new cookie, whatever the callback did.
     return { type: 'SESSION_REFRESHED', changed: isUpdate || JSON.stringify(next) !== before }
   }
@@ -191,13 +221,28 @@ class JwtSessionEffects implements SessionHandlers {
     return this.#reissued(written)
   }
 
-  #reissued(issued: { value: string; expires: number }): Awaited<Answer<'reissueSession'>> {
+  #reissued(issued: { value: string; expires: number }): Answer<'reissueSession'> {
     this.env.outcome.issuedSession = issued
     this.#expires = issued.expires
     // As Auth.js answers: the new expiry counted from the request's clock to the millisecond (the token's `exp`
     // holds whole seconds).
     this.#issuedExpiry = new Date(this.env.nowMs + (issued.expires - this.env.now) * 1000).toISOString()
-    return { type: 'SESSION_REISSUED' }
+    // The record says when the session was last seen, and from where: written at most once per `updateAge` (the
+    // cookie itself is re-sealed on every check).
+    const managed = managedJwtSession(this.env.config, this.#token as JWT)
+    if (!managed) return { type: 'SESSION_REISSUED' }
+    const { claim, userId, store } = managed
+    if (!jwtRecordDue(store, claim.id, this.env.nowMs, this.env.config.session.updateAge * 1000))
+      return { type: 'SESSION_REISSUED' }
+    const record = sessionRecordOf(this.env, {
+      id: claim.id,
+      userId,
+      createdAt: claim.at,
+      expiresAt: issued.expires * 1000,
+      method: claim.m,
+      amr: (this.#token as JWT).amr,
+    })
+    return writeSessionRecord(this.env, record).then(() => ({ type: 'SESSION_REISSUED' }) as const)
   }
 
   #reissueFailed(err: unknown): Awaited<Answer<'reissueSession'>> {
@@ -265,6 +310,9 @@ class JwtSessionEffects implements SessionHandlers {
         ? await readSessionToken(env.config, env.sessionCookieName, this.rawCookie, env.now)
         : null
       env.outcome.clearSession = true
+      // Under session management a signed-out token is ended everywhere, not only forgotten by this browser.
+      const managed = ending ? managedJwtSession(env.config, ending) : undefined
+      if (managed) await managed.store.revoke(managed.userId, [managed.claim.id], env.config.jwt.maxAge)
       await emitAppEvent(env, 'signOut', { token: ending && splitProviderTokens(ending).visible })
       const claim = readOpLogoutClaim(ending)
       const provider = claim?.idt ? this.logout?.endSessionProvider(claim.p) : undefined

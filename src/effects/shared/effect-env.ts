@@ -15,6 +15,7 @@ import type { JWT } from '../../types/jwt.js'
 import type { LoggerInstance } from '../../types/logger.js'
 import type { SessionTokenConfig } from '../../session/session-token.js'
 import type { BackchannelLogoutOptions } from '../../types/logout-store.js'
+import type { SessionStore } from '../../types/session-store.js'
 import type { RefreshFailureAction, TokenRefreshLock } from '../../types/token-refresh.js'
 
 /** A provider's `tokenRefresh` option with its defaults applied. */
@@ -54,6 +55,8 @@ export interface EffectConfig extends SessionTokenConfig {
   theme: Theme
   /** Back-channel logout: the store of revocations and session index, when configured. */
   backchannelLogout?: BackchannelLogoutOptions
+  /** Session management: the store of session records and revocations, when configured. */
+  sessionManagement?: { store: SessionStore }
   /** Providers whose tokens the session keeps and `getAccessToken` renews, by id (docs/token-refresh.md). */
   tokenRefresh?: ReadonlyMap<string, ResolvedTokenRefresh>
   /** Shares refreshes between instances (the Redis flow store offers one); without it, one process only. */
@@ -76,6 +79,8 @@ export interface EffectEnv {
   /** The same instant in epoch milliseconds. */
   nowMs: number
   request: Request
+  /** Who is asking, for a session's record: a short User-Agent summary and the client's address as the limits see it. */
+  readonly device?: { userAgent?: string; clientAddress?: string }
   body?: Record<string, unknown>
   outcome: EffectOutcome
 }

@@ -52,4 +52,16 @@ export const de: PageMessages = {
     },
     default: { title: 'Fehler', text: 'Bei der Anmeldung ist ein Fehler aufgetreten.' },
   },
+  sessions: {
+    title: 'Ihre Sitzungen',
+    intro: 'Sie sind auf diesen Geräten angemeldet. Melden Sie alle ab, die Sie nicht kennen.',
+    thisDevice: 'Dieses Gerät',
+    signedIn: 'Angemeldet am {time}',
+    lastSeen: 'Zuletzt gesehen am {time}',
+    from: 'Von {address}',
+    via: 'Mit {method}',
+    signOutDevice: 'Abmelden',
+    signOutOthers: 'Überall sonst abmelden',
+    none: 'Keine weiteren Sitzungen.',
+  },
 }

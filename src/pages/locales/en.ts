@@ -1,5 +1,19 @@
 /** English: the default language of the built-in pages, and the fallback for any text a locale leaves out. */
-import type { PageMessages } from '../../types/page-messages.js'
+import type { PageMessages, SessionsPageMessages } from '../../types/page-messages.js'
+
+/** The "your sessions" page; also the texts an app's own language falls back to. */
+export const enSessions: SessionsPageMessages = {
+  title: 'Your sessions',
+  intro: 'You are signed in on these devices. Sign out of any you do not recognise.',
+  thisDevice: 'This device',
+  signedIn: 'Signed in {time}',
+  lastSeen: 'Last seen {time}',
+  from: 'From {address}',
+  via: 'With {method}',
+  signOutDevice: 'Sign out',
+  signOutOthers: 'Sign out everywhere else',
+  none: 'No other sessions.',
+}
 
 export const en: PageMessages = {
   signInTitle: 'Sign in',
@@ -48,4 +62,5 @@ export const en: PageMessages = {
     },
     default: { title: 'Error', text: 'Something went wrong while signing in.' },
   },
+  sessions: enSessions,
 }

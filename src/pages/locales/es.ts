@@ -50,4 +50,16 @@ export const es: PageMessages = {
     },
     default: { title: 'Error', text: 'Se ha producido un error al iniciar sesión.' },
   },
+  sessions: {
+    title: 'Tus sesiones',
+    intro: 'Has iniciado sesión en estos dispositivos. Cierra la sesión en los que no reconozcas.',
+    thisDevice: 'Este dispositivo',
+    signedIn: 'Sesión iniciada el {time}',
+    lastSeen: 'Visto por última vez el {time}',
+    from: 'Desde {address}',
+    via: 'Con {method}',
+    signOutDevice: 'Cerrar sesión',
+    signOutOthers: 'Cerrar sesión en todos los demás',
+    none: 'No hay otras sesiones.',
+  },
 }

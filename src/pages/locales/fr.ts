@@ -51,4 +51,16 @@ export const fr: PageMessages = {
     },
     default: { title: 'Erreur', text: 'Une erreur s’est produite lors de la connexion.' },
   },
+  sessions: {
+    title: 'Vos sessions',
+    intro: 'Vous êtes connecté sur ces appareils. Déconnectez ceux que vous ne reconnaissez pas.',
+    thisDevice: 'Cet appareil',
+    signedIn: 'Connexion le {time}',
+    lastSeen: 'Vu pour la dernière fois le {time}',
+    from: 'Depuis {address}',
+    via: 'Avec {method}',
+    signOutDevice: 'Déconnecter',
+    signOutOthers: 'Déconnecter partout ailleurs',
+    none: 'Aucune autre session.',
+  },
 }

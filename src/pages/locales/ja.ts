@@ -48,4 +48,16 @@ export const ja: PageMessages = {
     },
     default: { title: 'エラー', text: 'ログイン中にエラーが発生しました。' },
   },
+  sessions: {
+    title: 'ログイン中のセッション',
+    intro: '次のデバイスでログインしています。心当たりのないものはログアウトしてください。',
+    thisDevice: 'このデバイス',
+    signedIn: 'ログイン: {time}',
+    lastSeen: '最終利用: {time}',
+    from: '接続元: {address}',
+    via: '方法: {method}',
+    signOutDevice: 'ログアウト',
+    signOutOthers: 'ほかのすべてからログアウト',
+    none: 'ほかのセッションはありません。',
+  },
 }

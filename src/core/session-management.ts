@@ -1,0 +1,189 @@
+/**
+ * Session management for the app and the built-in `/sessions` page: which sessions a user has (`listSessions`), and
+ * ending one, all but the current one, or all of a user's (`revokeSession`, `revokeOtherSessions`,
+ * `revokeUserSessions`). Needs `sessionManagement` in the config. A JWT session is ended through the store's
+ * revocations (refused on its next check on every instance); a database session's row is deleted as well.
+ *
+ * The request's own session decides whose sessions are listed or ended: an id of another user's session is never
+ * found, so it can neither be listed nor ended.
+ */
+import { AuthError, InvalidConfig } from '../errors.js'
+import { createLogger } from '../logger.js'
+import { databaseSessionId, managedJwtSession } from '../effects/session/session-record.js'
+import { readChunkedCookie } from '../session/cookie-chunks.js'
+import { parseCookieHeader } from '../session/cookie-header.js'
+import { readSessionToken } from '../session/session-token.js'
+import type { AuthConfig } from '../types/index.js'
+import type { SessionRecord, SessionStore, StoredSessionRecord } from '../types/session-store.js'
+import { resolveConfig, type ResolvedConfig } from './config.js'
+
+/** A session as `listSessions` shows it: its record, and whether it is the one of the request. */
+export interface ListedSession extends SessionRecord {
+  current: boolean
+}
+
+/** The signed-in user of a request under session management, and the id of the request's session. */
+export interface CurrentSession {
+  userId: string
+  id: string
+}
+
+function storeOf(config: ResolvedConfig): SessionStore {
+  const store = config.sessionManagement?.store
+  if (!store) throw new InvalidConfig('session management needs `sessionManagement: { store }` in the config')
+  return store
+}
+
+function resolved(config: AuthConfig): ResolvedConfig {
+  try {
+    return resolveConfig(config)
+  } catch (error) {
+    createLogger(config ?? {}).error(error instanceof Error ? error : new AuthError(String(error)))
+    throw error
+  }
+}
+
+/** Whether the request came over HTTPS as the cookies see it: the secure cookie set then names the session cookie. */
+function sessionCookieName(config: ResolvedConfig, request: Request): string {
+  const origin = config.origin ?? new URL(request.url).origin
+  const secure = config.cookies.forced
+    ? config.cookies.secure.sessionToken.options.secure === true
+    : origin.startsWith('https:')
+  return (secure ? config.cookies.secure : config.cookies.insecure).sessionToken.name
+}
+
+/**
+ * The request's session under session management, or null when nobody is signed in (no cookie, an unreadable,
+ * expired or revoked one).
+ */
+export async function currentSessionOf(config: ResolvedConfig, request: Request): Promise<CurrentSession | null> {
+  const store = storeOf(config)
+  const name = sessionCookieName(config, request)
+  const raw = readChunkedCookie(name, parseCookieHeader(request.headers.get('cookie')))
+  if (!raw) return null
+  const nowMs = Date.now()
+  if (config.session.strategy === 'database' && config.adapter) {
+    const found = await config.adapter.getSessionAndUser(raw)
+    if (!found || found.session.expires.getTime() <= nowMs) return null
+    const id = databaseSessionId(raw)
+    if (await store.isRevoked(found.user.id, id, Number.POSITIVE_INFINITY)) return null
+    return { userId: found.user.id, id }
+  }
+  const token = await readSessionToken(config, name, raw, Math.floor(nowMs / 1000))
+  if (!token) return null
+  const managed = managedJwtSession(config, token)
+  if (!managed) return null
+  if (await store.isRevoked(managed.userId, managed.claim.id, managed.claim.at)) return null
+  return { userId: managed.userId, id: managed.claim.id }
+}
+
+function shown(record: StoredSessionRecord, currentId: string | undefined): ListedSession {
+  const { sessionToken: _hidden, ...visible } = record
+  return { ...visible, current: record.id === currentId }
+}
+
+/** How long a revocation must be remembered: until every session it can end has expired by itself. */
+function revocationSeconds(config: ResolvedConfig): number {
+  return Math.max(config.session.maxAge, config.jwt.maxAge)
+}
+
+/** Ends the listed sessions of one user: database rows deleted, ids revoked everywhere, the event sent. */
+async function endSessions(
+  config: ResolvedConfig,
+  userId: string,
+  records: StoredSessionRecord[],
+  by: 'user' | 'app',
+): Promise<number> {
+  if (records.length === 0) return 0
+  const store = storeOf(config)
+  for (const record of records) if (record.sessionToken) await config.adapter?.deleteSession(record.sessionToken)
+  const ids = records.map((record) => record.id)
+  await store.revoke(userId, ids, revocationSeconds(config))
+  await announce(config, { userId, sessionIds: ids, by })
+  return ids.length
+}
+
+async function announce(
+  config: ResolvedConfig,
+  message: { userId: string; sessionIds: string[]; by: 'user' | 'app' },
+): Promise<void> {
+  const listener = config.events.sessionRevoked
+  if (!listener) return
+  try {
+    await listener(message)
+  } catch (err) {
+    config.logger.error(err instanceof Error ? err : new AuthError(String(err)))
+  }
+}
+
+/** The sessions of the request's user, the request's own first; null when nobody is signed in. */
+export async function listSessionsOf(config: ResolvedConfig, request: Request): Promise<ListedSession[] | null> {
+  const current = await currentSessionOf(config, request)
+  if (!current) return null
+  const records = await storeOf(config).list(current.userId)
+  return records
+    .map((record) => shown(record, current.id))
+    .sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt - a.lastSeenAt)
+}
+
+/** Ends one session of the request's user; false when the user has no session with that id (or nobody is signed in). */
+export async function revokeSessionOf(config: ResolvedConfig, request: Request, id: string): Promise<boolean> {
+  const current = await currentSessionOf(config, request)
+  if (!current || typeof id !== 'string') return false
+  const record = (await storeOf(config).list(current.userId)).find((candidate) => candidate.id === id)
+  if (!record) return false
+  await endSessions(config, current.userId, [record], 'user')
+  return true
+}
+
+/** Ends every other session of the request's user; the number ended (null when nobody is signed in). */
+export async function revokeOtherSessionsOf(config: ResolvedConfig, request: Request): Promise<number | null> {
+  const current = await currentSessionOf(config, request)
+  if (!current) return null
+  const others = (await storeOf(config).list(current.userId)).filter((record) => record.id !== current.id)
+  return endSessions(config, current.userId, others, 'user')
+}
+
+/**
+ * The sessions of the request's signed-in user, each with its record (device, address, sign-in time and method, last
+ * seen) and `current` for the request's own; null when nobody is signed in.
+ * @param request the app's request (its `Cookie` header carries the session)
+ * @param config the configuration `Auth()` is given, with `sessionManagement`
+ */
+export function listSessions(request: Request, config: AuthConfig): Promise<ListedSession[] | null> {
+  return listSessionsOf(resolved(config), request)
+}
+
+/**
+ * Ends one of the request's user's sessions (`id` as `listSessions` gave it), on every instance at once.
+ * @returns false when the signed-in user has no session with that id, or nobody is signed in
+ */
+export function revokeSession(request: Request, config: AuthConfig, id: string): Promise<boolean> {
+  return revokeSessionOf(resolved(config), request, id)
+}
+
+/**
+ * Ends every session of the request's user but the request's own ("sign out everywhere else").
+ * @returns how many were ended, or null when nobody is signed in
+ */
+export function revokeOtherSessions(request: Request, config: AuthConfig): Promise<number | null> {
+  return revokeOtherSessionsOf(resolved(config), request)
+}
+
+/**
+ * Ends every session of a user signed in before now, on every instance at once: for the app, after a password or
+ * factor change, or when an account is locked. Database session rows are deleted; JWT sessions are refused at their
+ * next check, including those the store holds no record of.
+ * @returns how many listed sessions were ended
+ */
+export async function revokeUserSessions(config: AuthConfig, userId: string): Promise<number> {
+  const resolvedConfig = resolved(config)
+  const store = storeOf(resolvedConfig)
+  if (typeof userId !== 'string' || userId === '') throw new InvalidConfig('revokeUserSessions: userId is required')
+  const records = await store.list(userId)
+  for (const record of records)
+    if (record.sessionToken) await resolvedConfig.adapter?.deleteSession(record.sessionToken)
+  await store.revokeUser(userId, Date.now(), revocationSeconds(resolvedConfig))
+  await announce(resolvedConfig, { userId, sessionIds: records.map((record) => record.id), by: 'app' })
+  return records.length
+}

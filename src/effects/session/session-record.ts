@@ -1,0 +1,117 @@
+/**
+ * Session management in the session handlers: the id a JWT session carries, its record (written at sign-in and when
+ * the session slides, at most once per `updateAge`), and the revocation check made on every read. A database
+ * session's id is a digest of its token, so the token itself never leaves the store.
+ */
+import { createHash } from 'node:crypto'
+import { FlowStoreUnavailable } from '../../errors.js'
+import { randomId } from '../../security/random.js'
+import type { JWT } from '../../types/jwt.js'
+import type { SessionStore, StoredSessionRecord } from '../../types/session-store.js'
+import type { EffectEnv } from '../shared/effect-env.js'
+
+/** Authchart's claim of a JWT session under session management: its id, sign-in time (epoch ms) and method. */
+export const sessionIdClaimName = 'authchart:sid'
+
+export interface SessionIdClaim {
+  id: string
+  /** When the user signed in, epoch milliseconds: a per-user revocation ends the sessions signed in before it. */
+  at: number
+  /** The provider signed in with. */
+  m?: string
+}
+
+/** The session id claim of a token, when it has a well-formed one. */
+export function readSessionIdClaim(token: JWT | null | undefined): SessionIdClaim | undefined {
+  const claim = token?.[sessionIdClaimName] as Partial<SessionIdClaim> | undefined
+  if (typeof claim !== 'object' || claim === null) return undefined
+  if (typeof claim.id !== 'string' || typeof claim.at !== 'number') return undefined
+  return { id: claim.id, at: claim.at, ...(typeof claim.m === 'string' ? { m: claim.m } : {}) }
+}
+
+/** A new session id claim for a sign-in now. */
+export function newSessionIdClaim(env: EffectEnv, method: string | undefined): SessionIdClaim {
+  return { id: randomId(), at: env.nowMs, ...(method ? { m: method } : {}) }
+}
+
+/** The id a database session is listed and revoked by: a digest of its token, never the token. */
+export function databaseSessionId(sessionToken: string): string {
+  return createHash('sha256').update(sessionToken).digest('base64url').slice(0, 22)
+}
+
+function amrOf(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((entry) => typeof entry === 'string') ? value : undefined
+}
+
+/** A session's record as of this request. */
+export function sessionRecordOf(
+  env: EffectEnv,
+  fields: { id: string; userId: string; createdAt: number; expiresAt: number; method?: string; amr?: unknown },
+  sessionToken?: string,
+): StoredSessionRecord {
+  const device = env.device ?? {}
+  const amr = amrOf(fields.amr)
+  return {
+    id: fields.id,
+    userId: fields.userId,
+    createdAt: fields.createdAt,
+    lastSeenAt: env.nowMs,
+    expiresAt: fields.expiresAt,
+    ...(device.userAgent ? { userAgent: device.userAgent } : {}),
+    ...(device.clientAddress ? { clientAddress: device.clientAddress } : {}),
+    ...(fields.method ? { method: fields.method } : {}),
+    ...(amr ? { amr } : {}),
+    ...(sessionToken ? { sessionToken } : {}),
+  }
+}
+
+/**
+ * Writes a session's record. A failure is logged and the request goes on: the session is valid all the same, it is
+ * only missing from the device list until it slides again.
+ */
+export async function writeSessionRecord(env: EffectEnv, record: StoredSessionRecord): Promise<void> {
+  const store = env.config.sessionManagement?.store
+  if (!store) return
+  try {
+    await store.put(record)
+  } catch (err) {
+    env.config.logger.error(
+      new FlowStoreUnavailable('the session record could not be written', {
+        store: store.kind,
+        err: err instanceof Error ? err : undefined,
+      }),
+    )
+  }
+}
+
+/** The store, and the id, user and sign-in time of a JWT session under session management. */
+export function managedJwtSession(
+  config: { sessionManagement?: { store: SessionStore } },
+  token: JWT,
+): { store: SessionStore; claim: SessionIdClaim; userId: string } | undefined {
+  const store = config.sessionManagement?.store
+  if (!store) return undefined
+  const claim = readSessionIdClaim(token)
+  const userId = token.sub
+  if (!claim || typeof userId !== 'string') return undefined
+  return { store, claim, userId }
+}
+
+/** Sessions whose record this process wrote lately, per store: id → when (epoch ms). Bounded; cleared when full. */
+const recentlyRecorded = new WeakMap<SessionStore, Map<string, number>>()
+const maxRecentlyRecorded = 100_000
+
+/**
+ * Whether a JWT session's record is due to be written again: a JWT session is re-sealed on every check (as in
+ * Auth.js), and its "last seen" need not be: once per `updateAge` per process is enough for a device list, and
+ * the session check stays free of store writes. A process that restarts writes each record once more.
+ */
+export function jwtRecordDue(store: SessionStore, id: string, nowMs: number, intervalMs: number): boolean {
+  let recent = recentlyRecorded.get(store)
+  if (!recent) recentlyRecorded.set(store, (recent = new Map()))
+  const last = recent.get(id)
+  if (last !== undefined && nowMs - last < intervalMs) return false
+  if (recent.size >= maxRecentlyRecorded) recent.clear()
+  recent.set(id, nowMs)
+  return true
+}

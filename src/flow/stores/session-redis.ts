@@ -1,0 +1,199 @@
+/**
+ * Session management in Redis, shared by every instance.
+ *
+ * - **Revocations** (revoked session ids, per-user epochs) live in one sorted set scored by when they may be
+ *   forgotten (the sessions they end have expired by then), and every change is published on a channel. Each process
+ *   loads the set once, then follows the channel on a connection of its own, so the check made on every page view is
+ *   a lookup in this process's memory, and a session ended through one instance is refused by all the others as soon
+ *   as the message arrives. After a reconnect the set is loaded again (messages sent meanwhile are not lost).
+ * - **Records** (the device list) live in one hash per user, a field per session, written at sign-in and when the
+ *   session slides (at most once per `updateAge`), never on a plain check.
+ *
+ * The revocation keys carry the hash tag `{sessions}`, a user's records the tag of that user, so the store works on a
+ * Redis Cluster (PUBLISH reaches every node's subscribers).
+ *
+ * @example
+ * ```ts
+ * import { Redis } from 'ioredis'
+ * import { RedisSessionStore } from 'authchart/logout-stores'
+ * const sessionManagement = { store: new RedisSessionStore(new Redis(process.env.REDIS_URL!)) }
+ * ```
+ * @module flow/stores/session-redis
+ */
+import type { Cluster, Redis } from 'ioredis'
+import type { SessionStore, StoredSessionRecord } from '../../types/session-store.js'
+import { RevocationCache } from './session-revocations.js'
+
+// The hash lives as long as its longest-lived session: the lifetime is only ever lengthened.
+const putScript =
+  "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) local ttl = tonumber(ARGV[3]) " +
+  "if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end return 1"
+
+/** A revocation as the sorted set and the channel carry it: kind, user, then the id or the epoch. */
+type Revocation = { kind: 'i'; userId: string; id: string } | { kind: 'e'; userId: string; at: number }
+
+function memberOf(revocation: Revocation): string {
+  return revocation.kind === 'i'
+    ? `i\n${revocation.userId}\n${revocation.id}`
+    : `e\n${revocation.userId}\n${revocation.at}`
+}
+
+function parseMember(member: string): Revocation | undefined {
+  const [kind, userId, rest] = member.split('\n')
+  if (userId === undefined || rest === undefined) return undefined
+  if (kind === 'i') return { kind, userId, id: rest }
+  const at = Number(rest)
+  return kind === 'e' && Number.isFinite(at) ? { kind, userId, at } : undefined
+}
+
+function isCluster(client: Redis | Cluster): client is Cluster {
+  return client.isCluster
+}
+
+/** A new connection to the same Redis (or Cluster), for the subscription: a subscribed connection serves nothing else. */
+function connectionLike(client: Redis | Cluster): Redis | Cluster {
+  return isCluster(client) ? client.duplicate() : client.duplicate()
+}
+
+/** A `SessionStore` on an ioredis client (single node, Sentinel or Cluster). */
+export class RedisSessionStore implements SessionStore {
+  readonly kind = 'redis'
+  readonly #client: Redis | Cluster
+  readonly #prefix: string
+  readonly #cache: RevocationCache
+  readonly #now: () => number
+  #subscriber: Redis | Cluster | undefined
+  #loaded = false
+  #starting: Promise<void> | undefined
+
+  /**
+   * `prefix` defaults to `authchart:`; the revocation keys add the hash tag `{sessions}`, a user's records the tag of
+   * the user.
+   */
+  constructor(client: Redis | Cluster, options: { prefix?: string; now?: () => number } = {}) {
+    this.#client = client
+    this.#prefix = options.prefix ?? 'authchart:'
+    this.#now = options.now ?? Date.now
+    this.#cache = new RevocationCache(this.#now)
+  }
+
+  get #revocationsKey(): string {
+    return `${this.#prefix}{sessions}:revocations`
+  }
+
+  #recordsKey(userId: string): string {
+    return `${this.#prefix}session-records:{${encodeURIComponent(userId)}}`
+  }
+
+  #apply(member: string, until: number): void {
+    const revocation = parseMember(member)
+    if (!revocation) return
+    if (revocation.kind === 'i') this.#cache.revokeId(revocation.userId, revocation.id, until)
+    else this.#cache.revokeBefore(revocation.userId, revocation.at, until)
+  }
+
+  /** Loads every live revocation into this process's memory. */
+  async #load(): Promise<void> {
+    const key = this.#revocationsKey
+    await this.#client.zremrangebyscore(key, '-inf', String(this.#now()))
+    const flat = await this.#client.zrange(key, '0', '-1', 'WITHSCORES')
+    for (let i = 0; i + 1 < flat.length; i += 2) this.#apply(flat[i] ?? '', Number(flat[i + 1]))
+    this.#loaded = true
+  }
+
+  /** Subscribes (first, so nothing published meanwhile is missed), then loads the set. */
+  #start(): Promise<void> {
+    this.#starting ??= (async () => {
+      const subscriber = connectionLike(this.#client)
+      this.#subscriber = subscriber
+      subscriber.on('message', (_channel: string, message: string) => {
+        const cut = message.indexOf('\n')
+        this.#apply(message.slice(cut + 1), Number(message.slice(0, cut)))
+      })
+      // Messages published while the connection was down are lost: after a reconnect the whole set is read again.
+      let first = true
+      subscriber.on('ready', () => {
+        if (first) return
+        this.#load().catch(() => {
+          // The next reconnect reads it again; until then the revocations already known still hold.
+        })
+      })
+      await subscriber.subscribe(this.#revocationsKey)
+      first = false
+      await this.#load()
+    })().catch((err: unknown) => {
+      this.#starting = undefined
+      const subscriber = this.#subscriber
+      this.#subscriber = undefined
+      subscriber?.disconnect()
+      throw err
+    })
+    return this.#starting
+  }
+
+  isRevoked(userId: string, id: string, createdAt: number): boolean | Promise<boolean> {
+    if (this.#loaded) return this.#cache.isRevoked(userId, id, createdAt)
+    return this.#start().then(() => this.#cache.isRevoked(userId, id, createdAt))
+  }
+
+  async put(record: StoredSessionRecord): Promise<void> {
+    const ttl = Math.max(1, Math.ceil(record.expiresAt - this.#now()))
+    await this.#client.eval(putScript, 1, this.#recordsKey(record.userId), record.id, JSON.stringify(record), ttl)
+  }
+
+  async list(userId: string): Promise<StoredSessionRecord[]> {
+    const key = this.#recordsKey(userId)
+    const fields = await this.#client.hgetall(key)
+    const now = this.#now()
+    const live: StoredSessionRecord[] = []
+    const expired: string[] = []
+    for (const [id, text] of Object.entries(fields)) {
+      let record: StoredSessionRecord | undefined
+      try {
+        record = JSON.parse(text) as StoredSessionRecord
+      } catch {
+        record = undefined
+      }
+      if (record && record.expiresAt > now && record.userId === userId) live.push(record)
+      else expired.push(id)
+    }
+    if (expired.length > 0) await this.#client.hdel(key, ...expired)
+    return live
+  }
+
+  async #publish(revocations: Revocation[], ttlSeconds: number): Promise<void> {
+    await this.#start()
+    const until = this.#now() + Math.max(1, Math.ceil(ttlSeconds)) * 1000
+    const key = this.#revocationsKey
+    for (const revocation of revocations) {
+      const member = memberOf(revocation)
+      // This process knows at once; the others when the message arrives.
+      this.#apply(member, until)
+      await this.#client.zadd(key, until, member)
+      await this.#client.publish(key, `${until}\n${member}`)
+    }
+  }
+
+  async revoke(userId: string, ids: string[], ttlSeconds: number): Promise<void> {
+    if (ids.length === 0) return
+    await this.#publish(
+      ids.map((id) => ({ kind: 'i', userId, id })),
+      ttlSeconds,
+    )
+    await this.#client.hdel(this.#recordsKey(userId), ...ids)
+  }
+
+  async revokeUser(userId: string, atMs: number, ttlSeconds: number): Promise<void> {
+    await this.#publish([{ kind: 'e', userId, at: atMs }], ttlSeconds)
+    const ended = (await this.list(userId)).filter((record) => record.createdAt < atMs).map((record) => record.id)
+    if (ended.length > 0) await this.#client.hdel(this.#recordsKey(userId), ...ended)
+  }
+
+  async close(): Promise<void> {
+    const subscriber = this.#subscriber
+    this.#subscriber = undefined
+    this.#starting = undefined
+    this.#loaded = false
+    if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect())
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The session stores of session management: records listed per user and dropped when they expire or are revoked,
+ * revocations by id and by per-user epoch, answered from memory; the Redis store (on the local Redis) shares them
+ * between two store objects (two processes' worth) through pub/sub, and loads those made before it started.
+ */
+import { randomUUID } from 'node:crypto'
+import { Redis } from 'ioredis'
+import { afterAll, describe, expect, it } from 'vitest'
+import { MemorySessionStore, RedisSessionStore } from '../../src/flow/stores/logout.js'
+import { userAgentSummary } from '../../src/session/user-agent.js'
+import type { SessionStore, StoredSessionRecord } from '../../src/types/session-store.js'
+
+const record = (id: string, userId: string, createdAt: number, expiresAt: number): StoredSessionRecord => ({
+  id,
+  userId,
+  createdAt,
+  lastSeenAt: createdAt,
+  expiresAt,
+})
+
+async function until(check: () => boolean | Promise<boolean>, ms = 1000): Promise<number> {
+  const start = Date.now()
+  while (!(await check())) {
+    if (Date.now() - start > ms) throw new Error('not within time')
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  return Date.now() - start
+}
+
+function behavesAsASessionStore(name: string, make: () => SessionStore) {
+  describe(name, () => {
+    it('lists a user’s live records only, never another user’s', async () => {
+      const store = make()
+      const now = Date.now()
+      const user = `u-${randomUUID()}`
+      await store.put(record('s1', user, now, now + 60_000))
+      await store.put(record('s2', user, now, now + 60_000))
+      await store.put(record('gone', user, now - 120_000, now - 1))
+      await store.put(record('x1', `${user}-other`, now, now + 60_000))
+      expect((await store.list(user)).map((r) => r.id).sort()).toEqual(['s1', 's2'])
+      expect(await store.isRevoked(user, 's1', now)).toBe(false)
+      await store.close?.()
+    })
+
+    it('revokes by id (for that user only) and by epoch (sessions signed in before it)', async () => {
+      const store = make()
+      const now = Date.now()
+      const user = `u-${randomUUID()}`
+      await store.put(record('s1', user, now, now + 60_000))
+      await store.put(record('s2', user, now, now + 60_000))
+      await store.revoke(user, ['s1'], 60)
+      expect(await store.isRevoked(user, 's1', now)).toBe(true)
+      expect(await store.isRevoked(`${user}-other`, 's1', now)).toBe(false)
+      expect(await store.isRevoked(user, 's2', now)).toBe(false)
+      expect((await store.list(user)).map((r) => r.id)).toEqual(['s2'])
+      await store.revokeUser(user, now + 1, 60)
+      expect(await store.isRevoked(user, 's2', now)).toBe(true)
+      expect(await store.isRevoked(user, 'later', now + 2)).toBe(false)
+      expect(await store.list(user)).toEqual([])
+      await store.close?.()
+    })
+  })
+}
+
+behavesAsASessionStore('MemorySessionStore', () => new MemorySessionStore())
+
+const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379')
+const prefix = `authchart-test:sessions:${randomUUID()}:`
+afterAll(async () => {
+  const keys = await redis.keys(`${prefix}*`)
+  if (keys.length > 0) await redis.del(...keys)
+  redis.disconnect()
+})
+
+behavesAsASessionStore('RedisSessionStore', () => new RedisSessionStore(redis, { prefix }))
+
+describe('RedisSessionStore between instances', () => {
+  it('a revocation made through one store reaches another by pub/sub, and a store started later loads it', async () => {
+    const one = new RedisSessionStore(redis, { prefix })
+    const two = new RedisSessionStore(redis, { prefix })
+    const user = `u-${randomUUID()}`
+    const now = Date.now()
+    // Both are loaded and subscribed: after the first check, every answer comes from memory without a promise.
+    expect(await two.isRevoked(user, 's1', now)).toBe(false)
+    expect(two.isRevoked(user, 's1', now)).toBe(false)
+    await one.revoke(user, ['s1'], 60)
+    const ms = await until(() => two.isRevoked(user, 's1', now) === true)
+    expect(ms).toBeLessThan(1000)
+    await one.revokeUser(user, now + 5, 60)
+    await until(() => two.isRevoked(user, 'other', now) === true)
+    const three = new RedisSessionStore(redis, { prefix })
+    expect(await three.isRevoked(user, 's1', now + 10)).toBe(true)
+    expect(await three.isRevoked(user, 'other', now)).toBe(true)
+    expect(await three.isRevoked(user, 'newer', now + 10)).toBe(false)
+    await Promise.all([one.close(), two.close(), three.close()])
+  })
+})
+
+describe('userAgentSummary', () => {
+  it.each([
+    ['Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0', 'Firefox on Linux'],
+    [
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36 Edg/126.0.0.0',
+      'Edge on Windows',
+    ],
+    [
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36',
+      'Chrome on Android',
+    ],
+    [
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+      'Safari on iOS',
+    ],
+    [
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
+      'Chrome on macOS',
+    ],
+    ['something odd', 'Unknown browser'],
+  ])('%s → %s', (header, summary) => {
+    expect(userAgentSummary(header)).toBe(summary)
+  })
+  it('says nothing without a header', () => {
+    expect(userAgentSummary(null)).toBeUndefined()
+  })
+})
