@@ -127,6 +127,8 @@ describe('the packed package', () => {
       ...internalModules.map((name) => `authchart/providers/${name}`),
       ...internalModules.map((name) => `authchart/providers-internal/${name}`),
       ...internalModules.map((name) => `authchart/dist/src/providers-internal/${name}.js`),
+      'authchart/next',
+      'authchart/react',
     ])
   }, 180_000)
   afterAll(async () => {
@@ -170,5 +172,31 @@ describe('the packed package', () => {
     expect(outcomes['authchart/providers/email']?.names).toEqual(
       expect.arrayContaining(['MemoryRequestCounter', 'RedisRequestCounter', 'defaultEmailRequestLimits']),
     )
+  })
+
+  it("authchart/next loads (next resolved as the peer) with next-auth v5's default and named exports", () => {
+    expect(outcomes['authchart/next']).toMatchObject({ ok: true, defaultType: 'function' })
+    expect(outcomes['authchart/next']?.names).toEqual(
+      expect.arrayContaining(['NextAuth', 'AuthError', 'CredentialsSignin', 'customFetch']),
+    )
+  })
+
+  it("authchart/react loads with next-auth/react's exports, and its built module is a Client Component", () => {
+    expect(outcomes['authchart/react']).toMatchObject({ ok: true })
+    expect(outcomes['authchart/react']?.names).toEqual(
+      expect.arrayContaining([
+        'SessionProvider',
+        'SessionContext',
+        'useSession',
+        'signIn',
+        'signOut',
+        'getSession',
+        'getCsrfToken',
+        'getProviders',
+      ]),
+    )
+    const built = readFileSync(`${app.dir}/node_modules/authchart/dist/src/frameworks/react/index.js`, 'utf8')
+    // Next.js treats a module as a Client Component only when the directive opens it.
+    expect(built.startsWith("'use client'")).toBe(true)
   })
 })
