@@ -5,8 +5,8 @@
  * `Auth()` sets onto the response with `cookies()`, and, for sign-in and sign-out, redirects by throwing Next's
  * redirect (what Next.js expects of a Server Action), or returns the URL with `redirect: false`.
  */
-import { cookies, headers } from 'next/headers.js'
-import { redirect } from 'next/navigation.js'
+import { cookies, headers } from 'next/headers'
+import { redirect } from 'next/navigation'
 import { AuthError, CredentialsSignin } from '../../errors.js'
 import { createLogger, logRefusal } from '../../logger.js'
 import { scalarText } from '../../security/scalar-text.js'

@@ -5,8 +5,8 @@
  * Middleware or a Route Handler and gives it `request.auth`. Cookies `Auth()` set while reading the session (a
  * refreshed session) go onto the response where there is one, and onto `cookies()` where Next.js allows it.
  */
-import { cookies, headers } from 'next/headers.js'
-import { NextResponse, type NextFetchEvent, type NextRequest } from 'next/server.js'
+import { cookies, headers } from 'next/headers'
+import { NextResponse, type NextFetchEvent, type NextRequest } from 'next/server'
 import { InvalidConfig } from '../../errors.js'
 import type { Awaitable, Session } from '../../types/index.js'
 import { isUnderBasePath } from '../web-handler.js'

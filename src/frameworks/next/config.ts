@@ -5,7 +5,7 @@
  * as older names, and the base path `/api/auth` (where `app/api/auth/[...nextauth]/route.ts` serves), unless the
  * configuration or AUTH_URL's path names another.
  */
-import type { NextRequest, NextResponse } from 'next/server.js'
+import type { NextRequest, NextResponse } from 'next/server'
 import { assertConfig } from '../../core/config-assertion.js'
 import { processEnv, setEnvDefaults } from '../../core/env.js'
 import { InvalidConfig } from '../../errors.js'

@@ -3,7 +3,7 @@
  * from another site is refused (403) before any work, except an OAuth / OIDC provider's callback, which providers
  * using `response_mode=form_post` post from their own origin (checked by state, PKCE and nonce).
  */
-import type { NextRequest } from 'next/server.js'
+import type { NextRequest } from 'next/server'
 import { decodePathSegment } from '../../core/path-segment.js'
 import { createLogger, logRefusal } from '../../logger.js'
 import { callAuth, isUnderBasePath } from '../web-handler.js'
