@@ -127,6 +127,7 @@ describe('the packed package', () => {
       ...internalModules.map((name) => `authchart/providers/${name}`),
       ...internalModules.map((name) => `authchart/providers-internal/${name}`),
       ...internalModules.map((name) => `authchart/dist/src/providers-internal/${name}.js`),
+      'authchart/react',
     ])
   }, 180_000)
   afterAll(async () => {
@@ -170,5 +171,32 @@ describe('the packed package', () => {
     expect(outcomes['authchart/providers/email']?.names).toEqual(
       expect.arrayContaining(['MemoryRequestCounter', 'RedisRequestCounter', 'defaultEmailRequestLimits']),
     )
+  })
+
+  it('ships authchart/next importing Next.js by the bare names Next.js aliases (loaded by its bundler, not Node)', () => {
+    const dist = `${app.dir}/node_modules/authchart/dist/src/frameworks/next`
+    expect(existsSync(`${dist}/index.d.ts`)).toBe(true)
+    const built = ['actions', 'auth', 'config', 'handlers'].map((name) => readFileSync(`${dist}/${name}.js`, 'utf8'))
+    expect(built.join('\n')).toMatch(/from 'next\/headers'/)
+    expect(built.join('\n')).not.toMatch(/from 'next\/(headers|navigation|server)\.js'/)
+  })
+
+  it("authchart/react loads with next-auth/react's exports, and its built module is a Client Component", () => {
+    expect(outcomes['authchart/react']).toMatchObject({ ok: true })
+    expect(outcomes['authchart/react']?.names).toEqual(
+      expect.arrayContaining([
+        'SessionProvider',
+        'SessionContext',
+        'useSession',
+        'signIn',
+        'signOut',
+        'getSession',
+        'getCsrfToken',
+        'getProviders',
+      ]),
+    )
+    const built = readFileSync(`${app.dir}/node_modules/authchart/dist/src/frameworks/react/index.js`, 'utf8')
+    // Next.js treats a module as a Client Component only when the directive opens it.
+    expect(built.startsWith("'use client'")).toBe(true)
   })
 })

@@ -47,9 +47,13 @@ export interface WebAuthnEffectInput {
 
 type Library = typeof WebAuthnServer
 
-/** The optional peer dependency, loaded on first use so apps without passkeys never need it. */
+/**
+ * The optional peer dependency, loaded on first use so apps without passkeys never need it. Bundlers (Next.js's
+ * Turbopack and webpack) are told to leave the import to Node: resolved at build time, it would fail every app built
+ * without the package.
+ */
 async function library(): Promise<Library> {
-  return import('@simplewebauthn/server')
+  return import(/* webpackIgnore: true */ /* turbopackIgnore: true */ '@simplewebauthn/server')
 }
 
 function flowUser(user: {

@@ -1,0 +1,36 @@
+'use client'
+import { signIn, signOut, useSession } from 'next-auth/react'
+import { useState } from 'react'
+
+export function ClientPanel() {
+  const { data, status, update } = useSession()
+  const [result, setResult] = useState('')
+  return (
+    <section>
+      <p id="client-status">{status}</p>
+      <p id="client-user">{data?.user?.name ?? 'nobody'}</p>
+      <p id="client-result">{result}</p>
+      <button
+        id="client-sign-in"
+        onClick={async () => {
+          const answer = await signIn('credentials', { username: 'Carol', password: 'wonderland', redirect: false })
+          setResult(answer?.ok ? 'signed-in' : `failed:${answer?.error ?? ''}`)
+        }}
+      >
+        Sign in (client)
+      </button>
+      <button id="client-bad-sign-in" onClick={async () => {
+        const answer = await signIn('credentials', { username: 'Carol', password: 'wrong', redirect: false })
+        setResult(answer?.ok ? 'signed-in' : `failed:${answer?.error ?? ''}`)
+      }}>
+        Wrong password (client)
+      </button>
+      <button id="client-update" onClick={() => void update({ user: { name: 'Renamed' } })}>
+        Rename
+      </button>
+      <button id="client-sign-out" onClick={() => void signOut({ redirect: false })}>
+        Sign out (client)
+      </button>
+    </section>
+  )
+}

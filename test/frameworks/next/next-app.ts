@@ -1,0 +1,123 @@
+/**
+ * Builds and serves the fixture Next.js app the way a user's app is built and served: the fixture's package.json and
+ * lock file (`npm ci`), its imports moved from next-auth to Authchart by rewrite-imports.ts, Authchart installed from
+ * the packed tarball, `next build`, then `next start` on a free loopback port. `next build` is the heavy part, so
+ * the built app is kept outside the clone (the system's temporary directory), under a key made of the lock file,
+ * the app's sources and the tarball: a second run with the same three starts the kept build at once.
+ */
+import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative, resolve } from 'node:path'
+import { npm, npmFlags, startNodeServer, type RunningServer } from '../support/fixture-app.js'
+import { rewriteImports } from './rewrite-imports.js'
+
+export const fixture = resolve(import.meta.dirname, 'fixture-next16')
+const skip = /[/\\](node_modules|\.next)$/
+
+/** The fixture's files, relative to it, sorted (without build output and node_modules). */
+function filesOf(dir: string, base = dir): string[] {
+  const out: string[] = []
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name)
+    if (skip.test(path)) continue
+    if (statSync(path).isDirectory()) out.push(...filesOf(path, base))
+    else out.push(relative(base, path))
+  }
+  return out.sort()
+}
+
+/** The cache key: the lock file, the app's sources, the packed Authchart and the Node that builds it. */
+export function buildKey(tarball: string): string {
+  const hash = createHash('sha256')
+  for (const file of filesOf(fixture)) hash.update(file).update(readFileSync(join(fixture, file)))
+  hash.update(readFileSync(tarball)).update(process.version)
+  return hash.digest('hex').slice(0, 24)
+}
+
+function runAsync(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8000)))
+    child.stderr.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8000)))
+    child.once('error', fail)
+    child.once('exit', (code) => {
+      if (code === 0) done()
+      else fail(new Error(`${command} ${args.join(' ')} failed in ${cwd} (exit ${String(code)}):\n${output}`))
+    })
+  })
+}
+
+/** Copies the fixture to `dir` with its imports moved to Authchart. */
+export function copyMoved(dir: string): void {
+  cpSync(fixture, dir, { recursive: true, filter: (path) => !skip.test(path) })
+  for (const file of filesOf(dir)) {
+    if (!/\.tsx?$/.test(file)) continue
+    const path = join(dir, file)
+    writeFileSync(path, rewriteImports(readFileSync(path, 'utf8')))
+  }
+}
+
+export interface BuiltNextApp {
+  dir: string
+  /** Whether this run built it (false: the kept build was used). */
+  built: boolean
+  /** Seconds the install and build took (0 when kept). */
+  seconds: number
+}
+
+const cacheRoot = join(tmpdir(), 'authchart-next-builds')
+
+/** The built app for `tarball`: the kept one, or a new install and `next build`. */
+export async function buildNextApp(tarball: string): Promise<BuiltNextApp> {
+  const dir = join(cacheRoot, buildKey(tarball))
+  if (existsSync(join(dir, '.next', 'BUILD_ID'))) return { dir, built: false, seconds: 0 }
+  const started = Date.now()
+  mkdirSync(cacheRoot, { recursive: true })
+  const work = `${dir}.building-${process.pid}`
+  rmSync(work, { recursive: true, force: true })
+  try {
+    copyMoved(work)
+    await runAsync(npm, ['ci', ...npmFlags], work)
+    await runAsync(npm, ['install', ...npmFlags, tarball], work)
+    await runAsync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], work, {
+      ...process.env,
+      NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
+    })
+    rmSync(dir, { recursive: true, force: true })
+    renameSync(work, dir)
+  } catch (error) {
+    rmSync(work, { recursive: true, force: true })
+    throw error
+  }
+  // Older builds of this fixture are dropped: only the newest is kept.
+  for (const name of readdirSync(cacheRoot)) {
+    const path = join(cacheRoot, name)
+    if (path !== dir && !name.includes('.building-')) rmSync(path, { recursive: true, force: true })
+  }
+  return { dir, built: true, seconds: (Date.now() - started) / 1000 }
+}
+
+/** `next start` of the built app on `port`, with `env`. */
+export function startNextApp(app: BuiltNextApp, port: number, env: Record<string, string>): Promise<RunningServer> {
+  return startNodeServer(
+    process.execPath,
+    ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'],
+    app.dir,
+    port,
+    { NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...env },
+  )
+}
