@@ -296,6 +296,18 @@ function wireOf(request: IncomingRequest, config: AuthConfig, internal: Response
 }
 
 /**
+ * The internal response to a request, for a binding that reads the answer in-process (the session reader of
+ * src/frameworks/shared/session-reader.ts): the same handling as `Auth()`, with the body as the action left it (no
+ * JSON text, no web `Response`). Without a promise when nothing in it waits; never throws for bad input or bad config.
+ */
+export function answerInternal(
+  request: IncomingRequest,
+  config: AuthConfig,
+): ResponseInternal | Promise<ResponseInternal> {
+  return run(request, config)
+}
+
+/**
  * `Auth()` for the bindings that start from something other than a web `Request` (Node's request object): the same
  * handling, answered in wire form for the binding to write. Never throws for bad input or bad config.
  */

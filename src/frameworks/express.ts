@@ -30,8 +30,8 @@ import type { AccessTokenResult, AuthConfig, Session } from '../types/index.js'
 import { NodeIncoming, readNodeStream, writeWire } from './shared/node-io.js'
 import { scalarText } from '../security/scalar-text.js'
 import { mountedBasePaths } from './express-mount.js'
-import { basePathOf, callAuth, prepareConfig } from './web-handler.js'
-import { sessionReadFailure } from './shared/session-failure.js'
+import { prepareConfig } from './web-handler.js'
+import { readSession } from './shared/session-reader.js'
 
 /** The request's host, from X-Forwarded-Host only when Express's `trust proxy` setting trusts the peer. */
 function hostOf(req: ExpressRequest): string | undefined {
@@ -188,30 +188,21 @@ export function ExpressAuth(config: AuthConfig): RequestHandler {
 }
 
 /**
- * The session of the request's user, or `null` when nobody is signed in: `Auth()` asked for `/session` with the
- * request's cookies, so every session callback runs as it would for the browser.
+ * The session of the request's user, or `null` when nobody is signed in: `Auth()`'s session check run in-process
+ * with the request's cookies (./shared/session-reader.ts), so every session callback runs as it would for the
+ * browser. A session cookie the check re-issues is not written: `getSession` has no response (the browser's next
+ * `/session` call rolls it).
  * @throws FlowStoreUnavailable when a store the session needs cannot be reached (503: worth retrying);
  *   InvalidConfig when the server could not answer for another reason (the log says why); InvalidRequest for a
  *   malformed Host when no `url` / `AUTH_URL` is configured.
  */
 export async function getSession(req: ExpressRequest, config: AuthConfig): GetSessionResult {
   prepareConfig(config)
-  const headers = new Headers()
-  const cookie = req.get('cookie')
-  if (cookie) headers.set('cookie', cookie)
-  const response = await callAuth(
-    new Request(`${originOf(req, config)}${basePathOf(config)}/session`, { headers }),
+  const reading = await readSession(
+    { origin: originOf(req, config), header: (name) => req.get(name) ?? null, peerAddress: peerOf(req, config) },
     config,
   )
-  let data: unknown
-  try {
-    data = await response.json()
-  } catch {
-    data = null
-  }
-  if (response.status !== 200) throw sessionReadFailure(config, response.status, data)
-  if (typeof data !== 'object' || data === null || Object.keys(data).length === 0) return null
-  return data as Session
+  return reading.session
 }
 
 /**

@@ -12,6 +12,7 @@ import type { AuthConfig, Session } from '../../types/index.js'
 import { basePathOf, callAuth, isUnderBasePath } from '../web-handler.js'
 import { isSameOrigin } from '../../security/same-origin.js'
 import { mergeCookieHeader, parseSetCookie, type CookieOptions } from '../shared/set-cookie.js'
+import { readSession, setReadingCookies } from '../shared/session-reader.js'
 import type { SignInRequest, SignOutRequest } from './input.js'
 import { sessionKey } from './session-key.js'
 
@@ -145,17 +146,13 @@ export async function answerAuthRequest(
 const sessions = new WeakMap<Map<string, unknown>, Promise<Session | null>>()
 
 async function fetchSession(event: AuthRequestEvent, config: QwikAuthConfig): Promise<Session | null> {
-  const headers = new Headers()
-  const cookie = event.request.headers.get('cookie')
-  if (cookie) headers.set('cookie', cookie)
-  const response = await callAuth(new Request(`${event.url.origin}${basePathOf(config)}/session`, { headers }), config)
-  const data: unknown = await response.json().catch(() => null)
-  if (response.status !== 200)
-    throw new InvalidConfig('the session endpoint did not answer', { status: response.status })
+  const reading = await readSession(
+    { origin: event.url.origin, header: (name) => event.request.headers.get(name), peerAddress: clientIpOf(event) },
+    config,
+  )
   // A refreshed session cookie (rolling expiry, database `updateAge`) reaches the browser with the page.
-  forwardCookies(response, event)
-  if (typeof data !== 'object' || data === null || Object.keys(data).length === 0) return null
-  return data as Session
+  setReadingCookies(reading, event.cookie)
+  return reading.session
 }
 
 /** The session of the request's user, or null; computed at most once per request and left in `sharedMap`. */

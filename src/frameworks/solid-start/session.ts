@@ -1,34 +1,26 @@
 /**
- * `getSession(request, config)` and `requireSession(request, config)`. `Auth()` answers `/session` with the request's
- * cookies, so the session and jwt callbacks run as they do for the browser. A session cookie `Auth()` would refresh
+ * `getSession(request, config)` and `requireSession(request, config)`. `Auth()`'s session check runs in-process with
+ * the request's cookies (../shared/session-reader.ts), so the session and jwt callbacks run as they do for the browser. A session cookie `Auth()` would refresh
  * is not written back here: a server function has no response to write it on in every SolidStart version, and the
  * browser's next call to `/session` (or the client) refreshes it.
  */
 import type { Session, User } from '../../types/index.js'
-import { callAuth } from '../web-handler.js'
-import { sessionReadFailure } from '../shared/session-failure.js'
+import { clientAddressOf } from '../../core/client-address.js'
+import { readSession } from '../shared/session-reader.js'
 import { prepareSolidConfig, type SolidAuthConfig } from './config.js'
 
 /** The session of the user who sent `request`, or null (signed out, expired, unknown to the database). */
 export async function getSession(request: Request, config: SolidAuthConfig): Promise<Session | null> {
-  const prefix = prepareSolidConfig(config)
-  const headers = new Headers()
-  const cookie = request.headers.get('cookie')
-  if (cookie) headers.set('cookie', cookie)
-  for (const name of ['x-forwarded-host', 'x-forwarded-proto']) {
-    const value = request.headers.get(name)
-    if (value) headers.set(name, value)
-  }
-  const response = await callAuth(new Request(`${new URL(request.url).origin}${prefix}/session`, { headers }), config)
-  let data: unknown
-  try {
-    data = await response.json()
-  } catch {
-    data = null
-  }
-  if (response.status !== 200) throw sessionReadFailure(config, response.status, data)
-  if (typeof data !== 'object' || data === null || Object.keys(data).length === 0) return null
-  return data as Session
+  prepareSolidConfig(config)
+  const reading = await readSession(
+    {
+      origin: new URL(request.url).origin,
+      header: (name) => request.headers.get(name),
+      peerAddress: clientAddressOf(request),
+    },
+    config,
+  )
+  return reading.session
 }
 
 /** A session that has a user. */

@@ -6,7 +6,7 @@ import { setClientAddress } from '../../core/client-address.js'
  * The client's address as SvelteKit's adapter knows it (`getClientAddress()`, which follows the adapter's own
  * `ADDRESS_HEADER` / `XFF_DEPTH` settings); undefined when the adapter cannot tell (it throws then).
  */
-function clientAddressOfEvent(event: RequestEvent): string | undefined {
+export function clientAddressOfEvent(event: RequestEvent): string | undefined {
   try {
     return event.getClientAddress()
   } catch {
