@@ -85,8 +85,10 @@ export async function runCoreBench(options: { quick?: boolean } = {}): Promise<R
       ),
     )
   }
-  await sessionCase('GET /session, valid JWT, cookie re-issued on every check (`updateAge: 0`)', { updateAge: 0 })
-  await sessionCase('GET /session, valid JWT, default `updateAge`')
+  // Both libraries re-issue a JWT session's cookie on every check by default; Authchart re-issues it at most once per
+  // `updateAge` when the app sets one (Auth.js ignores the option for JWTs).
+  await sessionCase('GET /session, valid JWT, cookie re-issued on every check (the default)')
+  await sessionCase('GET /session, valid JWT, `updateAge: 86400` set (Authchart: no re-issue)', { updateAge: 86400 })
 
   const { ours, theirs } = configs()
   const oursHandler: Handler = (r) => Auth(r, ours)
@@ -140,7 +142,7 @@ export async function runCoreBench(options: { quick?: boolean } = {}): Promise<R
     }
     results.push(
       await compare(
-        `GET /session, valid JWT, default \`updateAge\`, ${sessions.toLocaleString('en')} sessions in turn`,
+        `GET /session, valid JWT, re-issued on every check, ${sessions.toLocaleString('en')} sessions in turn`,
         rotating(oursHandler, oursCookies),
         rotating(theirsHandler, theirsCookies),
         run,

@@ -25,6 +25,19 @@ export function withHint<E extends Error>(error: E, hint: string): E {
   return error
 }
 
+/**
+ * Errors Auth.js passes to `logger.error` for a request Authchart refuses and has already logged as a
+ * `refused:<check>` warn line: an app's own `logger.error` receives them as from Auth.js, the built-in logger writes
+ * no second line (a forged request is an attack probe, not a server fault).
+ */
+const refusalErrors = new WeakSet<Error>()
+
+/** Marks `error` as one already logged as a refusal (see `refusalErrors`); returns `error`. */
+export function asLoggedRefusal<E extends Error>(error: E): E {
+  refusalErrors.add(error)
+  return error
+}
+
 /** The hint attached to `error` with `withHint`, if any. */
 export function hintOf(error: Error): string | undefined {
   return hints.get(error)
@@ -107,6 +120,7 @@ const consoleLogger: LoggerInstance = {
     // An unknown path under the base path is a stray request (a scanner, a typo), already one `unknown-action` warn
     // line (logUnknownAction): no error line and no stack. An app's own `logger.error` still receives it.
     if (error instanceof UnknownAction) return
+    if (refusalErrors.has(error)) return
     if (clientInputErrors.has(error)) return printClientInput(error)
     const name = error instanceof AuthError ? error.type : error.name
     console.error(`[authchart][error] ${name}: ${error.message}`)

@@ -17,7 +17,7 @@
  */
 import { InvalidCheck, OAuthCallbackError, type AuthError } from '../errors.js'
 import { decodeSync, encodeSync } from '../jwt.js'
-import { logRefusal } from '../logger.js'
+import { asLoggedRefusal, logRefusal } from '../logger.js'
 import { randomToken } from '../security/random.js'
 import type { RequestContext } from './context.js'
 
@@ -92,7 +92,11 @@ export function proxiedCallback(
   const target = typeof decoded?.origin === 'string' ? parseHttpUrl(decoded.origin) : undefined
   if (!target) {
     logRefusal(ctx.config.logger, 'redirect-proxy-state', { provider, reason: 'State could not be decoded' })
-    return { refuse: new InvalidCheck('State could not be decoded', { check: 'state', provider }) }
+    // Auth.js passes this InvalidCheck to `logger.error`; an app's logger gets it too (the built-in one only the warn
+    // line above).
+    const refusal = asLoggedRefusal(new InvalidCheck('State could not be decoded'))
+    ctx.config.logger.error(refusal)
+    return { refuse: refusal }
   }
   if (target.origin === ctx.origin) return undefined
   if (!ctx.config.redirectProxyAllows(target.origin)) {

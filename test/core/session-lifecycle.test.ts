@@ -18,7 +18,40 @@ describe('GET /auth/session', () => {
     expect(response.headers.getSetCookie()).toEqual([])
   })
 
-  it('does not rewrite the cookie on every check, only once updateAge has passed', async () => {
+  it('rewrites the cookie on every check, its expiry maxAge after the check, as Auth.js does', async () => {
+    vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z'), toFake: ['Date'] })
+    const config = testConfig({ session: { maxAge: 7200 } })
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    const issued = sessionToken(jar)
+    // 30 s later, well inside the default updateAge: the cookie is sealed anew all the same, its expiry moved on.
+    vi.setSystemTime(new Date('2026-01-01T00:00:30.250Z'))
+    const checked = await send(config, '/auth/session', { jar })
+    const cookie = checked.headers.getSetCookie().find((c) => c.startsWith('authjs.session-token='))
+    expect(cookie).toMatch(/Expires=Thu, 01 Jan 2026 02:00:30 GMT/)
+    const refreshed = sessionToken(jar)
+    expect(refreshed?.exp).toBe((issued?.exp as number) + 30)
+    expect(refreshed?.sub).toBe('u-ada')
+    // The answer's expiry is maxAge after the check, to the millisecond, as Auth.js answers it.
+    expect(((await checked.json()) as { expires: string }).expires).toBe('2026-01-01T02:00:30.250Z')
+    // The jwt callback is asked on a check as Auth.js asks it: the token, no account, no user.
+    const calls: Array<Record<string, unknown>> = []
+    const watched = {
+      ...config,
+      callbacks: {
+        jwt: (params: Parameters<NonNullable<NonNullable<typeof config.callbacks>['jwt']>>[0]) => {
+          calls.push({ ...params })
+          return params.token
+        },
+      },
+    }
+    await send(watched, '/auth/session', { jar })
+    expect(calls).toHaveLength(1)
+    expect(calls[0]?.account).toBeUndefined()
+    expect(calls[0]?.user).toBeUndefined()
+  })
+
+  it('with updateAge set by the app, rewrites the cookie only once updateAge has passed', async () => {
     vi.useFakeTimers({ now: new Date('2026-01-01T00:00:00Z'), toFake: ['Date'] })
     const config = testConfig({ session: { updateAge: 3600 } })
     const jar = new CookieJar()

@@ -6,7 +6,7 @@
  */
 import { Auth as AuthJs } from '@auth/core'
 import { decode as authJsDecode, encode as authJsEncode } from '@auth/core/jwt'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import OIDC from '../../src/providers/oidc.js'
 import type { AuthConfig } from '../../src/types/index.js'
 import { CookieJar, csrfToken, secret, send, session, testConfig } from '../support/auth-harness.js'
@@ -138,6 +138,32 @@ describe('redirect proxy', () => {
         code: 'refused:redirect-proxy-state',
         detail: { provider: 'idp', reason: 'State could not be decoded' },
       },
+    ])
+    // The app's own logger.error receives Auth.js's InvalidCheck for each, as from Auth.js.
+    expect(cfg.recorded.errors.map((e) => [e.name, e.message])).toEqual([
+      ['InvalidCheck', 'State could not be decoded'],
+      ['InvalidCheck', 'State could not be decoded'],
+    ])
+  })
+
+  it('with the built-in logger, an undecodable state is one warn line and no error line', async () => {
+    const { logger: _recording, ...withoutLogger } = config()
+    const errorLines: unknown[][] = []
+    const warnLines: unknown[][] = []
+    const error = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void errorLines.push(args))
+    const warn = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void warnLines.push(args))
+    try {
+      await send(withoutLogger, '/auth/callback/idp?code=stolen&state=not-a-token', {
+        base: proxy,
+        jar: new CookieJar(),
+      })
+    } finally {
+      error.mockRestore()
+      warn.mockRestore()
+    }
+    expect(errorLines).toEqual([])
+    expect(warnLines.map((args) => String(args[0]))).toEqual([
+      expect.stringContaining('[refused:redirect-proxy-state]'),
     ])
   })
 

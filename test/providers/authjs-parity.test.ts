@@ -14,6 +14,7 @@ import { vendorEndpoints } from './vendor-endpoints.js'
 import { clientId, clientSecret, resolveVendor } from './vendor-sign-in.js'
 import { vendorSamples } from './vendor-samples.js'
 import { loadVendor, vendorSubpaths } from './vendor-modules.js'
+import { nonVendorProviderModules } from './authjs-vendor-ids.js'
 
 type Profiler = (profile: Record<string, unknown>, tokens: Record<string, unknown>) => unknown
 interface AuthJsProvider {
@@ -95,4 +96,23 @@ describe('every vendor keyed as Auth.js keys it', () => {
       expect(String(user.id)).toBe(theirAccountId)
     },
   )
+})
+
+/**
+ * The modules under src/providers that are not OAuth vendors (e-mail, credentials, passkey): the same id, so the same
+ * callback path, and the same type as Auth.js's module at the same subpath. Their account id is not the vendor's
+ * (the address, the user's id, the credential's id), so there is no profile to compare.
+ */
+describe("every other provider module keyed as Auth.js's", () => {
+  const generic: readonly string[] = ['index', 'oauth', 'oidc']
+  const others = nonVendorProviderModules.filter((name) => !generic.includes(name))
+  it.each(others)('%s: id and type equal Auth.js 0.41.3', async (subpath) => {
+    const options = { server: 'smtp://localhost:25', from: 'auth@example.test', apiKey: 'key' }
+    const ours = (await import(`../../src/providers/${subpath}.ts`)) as { default: (o: object) => AuthJsProvider }
+    const theirs = (await import(`@auth/core/providers/${subpath}`)) as { default: (o: object) => AuthJsProvider }
+    const o = ours.default(options)
+    const t = theirs.default(options)
+    expect(o.options?.id ?? o.id).toBe(t.options?.id ?? t.id)
+    expect(o.type).toBe(t.type)
+  })
 })

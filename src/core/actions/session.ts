@@ -63,9 +63,14 @@ function runSessionMachine(
   effects: SessionHandlers,
   kind: 'read' | 'update' | 'signOut',
 ): SessionRunResult | Promise<SessionRunResult> {
+  // A JWT session's cookie is sealed anew on every check, its expiry moved `maxAge` on, as Auth.js does (Auth.js
+  // ignores `updateAge` for JWTs). An app that sets `updateAge` itself has the JWT rewritten at most that often: the
+  // check then costs about half as much (docs/sessions.md).
+  const jwtEveryCheck = ctx.config.session.strategy === 'jwt' && ctx.config.source.session?.updateAge === undefined
+  const updateAge = jwtEveryCheck ? 0 : ctx.config.session.updateAge
   const event =
     kind === 'read'
-      ? { type: 'SESSION_REQUESTED', now: ctx.now, updateAge: ctx.config.session.updateAge }
+      ? { type: 'SESSION_REQUESTED', now: ctx.now, updateAge }
       : kind === 'update'
         ? {
             type: 'SESSION_UPDATE_REQUESTED',

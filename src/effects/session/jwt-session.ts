@@ -47,10 +47,10 @@ function isoOf(seconds: number): string {
  * The client-visible session of a token, before the session callback: name, e-mail and image only, and the
  * `RefreshTokenError` mark when a provider refused to refresh the tokens the session keeps.
  */
-function sessionOf(token: JWT, expires: number, refreshFailed: boolean): Session {
+function sessionOf(token: JWT, expires: string, refreshFailed: boolean): Session {
   return {
     user: { name: token.name ?? undefined, email: token.email ?? undefined, image: token.picture ?? undefined },
-    expires: isoOf(expires),
+    expires,
     ...(refreshFailed ? { error: refreshTokenError } : {}),
   }
 }
@@ -92,6 +92,8 @@ function errorOf(err: unknown): { err: Error | undefined } {
 class JwtSessionEffects implements SessionHandlers {
   #token: JWT | null = null
   #expires = 0
+  /** The answer's `expires` when the token was sealed anew by this check. */
+  #issuedExpiry: string | undefined = undefined
   #refreshFailed = false
   #providerLogout: ProviderLogoutTarget | undefined
 
@@ -147,10 +149,12 @@ class JwtSessionEffects implements SessionHandlers {
     const before = JSON.stringify(current)
     let next: JWT | null
     try {
+      // On a session check Auth.js passes neither `user` nor `account` (its type names them for sign-in), so an app's
+      // `account !== undefined` test reads the same here.
       next = await config.callbacks.jwt({
         token: current,
         user: undefined as never,
-        account: null,
+        account: undefined as never,
         ...(isUpdate ? { trigger: 'update' as const, session: this.env.body?.data } : {}),
       })
     } catch (err) {
@@ -190,6 +194,9 @@ class JwtSessionEffects implements SessionHandlers {
   #reissued(issued: { value: string; expires: number }): Awaited<Answer<'reissueSession'>> {
     this.env.outcome.issuedSession = issued
     this.#expires = issued.expires
+    // As Auth.js answers: the new expiry counted from the request's clock to the millisecond (the token's `exp`
+    // holds whole seconds).
+    this.#issuedExpiry = new Date(this.env.nowMs + (issued.expires - this.env.now) * 1000).toISOString()
     return { type: 'SESSION_REISSUED' }
   }
 
@@ -202,7 +209,7 @@ class JwtSessionEffects implements SessionHandlers {
     const { config, outcome } = this.env
     const isUpdate = params.trigger === 'update'
     const current = splitProviderTokens(this.#token as JWT).visible
-    const session = sessionOf(current, this.#expires, this.#refreshFailed)
+    const session = sessionOf(current, this.#issuedExpiry ?? isoOf(this.#expires), this.#refreshFailed)
     // The built-in callback returns the session it is given.
     if (config.callbacks.session === defaultSessionCallback && !isUpdate) {
       outcome.session = session
