@@ -82,6 +82,18 @@ function wantsJson(ctx: RequestContext): boolean {
   return jsonActions.has(ctx.req.action) || Boolean(ctx.req.header('x-auth-return-redirect'))
 }
 
+/**
+ * Which part an unavailable answer stood for: the app's adapter (its database) or a store of Authchart's own (the
+ * flow or logout store). Kept beside the answer, not in it (clients are told only to try again), for the bindings'
+ * in-process session reader, which throws an error named after the part (`unavailablePartOf`).
+ */
+const unavailableParts = new WeakMap<ResponseInternal, 'adapter' | 'store'>()
+
+/** The part an unavailable (503) answer stood for, when it was one. */
+export function unavailablePartOf(answer: ResponseInternal): 'adapter' | 'store' | undefined {
+  return unavailableParts.get(answer)
+}
+
 function unavailable(ctx: RequestContext): ResponseInternal {
   // A client that asked for `{ url }` parses the body as JSON (Auth.js's `signIn()` does): an HTML page would break it.
   if (wantsJson(ctx)) {
@@ -103,7 +115,11 @@ function answerError(ctx: RequestContext, error: unknown): ResponseInternal {
   if (!(error instanceof AdapterError))
     ctx.config.logger.error(error instanceof Error ? error : new AuthError(String(error)))
   // A store that cannot be reached is a passing condition, not a configuration error: say "try again".
-  if (error instanceof FlowStoreUnavailable || error instanceof AdapterError) return unavailable(ctx)
+  if (error instanceof FlowStoreUnavailable || error instanceof AdapterError) {
+    const answer = unavailable(ctx)
+    unavailableParts.set(answer, error instanceof AdapterError ? 'adapter' : 'store')
+    return answer
+  }
   if (jsonActions.has(ctx.req.action)) {
     const shown = errorPresentation(error)
     return shown.value === 'Configuration'

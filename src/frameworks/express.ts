@@ -198,7 +198,9 @@ export function ExpressAuth(config: AuthConfig): RequestHandler {
  * with the request's cookies (./shared/session-reader.ts), so every session callback runs as it would for the
  * browser. A session cookie the check re-issues is not written: `getSession` has no response (the browser's next
  * `/session` call rolls it).
- * @throws FlowStoreUnavailable when a store the session needs cannot be reached (503: worth retrying);
+ * @throws AdapterError when the database (the adapter) cannot be reached or does not answer within `adapterTimeout`,
+ *   FlowStoreUnavailable when a store of Authchart's own (the logout store) cannot be reached: both carry
+ *   `cause.status` 503, worth retrying (docs/sessions.md, "When a store is down");
  *   InvalidConfig when the server could not answer for another reason (the log says why); InvalidRequest for a
  *   malformed Host when no `url` / `AUTH_URL` is configured.
  */

@@ -1,4 +1,8 @@
-/** getSession() when the session store is down: a FlowStoreUnavailable the route can answer with "try again". */
+/**
+ * getSession() when the database is down: an error named after the part that failed (AdapterError, with
+ * `cause.status` 503), which the route can answer with "try again" (issue #38, point 1: it was FlowStoreUnavailable
+ * although the flow store was fine).
+ */
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { describe, expect, it } from 'vitest'
@@ -8,7 +12,7 @@ import { getSession } from '../../src/frameworks/express.js'
 import { testConfig } from '../support/auth-harness.js'
 
 describe('getSession with an unreachable session store', () => {
-  it('throws FlowStoreUnavailable (worth a retry), not a configuration error', async () => {
+  it('throws AdapterError with status 503 (worth a retry), not a configuration error', async () => {
     const adapter = {
       ...MemoryAdapter(),
       getSessionAndUser: async () => {
@@ -21,7 +25,10 @@ describe('getSession with an unreachable session store', () => {
       try {
         res.json({ session: await getSession(req, config) })
       } catch (error) {
-        res.status(503).json({ type: error instanceof AuthError ? error.type : 'unknown' })
+        res.status(503).json({
+          type: error instanceof AuthError ? error.type : 'unknown',
+          status: error instanceof AuthError ? (error.cause as { status?: number } | undefined)?.status : undefined,
+        })
       }
     })
     const server = app.listen(0, '127.0.0.1')
@@ -30,7 +37,7 @@ describe('getSession with an unreachable session store', () => {
       const { port } = server.address() as AddressInfo
       const response = await fetch(`http://127.0.0.1:${port}/me`, { headers: { cookie: 'authjs.session-token=abc' } })
       expect(response.status).toBe(503)
-      expect(await response.json()).toEqual({ type: 'FlowStoreUnavailable' })
+      expect(await response.json()).toEqual({ type: 'AdapterError', status: 503 })
     } finally {
       await new Promise((resolve) => server.close(resolve))
     }

@@ -159,7 +159,7 @@ function sessionOfUser(name: string): Answer {
 }
 
 describe('one session reader behind every binding', () => {
-  it('a store or adapter that cannot be reached is FlowStoreUnavailable (503: retry) from every binding', async () => {
+  it('a database (adapter) that cannot be reached is AdapterError, named after it (503: retry), from every binding', async () => {
     const adapter = {
       ...MemoryAdapter(),
       getSessionAndUser: async () => {
@@ -169,7 +169,7 @@ describe('one session reader behind every binding', () => {
     const answers = await throughEveryBinding(() => config({ adapter, session: { strategy: 'database' } }), {
       cookie: 'authjs.session-token=some-database-session',
     })
-    expect(answers).toEqual(everyBinding({ error: 'FlowStoreUnavailable' }))
+    expect(answers).toEqual(everyBinding({ error: 'AdapterError' }))
   })
 
   it('X-Forwarded-Proto / -Host do not choose the origin: a plain-HTTP request reads the plain cookie everywhere', async () => {

@@ -10,15 +10,17 @@
  * The reader never reads an `X-Forwarded-*` header itself. The client is the peer address the framework knows (the
  * socket, or its adapter's); the core walks `X-Forwarded-For` from it only through the configured `trustedProxies`.
  *
- * One error policy: a store or adapter that cannot be reached is `FlowStoreUnavailable` (503, worth a retry); a
- * configuration that fails every request is the very error the start-up check logged; anything else the session
- * check could not answer is `InvalidConfig`, with the log saying why.
+ * One error policy, each error named after the part that failed: the app's database (its adapter) that cannot be
+ * reached or does not answer in time is `AdapterError`, a store of Authchart's own (the flow or logout store, Redis)
+ * is `FlowStoreUnavailable`; both carry `cause.status` 503 (worth a retry; docs/sessions.md shows how a page catches
+ * them). A configuration that fails every request is the very error the start-up check logged; anything else the
+ * session check could not answer is `InvalidConfig`, with the log saying why.
  */
-import { answerInternal } from '../../core/auth.js'
+import { answerInternal, unavailablePartOf } from '../../core/auth.js'
 import { configurationFailure } from '../../core/config-assertion.js'
 import type { IncomingRequest } from '../../core/request.js'
 import { toWire } from '../../core/response.js'
-import { FlowStoreUnavailable, InvalidConfig, InvalidRequest } from '../../errors.js'
+import { AdapterError, FlowStoreUnavailable, InvalidConfig, InvalidRequest } from '../../errors.js'
 import { createLogger, hintOf } from '../../logger.js'
 import type { AuthConfig, ResponseInternal, Session } from '../../types/index.js'
 import { basePathOf } from '../web-handler.js'
@@ -45,8 +47,16 @@ export interface SessionReading {
  * What the session check failed with, as one error for every binding.
  * @param status the status of the check's answer: 503 is a store or adapter that cannot be reached, 400 a request
  *   that cannot be read (a malformed Host with no `url` configured), anything else a failure of the configuration
+ * @param part for a 503, which part could not be reached (`unavailablePartOf`)
  */
-export function sessionReadFailure(config: AuthConfig, status: number, body: unknown): Error {
+export function sessionReadFailure(
+  config: AuthConfig,
+  status: number,
+  body: unknown,
+  part?: 'adapter' | 'store',
+): Error {
+  if (status === 503 && part === 'adapter')
+    return new AdapterError('the database could not be reached: the session cannot be read', { status: 503 })
   if (status === 503) return new FlowStoreUnavailable('the session store is unavailable', { status: 503 })
   if (status === 400) return new InvalidRequest('the request could not be read', { status })
   const cause = configurationFailure(config)
@@ -155,6 +165,7 @@ function readingOf(internal: ResponseInternal): SessionReading {
 /** The failure of a check that threw instead of answering (what `Auth()` would have answered 503 or 500). */
 function thrownFailure(config: AuthConfig, error: unknown): Error {
   createLogger(config).error(error instanceof Error ? error : new Error(String(error)))
+  if (error instanceof AdapterError) return sessionReadFailure(config, 503, undefined, 'adapter')
   return sessionReadFailure(config, error instanceof FlowStoreUnavailable ? 503 : 500, undefined)
 }
 
@@ -174,7 +185,7 @@ export async function readSession(source: SessionSource, config: AuthConfig): Pr
   }
   const status = internal.status ?? 200
   // Not logged again here: the core logged why it did not answer 200.
-  if (status !== 200) throw sessionReadFailure(config, status, internal.body)
+  if (status !== 200) throw sessionReadFailure(config, status, internal.body, unavailablePartOf(internal))
   try {
     return readingOf(internal)
   } catch (error) {
