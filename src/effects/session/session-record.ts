@@ -108,7 +108,7 @@ const maxRecentlyRecorded = 100_000
  */
 export function jwtRecordDue(store: SessionStore, id: string, nowMs: number, intervalMs: number): boolean {
   let recent = recentlyRecorded.get(store)
-  if (!recent) recentlyRecorded.set(store, (recent = new Map()))
+  if (!recent) recentlyRecorded.set(store, (recent = new Map<string, number>()))
   const last = recent.get(id)
   if (last !== undefined && nowMs - last < intervalMs) return false
   if (recent.size >= maxRecentlyRecorded) recent.clear()

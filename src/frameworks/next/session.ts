@@ -1,38 +1,31 @@
 /**
- * Reads the session of a request the way the browser's `/session` call does: `Auth()` answers it with the request's
- * cookies, so the session and jwt callbacks run as they do for the client. The cookies `Auth()` sets with it (a
- * refreshed session cookie, or the deletion of an unreadable one) are returned for the caller to pass on where it
- * can: a Middleware's and a Route Handler's response, or `cookies()` in a Server Action.
+ * Reads the session of a request for `auth()` through the bindings' one in-process session reader
+ * (../shared/session-reader.ts): the session and jwt callbacks run as they do for the browser's `/session` call, with
+ * no web `Request`, `Response` or JSON in between, and the same error policy as every other binding. The cookies the
+ * check sets (a re-sealed session cookie, or the deletion of an unreadable one) are returned for the caller to pass
+ * on where it can: a Middleware's and a Route Handler's response, or `cookies()` in a Server Action.
  */
 import type { Session } from '../../types/index.js'
-import { callAuth } from '../web-handler.js'
-import { sessionReadFailure } from '../shared/session-failure.js'
+import { readSession as readSessionInProcess } from '../shared/session-reader.js'
 import type { PreparedNextConfig as NextAuthConfig } from './config.js'
 import { appOrigin, type HeaderSource } from './origin.js'
 
 export interface SessionRead {
   session: Session | null
-  /** The Set-Cookie lines of `Auth()`'s answer. */
+  /** The Set-Cookie lines of the check's answer. */
   setCookies: string[]
 }
 
-/** The session of the request whose headers are `headers`; throws what the session endpoint's failure means. */
+/**
+ * The session of the request whose headers are `headers`. Next.js hands a Server Component no socket, so the client
+ * has no peer address here (only the per-client limits of a sign-in need one, and a session check has none).
+ * @throws AdapterError, FlowStoreUnavailable, the configuration's own error, InvalidConfig or InvalidRequest, as
+ *   every binding's session reader does
+ */
 export async function readSession(headers: HeaderSource, config: NextAuthConfig): Promise<SessionRead> {
-  const forwarded = new Headers()
-  for (const name of ['cookie', 'x-forwarded-host', 'x-forwarded-proto', 'host']) {
-    const value = headers.get(name)
-    if (value) forwarded.set(name, value)
-  }
-  const url = `${appOrigin(headers, config)}${config.basePath}/session`
-  const response = await callAuth(new Request(url, { headers: forwarded }), config)
-  let data: unknown
-  try {
-    data = await response.json()
-  } catch {
-    data = null
-  }
-  if (response.status !== 200) throw sessionReadFailure(config, response.status, data)
-  const setCookies = response.headers.getSetCookie()
-  if (typeof data !== 'object' || data === null || Object.keys(data).length === 0) return { session: null, setCookies }
-  return { session: data as Session, setCookies }
+  const reading = await readSessionInProcess(
+    { origin: appOrigin(headers, config), header: (name) => headers.get(name) },
+    config,
+  )
+  return { session: reading.session, setCookies: [...reading.setCookie] }
 }
