@@ -52,7 +52,7 @@ export const sessionEntry: MachineEntry<typeof sessionMachine> = {
 
 export const webAuthnEntry: MachineEntry<typeof webAuthnMachine> = {
   id: 'webauthn',
-  version: 2,
+  version: 3,
   machine: webAuthnMachine,
   extensionPoints: ['allowSignIn'],
 }

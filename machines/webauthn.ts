@@ -2,8 +2,9 @@
  * The WebAuthn (passkey) flow, over two requests. GET /webauthn-options/:provider decides between registering a new
  * passkey and signing in with one, builds the options for the browser and waits, persisted in the flow store, with
  * the challenge in its context. POST /callback/:provider resumes it: the challenge is claimed once, the response is
- * verified (origin, RP id, challenge, signature; the counter is a guard here), then the `signIn` callback, the stored
- * user, account and authenticator (registration) or the new counter (authentication), and the session.
+ * verified (origin, RP id, challenge, signature; the counter is a guard here) and the new counter stored
+ * (authentication); then the shared sign-in completion (machines/sign-in-completion.ts): the `signIn` callback, the
+ * new passkey stored with its user and account (registration: the completion's user step), the session, the event.
  */
 import { and, assign, not, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
@@ -17,20 +18,25 @@ import {
   isResponseForFlowAction,
 } from '../src/security/flow-guards.js'
 import { command, type CommandContract, type CommandsOf } from './contract.js'
+import {
+  completionActions,
+  completionCommands,
+  completionContract,
+  completionState,
+  signInCompletion,
+  type CompletionContext,
+  type CompletionEvent,
+  type FlowUser,
+} from './sign-in-completion.js'
 
 export type WebAuthnAction = 'register' | 'authenticate'
 
 /** The user a passkey is registered for, or the one found by the options request. */
-export interface WebAuthnFlowUser {
-  id?: string
-  email?: string | null
-  name?: string | null
-  image?: string | null
-}
+export type WebAuthnFlowUser = FlowUser
 
-export interface WebAuthnContext {
+/** `user` is the one signing in; `isNewUser` is set when the registration created it (a sign-up). */
+export interface WebAuthnContext extends CompletionContext {
   flowId?: string
-  providerId?: string
   /** What the browser asked for (`action` query), if anything. */
   requested?: WebAuthnAction
   /** The id of the user signed in when the options were asked for: such a user can only add a passkey. */
@@ -48,16 +54,9 @@ export interface WebAuthnContext {
    * for a new address); the callback refuses it once the ceremony is done.
    */
   subjectStored?: boolean
-  callbackUrl?: string
   /** The counter stored for the credential presented (authentication). */
   storedCounter?: number
-  /** The user signing in (id, name, e-mail, image only). */
-  user?: WebAuthnFlowUser
-  isNewUser?: boolean
-  error?: ErrorType
-  refusal?: RefusalCheck
   refusalReason?: string
-  redirectTo?: string
   now?: number
 }
 
@@ -87,8 +86,7 @@ export type WebAuthnEvent =
       signedInUserId?: string
       now: number
     }
-  | { type: 'REDIRECT_RESOLVED'; url: string }
-  | { type: 'REDIRECT_FAILED' }
+  | CompletionEvent
   | { type: 'CHALLENGE_CLAIMED' }
   | { type: 'CHALLENGE_SPENT' }
   | { type: 'REGISTRATION_VERIFIED' }
@@ -101,48 +99,35 @@ export type WebAuthnEvent =
   | { type: 'REGISTRATION_SAVED'; user: WebAuthnFlowUser; isNewUser: boolean }
   | { type: 'ADDRESS_TAKEN' }
   | { type: 'SAVE_FAILED' }
-  | { type: 'SIGNIN_ALLOWED' }
-  | { type: 'SIGNIN_DENIED' }
-  | { type: 'SIGNIN_REDIRECTED'; url: string }
-  | { type: 'SIGNIN_FAILED' }
-  | { type: 'SESSION_ISSUED' }
-  | { type: 'SESSION_FAILED'; error: ErrorType }
-  | { type: 'SIGNIN_ANNOUNCED' }
 
 /** The commands, declared once: their params type the handlers (src/effects/webauthn.ts). */
 const commands = {
+  ...completionCommands,
   lookUpUser: command<{ providerId: string; signedInUserId?: string }>(),
   buildRegistrationOptions: command<{ providerId: string; challenge: string; user: WebAuthnFlowUser }>(),
   buildAuthenticationOptions: command<{ providerId: string; challenge: string; userId?: string }>(),
-  runRedirectCallback: command<{ url: string }>(),
   claimChallenge: command<{ challenge: string; expiresAt: number }>(),
   verifyRegistration: command<{ providerId: string; challenge: string }>(),
   findCredential: command<{ providerId: string }>(),
   verifyAuthentication: command<{ providerId: string; challenge: string }>(),
   updateCounter: command<{ newCounter: number }>(),
-  runSignInCallback: command<{ providerId: string; action: WebAuthnAction; user: WebAuthnFlowUser }>(),
   saveRegistration: command<{ providerId: string; user: WebAuthnFlowUser; signedInUserId?: string }>(),
-  issueSession: command<{ providerId: string }>(),
-  emitSignInEvent: command<{ providerId: string; isNewUser: boolean }>(),
 }
 
 export type WebAuthnCommand = CommandsOf<typeof commands>
 
 /** What each command's handler may answer. */
 export const webAuthnContract = {
+  ...completionContract,
   lookUpUser: ['USER_INFO_FOUND', 'USER_INFO_NONE', 'USER_INFO_FAILED'],
   buildRegistrationOptions: ['OPTIONS_BUILT', 'OPTIONS_FAILED'],
   buildAuthenticationOptions: ['OPTIONS_BUILT', 'OPTIONS_FAILED'],
-  runRedirectCallback: ['REDIRECT_RESOLVED', 'REDIRECT_FAILED'],
   claimChallenge: ['CHALLENGE_CLAIMED', 'CHALLENGE_SPENT'],
   verifyRegistration: ['REGISTRATION_VERIFIED', 'CREDENTIAL_TAKEN', 'VERIFICATION_FAILED'],
   findCredential: ['CREDENTIAL_FOUND', 'CREDENTIAL_UNKNOWN'],
   verifyAuthentication: ['ASSERTION_VERIFIED', 'VERIFICATION_FAILED'],
   updateCounter: ['COUNTER_UPDATED'],
-  runSignInCallback: ['SIGNIN_ALLOWED', 'SIGNIN_DENIED', 'SIGNIN_REDIRECTED', 'SIGNIN_FAILED'],
   saveRegistration: ['REGISTRATION_SAVED', 'ADDRESS_TAKEN', 'SAVE_FAILED'],
-  issueSession: ['SESSION_ISSUED', 'SESSION_FAILED'],
-  emitSignInEvent: ['SIGNIN_ANNOUNCED'],
 } as const satisfies CommandContract<WebAuthnCommand, WebAuthnEvent>
 
 type Args = { context: WebAuthnContext; event: WebAuthnEvent }
@@ -180,6 +165,45 @@ function isRegistering({ context }: Args): boolean {
   return context.action === 'register'
 }
 
+/**
+ * The passkey's step of the sign-in completion (machines/sign-in-completion.ts), once the `signIn` callback allowed
+ * it: a new passkey is stored with its user and account; a passkey that signed in has nothing left to store (its
+ * counter was stored before the completion).
+ */
+const passkeySteps = {
+  choosingPasskeyStep: {
+    description: 'A registration stores the new passkey before the session; an authentication goes on to the session.',
+    always: [{ guard: isRegistering, target: 'savingRegistration' as const }, { target: 'issuingSession' as const }],
+  },
+  savingRegistration: {
+    description:
+      'User (unless signed in; createUser event), account of type "webauthn" (linkAccount event) and authenticator are stored.',
+    entry: {
+      type: 'saveRegistration' as const,
+      params: ({ context }: { context: WebAuthnContext }) => ({
+        providerId: context.providerId ?? '',
+        user: context.user ?? {},
+        signedInUserId: context.signedInUserId,
+      }),
+    },
+    on: {
+      REGISTRATION_SAVED: { target: 'issuingSession' as const, actions: 'keepSavedRegistration' as const },
+      // The address was taken between the options and the callback.
+      ADDRESS_TAKEN: {
+        target: '#webauthn.failed',
+        actions: {
+          type: 'fail' as const,
+          params: { error: 'WebAuthnVerificationError' as const, check: 'webauthn-registration' as const },
+        },
+      },
+      SAVE_FAILED: {
+        target: '#webauthn.failed',
+        actions: { type: 'fail' as const, params: { error: 'AdapterError' as const } },
+      },
+    },
+  },
+}
+
 const verificationFailed = [
   'noteVerificationFailure',
   { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-verification' } },
@@ -198,6 +222,11 @@ export const webAuthnMachine = setup({
   },
   actions: {
     ...commands,
+    ...completionActions<WebAuthnContext, WebAuthnEvent>(),
+    /** The stored user, and whether the registration created it (a sign-up). */
+    keepSavedRegistration: assign(({ event }) =>
+      event.type === 'REGISTRATION_SAVED' ? { user: event.user, isNewUser: event.isNewUser } : {},
+    ),
     /** Keeps why verification failed (the library's message), for the refusal log line. */
     noteVerificationFailure: assign(({ event }) =>
       event.type === 'VERIFICATION_FAILED' ? { refusalReason: event.reason } : {},
@@ -389,7 +418,7 @@ export const webAuthnMachine = setup({
             actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-registration' } },
           },
           {
-            target: 'checkingRegistrationSignIn',
+            target: completionState,
             actions: assign(({ context }) => ({ user: context.subject, challenge: undefined })),
           },
         ],
@@ -440,111 +469,9 @@ export const webAuthnMachine = setup({
         type: 'updateCounter',
         params: ({ event }) => ({ newCounter: event.type === 'ASSERTION_VERIFIED' ? event.newCounter : 0 }),
       },
-      on: { COUNTER_UPDATED: { target: 'checkingAuthenticationSignIn' } },
+      on: { COUNTER_UPDATED: { target: completionState } },
     },
-    checkingRegistrationSignIn: {
-      description: 'The signIn callback may refuse a new passkey before anything is stored.',
-      entry: {
-        type: 'runSignInCallback',
-        params: ({ context }) => ({
-          providerId: context.providerId ?? '',
-          action: 'register' as const,
-          user: context.user ?? {},
-        }),
-      },
-      on: {
-        SIGNIN_ALLOWED: [
-          { guard: { type: 'allowSignIn' }, target: 'savingRegistration' },
-          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        ],
-        SIGNIN_DENIED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        SIGNIN_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        SIGNIN_REDIRECTED: {
-          target: 'resolvingSignInRedirect',
-          actions: assign(({ event }) => ({ redirectTo: event.url })),
-        },
-      },
-    },
-    savingRegistration: {
-      description: 'User (unless signed in), account of type "webauthn" and authenticator are stored.',
-      entry: {
-        type: 'saveRegistration',
-        params: ({ context }) => ({
-          providerId: context.providerId ?? '',
-          user: context.user ?? {},
-          signedInUserId: context.signedInUserId,
-        }),
-      },
-      on: {
-        REGISTRATION_SAVED: {
-          target: 'issuingSession',
-          actions: assign(({ event }) => ({ user: event.user, isNewUser: event.isNewUser })),
-        },
-        // The address was taken between the options and the callback.
-        ADDRESS_TAKEN: {
-          target: 'failed',
-          actions: { type: 'fail', params: { error: 'WebAuthnVerificationError', check: 'webauthn-registration' } },
-        },
-        SAVE_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AdapterError' } } },
-      },
-    },
-    checkingAuthenticationSignIn: {
-      description: 'The signIn callback may allow, deny, or send the user elsewhere.',
-      entry: {
-        type: 'runSignInCallback',
-        params: ({ context }) => ({
-          providerId: context.providerId ?? '',
-          action: 'authenticate' as const,
-          user: context.user ?? {},
-        }),
-      },
-      on: {
-        SIGNIN_ALLOWED: [
-          { guard: { type: 'allowSignIn' }, target: 'issuingSession' },
-          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        ],
-        SIGNIN_DENIED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        SIGNIN_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        SIGNIN_REDIRECTED: {
-          target: 'resolvingSignInRedirect',
-          actions: assign(({ event }) => ({ redirectTo: event.url })),
-        },
-      },
-    },
-    resolvingSignInRedirect: {
-      description: 'A URL returned by the signIn callback still passes the redirect callback.',
-      entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.redirectTo ?? '' }) },
-      on: {
-        REDIRECT_RESOLVED: { target: 'redirected', actions: assign(({ event }) => ({ redirectTo: event.url })) },
-        REDIRECT_FAILED: {
-          target: 'failed',
-          actions: [
-            assign({ redirectTo: undefined }),
-            { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
-          ],
-        },
-      },
-    },
-    issuingSession: {
-      description:
-        'The jwt callback shapes the token and the session cookie is written (or the database session created).',
-      entry: { type: 'issueSession', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },
-      on: {
-        SESSION_ISSUED: {
-          target: 'announcingSignIn',
-          actions: assign(({ context }) => ({ redirectTo: context.callbackUrl })),
-        },
-        SESSION_FAILED: { target: 'failed', actions: assign(({ event }) => ({ error: event.error })) },
-      },
-    },
-    announcingSignIn: {
-      description: 'The signIn event (and createUser for a new user) tells the app.',
-      entry: {
-        type: 'emitSignInEvent',
-        params: ({ context }) => ({ providerId: context.providerId ?? '', isNewUser: context.isNewUser === true }),
-      },
-      on: { SIGNIN_ANNOUNCED: { target: 'signedIn' } },
-    },
+    completingSignIn: signInCompletion('webauthn', { initial: 'choosingPasskeyStep', states: passkeySteps }),
     signedIn: { type: 'final', description: 'Session issued; the browser goes to the callback URL.' },
     redirected: { type: 'final', description: 'The signIn callback sent the user to another page; no session.' },
     failed: { type: 'final', description: 'Refused; context.error names why, context.refusal the check.' },

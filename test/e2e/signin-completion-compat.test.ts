@@ -23,6 +23,7 @@ import { CookieJar, csrfToken, origin, send, signIn, testConfig, testCredentials
 import { confirmationFields } from '../support/http-site.js'
 import { startOidcProvider, type RunningOidcProvider } from '../support/oidc-provider.js'
 import { createScratchPostgresSchema, describeWithService, probePostgres } from '../support/services.js'
+import { SoftAuthenticator } from '../support/soft-authenticator.js'
 
 /** What the app's callbacks and events saw, in order. */
 type Seen =
@@ -158,6 +159,29 @@ const oauth: Method = {
   },
 }
 
+/**
+ * One passkey ceremony in a fresh browser: the options for `query`, the soft authenticator's answer, the callback.
+ * Answers the callback's Location.
+ */
+async function passkeyCeremony(
+  config: AuthConfig,
+  authenticator: SoftAuthenticator,
+  action: 'register' | 'authenticate',
+  query = '',
+): Promise<string> {
+  const jar = new CookieJar()
+  const options = await send(config, `/auth/webauthn-options/passkey${query}`, { jar })
+  const body = (await options.json()) as { action?: string; options?: unknown }
+  expect(body.action).toBe(action)
+  const data =
+    action === 'register' ? authenticator.create(body.options as never) : authenticator.get(body.options as never)
+  const callback = await send(config, '/auth/callback/passkey', {
+    jar,
+    form: { action, data: JSON.stringify(data), csrfToken: await csrfToken(config, jar), callbackUrl: '/home' },
+  })
+  return callback.headers.get('location') ?? ''
+}
+
 const welcome = `${origin}/welcome?callbackUrl=${encodeURIComponent(`${origin}/home`)}`
 
 function kinds(seen: Seen[]): string[] {
@@ -260,6 +284,59 @@ function compatTests(openAdapter: () => Promise<{ adapter: Adapter; close(): Pro
       expect(second[1]).toMatchObject({
         keys: ['account', 'isNewUser', 'profile', 'user'],
         user: { id: created.id },
+        isNewUser: false,
+      })
+    } finally {
+      await close()
+    }
+  })
+
+  it('passkey: the first sign-in registers (createUser, linkAccount, signUp, newUser page); the second signs in', async () => {
+    const { adapter, close } = await openAdapter()
+    try {
+      const authenticator = new SoftAuthenticator(origin)
+      const first: Seen[] = []
+      const firstConfig = configFor(adapter, first)
+      expect(await passkeyCeremony(firstConfig, authenticator, 'register', '?email=hopper%40example.com')).toBe(welcome)
+      expect(kinds(first)).toEqual(['createUser', 'linkAccount', 'jwt', 'signIn'])
+      const created = (first[0] as { user: Record<string, unknown> }).user
+      expect(created).toMatchObject({ email: 'hopper@example.com', emailVerified: null })
+      const credentialId = Buffer.from(authenticator.credentials[0]?.id ?? []).toString('base64')
+      expect(first[1]).toMatchObject({
+        user: { id: created.id, email: 'hopper@example.com' },
+        account: { provider: 'passkey', type: 'webauthn', providerAccountId: credentialId },
+        hasProfile: true,
+      })
+      expect(first[2]).toEqual({
+        kind: 'jwt',
+        trigger: 'signUp',
+        isNewUser: true,
+        hasUser: true,
+        account: { provider: 'passkey', type: 'webauthn' },
+        hasProfile: false,
+      })
+      expect(first[3]).toMatchObject({
+        keys: ['account', 'isNewUser', 'user'],
+        user: { id: created.id, email: 'hopper@example.com' },
+        account: { provider: 'passkey', type: 'webauthn' },
+        isNewUser: true,
+      })
+
+      const second: Seen[] = []
+      expect(await passkeyCeremony(configFor(adapter, second), authenticator, 'authenticate')).toBe(`${origin}/home`)
+      expect(kinds(second)).toEqual(['jwt', 'signIn'])
+      expect(second[0]).toEqual({
+        kind: 'jwt',
+        trigger: 'signIn',
+        isNewUser: false,
+        hasUser: true,
+        account: { provider: 'passkey', type: 'webauthn' },
+        hasProfile: false,
+      })
+      expect(second[1]).toMatchObject({
+        keys: ['account', 'isNewUser', 'user'],
+        user: { id: created.id, email: 'hopper@example.com' },
+        account: { provider: 'passkey', type: 'webauthn' },
         isNewUser: false,
       })
     } finally {

@@ -25,7 +25,7 @@ const pinned: Record<string, { version: number; fingerprint: string }> = {
   oauth: { version: 4, fingerprint: 'vJErvHJkTsKz' },
   session: { version: 4, fingerprint: 'wgceGbfMKAb0' },
   tokenRefresh: { version: 1, fingerprint: 'RYSTen21BUvZ' },
-  webauthn: { version: 2, fingerprint: 'yZKaLNLWTKTb' },
+  webauthn: { version: 3, fingerprint: 'tqp5mte90zbp' },
 }
 
 describe('machine versions', () => {

@@ -13,10 +13,11 @@ import { requestedCallbackUrl } from '../callback-url.js'
 import type { ResolvedConfig } from '../config.js'
 import type { RequestContext } from '../context.js'
 import { flowMaxAge } from '../cookie-set.js'
-import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
+import { effectEnv, runMachine } from '../effect-outcome.js'
 import { errorFromType, errorRedirect, unservedMethod } from '../error-response.js'
 import { sessionIssuerFor } from '../session-issuer.js'
 import { signedInUserId } from '../user-resolution.js'
+import { completedSignIn, signInAnswer } from './sign-in-answer.js'
 
 /** Seconds a challenge may be answered in (the flow store keeps the flow a little longer, so the machine says "expired"). */
 export const challengeWindow = 5 * 60
@@ -160,21 +161,6 @@ export async function webAuthnCallbackAction(ctx: RequestContext, provider: WebA
     if (!(error instanceof FlowRejected)) throw error
     return refused(ctx, 'WebAuthnVerificationError')
   }
-  const context = result.context as {
-    error?: ErrorType
-    redirectTo?: string
-    isNewUser?: boolean
-    callbackUrl?: string
-  }
-  if (result.value === 'signedIn' || result.value === 'redirected') {
-    applySessionOutcome(ctx, env.outcome)
-    const newUserPage = ctx.config.pages.newUser
-    if (result.value === 'signedIn' && context.isNewUser && newUserPage) {
-      const target = new URL(newUserPage, ctx.origin)
-      target.searchParams.set('callbackUrl', context.callbackUrl ?? ctx.origin)
-      return { redirect: target.href, cookies: ctx.setCookies }
-    }
-    return { redirect: context.redirectTo as string, cookies: ctx.setCookies }
-  }
-  return refused(ctx, context.error ?? 'WebAuthnVerificationError')
+  if (completedSignIn(result)) return signInAnswer(ctx, env, result)
+  return refused(ctx, (result.context as { error?: ErrorType }).error ?? 'WebAuthnVerificationError')
 }

@@ -300,10 +300,12 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
       return { type: 'COUNTER_UPDATED' }
     },
 
-    async runSignInCallback({ action, user: subject }) {
-      if (action === 'register') {
+    // A registration asks about the user the options named and the new passkey's account (no id unless signed in);
+    // an authentication about the stored owner of the passkey presented and its account.
+    async runSignInCallback({ user: subject }) {
+      if (registration) {
         user = { ...(subject.id ? { id: subject.id } : {}), email: subject.email ?? null, name: subject.name ?? null }
-        account = { type: 'webauthn', provider: provider.id, providerAccountId: registration?.credentialID ?? '' }
+        account = { type: 'webauthn', provider: provider.id, providerAccountId: registration.credentialID }
       }
       return runSignInCallback(env, { user: user as User, account }, provider.id)
     },
@@ -325,6 +327,7 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
           emailVerified: null,
         })
         isNewUser = true
+        await emitAppEvent(env, 'createUser', { user: owner })
       }
       if (!owner) return { type: 'SAVE_FAILED' }
       const linked = {
@@ -334,6 +337,13 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
         userId: owner.id,
       }
       await adapter.linkAccount(linked)
+      // As Auth.js: the account without its userId, and the user the request named as the profile.
+      const { userId: _userId, ...linkedAccount } = linked
+      await emitAppEvent(env, 'linkAccount', {
+        user: owner,
+        account: linkedAccount,
+        profile: { email: subject.email ?? null, name: subject.name ?? null },
+      })
       await adapter.createAuthenticator({
         credentialID: fresh.credentialID,
         userId: owner.id,
@@ -349,10 +359,10 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
       return { type: 'REGISTRATION_SAVED', user: flowUser(owner), isNewUser }
     },
 
-    issueSession: () => input.issueSession(env, { user: user as User, account }),
+    // The machine says whether this is a sign-up (it saw the registration create the user).
+    issueSession: ({ isNewUser }) => input.issueSession(env, { user: user as User, account, isNewUser }),
 
     async emitSignInEvent({ isNewUser }) {
-      if (isNewUser) await emitAppEvent(env, 'createUser', { user: user as User })
       await emitAppEvent(env, 'signIn', { user: user as User, account, isNewUser })
       return { type: 'SIGNIN_ANNOUNCED' }
     },
