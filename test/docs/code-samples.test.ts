@@ -64,6 +64,10 @@ function authchartPaths(): Record<string, string[]> {
       .replace(/\.d\.mts$/, '.mts')
     paths[subpath === '.' ? 'authchart' : `authchart/${subpath.slice(2)}`] = [join(root, source)]
   }
+  // Next.js resolves these bare names itself (the repository's tsconfig.json maps them the same way): `next` has no
+  // export map, so NodeNext resolution would want `next/headers.js`, which authchart/next must not import.
+  for (const name of ['headers', 'navigation', 'server'])
+    paths[`next/${name}`] = [join(root, 'node_modules', 'next', `${name}.d.ts`)]
   return paths
 }
 
