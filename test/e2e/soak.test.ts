@@ -6,7 +6,7 @@
  * sign-in is lost that its user could finish, the same processes work again after each fault, memory stays flat.
  */
 import { expect, it } from 'vitest'
-import { probeRedisServerBinary } from './../support/redis-server.js'
+import { probeRedisServerBinary } from '../support/redis-server.js'
 import { describeWithService, probePostgres } from '../support/services.js'
 import { runSoak } from './soak/soak.js'
 
