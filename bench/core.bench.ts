@@ -8,6 +8,7 @@ import { Auth as AuthJs } from '@auth/core'
 import AuthJsCredentials from '@auth/core/providers/credentials'
 import { Auth } from '../src/index.js'
 import Credentials from '../src/providers/credentials.js'
+import { sealCompactJwe } from '../src/session/jwe.js'
 import { defaultOpenedTokenCapacity } from '../src/session/opened-tokens.js'
 import { compare, Jar, printTable, runOptions, type CaseResult, type Side } from './measure.js'
 
@@ -21,8 +22,8 @@ const credentialFields = { username: {}, password: {} }
 export type Handler = (request: Request) => Promise<Response>
 
 /** The two configs of one case: the same options; only the provider factory is each library's own. */
-function configs(session?: { updateAge: number }) {
-  const shape = { secret, trustHost: true, basePath: '/auth', ...(session ? { session } : {}) }
+function configs(session?: { updateAge: number }, secrets: string | string[] = secret) {
+  const shape = { secret: secrets, trustHost: true, basePath: '/auth', ...(session ? { session } : {}) }
   return {
     ours: { ...shape, providers: [Credentials({ credentials: credentialFields, authorize })] },
     theirs: { ...shape, providers: [AuthJsCredentials({ credentials: credentialFields, authorize })] },
@@ -113,6 +114,31 @@ export async function runCoreBench(options: { quick?: boolean } = {}): Promise<R
   results.push(
     await compare('GET /providers', get(oursHandler, '/auth/providers'), get(theirsHandler, '/auth/providers'), run),
   )
+  // A refused cookie must cost no more than a valid one (#37): an 8 KB session cookie that is no token of this site
+  // (sealed with another key), on a site keeping four secrets for rotation. Named by a `kid` of its own, and
+  // naming none (then both libraries try the newest secret only).
+  {
+    const rotated = [secret, `${secret}-2`, `${secret}-3`, `${secret}-4`]
+    const { ours, theirs } = configs(undefined, rotated)
+    const oursHandler: Handler = (r) => Auth(r, ours)
+    const theirsHandler: Handler = (r) => AuthJs(r, theirs)
+    const foreignKey = new Uint8Array(64).fill(7)
+    for (const [label, header] of [
+      ['a foreign `kid`', { kid: 'c2l0ZS1vZi1zb21lb25lLWVsc2U' }],
+      ['no `kid`', {}],
+    ] as const) {
+      const foreign = sealCompactJwe(JSON.stringify({ filler: 'x'.repeat(6000) }), foreignKey, 'A256CBC-HS512', header)
+      const cookie = `authjs.session-token=${foreign}`
+      results.push(
+        await compare(
+          `GET /session, refused: an 8 KB JWE of another key, ${label}, four secrets`,
+          get(oursHandler, '/auth/session', cookie),
+          get(theirsHandler, '/auth/session', cookie),
+          run,
+        ),
+      )
+    }
+  }
   // Authchart remembers the plaintexts of tokens it sealed or opened lately (src/session/opened-tokens.ts), which a
   // browser resending its cookie benefits from. This case shows the cost without it: more sessions than the memo
   // holds, visited in turn, so that every check opens its token. It runs last: the thousands of sessions it

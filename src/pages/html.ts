@@ -65,6 +65,12 @@ input:focus-visible { outline-offset: 0; border-color: var(--focus); }
 .error { margin: 0 0 1rem; padding: .7rem .8rem; border-radius: 6px; background: var(--error-bg); color: var(--error-text); }
 form .error { margin: .25rem 0 0; }
 hr { border: 0; border-top: 1px solid var(--line); margin: 1.25rem 0; }
+ul.sessions { list-style: none; margin: 0 0 1rem; padding: 0; }
+ul.sessions li { padding: .9rem 0; border-top: 1px solid var(--line); }
+ul.sessions li:last-child { border-bottom: 1px solid var(--line); }
+.device { color: var(--text); font-weight: 700; margin: 0 0 .25rem; }
+.facts { font-size: .9rem; margin: 0 0 .6rem; }
+ul.sessions li > :last-child { margin-bottom: 0; }
 @media (max-width: 480px) { body { padding: .75rem; align-items: flex-start; } main { padding: 1.5rem 1.25rem; } }
 `
 }

@@ -39,9 +39,9 @@ function entry(session: ShownSession, m: SessionsPageMessages, lang: string, for
   const action = session.current
     ? ''
     : form(
-        `<input type="hidden" name="revoke" value="${escapeHtml(session.id)}" /><button type="submit" aria-label="${escapeHtml(`${m.signOutDevice}: ${session.userAgent ?? '-'}`)}">${escapeHtml(m.signOutDevice)}</button>`,
+        `<input type="hidden" name="revoke" value="${escapeHtml(session.id)}" /><button type="submit" class="provider" aria-label="${escapeHtml(`${m.signOutDevice}: ${session.userAgent ?? '-'}`)}">${escapeHtml(m.signOutDevice)}</button>`,
       )
-  return `<li><p>${heading}</p><p class="facts">${facts.join('<br />')}</p>${action}</li>`
+  return `<li><p class="device">${heading}</p><p class="facts">${facts.join('<br />')}</p>${action}</li>`
 }
 
 /** The page for the user's sessions, the current one first. */

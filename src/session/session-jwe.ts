@@ -42,40 +42,41 @@ interface Keyring {
   /** The newest secret's key, which seals new tokens, and the header they carry. */
   sealingKey: Uint8Array
   sealingHeader: PreparedHeader
-  /** Keys to try for a header: each secret's key for its `enc`, only the one `kid` names when it names one. */
+  /** Keys to try for a header: the one its `kid` names (none for a foreign kid), the newest when it names none. */
   candidates: (header: JweProtectedHeader) => readonly Uint8Array[]
   /** Plaintexts of tokens sealed or opened with these keys lately (src/session/opened-tokens.ts). */
   opened: OpenedTokens
 }
 
 function buildKeyring(secrets: readonly string[], salt: string): Keyring {
-  const byEnc = new Map<SessionTokenEnc, Uint8Array[]>()
-  const byKid = new Map<string, Uint8Array[]>()
-  const keysFor = (enc: SessionTokenEnc): Uint8Array[] => {
+  /** Per `enc`: every secret's key, newest first, and each key by its thumbprint (the `kid` tokens carry). */
+  const byEnc = new Map<
+    SessionTokenEnc,
+    { all: Uint8Array[]; newest: Uint8Array[]; byKid: Map<string, Uint8Array[]> }
+  >()
+  const keysFor = (enc: SessionTokenEnc) => {
     let keys = byEnc.get(enc)
     if (!keys) {
-      keys = secrets.map((secret) => deriveSessionTokenKey(secret, salt, enc))
+      const all = secrets.map((secret) => deriveSessionTokenKey(secret, salt, enc))
+      // Thumbprints computed once here, not per request: a foreign `kid` is then one map lookup that finds nothing.
+      const byKid = new Map<string, Uint8Array[]>()
+      for (const key of all) byKid.set(keyThumbprint(key), [...(byKid.get(keyThumbprint(key)) ?? []), key])
+      keys = { all, newest: all.slice(0, 1), byKid }
       byEnc.set(enc, keys)
     }
     return keys
   }
-  const [sealingKey] = keysFor(sealingEnc)
+  const [sealingKey] = keysFor(sealingEnc).all
   if (!sealingKey) throw new MissingSecret('a secret is required to seal a session token')
+  const none: readonly Uint8Array[] = []
   return {
     sealingKey,
     sealingHeader: prepareHeader(sealingEnc, { kid: keyThumbprint(sealingKey) }),
+    // Auth.js's rule: a token that names no key is tried with the newest secret only (every token Auth.js or
+    // Authchart seals names its key), so a kid-less token costs one MAC however many secrets are kept for rotation.
     candidates: (header) => {
       const keys = keysFor(header.enc)
-      if (header.kid === undefined) return keys
-      const cacheKey = `${header.enc} ${header.kid}`
-      let named = byKid.get(cacheKey)
-      if (!named) {
-        named = keys.filter((key) => keyThumbprint(key) === header.kid)
-        // Only kids of our own keys are remembered: a token's kid is the sender's choice, and must not grow the map.
-        if (named.length === 0) return named
-        byKid.set(cacheKey, named)
-      }
-      return named
+      return header.kid === undefined ? keys.newest : (keys.byKid.get(header.kid) ?? none)
     },
     opened: new OpenedTokens(),
   }

@@ -265,6 +265,21 @@ describe('delivery failures', () => {
   })
 })
 
+describe('a database that does not answer (issue #38)', () => {
+  it('storing the token past adapterTimeout: 503 "try again", no mail, the outage logged once as AdapterError', async () => {
+    const { config, recorded } = emailConfig({}, { adapterTimeout: 200 })
+    const adapter = { ...MemoryAdapter(), createVerificationToken: () => new Promise<never>(() => {}) }
+    config.adapter = adapter
+    const seen = smtp.messages.length
+    const response = await requestLink(config, 'stalled@example.com')
+    expect(response.status).toBe(503)
+    expect(response.headers.get('retry-after')).toBe('5')
+    expect(await response.text()).not.toContain('    at ')
+    expect(await arrivedSince(seen)).toBe(0)
+    expect(recorded.errors.map((e) => e.name)).toEqual(['AdapterError'])
+  })
+})
+
 describe('GET /auth/callback/email with dangerousConsumeOnGet', () => {
   it('consumes on the GET itself, as Auth.js does', async () => {
     const { config, store } = emailConfig({ dangerousConsumeOnGet: true })

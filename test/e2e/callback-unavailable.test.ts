@@ -27,22 +27,34 @@ function adapterWithDatabaseDown(): Adapter {
   }
 }
 
+/** The memory adapter, with its account lookup never answering, as a stalled database. */
+function adapterWithDatabaseStalled(): Adapter {
+  return { ...MemoryAdapter(), getUserByAccount: () => new Promise(() => {}) }
+}
+
 describe('a callback that fails on our side', () => {
-  it('answers 503 with a page that says to start again and links to the sign-in page', async () => {
-    const config = testConfig({
-      adapter: adapterWithDatabaseDown(),
-      providers: [OIDC({ id: 'op', name: 'OP', issuer: op.issuer, clientId: 'app', clientSecret: 'app-secret' })],
-    })
-    const jar = new CookieJar()
-    const start = await send(config, '/auth/signin/op', { jar, form: { csrfToken: await csrfToken(config, jar) } })
-    const result = await op.signInAs(new URL(start.headers.get('location') ?? ''), 'alice')
-    if (result.mode !== 'query') throw new Error('expected a query response')
-    const path = `${result.callbackUrl.pathname}${result.callbackUrl.search}`
-    const callback = await send(config, path, { jar, headers: { 'accept-language': 'en' } })
-    expect(callback.status).toBe(503)
-    const html = await callback.text()
-    expect(html).toContain('This sign-in cannot be finished now; once the service is back, start it again.')
-    expect(html).toContain(`href="${origin}/auth/signin"`)
-    expect(html).not.toContain('    at ')
-  })
+  it.each([
+    ['refuses connections', adapterWithDatabaseDown],
+    ['stalls past adapterTimeout', adapterWithDatabaseStalled],
+  ])(
+    'the database %s: answers 503 with a page that says to start again and links to the sign-in page',
+    async (_, adapter) => {
+      const config = testConfig({
+        adapter: adapter(),
+        adapterTimeout: 300,
+        providers: [OIDC({ id: 'op', name: 'OP', issuer: op.issuer, clientId: 'app', clientSecret: 'app-secret' })],
+      })
+      const jar = new CookieJar()
+      const start = await send(config, '/auth/signin/op', { jar, form: { csrfToken: await csrfToken(config, jar) } })
+      const result = await op.signInAs(new URL(start.headers.get('location') ?? ''), 'alice')
+      if (result.mode !== 'query') throw new Error('expected a query response')
+      const path = `${result.callbackUrl.pathname}${result.callbackUrl.search}`
+      const callback = await send(config, path, { jar, headers: { 'accept-language': 'en' } })
+      expect(callback.status).toBe(503)
+      const html = await callback.text()
+      expect(html).toContain('This sign-in cannot be finished now; once the service is back, start it again.')
+      expect(html).toContain(`href="${origin}/auth/signin"`)
+      expect(html).not.toContain('    at ')
+    },
+  )
 })

@@ -18,7 +18,10 @@ import { builtInPageMessages } from '../../src/pages/messages.js'
 import type { Theme } from '../../src/types/index.js'
 import type { HttpSite } from '../support/http-site.js'
 import { axeViolations, describeViolations } from './axe.js'
-import { builtInPages, startPageSite, type BuiltInPage, type ProviderSet } from './page-sites.js'
+import { HttpBrowser, startHttpSite } from '../support/http-site.js'
+import { builtInPages, pagesConfig, startPageSite, type BuiltInPage, type ProviderSet } from './page-sites.js'
+import { MemorySessionStore } from '../../src/flow/stores/logout.js'
+import Credentials from '../../src/providers/credentials.js'
 import { compareWithBaseline } from './screenshot-baseline.js'
 
 const chromiumPath = '/usr/bin/chromium'
@@ -113,8 +116,14 @@ async function open(
 }
 
 /** Takes the screenshot `name` and compares it with its baseline; the tolerance is a share of the card's area. */
-async function expectLikeBaseline(page: Page, name: string, options: { comparesOnly?: boolean } = {}): Promise<void> {
-  const png = await page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' })
+async function expectLikeBaseline(
+  page: Page,
+  name: string,
+  options: { comparesOnly?: boolean; mask?: string } = {},
+): Promise<void> {
+  // `mask`: parts that differ on every run (times) are painted over as one box, so the rest is still compared.
+  const mask = options.mask ? [page.locator(options.mask)] : []
+  const png = await page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide', mask })
   const box = await page.locator('main').boundingBox()
   expect(box, 'the page has a <main> card').not.toBeNull()
   const area = Math.round((box?.width ?? 0) * (box?.height ?? 0))
@@ -268,6 +277,80 @@ describe.runIf(canRun)('built-in pages in Chromium', () => {
           await opened.close()
         }
       })
+    }
+  })
+
+  describe('the sessions page (session management), signed in on three devices', () => {
+    const userAgents = {
+      here: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+      phone:
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+      laptop: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0',
+    }
+
+    /** A site whose one user has signed in on a phone, a laptop and (last) this browser; its session cookie. */
+    async function signedInSite() {
+      const site = await startHttpSite(() =>
+        pagesConfig('credentials', {
+          providers: [
+            Credentials({
+              credentials: { username: { label: 'Username' } },
+              authorize: () => ({ id: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' }),
+            }),
+          ],
+          sessionManagement: { store: new MemorySessionStore() },
+        }),
+      )
+      let here: HttpBrowser | undefined
+      for (const device of ['laptop', 'phone', 'here'] as const) {
+        const client = new HttpBrowser(site.origin)
+        const headers = { 'user-agent': userAgents[device] }
+        const csrfToken = await client.csrfToken()
+        await client.request('/auth/callback/credentials', { form: { csrfToken, username: 'ada' }, headers })
+        // Distinct sign-in times, so the list's order (most recently seen first) is the same on every run.
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        here = client
+      }
+      const cookie = here?.jar.cookies.get('authjs.session-token')
+      expect(cookie, 'signed in').toBeTruthy()
+      return { site, cookie: cookie ?? '' }
+    }
+
+    for (const device of ['desktop', 'phone'] as const) {
+      for (const scheme of ['light', 'dark'] as const) {
+        it(`${device}, ${scheme}: like its baseline (times masked), fits the width, no axe violation`, async () => {
+          const { site, cookie } = await signedInSite()
+          const context = await (browser as Browser).newContext({
+            ...devices[device],
+            deviceScaleFactor: 1,
+            colorScheme: scheme,
+            locale: 'en-US',
+            userAgent: userAgents.here,
+          })
+          try {
+            await context.addCookies([{ name: 'authjs.session-token', value: cookie, url: site.origin }])
+            const page = await context.newPage()
+            const problems: string[] = []
+            page.on('pageerror', (error) => problems.push(error.message))
+            const response = await page.goto(`${site.origin}/auth/sessions`)
+            expect(response?.status()).toBe(200)
+            await page.evaluate(() => document.fonts.ready.then(() => undefined))
+            // This device first, then the others by when they were last seen; a sign-out form for each other one.
+            const headings = await page.locator('ul.sessions .device').allTextContents()
+            expect(headings).toHaveLength(3)
+            expect(headings[0]).toContain('Chrome on Linux')
+            expect(headings.slice(1).join(' ')).toMatch(/Safari on iOS.*Firefox on Windows/)
+            expect(await page.locator('ul.sessions form').count()).toBe(2)
+            await expectLikeBaseline(page, `sessions-${device}-${scheme}`, { mask: '.facts' })
+            await expectFitsWidth(page, device)
+            await expectAccessible(page)
+            expect(problems).toEqual([])
+          } finally {
+            await context.close()
+            await site.close()
+          }
+        })
+      }
     }
   })
 })

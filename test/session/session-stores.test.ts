@@ -5,9 +5,10 @@
  */
 import { randomUUID } from 'node:crypto'
 import { Redis } from 'ioredis'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { MemorySessionStore, RedisSessionStore } from '../../src/flow/stores/logout.js'
 import { userAgentSummary } from '../../src/session/user-agent.js'
+import { startRedisServer } from '../support/redis-server.js'
 import type { SessionStore, StoredSessionRecord } from '../../src/types/session-store.js'
 
 const record = (id: string, userId: string, createdAt: number, expiresAt: number): StoredSessionRecord => ({
@@ -93,6 +94,33 @@ describe('RedisSessionStore between instances', () => {
     expect(await three.isRevoked(user, 'other', now)).toBe(true)
     expect(await three.isRevoked(user, 'newer', now + 10)).toBe(false)
     await Promise.all([one.close(), two.close(), three.close()])
+  })
+})
+
+describe('RedisSessionStore when Redis dies', () => {
+  it('keeps answering from memory and prints nothing while its subscription reconnects', async () => {
+    const server = await startRedisServer()
+    const client = new Redis(server.url, { maxRetriesPerRequest: 1, retryStrategy: () => 50 })
+    client.on('error', () => {})
+    const printed = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const store = new RedisSessionStore(client, { prefix })
+      const user = `u-${randomUUID()}`
+      const now = Date.now()
+      await store.revoke(user, ['gone'], 60)
+      expect(await store.isRevoked(user, 'gone', now)).toBe(true)
+      await server.stop('SIGKILL')
+      // Several reconnect attempts of both connections (every 50 ms).
+      await new Promise((resolve) => setTimeout(resolve, 400))
+      expect(store.isRevoked(user, 'gone', now)).toBe(true)
+      expect(store.isRevoked(user, 'kept', now)).toBe(false)
+      const unhandled = printed.mock.calls.filter((call) => String(call[0]).includes('Unhandled error event'))
+      expect(unhandled).toEqual([])
+      await store.close()
+    } finally {
+      printed.mockRestore()
+      client.disconnect()
+    }
   })
 })
 

@@ -5,7 +5,7 @@
  */
 import type { WrappedAdapter } from '../../types/adapters.js'
 import type { AdapterUser } from '../../types/adapters.js'
-import { EmailSignInError, Verification } from '../../errors.js'
+import { AdapterError, EmailSignInError, Verification } from '../../errors.js'
 import type { EmailCommand, emailContract, EmailEvent } from '../../../machines/email.js'
 import type { HandlersFor } from '../../../machines/contract.js'
 import { requestCountKey } from './request-count-key.js'
@@ -149,6 +149,9 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
         })
         return { type: 'TOKEN_STORED' }
       } catch (err) {
+        // A database that failed or did not answer is an outage, not a failed e-mail: the request answers 503 "try
+        // again" as every other step does (the adapter wrapper has logged it, once).
+        if (err instanceof AdapterError) throw err
         config.logger.error(
           new EmailSignInError('the verification token could not be stored', {
             err: err instanceof Error ? err : undefined,

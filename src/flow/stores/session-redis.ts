@@ -106,6 +106,10 @@ export class RedisSessionStore implements SessionStore {
     this.#starting ??= (async () => {
       const subscriber = connectionLike(this.#client)
       this.#subscriber = subscriber
+      // The duplicate has no listener of the app's: without one, ioredis prints every failed reconnect to the
+      // console with a stack. A lost subscription is handled below (the set is read again on `ready`); the failures
+      // that matter reach the app through the calls that need Redis.
+      subscriber.on('error', () => {})
       subscriber.on('message', (_channel: string, message: string) => {
         const cut = message.indexOf('\n')
         this.#apply(message.slice(cut + 1), Number(message.slice(0, cut)))

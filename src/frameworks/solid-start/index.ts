@@ -22,7 +22,17 @@ import { createHandlers, type SolidAuthHandler } from './handlers.js'
 
 export type { SolidAuthConfig } from './config.js'
 export type { SolidAuthEvent, SolidAuthHandler } from './handlers.js'
-export { getSession, requireSession, type RequireSessionOptions, type SessionWithUser } from './session.js'
+export {
+  getSession,
+  listSessions,
+  requireSession,
+  revokeOtherSessions,
+  revokeSession,
+  type RequireSessionOptions,
+  type SessionWithUser,
+} from './session.js'
+export { revokeUserSessions } from '../../core/session-management.js'
+export type { ListedSession } from '../../core/session-management.js'
 
 /**
  * @param config Auth's configuration with an optional `prefix` (default `/api/auth`; the same as `basePath`).

@@ -6,6 +6,12 @@
  */
 import type { Session, User } from '../../types/index.js'
 import { clientAddressOf } from '../../core/client-address.js'
+import {
+  listSessions as listSessionsOf,
+  revokeOtherSessions as revokeOtherSessionsOf,
+  revokeSession as revokeSessionOf,
+  type ListedSession,
+} from '../../core/session-management.js'
 import { readSession } from '../shared/session-reader.js'
 import { prepareSolidConfig, type SolidAuthConfig } from './config.js'
 
@@ -47,4 +53,25 @@ export async function requireSession(
   // SolidStart's router turns a thrown Response with a Location into a redirect; an Error would be an error page.
   const redirect: unknown = new Response(null, { status: 302, headers: { location: options.redirectTo ?? '/' } })
   throw redirect
+}
+
+/**
+ * The signed-in user's sessions (session management, docs/sessions.md), the request's own marked `current`; null
+ * when nobody is signed in. Call it in a server function, as `getSession`.
+ */
+export function listSessions(request: Request, config: SolidAuthConfig): Promise<ListedSession[] | null> {
+  prepareSolidConfig(config)
+  return listSessionsOf(request, config)
+}
+
+/** Ends one of the signed-in user's sessions on every instance; false when the user has no session with that id. */
+export function revokeSession(request: Request, config: SolidAuthConfig, id: string): Promise<boolean> {
+  prepareSolidConfig(config)
+  return revokeSessionOf(request, config, id)
+}
+
+/** Ends every session of the signed-in user but this one; how many, or null when nobody is signed in. */
+export function revokeOtherSessions(request: Request, config: SolidAuthConfig): Promise<number | null> {
+  prepareSolidConfig(config)
+  return revokeOtherSessionsOf(request, config)
 }

@@ -38,6 +38,8 @@ export interface InstanceOptions {
   adapter?: 'redis'
   /** Keep the provider's tokens with the session and serve `GET /access-token` (see auth-server.ts). */
   tokenRefresh?: boolean
+  /** Another site script to run instead of auth-server.ts (the soak's site), with its own variables and Node flags. */
+  script?: { path: string; env: Record<string, string>; nodeArgs?: string[] }
 }
 
 export interface RunningInstance {
@@ -97,8 +99,10 @@ export async function startInstance(options: InstanceOptions): Promise<RunningIn
   else delete env.TOKEN_REFRESH
   if (options.redisTimeoutMs === undefined) delete env.REDIS_TIMEOUT_MS
   else env.REDIS_TIMEOUT_MS = String(options.redisTimeoutMs)
+  Object.assign(env, options.script?.env)
 
-  const child = spawn(process.execPath, ['--import', 'tsx', serverScript], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const args = [...(options.script?.nodeArgs ?? []), '--import', 'tsx', options.script?.path ?? serverScript]
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] })
   // A safety net for a test run that ends without its afterAll (a worker torn down): never leave a server behind.
   const killOnExit = () => {
     child.kill('SIGKILL')

@@ -221,6 +221,24 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
       expect(await (await browse(`${server.origin}/`, jar)).text()).toContain('Signed in as Alice Credentials')
     })
 
+    it('session management: an API route lists the user’s devices and ends the others (listSessions, revokeOtherSessions)', async () => {
+      const [here, elsewhere] = [new CookieJar(), new CookieJar()]
+      await signInWithCredentials(server, prefix, elsewhere)
+      await signInWithCredentials(server, prefix, here)
+      const listed = (await (await browse(`${server.origin}/api/devices`, here)).json()) as Array<{ current: boolean }>
+      expect(listed.length).toBeGreaterThanOrEqual(2)
+      expect(listed.filter((session) => session.current)).toHaveLength(1)
+      expect(listed[0]?.current).toBe(true)
+      const ended = await browse(`${server.origin}/api/devices`, here, {
+        method: 'POST',
+        headers: { origin: server.origin },
+      })
+      expect(((await ended.json()) as { ended: number }).ended).toBe(listed.length - 1)
+      expect(await (await browse(`${server.origin}${prefix}/session`, elsewhere)).json()).toBeNull()
+      expect(await (await browse(`${server.origin}/api/devices`, here)).json()).toHaveLength(1)
+      expect(await (await browse(`${server.origin}/api/devices`, new CookieJar())).json()).toBeNull()
+    })
+
     it('a wrong password signs nobody in and lands on the sign-in page with the error', async () => {
       const jar = new CookieJar()
       const response = await signInWithCredentials(server, prefix, jar, 'not-the-password')

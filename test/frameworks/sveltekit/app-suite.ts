@@ -202,6 +202,25 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
       expect(await (await browse(`${app.origin}/`, jar)).text()).toContain('Signed in as Alice Credentials')
     })
 
+    it('session management through the binding: a route lists the user’s devices and ends the others', async () => {
+      const [here, elsewhere] = [new CookieJar(), new CookieJar()]
+      await signInWithCredentials(app, elsewhere)
+      await signInWithCredentials(app, here)
+      const listed = (await (await browse(`${app.origin}/devices`, here)).json()) as Array<{ current: boolean }>
+      expect(listed.length).toBeGreaterThanOrEqual(2)
+      expect(listed.filter((session) => session.current)).toHaveLength(1)
+      expect(listed[0]?.current).toBe(true)
+      const ended = (await (
+        await browse(`${app.origin}/devices`, here, { method: 'POST', headers: { origin: app.origin } })
+      ).json()) as {
+        ended: number
+      }
+      expect(ended.ended).toBe(listed.length - 1)
+      expect(await (await browse(`${app.origin}/auth/session`, elsewhere)).json()).toBeNull()
+      expect(await (await browse(`${app.origin}/devices`, here)).json()).toHaveLength(1)
+      expect(await (await browse(`${app.origin}/devices`, new CookieJar())).json()).toBeNull()
+    })
+
     it('a wrong password signs nobody in and lands on the sign-in page with the error', async () => {
       const jar = new CookieJar()
       const response = await signInWithCredentials(app, jar, 'not-the-password')

@@ -4,6 +4,7 @@ import type { SolidAuthConfig } from 'authchart/solid-start'
 import Credentials from 'authchart/providers/credentials'
 import OIDC from 'authchart/providers/oidc'
 import { KyselyAdapter } from 'authchart/adapters/sql'
+import { MemorySessionStore } from 'authchart/logout-stores'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 
@@ -28,6 +29,8 @@ function makeConfig(): SolidAuthConfig {
       OIDC({ id: 'oidc', name: 'Test OP', issuer: process.env.AUTH_OIDC_ISSUER ?? '' }),
     ],
     ...(database ? { adapter: databaseAdapter(), session: { strategy: 'database' as const } } : {}),
+    // Session management: /api/devices lists and ends the user's sessions.
+    sessionManagement: { store: new MemorySessionStore() },
   }
 }
 

@@ -5,6 +5,7 @@ import { SvelteKitAuth } from 'authchart/sveltekit'
 import Credentials from 'authchart/providers/credentials'
 import OIDC from 'authchart/providers/oidc'
 import { KyselyAdapter } from 'authchart/adapters/sql'
+import { MemorySessionStore } from 'authchart/logout-stores'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 
@@ -28,8 +29,10 @@ function makeConfig() {
       OIDC({ id: 'oidc', name: 'Test OP', issuer: env.AUTH_OIDC_ISSUER ?? '' }),
     ],
     ...(database ? { adapter: databaseAdapter(), session: { strategy: 'database' } } : {}),
+    // Session management: the /devices route lists and ends the user's sessions through the binding's calls.
+    sessionManagement: { store: new MemorySessionStore() },
   }
 }
 
 let config
-export const { handle, signIn, signOut } = SvelteKitAuth(async () => (config ??= makeConfig()), { env })
+export const { handle, signIn, signOut, listSessions, revokeOtherSessions } = SvelteKitAuth(async () => (config ??= makeConfig()), { env })
