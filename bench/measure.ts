@@ -154,13 +154,19 @@ export function loadNote(): string {
 }
 
 /** Prints a Markdown table of the cases with medians and ratios; returns the ratios by label. */
-export function printTable(title: string, results: CaseResult[], options: RunOptions): Record<string, number> {
+export function printTable(
+  title: string,
+  results: CaseResult[],
+  options: RunOptions,
+  /** What the two columns measured: Authchart and @auth/core, unless the table compares something else. */
+  columns: [string, string] = ['Authchart', '@auth/core'],
+): Record<string, number> {
   console.log(`\n## ${title}`)
   console.log(
     `\n${options.rounds} interleaved round pairs of ${options.roundMillis} ms per library after ${options.warmupMillis} ms of warm-up each; ${loadNote()}\n`,
   )
   console.log(
-    '| case | Authchart | @auth/core | ratio (median of rounds) | ratio range | CPU µs/op, Authchart / @auth/core (ratio) |',
+    `| case | ${columns[0]} | ${columns[1]} | ratio (median of rounds) | ratio range | CPU µs/op, ${columns[0]} / ${columns[1]} (ratio) |`,
   )
   console.log('|---|---:|---:|---:|---:|---:|')
   const ratios: Record<string, number> = {}

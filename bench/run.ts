@@ -22,6 +22,7 @@ import { runDatabaseSessionBench } from './database-session.bench.js'
 import { runFlowStoreBench } from './flow-store.bench.js'
 import { runLibrariesBench } from './libraries.bench.js'
 import { runLogoutRevocationBench } from './logout-revocation.bench.js'
+import { runManyUsersBench } from './many-users.bench.js'
 import { runOidcBench } from './oidc.bench.js'
 import { runSessionManagementBench } from './session-management.bench.js'
 import { runXStateApiBench } from './xstate-api.bench.js'
@@ -40,6 +41,7 @@ if (process.env.NODE_ENV !== 'production') console.warn('bench: NODE_ENV is not 
 
 const suites: Record<string, () => Promise<unknown>> = {
   core: () => runCoreBench({ quick }),
+  'many-users': () => runManyUsersBench({ quick }),
   flows: () => runFlowsBench({ quick }),
   http: () => runHttpBench({ quick }),
   oidc: () => runOidcBench({ quick }),
