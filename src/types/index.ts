@@ -121,9 +121,18 @@ export interface JwtCallbackParams {
   session?: any
 }
 
-/** Parameters of the `session` callback (the strategy decides which of `token` / `user` is set). */
+/**
+ * Parameters of the `session` callback, typed as Auth.js types them. The strategy decides what is set: JWT sessions
+ * get `session` (built from the token) and `token`; database sessions get `session` as the row (`sessionToken`,
+ * `userId`, `expires` as the row's `Date`) with its `user`, and `user`.
+ */
 export interface SessionCallbackParams {
-  session: Session & { user: AdapterUser | User }
+  session: Omit<Session, 'expires'> & {
+    user: AdapterUser | User
+    expires: string | Date
+    sessionToken?: string
+    userId?: string
+  }
   token: JWT
   user: AdapterUser
   /** With `trigger === 'update'`: the client's data, typed `any` as in Auth.js (check it before you trust it). */

@@ -110,7 +110,7 @@ describe('database sessions', () => {
     }
   })
 
-  it('keeps the millisecond of the expiry: the row is written to it, and the session answer shows what the row holds', async () => {
+  it('keeps the millisecond of the expiry: the row is written to it, and the session answer shows what the row held when read', async () => {
     const signedInAt = Date.parse('2026-01-01T00:00:00.123Z')
     vi.useFakeTimers({ now: signedInAt, toFake: ['Date'] })
     const store = createMemoryStore()
@@ -126,7 +126,64 @@ describe('database sessions', () => {
     vi.setSystemTime(slidAt)
     const body = (await session(config, jar)) as { expires: string }
     expect(store.sessions.get(token)?.expires.toISOString()).toBe('2026-01-31T00:00:05.987Z')
-    expect(body.expires).toBe('2026-01-31T00:00:05.987Z')
+    // As Auth.js answers: the expiry the check read, before it slid the row (the cookie carries the new one).
+    expect(body.expires).toBe('2026-01-31T00:00:00.123Z')
+  })
+
+  it("asks the session callback with Auth.js's database arguments: the row as read with its user, and the user", async () => {
+    const store = createMemoryStore()
+    const adapter = MemoryAdapter(store)
+    await withKnownUsers(adapter)
+    const owner = await adapter.getUser('u-ada')
+    // Written a day ago with a 2-day maxAge; the default updateAge slides it on this check.
+    const readExpiry = new Date(Date.now() + day * 1000)
+    await adapter.createSession({ sessionToken: 'row-token', userId: 'u-ada', expires: readExpiry })
+    const calls: unknown[] = []
+    const config = testConfig({
+      adapter,
+      session: { strategy: 'database', maxAge: 2 * day },
+      callbacks: {
+        session: (params) => {
+          calls.push(params)
+          return { ...params.session, user: { ...params.session.user, id: params.user.id } }
+        },
+      },
+    })
+    const jar = new CookieJar()
+    jar.cookies.set('authjs.session-token', 'row-token')
+    const body = await session(config, jar)
+    expect(store.sessions.get('row-token')?.expires.getTime()).toBeGreaterThan(readExpiry.getTime())
+    expect(calls).toHaveLength(1)
+    expect(calls[0]).toEqual({
+      session: { sessionToken: 'row-token', userId: 'u-ada', expires: readExpiry, user: owner },
+      user: owner,
+      newSession: undefined,
+    })
+    // The app spread the row into its answer: everything but the session token reaches the client, which the
+    // HttpOnly cookie keeps from scripts.
+    expect(body).toEqual({
+      userId: 'u-ada',
+      expires: readExpiry.toISOString(),
+      user: { ...owner, emailVerified: null, id: 'u-ada' },
+    })
+    expect(JSON.stringify(body)).not.toContain('row-token')
+  })
+
+  it('answers name, e-mail and image only without a session callback, on an update too', async () => {
+    const adapter = MemoryAdapter()
+    await withKnownUsers(adapter)
+    const config = dbConfig(adapter)
+    const jar = new CookieJar()
+    await signIn(config, jar)
+    const read = await session(config, jar)
+    const updated = await (
+      await send(config, '/auth/session', { jar, json: { csrfToken: await csrfToken(config, jar), data: { x: 1 } } })
+    ).json()
+    for (const body of [read, updated]) {
+      expect(Object.keys(body as object).sort()).toEqual(['expires', 'user'])
+      // The test user has no image, so the JSON leaves it out; no id, no emailVerified.
+      expect(Object.keys((body as { user: object }).user).sort()).toEqual(['email', 'name'])
+    }
   })
 
   it('shows the expiry an app or another library wrote into the row, milliseconds included', async () => {

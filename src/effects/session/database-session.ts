@@ -8,6 +8,7 @@ import type { AdapterSession, AdapterUser } from '../../types/adapters.js'
 import { SignOutError } from '../../errors.js'
 import type { Session } from '../../types/index.js'
 import { emitAppEvent } from '../shared/app-events.js'
+import { defaultSessionCallback } from '../shared/default-callbacks.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import type { SessionHandlers } from './jwt-session.js'
 import { strategyNeutralSessionEffects } from './session-clearing.js'
@@ -98,29 +99,30 @@ export function databaseSessionEffects(
       const current = row as AdapterSession
       const expires = expiryFrom(env)
       await adapter.updateSession({ sessionToken: current.sessionToken, expires })
-      row = { ...current, expires }
       await touchSessionRecord(env, current, expires)
       outcome.issuedSession = { value: current.sessionToken, expires: expires.getTime() / 1000 }
       return { type: 'SESSION_REISSUED' }
     },
 
+    // As Auth.js asks it: the row as this request read it (its expiry before any slide, so the answer shows it too)
+    // with its user, and the user again; no `token`, for there is none.
     async runSessionCallback(params) {
       const current = row as AdapterSession
       const owner = user as AdapterUser
-      // The default session; an app that augments `Session` with fields of its own fills them in its callback, so the
-      // default is typed as the app's Session (as Auth.js does).
-      const session = {
-        user: { name: owner.name ?? undefined, email: owner.email, image: owner.image ?? undefined },
-        expires: current.expires.toISOString(),
-        ...(refreshFailed ? { error: refreshTokenError } : {}),
-      } as Session & { user: AdapterUser }
+      const error = refreshFailed ? { error: refreshTokenError } : {}
+      if (config.callbacks.session === defaultSessionCallback) {
+        outcome.session = { ...clientSessionOf(owner, current.expires), ...error }
+        return { type: 'SESSION_RESOLVED' }
+      }
       try {
-        outcome.session = await config.callbacks.session({
-          session,
+        const answered = await config.callbacks.session({
+          session: { ...current, user: owner, ...error },
           user: owner,
           token: undefined as never,
-          ...(params.trigger === 'update' ? { trigger: 'update' as const, newSession: updateData } : {}),
+          newSession: params.trigger === 'update' ? updateData : undefined,
+          ...(params.trigger === 'update' ? { trigger: 'update' as const } : {}),
         })
+        outcome.session = withoutSessionToken(answered)
         return { type: 'SESSION_RESOLVED' }
       } catch (err) {
         config.logger.error(err instanceof Error ? err : new Error(String(err)))
@@ -209,4 +211,23 @@ async function touchSessionRecord(env: EffectEnv, row: AdapterSession, expires: 
     amr: known?.amr,
   }
   await writeSessionRecord(env, sessionRecordOf(env, fields, row.sessionToken))
+}
+
+/** What the client sees of a database session when the app sets no callback: name, e-mail and image, as Auth.js. */
+function clientSessionOf(owner: AdapterUser, expires: Date): Session {
+  return {
+    user: { name: owner.name ?? undefined, email: owner.email, image: owner.image ?? undefined },
+    expires: expires.toISOString(),
+  }
+}
+
+/**
+ * The app's session as answered. The callback is handed the row, so `return { ...session }` would put the session
+ * token into the JSON any script on the page can read, undoing the cookie's `HttpOnly`: Authchart leaves it out (a
+ * departure from Auth.js, which answers it). An `expires` left as the row's `Date` is answered as its ISO string, as
+ * the JSON would carry it, so in-process readers see what `GET /session` shows.
+ */
+function withoutSessionToken(answered: object): Record<string, unknown> {
+  const kept = Object.fromEntries(Object.entries(answered).filter(([key]) => key !== 'sessionToken'))
+  return kept.expires instanceof Date ? { ...kept, expires: kept.expires.toISOString() } : kept
 }

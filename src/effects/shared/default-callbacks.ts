@@ -4,7 +4,6 @@
  * the session check need not compare the token before and after it, and the sign-in flows answer the defaults without
  * waiting on a promise.
  */
-import type { Session } from '../../types/index.js'
 import type { JWT } from '../../types/jwt.js'
 
 /** Every sign-in allowed. */
@@ -13,5 +12,9 @@ export const defaultSignInCallback = (): boolean => true
 /** The token as it is. */
 export const defaultJwtCallback = ({ token }: { token: JWT }): JWT => token
 
-/** The session as built from the token: only name, e-mail and image reach the client. */
-export const defaultSessionCallback = ({ session }: { session: Session }): Session => session
+/**
+ * The session it is given. The JWT effects build the client's session from the token before asking it; the database
+ * effects, which hand an app's callback the row, answer one built from the user instead of asking it. Either way only
+ * name, e-mail and image reach the client.
+ */
+export const defaultSessionCallback = <S>({ session }: { session: S }): S => session
