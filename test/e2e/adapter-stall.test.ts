@@ -1,5 +1,5 @@
 /**
- * A database that stalls (issue #38, point 2): real PostgreSQL behind a TCP proxy the test controls. While the proxy
+ * A database that stalls or goes away (issue #38, points 1 and 2): real PostgreSQL behind a TCP proxy the test controls. While the proxy
  * holds every byte, a session check on database sessions answers the documented 503 within `adapterTimeout`, never
  * hangs for as long as the stall lasts; when the bytes flow again the same process answers sessions again, without a
  * restart. The driver's own timeouts (pg's connect timeout, PostgreSQL's statement_timeout) are classified as an
@@ -98,6 +98,44 @@ await describeWithService('postgres', probePostgres, () => {
     const after = await check()
     expect(after.status).toBe(200)
     expect(JSON.parse(after.body)).toMatchObject({ user: { email: 'stall@example.test' } })
+  })
+
+  it('answers 503 at once while the database is gone (connections reset and refused), and sessions again when it is back', async () => {
+    const direct = KyselyAdapter(kysely({ connectionString: scratch.url, max: 1 }))
+    const user = await direct.createUser({ id: crypto.randomUUID(), email: 'gone@example.test', emailVerified: null })
+    const sessionToken = crypto.randomUUID()
+    await direct.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 86_400_000) })
+    const adapter = KyselyAdapter(kysely({ connectionString: throughProxy(scratch.url, proxy.port), max: 4 }))
+    const config = testConfig({ adapter, session: { strategy: 'database' }, adapterTimeout: 3000 })
+    const jar = new CookieJar()
+    jar.cookies.set('authjs.session-token', sessionToken)
+    const check = async () => {
+      const started = performance.now()
+      const response = await send(config, '/auth/session', { jar })
+      return { status: response.status, ms: performance.now() - started, body: await response.text() }
+    }
+    expect((await check()).status).toBe(200)
+
+    proxy.refuse()
+    try {
+      const during = await Promise.all(Array.from({ length: 5 }, check))
+      for (const answer of during) {
+        expect(answer.status).toBe(503)
+        // A refused connection fails the call at once, well before the deadline.
+        expect(answer.ms).toBeLessThan(2000)
+        expect(answer.body).not.toContain('    at ')
+      }
+      // The session cookie is kept: an outage signs nobody out.
+      expect(jar.cookies.get('authjs.session-token')).toBe(sessionToken)
+      const failures = config.recorded.errors.filter((error) => error instanceof AdapterError)
+      expect(failures.length).toBeGreaterThanOrEqual(5)
+      expect(failures.every((error) => (error.cause as { kind?: string }).kind === 'unreachable')).toBe(true)
+    } finally {
+      proxy.accept()
+    }
+    const after = await check()
+    expect(after.status).toBe(200)
+    expect(JSON.parse(after.body)).toMatchObject({ user: { email: 'gone@example.test' } })
   })
 
   it("classifies pg's connect timeout through a stalled network as an unreachable store", async () => {
