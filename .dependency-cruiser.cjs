@@ -134,7 +134,7 @@ module.exports = {
       'src/flow/ (the one runtime): machines, security, types, errors, logger, its stores, xstate; not core, not effects.',
       FLOW,
       [FLOW, MACHINES, SECURITY, TYPES, ERRORS, LOGGER],
-      { npmAllowed: npm('xstate'), fromNot: FLOW_STORES },
+      { npmAllowed: npm('xstate', '@opentelemetry/api'), fromNot: FLOW_STORES },
     ),
     only(
       'flow-stores',

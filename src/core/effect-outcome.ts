@@ -5,6 +5,7 @@
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import type { EffectEnv, EffectOutcome } from '../effects/shared/effect-env.js'
 import { runFlow, type AnyHandlers, type FlowEvent, type FlowPersistence, type FlowResult } from '../flow/runtime.js'
+import { loadTracing, tracingLoaded } from '../flow/flow-tracing.js'
 import { chunkCookie, clearChunkedCookie, cookieChunkSize } from '../session/cookie-chunks.js'
 import type { RequestContext } from './context.js'
 import { outboundOrigin } from './outbound-origin.js'
@@ -60,15 +61,18 @@ export function runMachine(
   handlers: AnyHandlers,
   extra: { flowId?: string; persistence?: FlowPersistence } = {},
 ): FlowResult | Promise<FlowResult> {
-  return runFlow({
-    entry,
-    event,
-    handlers,
-    now: ctx.now,
-    logger: ctx.config.logger,
-    onTransition: ctx.config.source.onTransition,
-    ...extra,
-  })
+  const run = (): FlowResult | Promise<FlowResult> =>
+    runFlow({
+      entry,
+      event,
+      handlers,
+      now: ctx.now,
+      logger: ctx.config.logger,
+      onTransition: ctx.config.source.onTransition,
+      ...extra,
+    })
+  // The first flow waits for the one lookup of the OpenTelemetry API; every later one runs at once.
+  return tracingLoaded() ? run() : loadTracing().then(run)
 }
 
 /** Adds the session cookie writes the effects asked for to the response's cookies. */

@@ -32,6 +32,7 @@ import {
 } from './compiled-machine.js'
 import type { TransitionRecord } from '../types/flow-extensions.js'
 import type { FlowRecord, FlowStore } from '../types/flow-store.js'
+import { startFlowTrace, type FlowTrace } from './flow-tracing.js'
 
 export type { FlowContext, FlowEvent } from './compiled-machine.js'
 
@@ -109,6 +110,12 @@ export function toFlowRecord(
   return { v: version, m: machineId, s: snapshot.value, c: compact, x: expiresAt }
 }
 
+/** A loaded flow: its snapshot and the trace context its record kept. */
+interface LoadedFlow {
+  snapshot: CompiledSnapshot
+  traceparent: string | undefined
+}
+
 /**
  * The snapshot a stored record stands for, checked against the configured machine: same id and version, not past
  * its hard expiry, a context object, a state that still exists.
@@ -179,22 +186,35 @@ class TransitionReporter {
   }
 }
 
-async function loadSnapshot(input: RunFlowInput, table: CompiledMachine): Promise<CompiledSnapshot> {
-  const persistence = input.persistence
-  if (!persistence?.ref) return table.initial
+async function loadSnapshot(ref: string, input: RunFlowInput, table: CompiledMachine): Promise<LoadedFlow> {
   // Consume before anything runs: under a single-use store a replayed or concurrent request finds nothing here.
-  const record = await persistence.store.consume(persistence.ref)
+  const record = await input.persistence?.store.consume(ref)
   if (!record) throw new FlowRejected('flow not found, expired or already used', { check: 'flow' })
-  return fromFlowRecord(record, table, input.entry.version, input.now)
+  const traceparent = typeof record.t === 'string' ? record.t : undefined
+  try {
+    return { snapshot: fromFlowRecord(record, table, input.entry.version, input.now), traceparent }
+  } catch (error) {
+    // A flow refused on load still ends the trace it began in, with the refusal's code.
+    if (error instanceof FlowRejected) (error as RejectedFlow).traceparent = traceparent
+    throw error
+  }
 }
 
-function refuse(input: RunFlowInput, error: FlowRejected, flowId: string | undefined): never {
+/** A flow refused while loading, with the trace context its record kept. */
+type RejectedFlow = FlowRejected & { traceparent?: string }
+
+function refuse(input: RunFlowInput, error: FlowRejected, flowId: string | undefined, trace?: FlowTrace): never {
+  const check = rejectionCheck(error, input.persistence?.store.kind)
   if (input.logger) {
-    logRefusal(input.logger, rejectionCheck(error, input.persistence?.store.kind), {
+    logRefusal(input.logger, check, {
       flowId,
       machine: input.entry.id,
       reason: error.message,
     })
+  }
+  if (trace) {
+    trace.refused(check)
+    trace.end('done')
   }
   throw error
 }
@@ -206,6 +226,8 @@ interface FlowRun {
   snapshot: CompiledSnapshot
   flowId: string | undefined
   reporter: TransitionReporter | undefined
+  /** This request's spans, when the app has an OpenTelemetry SDK. */
+  trace: FlowTrace | undefined
 }
 
 /**
@@ -218,21 +240,26 @@ interface FlowRun {
 export function runFlow(input: RunFlowInput): FlowResult | Promise<FlowResult> {
   const table = compiledMachineOf(input.entry)
   // A flow that lives within this request starts from the initial state: nothing to load, nothing to wait for.
-  if (!input.persistence?.ref) return runFrom(input, table, table.initial)
-  return loadSnapshot(input, table).then(
-    (snapshot) => runFrom(input, table, snapshot),
+  const ref = input.persistence?.ref
+  if (!ref) return runFrom(input, table, { snapshot: table.initial, traceparent: undefined })
+  return loadSnapshot(ref, input, table).then(
+    (loaded) => runFrom(input, table, loaded),
     (error: unknown) => {
-      if (error instanceof FlowRejected) refuse(input, error, undefined)
+      if (error instanceof FlowRejected) {
+        const traceparent = (error as RejectedFlow).traceparent
+        const trace = traceparent === undefined ? undefined : startFlowTrace(input.entry.id, flowIdOf, traceparent)
+        refuse(input, error, undefined, trace)
+      }
       throw error
     },
   )
 }
 
-function runFrom(
-  input: RunFlowInput,
-  table: CompiledMachine,
-  snapshot: CompiledSnapshot,
-): FlowResult | Promise<FlowResult> {
+/** An id for a flow that has none yet (a refusal log line, the app's hook or a trace reads it). */
+const flowIdOf = (): string => randomToken(9)
+
+function runFrom(input: RunFlowInput, table: CompiledMachine, loaded: LoadedFlow): FlowResult | Promise<FlowResult> {
+  const { snapshot } = loaded
   // A resumed flow keeps the id it was given when it began, so both of its requests show up under one id.
   const stored = snapshot.context.flowId
   const run: FlowRun = {
@@ -241,18 +268,32 @@ function runFrom(
     snapshot,
     flowId: typeof stored === 'string' ? stored : input.flowId,
     reporter: undefined,
+    trace: undefined,
   }
+  const trace = startFlowTrace(input.entry.id, () => (run.flowId ??= flowIdOf()), loaded.traceparent)
   // One-request flows get an id only when someone will read it (the audit hook or a refusal log line).
   if (input.onTransition) {
     run.reporter = new TransitionReporter(
       input.onTransition,
       input.entry.id,
-      (run.flowId ??= randomToken(9)),
+      (run.flowId ??= flowIdOf()),
       input.now,
       input.logger,
     )
   }
-  return drive(run, input.event, maxCommandsPerRequest)
+  if (!trace) return drive(run, input.event, maxCommandsPerRequest)
+  run.trace = trace
+  // A flow that fails (a handler or a store throws) still ends its spans, marked as failed.
+  const failed = (error: unknown): never => {
+    trace.failed(error)
+    throw error
+  }
+  try {
+    const result = drive(run, input.event, maxCommandsPerRequest)
+    return result instanceof Promise ? result.catch(failed) : result
+  } catch (error) {
+    return failed(error)
+  }
 }
 
 /**
@@ -272,7 +313,8 @@ function drive(run: FlowRun, first: FlowEvent, budget: number): FlowResult | Pro
           state: run.snapshot.value,
           event: event.type,
         }),
-        (run.flowId ??= randomToken(9)),
+        (run.flowId ??= flowIdOf()),
+        run.trace,
       )
     }
     // Names only: event payloads and command params carry passwords and codes, which never reach a log. The details
@@ -289,6 +331,7 @@ function drive(run: FlowRun, first: FlowEvent, budget: number): FlowResult | Pro
     run.reporter?.report(run.snapshot.value, step.snapshot.value, event.type)
     run.snapshot = step.snapshot
     const command = step.commands[0]
+    run.trace?.step(step.snapshot.value, event.type, command?.type)
     if (!command) return finish(run)
     if (step.commands.length > 1)
       throw new AuthError('a transition emitted more than one command', { commands: step.commands.map((c) => c.type) })
@@ -297,7 +340,10 @@ function drive(run: FlowRun, first: FlowEvent, budget: number): FlowResult | Pro
     if (typeof handlers[command.type] !== 'function')
       throw new AuthError(`no handler for command ${command.type}`, { machine: input.entry.id })
     // Called as a method, so a handler set may be a class instance holding the request's state.
-    const answer = (handlers as EffectHandlers)[command.type](command.params)
+    const handler = (handlers as EffectHandlers)[command.type]
+    const answer = run.trace
+      ? run.trace.effect(command.type, () => handler.call(handlers, command.params))
+      : (handlers as EffectHandlers)[command.type](command.params)
     if (answer instanceof Promise) return answer.then((next) => drive(run, next, budget - 1))
     event = answer
   }
@@ -309,12 +355,14 @@ function finish(run: FlowRun): FlowResult | Promise<FlowResult> {
   const { context } = snapshot
   if (snapshot.status === 'done' && isRefusalCheck(context.refusal) && input.logger) {
     logRefusal(input.logger, context.refusal, {
-      flowId: (run.flowId ??= randomToken(9)),
+      flowId: (run.flowId ??= flowIdOf()),
       machine: input.entry.id,
       provider: typeof context.providerId === 'string' ? context.providerId : undefined,
       reason: typeof context.refusalReason === 'string' ? context.refusalReason : undefined,
     })
   }
+  if (snapshot.status === 'done' && isRefusalCheck(context.refusal)) run.trace?.refused(context.refusal)
+  const traceparent = run.trace?.end(snapshot.status)
   const result = (ref: string | null): FlowResult => ({
     value: snapshot.value,
     context,
@@ -326,5 +374,6 @@ function finish(run: FlowRun): FlowResult | Promise<FlowResult> {
   const persistence = input.persistence
   if (!persistence || snapshot.status !== 'active') return result(null)
   const record = toFlowRecord(snapshot, input.entry.id, input.entry.version, input.now + persistence.maxAge)
+  if (traceparent) record.t = traceparent
   return persistence.store.save(record, persistence.ref).then(result)
 }

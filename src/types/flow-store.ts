@@ -16,6 +16,8 @@ export interface FlowRecord {
   c: Record<string, unknown>
   /** Hard expiry, epoch seconds. Longer than the machine's own timeout, so the machine can say "expired" first. */
   x: number
+  /** The W3C `traceparent` of the flow's trace, kept only while the app traces (OpenTelemetry). */
+  t?: string
 }
 
 /** Storage of in-flight flows. Every method may throw `FlowStoreUnavailable`; none may throw anything else. */
