@@ -20,6 +20,7 @@ import {
 import { backchannelLogoutAction } from './actions/backchannel-logout.js'
 import { sessionAction, signOutAction } from './actions/session.js'
 import { revokeSessionsAction, sessionsPageAction } from './actions/sessions.js'
+import { factorsAction, factorsPageAction } from './actions/factors.js'
 import { webAuthnOptionsAction } from './actions/webauthn.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
 import { assertConfig, reportConfigurationProblem, untrustedHost } from './config-assertion.js'
@@ -47,6 +48,7 @@ const getRoutes: Partial<Record<AuthAction, Handler>> = {
   csrf: csrfAction,
   session: sessionAction,
   sessions: sessionsPageAction,
+  factors: factorsPageAction,
   signin: signInPageForAction,
   signout: signOutPageAction,
   error: errorPageAction,
@@ -60,6 +62,7 @@ const postRoutes: Partial<Record<AuthAction, Handler>> = {
   callback: callbackAction,
   session: sessionAction,
   sessions: revokeSessionsAction,
+  factors: factorsAction,
   signout: signOutAction,
   'backchannel-logout': backchannelLogoutAction,
 }

@@ -18,6 +18,7 @@ const actions: ReadonlySet<string> = new Set<AuthAction>([
   'providers',
   'session',
   'sessions',
+  'factors',
   'signin',
   'signout',
   'verify-request',

@@ -7,16 +7,29 @@ import { readChunkedCookie } from '../session/cookie-chunks.js'
 import { readSessionToken } from '../session/session-token.js'
 import type { RequestContext } from './context.js'
 
-/** The user of the session this browser already has (for linking a further provider), or null. */
-export async function signedInUserId(ctx: RequestContext): Promise<string | null> {
+/** The signed-in user of a request, with what the session records of the sign-in (`auth_time`, when it does). */
+export interface SignedInSession {
+  userId: string
+  /** The session's claims as `recentAuthentication` reads them: the JWT's, or none for a database session. */
+  claims: { auth_time?: unknown }
+}
+
+/** The session this browser already has (for linking a further provider, managing factors), or null. */
+export async function signedInSession(ctx: RequestContext): Promise<SignedInSession | null> {
   const raw = readChunkedCookie(ctx.cookies.sessionToken.name, ctx.req.cookies)
   if (!raw || !ctx.config.adapter) return null
   if (ctx.config.session.strategy === 'database') {
     const found = await ctx.config.adapter.getSessionAndUser(raw)
-    return found && found.session.expires.getTime() > ctx.now * 1000 ? found.user.id : null
+    // A database session row does not record when its user signed in: no `auth_time`.
+    return found && found.session.expires.getTime() > ctx.now * 1000 ? { userId: found.user.id, claims: {} } : null
   }
   const token = await readSessionToken(ctx.config, ctx.cookies.sessionToken.name, raw, ctx.now)
-  return typeof token?.sub === 'string' ? token.sub : null
+  return typeof token?.sub === 'string' ? { userId: token.sub, claims: { auth_time: token.auth_time } } : null
+}
+
+/** The user of the session this browser already has (for linking a further provider), or null. */
+export async function signedInUserId(ctx: RequestContext): Promise<string | null> {
+  return (await signedInSession(ctx))?.userId ?? null
 }
 
 /** The user resolution for this request's config. */

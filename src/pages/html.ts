@@ -64,6 +64,14 @@ button.provider img { width: 20px; height: 20px; margin-right: .6rem; vertical-a
 input:focus-visible { outline-offset: 0; border-color: var(--focus); }
 .error { margin: 0 0 1rem; padding: .7rem .8rem; border-radius: 6px; background: var(--error-bg); color: var(--error-text); }
 form .error { margin: .25rem 0 0; }
+.factors { list-style: none; padding: 0; margin: 0 0 1rem; }
+.factors li { border-top: 1px solid var(--line); padding: .75rem 0; }
+.factors li p { margin: 0 0 .5rem; }
+.qr { background: #fff; padding: .5rem; border-radius: 6px; width: max-content; margin: 0 auto 1rem; }
+.qr svg { display: block; }
+.key, .codes { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; color: var(--text); }
+.codes { columns: 2; padding-left: 1.75rem; margin: 0 0 1rem; }
+a.back { color: var(--focus); }
 hr { border: 0; border-top: 1px solid var(--line); margin: 1.25rem 0; }
 ul.sessions { list-style: none; margin: 0 0 1rem; padding: 0; }
 ul.sessions li { padding: .9rem 0; border-top: 1px solid var(--line); }

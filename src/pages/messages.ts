@@ -35,3 +35,12 @@ export function errorPageMessage(messages: PageMessages, error: string): ErrorPa
 export function fillMessage(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (own(values, name) ? values[name] : whole))
 }
+
+/** A date and time in the page's language, in UTC (the server cannot know the reader's zone), said to be UTC. */
+export function timeText(lang: string, ms: number): string {
+  try {
+    return `${new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(ms)} UTC`
+  } catch {
+    return new Date(ms).toISOString()
+  }
+}

@@ -8,7 +8,7 @@ import type { SessionRecord, Theme } from '../types/index.js'
 import type { SessionsPageMessages } from '../types/page-messages.js'
 import { escapeHtml, renderPage } from './html.js'
 import type { PageLocale } from './locale.js'
-import { fillMessage } from './messages.js'
+import { fillMessage, timeText } from './messages.js'
 import { enSessions } from './locales/en.js'
 
 /** A session on the page: its record, and whether it is the one the page is shown on. */
@@ -17,14 +17,6 @@ export type ShownSession = SessionRecord & { current: boolean }
 function messagesOf(locale: PageLocale): SessionsPageMessages {
   // An app's own language without these texts falls back to English.
   return locale.messages.sessions ?? enSessions
-}
-
-function timeText(lang: string, ms: number): string {
-  try {
-    return `${new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(ms)} UTC`
-  } catch {
-    return new Date(ms).toISOString()
-  }
 }
 
 function entry(session: ShownSession, m: SessionsPageMessages, lang: string, form: (inner: string) => string): string {

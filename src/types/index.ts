@@ -13,6 +13,7 @@ import type { Provider, InternalProvider } from './providers.js'
 import type { FlowStore } from './flow-store.js'
 import type { BackchannelLogoutOptions } from './logout-store.js'
 import type { SessionManagementOptions } from './session-store.js'
+import type { FactorMessage } from './factor-management.js'
 import type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
 import type { raw, skipCSRFCheck } from './symbols.js'
 
@@ -51,6 +52,7 @@ export type * from './providers.js'
 export type { FlowStore, FlowRecord } from './flow-store.js'
 export type { BackchannelLogoutOptions, LogoutStore } from './logout-store.js'
 export type { SessionManagementOptions, SessionRecord, SessionStore } from './session-store.js'
+export type { FactorMessage, FactorSummary } from './factor-management.js'
 export type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
 export type {
   AccessTokenError,
@@ -69,6 +71,7 @@ export type AuthAction =
   | 'providers'
   | 'session'
   | 'sessions'
+  | 'factors'
   | 'signin'
   | 'signout'
   | 'verify-request'
@@ -168,6 +171,13 @@ export interface EventCallbacks {
    * `listSessions`; empty when every session of the user signed in before now was ended.
    */
   sessionRevoked: (message: { userId: string; sessionIds: string[]; by: 'user' | 'app' }) => Awaitable<void>
+  /**
+   * Authchart extension: the user enrolled a second factor on the factors page or endpoint (a TOTP authenticator,
+   * confirmed with its first code, or a set of recovery codes). Never carries a secret or a code.
+   */
+  factorEnrolled: (message: FactorMessage) => Awaitable<void>
+  /** Authchart extension: a second factor of the user was removed (by the user, or replaced recovery codes). */
+  factorRemoved: (message: FactorMessage) => Awaitable<void>
 }
 
 /** What the `credentialsLockout` event says. */

@@ -47,6 +47,37 @@ export interface PageMessages {
   errorPages: ErrorPageMessages
   /** The "your sessions" page (session management); English when a language of the app's own leaves it out. */
   sessions?: SessionsPageMessages
+  /** The second-factor page (enrolment and management); English when a language of the app's own leaves it out. */
+  factors?: FactorsPageMessages
+}
+
+/** The second-factor page: `{time}` is a date and time. */
+export interface FactorsPageMessages {
+  title: string
+  intro: string
+  none: string
+  totp: string
+  recoveryCodes: string
+  added: string
+  remove: string
+  addTotp: string
+  regenerate: string
+  enrolTitle: string
+  enrolScan: string
+  qrLabel: string
+  secretLabel: string
+  codeLabel: string
+  nameLabel: string
+  confirm: string
+  wrongCode: string
+  expired: string
+  enrolled: string
+  codesTitle: string
+  codesText: string
+  reauth: string
+  signInAgain: string
+  unknown: string
+  back: string
 }
 
 /** The "your sessions" page: `{time}` is a date and time, `{address}` a client address, `{method}` a provider id. */

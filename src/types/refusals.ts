@@ -45,6 +45,10 @@ export const refusalChecks = [
   'logout-token-replayed',
   'verification-token',
   'refresh-token',
+  'factor-enrolment',
+  'factor-code',
+  'factor-unknown',
+  'factor-reauth',
 ] as const
 
 /** A stable name for one kind of refusal. */

@@ -21,6 +21,8 @@ import { startHostileOp, type HostileOp } from '../support/hostile-op.js'
 import { startOidcProvider, type RunningOidcProvider } from '../support/oidc-provider.js'
 import { describeWithService, probeRedis, redisUrl, scratchName } from '../support/services.js'
 import Passkey from '../../src/providers/passkey.js'
+import Credentials from '../../src/providers/credentials.js'
+import { Secret, TOTP } from 'otpauth'
 import { SoftAuthenticator, type CeremonyOverrides } from '../support/soft-authenticator.js'
 
 const secret = 'refusal-log-test-secret-of-at-least-32-chars'
@@ -227,6 +229,37 @@ async function passkeySite() {
     await post(next, 'authenticate', authenticator.get(await optionsFor(next), overrides))
   }
   return { cfg, authenticator, post, optionsFor, signIn }
+}
+
+/** A signed-in user of the memory adapter with a TOTP enrolment started (JSON), for the factor refusals. */
+async function factorSite() {
+  const adapter = MemoryAdapter()
+  const user = await adapter.createUser({ id: 'u-ada', email: 'ada@example.com', emailVerified: null })
+  const cfg = config({
+    adapter,
+    providers: [Credentials({ credentials: { username: {}, password: {} }, authorize: () => user })],
+  })
+  const jar = new CookieJar()
+  await send(cfg, '/auth/callback/credentials', {
+    jar,
+    form: { username: 'ada', password: 'x', csrfToken: await csrfToken(cfg, jar) },
+  })
+  const factors = async (form: Record<string, string>) =>
+    send(cfg, '/auth/factors', {
+      jar,
+      json: { ...form, csrfToken: await csrfToken(cfg, jar) },
+      headers: { accept: 'application/json' },
+    })
+  const started = (await (await factors({ intent: 'start' })).json()) as { enrolment: string; secret: string }
+  remember(started.enrolment, started.secret, jar.cookies.get('authjs.session-token'))
+  const code = (offsetSteps = 0) => {
+    const value = new TOTP({ secret: Secret.fromBase32(started.secret) }).generate({
+      timestamp: Date.now() + offsetSteps * 30_000,
+    })
+    remember(value)
+    return value
+  }
+  return { factors, started, code }
 }
 
 const drivers: Record<RefusalCheck, () => Promise<void>> = {
@@ -564,6 +597,25 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
     const request = new Request(`${origin}/api/calendar`, { headers: { cookie: jar.header() } })
     const result = await getAccessToken(request, cfg, 'pkceonly')
     expect(result.error).toBe('RefreshTokenError')
+  },
+  'factor-enrolment': async () => {
+    const { factors, code } = await factorSite()
+    expect((await factors({ intent: 'confirm', enrolment: 'forged.token', code: code() })).status).toBe(400)
+  },
+  'factor-code': async () => {
+    const { factors, started, code } = await factorSite()
+    expect((await factors({ intent: 'confirm', enrolment: started.enrolment, code: code(-10) })).status).toBe(400)
+  },
+  'factor-unknown': async () => {
+    const { factors } = await factorSite()
+    expect((await factors({ intent: 'remove', factor: 'someone-elses' })).status).toBe(404)
+  },
+  'factor-reauth': async () => {
+    // The session records no sign-in time (`auth_time`): removing the last factor is refused.
+    const { factors, started, code } = await factorSite()
+    const confirmed = await factors({ intent: 'confirm', enrolment: started.enrolment, code: code() })
+    const { factor } = (await confirmed.json()) as { factor: { id: string }; recoveryCodes: string[] }
+    expect((await factors({ intent: 'remove', factor: factor.id })).status).toBe(403)
   },
 }
 

@@ -1,5 +1,5 @@
 /** English: the default language of the built-in pages, and the fallback for any text a locale leaves out. */
-import type { PageMessages, SessionsPageMessages } from '../../types/page-messages.js'
+import type { FactorsPageMessages, PageMessages, SessionsPageMessages } from '../../types/page-messages.js'
 
 /** The "your sessions" page; also the texts an app's own language falls back to. */
 export const enSessions: SessionsPageMessages = {
@@ -13,6 +13,36 @@ export const enSessions: SessionsPageMessages = {
   signOutDevice: 'Sign out',
   signOutOthers: 'Sign out everywhere else',
   none: 'No other sessions.',
+}
+
+/** The second-factor page; also the texts an app's own language falls back to. */
+export const enFactors: FactorsPageMessages = {
+  title: 'Two-step verification',
+  intro: 'After your usual sign-in, you are asked for a code from your authenticator app.',
+  none: 'No authenticator app is set up yet.',
+  totp: 'Authenticator app',
+  recoveryCodes: 'Recovery codes',
+  added: 'Added {time}',
+  remove: 'Remove',
+  addTotp: 'Add an authenticator app',
+  regenerate: 'Get new recovery codes',
+  enrolTitle: 'Add an authenticator app',
+  enrolScan:
+    'Scan this QR code with your authenticator app, or type in the key below. Then enter the code the app shows.',
+  qrLabel: 'QR code for your authenticator app',
+  secretLabel: 'Key',
+  codeLabel: 'Code from the app',
+  nameLabel: 'Name for this app (optional)',
+  confirm: 'Confirm',
+  wrongCode: 'That code did not match. Check that your device’s clock is right and enter the current code.',
+  expired: 'This setup has expired. Start again.',
+  enrolled: 'Your authenticator app is set up.',
+  codesTitle: 'Your recovery codes',
+  codesText: 'Each code works once, if you lose your device. Keep them somewhere safe: they are shown only this once.',
+  reauth: 'To remove your last authenticator app, sign in again first.',
+  signInAgain: 'Sign in again',
+  unknown: 'That factor no longer exists.',
+  back: 'Back to two-step verification',
 }
 
 export const en: PageMessages = {
@@ -63,4 +93,5 @@ export const en: PageMessages = {
     default: { title: 'Error', text: 'Something went wrong while signing in.' },
   },
   sessions: enSessions,
+  factors: enFactors,
 }

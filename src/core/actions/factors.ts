@@ -1,0 +1,209 @@
+/**
+ * GET /factors, the built-in second-factor page, and POST /factors, its forms (`intent`): `start` a TOTP enrolment,
+ * `confirm` it with the first code, `regenerate` the recovery codes, `remove` a factor. Each POST needs the CSRF
+ * token and a session; the request's own session decides whose factors are read and changed, so no form can reach
+ * another user's. A client that sends `Accept: application/json` (an app with its own UI) gets the same actions as
+ * JSON (docs/second-factors.md, "Enrolment"). Served only with an adapter that stores factors.
+ */
+import { UnknownAction } from '../../errors.js'
+import { recentAuthentication, defaultRecentAuthenticationSeconds } from '../../factors/recent-authentication.js'
+import { logRefusal } from '../../logger.js'
+import { renderFactorsPage, type FactorsView } from '../../pages/factors-page.js'
+import type { ResponseInternal } from '../../types/index.js'
+import type { RefusalCheck } from '../../types/refusals.js'
+import type { RequestContext } from '../context.js'
+import { actionUrl, pageUrl } from '../context.js'
+import {
+  confirmTotpEnrolment,
+  isFactorRefusal,
+  listFactorsOf,
+  regenerateRecoveryCodes,
+  removeFactorOf,
+  startTotpEnrolment,
+  type FactorManagementEnv,
+} from '../factor-management.js'
+import { openPendingEnrolment } from '../../factors/pending-enrolment.js'
+import { otpauthUri, enrolmentQrSvg } from '../../factors/enrolment.js'
+import { pageHeaders, pageLocaleOf } from '../page-locale.js'
+import { signedInSession, type SignedInSession } from '../user-resolution.js'
+import { ensureCsrfToken } from './read-only.js'
+
+const jsonHeaders = { 'content-type': 'application/json', 'cache-control': 'no-store' }
+
+/** The adapter's factor methods, or UnknownAction: without them there is nothing to manage. */
+function managementEnv(ctx: RequestContext): FactorManagementEnv {
+  const source = ctx.config.source.adapter
+  const adapter = ctx.config.adapter
+  const stores =
+    typeof source?.createFactor === 'function' &&
+    typeof source.listFactorsByUserId === 'function' &&
+    typeof source.deleteFactor === 'function'
+  if (!stores || !adapter) throw new UnknownAction('factors needs an adapter that stores second factors')
+  return { adapter, secrets: ctx.config.secrets, events: ctx.config.events, logger: ctx.config.logger }
+}
+
+/** Whether the client asked for JSON (an app with its own UI) rather than the built-in page. */
+function wantsJson(ctx: RequestContext): boolean {
+  return /\bapplication\/json\b/i.test(ctx.req.header('accept') ?? '')
+}
+
+function json(ctx: RequestContext, status: number, body: Record<string, unknown>): ResponseInternal {
+  return { status, body, headers: jsonHeaders, cookies: ctx.setCookies }
+}
+
+function page(ctx: RequestContext, status: number, view: FactorsView): ResponseInternal {
+  const locale = pageLocaleOf(ctx)
+  const body = renderFactorsPage({
+    actionUrl: actionUrl(ctx, 'factors'),
+    csrfToken: ctx.config.csrfEnabled ? ensureCsrfToken(ctx) : '',
+    view,
+    theme: ctx.config.theme,
+    locale,
+  })
+  return { status, body, headers: pageHeaders(ctx, locale), cookies: ctx.setCookies }
+}
+
+function signInUrl(ctx: RequestContext): string {
+  return pageUrl(ctx, 'signIn', { callbackUrl: actionUrl(ctx, 'factors') })
+}
+
+/** A visitor without a session: the sign-in page (a page request), or 401 (JSON). */
+function notSignedIn(ctx: RequestContext): ResponseInternal {
+  if (wantsJson(ctx)) return json(ctx, 401, { error: 'SessionRequired', message: 'Sign in first' })
+  return { redirect: signInUrl(ctx), cookies: ctx.setCookies }
+}
+
+/** GET /factors: the user's factors, or the sign-in page for a visitor without a session. */
+export async function factorsPageAction(ctx: RequestContext): Promise<ResponseInternal> {
+  const env = managementEnv(ctx)
+  const session = await signedInSession(ctx)
+  if (!session) return notSignedIn(ctx)
+  const factors = await listFactorsOf(env, session.userId)
+  if (wantsJson(ctx)) return json(ctx, 200, { factors })
+  return page(ctx, 200, { kind: 'list', factors })
+}
+
+/** The JSON error and page status of each refusal. */
+const refusalAnswers: Record<string, { status: number; error: string }> = {
+  'factor-enrolment': { status: 400, error: 'EnrolmentExpired' },
+  'factor-code': { status: 400, error: 'InvalidCode' },
+  'factor-unknown': { status: 404, error: 'UnknownFactor' },
+  'factor-reauth': { status: 403, error: 'ReauthenticationRequired' },
+}
+
+/** The user's name in their authenticator app: the e-mail address, else the name, else the id. */
+async function accountNameOf(ctx: RequestContext, env: FactorManagementEnv, userId: string): Promise<string> {
+  // A credentials-only app may keep its users elsewhere: the adapter then has no user to ask.
+  const user = typeof ctx.config.source.adapter?.getUser === 'function' ? await env.adapter.getUser(userId) : null
+  return user?.email ?? user?.name ?? userId
+}
+
+/** The enrolment page again for a wrong first code: the same secret, so the app the user set up still fits. */
+async function enrolAgain(
+  ctx: RequestContext,
+  session: SignedInSession,
+  enrolment: unknown,
+): Promise<ResponseInternal> {
+  const pending = openPendingEnrolment(ctx.config.secrets, session.userId, enrolment, ctx.now)
+  if (!pending || typeof enrolment !== 'string') return page(ctx, 400, { kind: 'expired' })
+  const accountName = await accountNameOf(ctx, managementEnv(ctx), session.userId)
+  const uri = otpauthUri({ issuer: new URL(ctx.origin).host, accountName, secret: pending.secret })
+  return page(ctx, 400, {
+    kind: 'enrol',
+    enrolment,
+    secret: pending.secret,
+    qrSvg: await enrolmentQrSvg(uri),
+    problem: 'wrongCode',
+  })
+}
+
+function refused(ctx: RequestContext, check: RefusalCheck, reason: string): ResponseInternal | null {
+  logRefusal(ctx.config.logger, check, { reason })
+  const answer = refusalAnswers[check] ?? { status: 400, error: 'InvalidRequest' }
+  if (wantsJson(ctx)) return json(ctx, answer.status, { error: answer.error, message: reason })
+  return null
+}
+
+/** POST /factors: one of the four intents for the signed-in user. */
+export async function factorsAction(ctx: RequestContext): Promise<ResponseInternal> {
+  const env = managementEnv(ctx)
+  if (!ctx.csrfVerified) {
+    logRefusal(ctx.config.logger, 'csrf', { reason: 'factor change without a valid CSRF token' })
+    return json(ctx, 403, { error: 'MissingCSRF' })
+  }
+  const session = await signedInSession(ctx)
+  if (!session) {
+    logRefusal(ctx.config.logger, 'session-token', { reason: 'factor change without a session' })
+    return notSignedIn(ctx)
+  }
+  const body = ctx.req.body ?? {}
+  const nowMs = ctx.now * 1000
+  switch (body.intent) {
+    case 'start': {
+      const started = await startTotpEnrolment(
+        env,
+        {
+          userId: session.userId,
+          issuer: new URL(ctx.origin).host,
+          accountName: await accountNameOf(ctx, env, session.userId),
+        },
+        ctx.now,
+      )
+      if (wantsJson(ctx)) return json(ctx, 200, { ...started })
+      return page(ctx, 200, {
+        kind: 'enrol',
+        enrolment: started.enrolment,
+        secret: started.secret,
+        qrSvg: started.qrSvg,
+      })
+    }
+    case 'confirm': {
+      const confirmed = await confirmTotpEnrolment(
+        env,
+        session.userId,
+        { enrolment: body.enrolment, code: body.code, label: body.label },
+        nowMs,
+      )
+      if (isFactorRefusal(confirmed)) {
+        const answer = refused(ctx, confirmed.refused, confirmed.reason)
+        if (answer) return answer
+        return confirmed.refused === 'factor-code'
+          ? enrolAgain(ctx, session, body.enrolment)
+          : page(ctx, 400, { kind: 'expired' })
+      }
+      if (wantsJson(ctx)) return json(ctx, 200, { factor: confirmed.factor, recoveryCodes: confirmed.recoveryCodes })
+      if (confirmed.recoveryCodes)
+        return page(ctx, 200, { kind: 'codes', codes: confirmed.recoveryCodes, enrolled: true })
+      return { redirect: actionUrl(ctx, 'factors'), cookies: ctx.setCookies }
+    }
+    case 'regenerate': {
+      const codes = await regenerateRecoveryCodes(env, session.userId, nowMs)
+      if (isFactorRefusal(codes)) {
+        const answer = refused(ctx, codes.refused, codes.reason)
+        return (
+          answer ??
+          page(ctx, 404, { kind: 'list', factors: await listFactorsOf(env, session.userId), notice: 'unknown' })
+        )
+      }
+      if (wantsJson(ctx)) return json(ctx, 200, { recoveryCodes: codes })
+      return page(ctx, 200, { kind: 'codes', codes, enrolled: false })
+    }
+    case 'remove': {
+      const recent = recentAuthentication(session.claims, defaultRecentAuthenticationSeconds, ctx.now)
+      const removed = await removeFactorOf(env, session.userId, body.factor, recent)
+      if (isFactorRefusal(removed)) {
+        const answer = refused(ctx, removed.refused, removed.reason)
+        if (answer) return answer
+        if (removed.refused === 'factor-reauth') return page(ctx, 403, { kind: 'reauth', signInUrl: signInUrl(ctx) })
+        return page(ctx, 404, { kind: 'list', factors: await listFactorsOf(env, session.userId), notice: 'unknown' })
+      }
+      if (wantsJson(ctx)) return json(ctx, 200, { removed })
+      return { redirect: actionUrl(ctx, 'factors'), cookies: ctx.setCookies }
+    }
+    default:
+      return json(ctx, 400, {
+        error: 'InvalidRequest',
+        message: 'intent must be one of start, confirm, regenerate, remove',
+      })
+  }
+}

@@ -1,0 +1,329 @@
+/**
+ * Factor enrolment and management through `Auth()`, as a browser and as an app with its own UI would drive it, on a
+ * real adapter (the caller's: memory, PostgreSQL). Codes are made by the `otpauth` library from the secret the page
+ * shows, as an authenticator app would: the test never asks Authchart for a code.
+ */
+import { Secret, TOTP } from 'otpauth'
+import { expect, it } from 'vitest'
+import { hashRecoveryCode } from '../../src/factors/recovery-codes.js'
+import type { Adapter, AdapterFactor } from '../../src/types/adapters.js'
+import type { FactorMessage } from '../../src/types/index.js'
+import Credentials from '../../src/providers/credentials.js'
+import type { AdapterUser } from '../../src/types/adapters.js'
+import { CookieJar, csrfToken, send, signIn, testConfig } from '../support/auth-harness.js'
+
+/** A fresh adapter, and the two users in it that the suite's credentials provider signs in by name. */
+export type FactorAdapterFactory = () => Promise<{ adapter: Adapter; users: { ada: AdapterUser; alan: AdapterUser } }>
+
+/** Creates Ada and Alan in `adapter` (the store chooses their ids). */
+export async function withUsers(adapter: Adapter): Promise<Awaited<ReturnType<FactorAdapterFactory>>> {
+  const create = adapter.createUser?.bind(adapter)
+  if (!create) throw new Error('the adapter cannot create users')
+  const ada = await create({ id: '', email: 'ada@example.com', emailVerified: null, name: 'Ada Lovelace' })
+  const alan = await create({ id: '', email: 'alan@example.com', emailVerified: null, name: 'Alan Turing' })
+  return { adapter, users: { ada, alan } }
+}
+
+/** What an authenticator app shows now for `secret`. */
+function appCode(secret: string, offsetSteps = 0): string {
+  return new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + offsetSteps * 30_000 })
+}
+
+/** The code that is certainly wrong now: the one of ten steps ago. */
+const staleCode = (secret: string) => appCode(secret, -10)
+
+function site({ adapter, users }: Awaited<ReturnType<FactorAdapterFactory>>) {
+  const enrolled: FactorMessage[] = []
+  const removed: FactorMessage[] = []
+  // The app records the sign-in time in the JWT, the `auth_time` the last-factor removal asks for; a test moves it.
+  const signInClock = { offsetSeconds: 0 }
+  const config = testConfig({
+    adapter,
+    providers: [
+      Credentials({
+        credentials: { username: {}, password: {} },
+        authorize: ({ username }) => (username === 'ada' ? users.ada : username === 'alan' ? users.alan : null),
+      }),
+    ],
+    session: { strategy: 'jwt' },
+    events: {
+      factorEnrolled: (message) => void enrolled.push(message),
+      factorRemoved: (message) => void removed.push(message),
+    },
+    callbacks: {
+      jwt: ({ token, user }) => {
+        if (user) token.auth_time = Math.floor(Date.now() / 1000) + signInClock.offsetSeconds
+        return token
+      },
+    },
+  })
+  return { config, enrolled, removed, signInClock, adapter, ada: users.ada.id, alan: users.alan.id }
+}
+
+type Site = ReturnType<typeof site>
+
+async function post(s: Site, jar: CookieJar, form: Record<string, string>, json = false): Promise<Response> {
+  const token = await csrfToken(s.config, jar)
+  if (json)
+    return send(s.config, '/auth/factors', {
+      jar,
+      json: { ...form, csrfToken: token },
+      headers: { accept: 'application/json' },
+    })
+  return send(s.config, '/auth/factors', { jar, form: { ...form, csrfToken: token } })
+}
+
+function hidden(html: string, name: string): string {
+  const found = new RegExp(`name="${name}" value="([^"]*)"`).exec(html)
+  if (!found) throw new Error(`no hidden ${name} on the page`)
+  return found[1] ?? ''
+}
+
+/** The key the enrolment page shows, in groups of four. */
+function shownKey(html: string): string {
+  const found = /<span class="key">([A-Z2-7 ]+)<\/span>/.exec(html)
+  if (!found) throw new Error('no key on the page')
+  return (found[1] ?? '').replace(/ /g, '')
+}
+
+function shownCodes(html: string): string[] {
+  return [...html.matchAll(/<li>([0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4})<\/li>/g)].map((m) => m[1] ?? '')
+}
+
+async function factorsOf(adapter: Adapter, userId: string): Promise<AdapterFactor[]> {
+  const list = adapter.listFactorsByUserId
+  if (!list) throw new Error('the adapter stores no factors')
+  return list.call(adapter, userId)
+}
+
+/** Everything the server log got, as one text: for "no secret or code in a log". */
+function logText(s: Site): string {
+  const { errors, warnings, refusals } = s.config.recorded
+  return JSON.stringify({
+    errors: errors.map((e) => `${e.message} ${JSON.stringify(e.cause ?? null)}`),
+    warnings,
+    refusals,
+  })
+}
+
+/** The scenarios, on a fresh adapter from `makeAdapter` each. */
+export function factorEnrolmentSuite(makeAdapter: FactorAdapterFactory): void {
+  it('enrols a TOTP factor in the page: pending until a valid first code, then 10 recovery codes shown once', async () => {
+    const s = site(await makeAdapter())
+    const adapter = s.adapter
+    const visitor = new CookieJar()
+    const away = await send(s.config, '/auth/factors', { jar: visitor })
+    expect(away.status).toBe(302)
+    expect(away.headers.get('location')).toContain('/auth/signin?callbackUrl=')
+
+    const ada = new CookieJar()
+    await signIn(s.config, ada, 'ada')
+    const list = await send(s.config, '/auth/factors', { jar: ada })
+    expect(list.status).toBe(200)
+    expect(await list.text()).toContain('No authenticator app is set up yet.')
+
+    const started = await post(s, ada, { intent: 'start' })
+    expect(started.status).toBe(200)
+    const page = await started.text()
+    expect(page).toMatch(/<div class="qr"><svg role="img" aria-label="QR code for your authenticator app"/)
+    const secret = shownKey(page)
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/)
+    const enrolment = hidden(page, 'enrolment')
+    expect(enrolment).not.toContain(secret)
+    // Started is not enrolled: nothing stored, nothing announced.
+    expect(await factorsOf(adapter, s.ada)).toEqual([])
+    expect(s.enrolled).toEqual([])
+
+    const wrong = await post(s, ada, { intent: 'confirm', enrolment, code: staleCode(secret) })
+    expect(wrong.status).toBe(400)
+    const again = await wrong.text()
+    expect(again).toContain('That code did not match.')
+    expect(shownKey(again)).toBe(secret)
+    expect(await factorsOf(adapter, s.ada)).toEqual([])
+    expect(s.config.recorded.warnings.filter((w) => w === 'refused:factor-code')).toHaveLength(1)
+
+    const done = await post(s, ada, { intent: 'confirm', enrolment, code: appCode(secret), label: ' my  phone ' })
+    expect(done.status).toBe(200)
+    const codes = shownCodes(await done.text())
+    expect(codes).toHaveLength(10)
+    const stored = await factorsOf(adapter, s.ada)
+    expect(stored.map((f) => f.type).sort()).toEqual(['recovery-codes', 'totp'])
+    const totp = stored.find((f) => f.type === 'totp')
+    expect(totp?.label).toBe('my phone')
+    // Sealed at rest, and the confirming code's step spent: it cannot pass a sign-in too.
+    expect(totp?.secret).not.toContain(secret)
+    expect(totp?.lastUsedStep).toBe(Math.floor(Date.now() / 30_000))
+    expect(s.enrolled.map((m) => [m.userId, m.factor.type])).toEqual([
+      [s.ada, 'totp'],
+      [s.ada, 'recovery-codes'],
+    ])
+
+    // The same token again (a double submit, a replay) makes no second factor.
+    const replay = await post(s, ada, { intent: 'confirm', enrolment, code: appCode(secret, 1) })
+    expect(replay.status).toBe(400)
+    expect(await factorsOf(adapter, s.ada)).toHaveLength(2)
+
+    // The list now shows both, each with its remove form.
+    const listed = await (await send(s.config, '/auth/factors', { jar: ada })).text()
+    expect(listed).toContain('Authenticator app: my phone')
+    expect(listed.match(/name="intent" value="remove"/g)).toHaveLength(2)
+
+    // Recovery codes are stored hashed and work once; regenerating invalidates the old set.
+    const useCode = adapter.useRecoveryCode?.bind(adapter)
+    if (!useCode) throw new Error('the adapter has no useRecoveryCode')
+    expect(await useCode({ userId: s.ada, codeHash: hashRecoveryCode(s.ada, codes[0] ?? '') ?? '' })).toBe(true)
+    const regenerated = await post(s, ada, { intent: 'regenerate' })
+    expect(regenerated.status).toBe(200)
+    const fresh = shownCodes(await regenerated.text())
+    expect(fresh).toHaveLength(10)
+    expect(fresh.some((code) => codes.includes(code))).toBe(false)
+    expect(await useCode({ userId: s.ada, codeHash: hashRecoveryCode(s.ada, codes[1] ?? '') ?? '' })).toBe(false)
+    expect(await useCode({ userId: s.ada, codeHash: hashRecoveryCode(s.ada, fresh[0] ?? '') ?? '' })).toBe(true)
+    expect((await factorsOf(adapter, s.ada)).filter((f) => f.type === 'recovery-codes')).toHaveLength(1)
+
+    // Nothing secret reached the log: not the key, not a code, not the enrolment token.
+    const log = logText(s)
+    for (const value of [secret, enrolment, ...codes, ...fresh]) expect(log).not.toContain(value)
+  })
+
+  it('refuses a factor change without a session or the CSRF token, and across users', async () => {
+    const s = site(await makeAdapter())
+    const adapter = s.adapter
+    const ada = new CookieJar()
+    await signIn(s.config, ada, 'ada')
+    const started = (await (await post(s, ada, { intent: 'start' }, true)).json()) as {
+      enrolment: string
+      secret: string
+    }
+
+    // No CSRF token: refused before anything is read.
+    const forged = await send(s.config, '/auth/factors', {
+      jar: ada,
+      form: { intent: 'confirm', enrolment: started.enrolment, code: appCode(started.secret) },
+    })
+    expect(forged.status).toBe(403)
+    expect(await factorsOf(adapter, s.ada)).toEqual([])
+
+    // No session: the CSRF cookie alone does not make a user.
+    const visitor = new CookieJar()
+    const anonymous = await post(s, visitor, { intent: 'start' }, true)
+    expect(anonymous.status).toBe(401)
+
+    // Alan cannot confirm Ada's enrolment: the token is bound to her.
+    const alan = new CookieJar()
+    await signIn(s.config, alan, 'alan')
+    const stolen = await post(
+      s,
+      alan,
+      { intent: 'confirm', enrolment: started.enrolment, code: appCode(started.secret) },
+      true,
+    )
+    expect(stolen.status).toBe(400)
+    expect(await stolen.json()).toMatchObject({ error: 'EnrolmentExpired' })
+    expect(await factorsOf(adapter, s.alan)).toEqual([])
+    expect(await factorsOf(adapter, s.ada)).toEqual([])
+
+    const confirmed = await post(
+      s,
+      ada,
+      { intent: 'confirm', enrolment: started.enrolment, code: appCode(started.secret) },
+      true,
+    )
+    expect(confirmed.status).toBe(200)
+    const adas = await factorsOf(adapter, s.ada)
+    expect(adas).toHaveLength(2)
+
+    // Alan cannot list, remove or regenerate Ada's factors: her ids are unknown to him.
+    const alansList = (await (
+      await send(s.config, '/auth/factors', { jar: alan, headers: { accept: 'application/json' } })
+    ).json()) as { factors: unknown[] }
+    expect(alansList.factors).toEqual([])
+    for (const factor of adas) {
+      const attempt = await post(s, alan, { intent: 'remove', factor: factor.id }, true)
+      expect(attempt.status).toBe(404)
+      expect(await attempt.json()).toMatchObject({ error: 'UnknownFactor' })
+    }
+    expect((await post(s, alan, { intent: 'regenerate' }, true)).status).toBe(404)
+    expect(await factorsOf(adapter, s.ada)).toHaveLength(2)
+    expect(s.removed).toEqual([])
+    expect(s.config.recorded.warnings.filter((w) => w === 'refused:factor-unknown')).toHaveLength(3)
+    expect(s.config.recorded.warnings.filter((w) => w === 'refused:factor-enrolment')).toHaveLength(1)
+  })
+
+  it('removes a factor; the last one only after a recent sign-in, and it takes the recovery codes along', async () => {
+    const s = site(await makeAdapter())
+    const adapter = s.adapter
+    // Signed in ten minutes ago, as far as the session knows.
+    s.signInClock.offsetSeconds = -600
+    const ada = new CookieJar()
+    await signIn(s.config, ada, 'ada')
+    const enrol = async (label: string) => {
+      const started = (await (await post(s, ada, { intent: 'start' }, true)).json()) as {
+        enrolment: string
+        secret: string
+        otpauthUri: string
+        qrSvg: string
+      }
+      expect(started.otpauthUri).toMatch(/^otpauth:\/\/totp\/localhost%3A3000:ada%40example\.com\?/)
+      expect(started.qrSvg).toMatch(/^<svg /)
+      const answer = await post(
+        s,
+        ada,
+        { intent: 'confirm', enrolment: started.enrolment, code: appCode(started.secret), label },
+        true,
+      )
+      expect(answer.status).toBe(200)
+      return (await answer.json()) as { factor: { id: string; label: string }; recoveryCodes: string[] | null }
+    }
+    const phone = await enrol('phone')
+    expect(phone.recoveryCodes).toHaveLength(10)
+    const tablet = await enrol('tablet')
+    // Codes come with the first factor only.
+    expect(tablet.recoveryCodes).toBeNull()
+    expect(tablet.factor.label).toBe('tablet')
+
+    // Not the last: goes at once, whatever the sign-in's age.
+    const first = await post(s, ada, { intent: 'remove', factor: phone.factor.id }, true)
+    expect(first.status).toBe(200)
+    expect(s.removed.map((m) => m.factor.id)).toEqual([phone.factor.id])
+
+    // The last, with a sign-in ten minutes old: refused, in the page too, and nothing removed.
+    const stale = await post(s, ada, { intent: 'remove', factor: tablet.factor.id })
+    expect(stale.status).toBe(403)
+    const stalePage = await stale.text()
+    expect(stalePage).toContain('To remove your last authenticator app, sign in again first.')
+    expect(stalePage).toContain('/auth/signin?callbackUrl=')
+    expect(await factorsOf(adapter, s.ada)).toHaveLength(2)
+    expect(s.config.recorded.warnings.filter((w) => w === 'refused:factor-reauth')).toHaveLength(1)
+
+    // A fresh sign-in: the last factor goes, and the recovery codes with it.
+    s.signInClock.offsetSeconds = 0
+    await signIn(s.config, ada, 'ada')
+    const last = await post(s, ada, { intent: 'remove', factor: tablet.factor.id })
+    expect(last.status).toBe(302)
+    expect(await factorsOf(adapter, s.ada)).toEqual([])
+    expect(s.removed.map((m) => m.factor.type).sort()).toEqual(['recovery-codes', 'totp', 'totp'])
+  })
+
+  it('answers bad input with a clear error, never a 500', async () => {
+    const s = site(await makeAdapter())
+    const ada = new CookieJar()
+    await signIn(s.config, ada, 'ada')
+    const cases: Array<Record<string, string>> = [
+      { intent: 'launch' },
+      { intent: 'confirm', enrolment: 'not.a.token', code: '123456' },
+      { intent: 'confirm', enrolment: 'x'.repeat(3000), code: '123456' },
+      { intent: 'remove', factor: '' },
+    ]
+    for (const form of cases) {
+      const answer = await post(s, ada, form, true)
+      expect(answer.status).toBeGreaterThanOrEqual(400)
+      expect(answer.status).toBeLessThan(500)
+      expect(await answer.json()).toHaveProperty('error')
+    }
+    const page = await post(s, ada, { intent: 'confirm', enrolment: 'expired', code: '1' })
+    expect(page.status).toBe(400)
+    expect(await page.text()).toContain('This setup has expired.')
+    expect(s.config.recorded.errors).toEqual([])
+  })
+}
