@@ -1,9 +1,10 @@
 /**
- * authchart/next and authchart/react in a real Next.js 16 app (App Router, TypeScript): the fixture is written as a
- * next-auth v5 app and moved by rewriting its import specifiers only (rewrite-imports.ts), built by `next build` with
- * Authchart installed from `npm pack` output (kept between runs by next-app.ts), served by `next start`, and driven
- * over HTTP and in headless Chromium. Not here yet: the OIDC sign-in against oidc-provider, PostgreSQL, and the same
- * app run on next-auth itself (see the report of issue #33).
+ * authchart/next and authchart/react in a real Next.js 16 app (App Router, TypeScript). The fixture is a next-auth v5
+ * app (next-auth@5.0.0-beta.32): it is built and served as written, and moved to Authchart by rewriting its import
+ * specifiers only (rewrite-imports.ts) with Authchart installed from `npm pack` output in place of next-auth; both are
+ * built by `next build` (kept between runs by next-app.ts), served by `next start` with one AUTH_SECRET, and driven
+ * over HTTP and in headless Chromium: both pass the same checks, and a session cookie made by one is taken by the
+ * other. Not here yet: the OIDC sign-in against oidc-provider and PostgreSQL (see the report of issue #33).
  */
 import { existsSync } from 'node:fs'
 import { chromium, type Browser, type Page } from 'playwright-core'
@@ -16,61 +17,155 @@ import {
   removePackedAuthchart,
   type RunningServer,
 } from '../support/fixture-app.js'
-import { buildNextApp, startNextApp, type BuiltNextApp } from './next-app.js'
+import { buildNextApp, startNextApp, type BuiltNextApp, type NextAppVariant } from './next-app.js'
 
 const chromiumPath = '/usr/bin/chromium'
 const secret = 'next-fixture-secret-0123456789abcdef0123456789'
+const kinds = ['next-auth', 'authchart'] as const
+type Kind = (typeof kinds)[number]
 
-let app: BuiltNextApp
-let server: RunningServer
+const servers = new Map<Kind, RunningServer>()
 let browser: Browser
 
-beforeAll(async () => {
-  const tarball = await packAuthchart()
-  app = await buildNextApp(tarball)
-  console.log(`[next-app] ${app.built ? `installed and built in ${app.seconds.toFixed(0)} s` : 'kept build used'}`)
+/** The running app of `kind` (started by beforeAll). */
+function serverOf(kind: Kind): RunningServer {
+  const server = servers.get(kind)
+  if (!server) throw new Error(`the ${kind} app is not running`)
+  return server
+}
+
+async function start(variant: NextAppVariant): Promise<void> {
+  const app: BuiltNextApp = await buildNextApp(variant)
+  const how = app.built ? `installed and built in ${app.seconds.toFixed(0)} s` : 'kept build used'
+  console.log(`[next-app] ${variant.kind}: ${how}`)
   const port = await freePort()
-  server = await startNextApp(app, port, { AUTH_SECRET: secret, AUTH_URL: `http://127.0.0.1:${port}` })
+  servers.set(
+    variant.kind,
+    await startNextApp(app, port, { AUTH_SECRET: secret, AUTH_URL: `http://127.0.0.1:${port}` }),
+  )
+}
+
+beforeAll(async () => {
   if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} is needed (apt-get install chromium)`)
+  // One after the other: `next build` keeps both cores busy.
+  await start({ kind: 'next-auth' })
+  await start({ kind: 'authchart', tarball: await packAuthchart() })
   browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] })
-}, 900_000)
+}, 1_500_000)
 
 afterAll(async () => {
   await browser?.close()
-  await server?.stop()
+  for (const server of servers.values()) await server.stop()
   await removePackedAuthchart()
 })
 
 /** The Server Action id of the sign-in form, as Next renders it for a form without JavaScript. */
-async function signInActionId(): Promise<string> {
-  const html = await (await fetch(`${server.origin}/`)).text()
+async function signInActionId(origin: string): Promise<string> {
+  const html = await (await fetch(`${origin}/`)).text()
   const id = /name="\$ACTION_ID_([0-9a-f]+)"/.exec(html)?.[1]
   if (!id) throw new Error(`no Server Action id in the page:\n${html.slice(0, 2000)}`)
   return id
 }
 
-describe('over HTTP', () => {
-  it('auth() in a Server Component: nobody without a session', async () => {
-    const html = await (await browse(`${server.origin}/`, new CookieJar())).text()
-    expect(html).toContain('<p id="server-user">nobody</p>')
+async function text(page: Page, selector: string): Promise<string> {
+  return (await page.textContent(selector)) ?? ''
+}
+
+/** What the app's Server Component says about the session `jar` carries. */
+async function serverUser(origin: string, jar: CookieJar): Promise<string> {
+  const html = await (await browse(`${origin}/`, jar)).text()
+  return /<p id="server-user">([^<]*)<\/p>/.exec(html)?.[1] ?? `no server-user in:\n${html.slice(0, 2000)}`
+}
+
+/** Signs `name` in through the app's Route Handlers with credentials, as a browser form would; returns the jar. */
+async function signedInOverHttp(origin: string, name: string): Promise<CookieJar> {
+  const jar = new CookieJar()
+  const csrf = await browse(`${origin}/api/auth/csrf`, jar)
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string }
+  const answer = await browse(`${origin}/api/auth/callback/credentials`, jar, {
+    form: { csrfToken, username: name, password: 'wonderland', callbackUrl: `${origin}/` },
+    headers: { origin },
+  })
+  expect(answer.status).toBe(302)
+  expect(jar.cookies.has('authjs.session-token')).toBe(true)
+  return jar
+}
+
+describe.each(kinds)('the app on %s', (kind) => {
+  describe('over HTTP', () => {
+    it('auth() in a Server Component: nobody without a session', async () => {
+      expect(await serverUser(serverOf(kind).origin, new CookieJar())).toBe('nobody')
+    })
+
+    it('the Middleware (proxy.ts) sends a visitor without a session to the sign-in page', async () => {
+      const { origin } = serverOf(kind)
+      const answer = await browse(`${origin}/dashboard`, new CookieJar())
+      expect(answer.status).toBe(307)
+      // Next.js writes a same-origin Location as a path.
+      const location = new URL(answer.headers.get('location') ?? '', origin)
+      expect(location.pathname).toBe('/api/auth/signin')
+      const callbackUrl = new URL(location.searchParams.get('callbackUrl') ?? '')
+      expect(callbackUrl.pathname).toBe('/dashboard')
+      // next-auth writes the host of Next's own request URL (`localhost` under `next start`); Authchart its AUTH_URL.
+      if (kind === 'authchart') expect(callbackUrl.origin).toBe(origin)
+    })
+
+    it('the Route Handlers answer under /api/auth, and sign in with credentials', async () => {
+      const { origin } = serverOf(kind)
+      const providers = await fetch(`${origin}/api/auth/providers`)
+      expect(await providers.json()).toMatchObject({ credentials: { type: 'credentials' } })
+      expect(await serverUser(origin, await signedInOverHttp(origin, 'Dora'))).toBe('Dora')
+    })
   })
 
-  it('the Middleware (proxy.ts) sends a visitor without a session to the sign-in page', async () => {
-    const answer = await browse(`${server.origin}/dashboard`, new CookieJar())
-    expect(answer.status).toBe(307)
-    // Next.js writes a same-origin Location as a path.
-    const location = new URL(answer.headers.get('location') ?? '', server.origin)
-    expect(location.pathname).toBe('/api/auth/signin')
-    expect(location.searchParams.get('callbackUrl')).toBe(`${server.origin}/dashboard`)
-  })
+  describe('in Chromium', () => {
+    it('signs in through a Server Action, reaches the protected page, and useSession follows', async () => {
+      const { origin } = serverOf(kind)
+      const context = await browser.newContext()
+      const page = await context.newPage()
+      await page.goto(`${origin}/`)
+      await page.fill('#sign-in input[name=password]', 'wonderland')
+      await page.click('#sign-in button')
+      await page.waitForURL(`${origin}/dashboard`)
+      expect(await text(page, '#dashboard-user')).toBe('Alice')
+      await page.goto(`${origin}/`)
+      expect(await text(page, '#server-user')).toBe('Alice')
+      await page.waitForFunction(() => document.querySelector('#client-status')?.textContent === 'authenticated')
+      expect(await text(page, '#client-user')).toBe('Alice')
+      await page.click('#client-update')
+      await page.waitForFunction(() => document.querySelector('#client-user')?.textContent === 'Renamed')
+      await page.reload()
+      expect(await text(page, '#server-user')).toBe('Renamed')
+      await page.click('#sign-out button')
+      await page.waitForFunction(() => document.querySelector('#server-user')?.textContent === 'nobody')
+      await context.close()
+    }, 120_000)
 
-  it('the Route Handlers answer under /api/auth', async () => {
-    const providers = await fetch(`${server.origin}/api/auth/providers`)
-    expect(await providers.json()).toMatchObject({ credentials: { type: 'credentials' } })
+    it('signs in and out through the React client, useSession updating without a reload', async () => {
+      const { origin } = serverOf(kind)
+      const context = await browser.newContext()
+      const page = await context.newPage()
+      await page.goto(`${origin}/`)
+      await page.waitForFunction(() => document.querySelector('#client-status')?.textContent === 'unauthenticated')
+      await page.click('#client-bad-sign-in')
+      await page.waitForFunction(() => document.querySelector('#client-result')?.textContent?.startsWith('failed:'))
+      expect(await text(page, '#client-result')).toBe('failed:CredentialsSignin')
+      await page.click('#client-sign-in')
+      await page.waitForFunction(() => document.querySelector('#client-user')?.textContent === 'Carol')
+      expect(await text(page, '#client-status')).toBe('authenticated')
+      await page.click('#client-sign-out')
+      await page.waitForFunction(() => document.querySelector('#client-status')?.textContent === 'unauthenticated')
+      await page.goto(`${origin}/dashboard`)
+      expect(new URL(page.url()).pathname).toBe('/api/auth/signin')
+      await context.close()
+    }, 120_000)
   })
+})
 
+describe('moved to Authchart', () => {
   it('refuses a sign-in Server Action posted from another site (whose Host Next.js would accept)', async () => {
-    const id = await signInActionId()
+    const server = serverOf('authchart')
+    const id = await signInActionId(server.origin)
     const form = new FormData()
     form.set(`$ACTION_ID_${id}`, '')
     form.set('username', 'Mallory')
@@ -88,47 +183,46 @@ describe('over HTTP', () => {
   })
 })
 
-async function text(page: Page, selector: string): Promise<string> {
-  return (await page.textContent(selector)) ?? ''
-}
+// The two apps share AUTH_SECRET and run on one host: the session cookie (same name, salt and JWE) made by either is a
+// session at the other, so an app can move with its users signed in.
+describe('session cookies between next-auth and Authchart', () => {
+  it.each([
+    ['next-auth', 'authchart'],
+    ['authchart', 'next-auth'],
+  ] as const)('over HTTP: a cookie made by the %s app is a session at the %s app', async (from, to) => {
+    const jar = await signedInOverHttp(serverOf(from).origin, `Made by ${from}`)
+    expect(await serverUser(serverOf(to).origin, jar)).toBe(`Made by ${from}`)
+    const session = await browse(`${serverOf(to).origin}/api/auth/session`, jar)
+    expect(await session.json()).toMatchObject({ user: { name: `Made by ${from}`, email: 'alice@example.test' } })
+  })
 
-describe('in Chromium', () => {
-  it('signs in through a Server Action, reaches the protected page, and useSession follows', async () => {
-    const context = await browser.newContext()
-    const page = await context.newPage()
-    await page.goto(`${server.origin}/`)
-    await page.fill('#sign-in input[name=password]', 'wonderland')
-    await page.click('#sign-in button')
-    await page.waitForURL(`${server.origin}/dashboard`)
-    expect(await text(page, '#dashboard-user')).toBe('Alice')
-    await page.goto(`${server.origin}/`)
-    expect(await text(page, '#server-user')).toBe('Alice')
-    await page.waitForFunction(() => document.querySelector('#client-status')?.textContent === 'authenticated')
-    expect(await text(page, '#client-user')).toBe('Alice')
-    await page.click('#client-update')
-    await page.waitForFunction(() => document.querySelector('#client-user')?.textContent === 'Renamed')
-    await page.reload()
-    expect(await text(page, '#server-user')).toBe('Renamed')
-    await page.click('#sign-out button')
-    await page.waitForFunction(() => document.querySelector('#server-user')?.textContent === 'nobody')
-    await context.close()
-  }, 120_000)
-
-  it('signs in and out through the React client, useSession updating without a reload', async () => {
-    const context = await browser.newContext()
-    const page = await context.newPage()
-    await page.goto(`${server.origin}/`)
-    await page.waitForFunction(() => document.querySelector('#client-status')?.textContent === 'unauthenticated')
-    await page.click('#client-bad-sign-in')
-    await page.waitForFunction(() => document.querySelector('#client-result')?.textContent?.startsWith('failed:'))
-    expect(await text(page, '#client-result')).toBe('failed:CredentialsSignin')
-    await page.click('#client-sign-in')
-    await page.waitForFunction(() => document.querySelector('#client-user')?.textContent === 'Carol')
-    expect(await text(page, '#client-status')).toBe('authenticated')
-    await page.click('#client-sign-out')
-    await page.waitForFunction(() => document.querySelector('#client-status')?.textContent === 'unauthenticated')
-    await page.goto(`${server.origin}/dashboard`)
-    expect(new URL(page.url()).pathname).toBe('/api/auth/signin')
-    await context.close()
-  }, 120_000)
+  it.each([
+    ['next-auth', 'authchart'],
+    ['authchart', 'next-auth'],
+  ] as const)(
+    'in Chromium: signed in at the %s app, the %s app lets the browser in',
+    async (from, to) => {
+      // Cookies are not kept apart by port: one browser holds one authjs.session-token for 127.0.0.1.
+      const context = await browser.newContext()
+      const page = await context.newPage()
+      await page.goto(`${serverOf(from).origin}/`)
+      await page.fill('#sign-in input[name=username]', `Browser at ${from}`)
+      await page.fill('#sign-in input[name=password]', 'wonderland')
+      await page.click('#sign-in button')
+      await page.waitForURL(`${serverOf(from).origin}/dashboard`)
+      await page.goto(`${serverOf(to).origin}/dashboard`)
+      expect(new URL(page.url()).pathname).toBe('/dashboard')
+      expect(await text(page, '#dashboard-user')).toBe(`Browser at ${from}`)
+      await page.goto(`${serverOf(to).origin}/`)
+      await page.waitForFunction(() => document.querySelector('#client-status')?.textContent === 'authenticated')
+      expect(await text(page, '#client-user')).toBe(`Browser at ${from}`)
+      // Signing out at the other app ends the session at the first one too: one cookie.
+      await page.click('#sign-out button')
+      await page.waitForFunction(() => document.querySelector('#server-user')?.textContent === 'nobody')
+      await page.goto(`${serverOf(from).origin}/dashboard`)
+      expect(new URL(page.url()).pathname).toBe('/api/auth/signin')
+      await context.close()
+    },
+    120_000,
+  )
 })
