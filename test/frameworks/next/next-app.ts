@@ -1,11 +1,11 @@
 /**
  * Builds and serves the fixture Next.js app the way a user's app is built and served, in two variants: as written
  * (a next-auth v5 app: the fixture's package.json and lock file, `npm ci`, `next build`), and moved to Authchart (its
- * imports rewritten by rewrite-imports.ts, next-auth removed from package.json and Authchart installed from the packed
- * tarball, as `npm uninstall next-auth && npm install authchart` would), then `next start` on a free loopback port.
- * `next build` is the heavy part, so each built variant is kept outside the clone (the system's temporary
- * directory), under a key made of the lock file, the app's sources and (moved) the tarball: a second run with the
- * same inputs starts the kept build at once.
+ * imports rewritten by rewrite-imports.ts, next-auth and @auth/kysely-adapter removed from package.json and Authchart
+ * installed from the packed tarball, as `npm uninstall next-auth @auth/kysely-adapter && npm install authchart`
+ * would), then `next start` on a free loopback port. `next build` is the heavy part, so each built variant is kept
+ * outside the clone (the system's temporary directory), under a key made of the lock file, the app's sources and
+ * (moved) the tarball: a second run with the same inputs starts the kept build at once.
  */
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -80,11 +80,13 @@ export function moveImports(dir: string): void {
   }
 }
 
-/** Takes next-auth out of the app's package.json (the next `npm install` removes it from node_modules too). */
-function dropNextAuth(dir: string): void {
+/** What Authchart replaces: gone from the moved app's package.json (and so, at the next `npm install`, from disk). */
+const replaced = ['next-auth', '@auth/kysely-adapter']
+
+function dropReplaced(dir: string): void {
   const path = join(dir, 'package.json')
   const manifest = JSON.parse(readFileSync(path, 'utf8')) as { dependencies: Record<string, string> }
-  delete manifest.dependencies['next-auth']
+  for (const name of replaced) delete manifest.dependencies[name]
   writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`)
 }
 
@@ -113,7 +115,7 @@ export async function buildNextApp(variant: NextAppVariant): Promise<BuiltNextAp
     await runAsync(npm, ['ci', ...npmFlags], work)
     if (variant.kind === 'authchart') {
       moveImports(work)
-      dropNextAuth(work)
+      dropReplaced(work)
       await runAsync(npm, ['install', ...npmFlags, variant.tarball], work)
     }
     await runAsync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], work, {

@@ -26,6 +26,9 @@ export function ClientPanel() {
       }}>
         Wrong password (client)
       </button>
+      <button id="client-sign-in-oidc" onClick={() => void signIn('oidc', { redirectTo: '/' })}>
+        Sign in with the OP (client)
+      </button>
       <button id="client-update" onClick={() => void update({ user: { name: 'Renamed' } })}>
         Rename
       </button>
