@@ -13,6 +13,8 @@ import pg from 'pg'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrate } from '../../../adapters/sql/index.js'
+import { nextjsSamples } from '../../docs/framework-sample-projects.js'
+import { expectSamplesToCompile } from '../../docs/framework-samples.js'
 import { startOidcProvider, type RunningOidcProvider } from '../../support/oidc-provider.js'
 import { createScratchPostgresSchema, type ScratchPostgresSchema } from '../../support/services.js'
 import {
@@ -38,6 +40,7 @@ type Sessions = 'jwt' | 'database'
 const client = { id: 'next-fixture', secret: 'next-fixture-client-secret' }
 
 const servers = new Map<string, RunningServer>()
+let moved: BuiltNextApp
 let browser: Browser
 let op: RunningOidcProvider
 let scratch: ScratchPostgresSchema
@@ -59,6 +62,7 @@ beforeAll(async () => {
       `[next-app] ${kind}: ${app.built ? `installed and built in ${app.seconds.toFixed(0)} s` : 'kept build'}`,
     )
     apps.push(app)
+    if (app.kind === 'authchart') moved = app
   }
   // The apps' tables, made as the migration guide says (the default schema is @auth/kysely-adapter's).
   scratch = await createScratchPostgresSchema()
@@ -210,6 +214,10 @@ describe.each(kinds)('the app on %s', (kind) => {
 })
 
 describe('moved to Authchart', () => {
+  it(`every TypeScript sample of ${nextjsSamples.page} compiles in this app (tsc, Next's and React's types)`, () => {
+    expectSamplesToCompile(nextjsSamples, moved.dir)
+  })
+
   it('refuses a sign-in Server Action posted from another site (whose Host Next.js would accept)', async () => {
     const server = serverOf('authchart')
     const id = await signInActionId(server.origin)
