@@ -132,3 +132,42 @@ export const solidStartSamples: SamplesProject = {
     error: "is not assignable to type 'number'",
   },
 }
+
+/**
+ * docs/frameworks/nextjs.md in the Next.js fixture app moved to Authchart (test/frameworks/next): Next's own types
+ * (`next/server`, `next/headers`), React's JSX and Server Actions, and `@/` for the app's root, as its tsconfig has;
+ * `./users` (`checkPassword`) is the reader's.
+ */
+export const nextjsSamples: SamplesProject = {
+  page: 'docs/frameworks/nextjs.md',
+  appFiles: {
+    'users.ts': `export interface AppUser { id: string; name: string; email: string }
+/** Looks the user up and checks the password; null when either is wrong. */
+export async function checkPassword(email: unknown, password: unknown): Promise<AppUser | null> {
+  return typeof email === 'string' && typeof password === 'string' ? null : null
+}
+`,
+  },
+  tsconfig: {
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'ESNext',
+      moduleResolution: 'bundler',
+      lib: ['DOM', 'DOM.Iterable', 'ESNext'],
+      jsx: 'react-jsx',
+      strict: true,
+      skipLibCheck: true,
+      isolatedModules: true,
+      esModuleInterop: true,
+      noEmit: true,
+      paths: { '@/*': ['./*'] },
+    },
+    include: ['**/*.ts', '**/*.tsx'],
+    exclude: ['node_modules'],
+  },
+  control: {
+    file: 'control.ts',
+    text: "import { auth } from '@/auth'\nexport const notANumber: number = auth\n",
+    error: "is not assignable to type 'number'",
+  },
+}

@@ -2,22 +2,22 @@
  * What can be checked about the framework guides' samples without a fixture app: that every code block is either a
  * sample the fixture apps check (TypeScript, compiled by the framework tests, and Svelte where the guide's project
  * checks it, see framework-samples.ts) or shell, and where each sample is written. The compiling itself runs in
- * test/frameworks/{sveltekit,qwik,solid-start}, where the apps are installed.
+ * test/frameworks/{sveltekit,qwik,solid-start,next}, where the apps are installed.
  */
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { qwikSamples, solidStartSamples, sveltekitSamples } from './framework-sample-projects.js'
+import { nextjsSamples, qwikSamples, solidStartSamples, sveltekitSamples } from './framework-sample-projects.js'
 import { placeSamples } from './framework-samples.js'
 import { samplesOf, type Sample } from './samples.js'
 
 const root = resolve(import.meta.dirname, '../..')
-const projects = [sveltekitSamples, qwikSamples, solidStartSamples]
+const projects = [sveltekitSamples, qwikSamples, solidStartSamples, nextjsSamples]
 
 describe('samples of the framework guides', () => {
   it('each guide has one project, and every fenced block is a TypeScript sample, a checked Svelte sample or shell', () => {
     expect(projects.map((p) => p.page).sort()).toEqual(
-      ['qwik', 'solid-start', 'sveltekit'].map((name) => `docs/frameworks/${name}.md`),
+      ['nextjs', 'qwik', 'solid-start', 'sveltekit'].map((name) => `docs/frameworks/${name}.md`),
     )
     for (const { page, svelte } of projects) {
       const languages = [...readFileSync(join(root, page), 'utf8').matchAll(/^```(\w+)\s*$/gm)].map((m) => m[1])

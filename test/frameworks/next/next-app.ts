@@ -1,9 +1,11 @@
 /**
- * Builds and serves the fixture Next.js app the way a user's app is built and served: the fixture's package.json and
- * lock file (`npm ci`), its imports moved from next-auth to Authchart by rewrite-imports.ts, Authchart installed from
- * the packed tarball, `next build`, then `next start` on a free loopback port. `next build` is the heavy part, so
- * the built app is kept outside the clone (the system's temporary directory), under a key made of the lock file,
- * the app's sources and the tarball: a second run with the same three starts the kept build at once.
+ * Builds and serves the fixture Next.js app the way a user's app is built and served, in two variants: as written
+ * (a next-auth v5 app: the fixture's package.json and lock file, `npm ci`, `next build`), and moved to Authchart (its
+ * imports rewritten by rewrite-imports.ts, next-auth and @auth/kysely-adapter removed from package.json and Authchart
+ * installed from the packed tarball, as `npm uninstall next-auth @auth/kysely-adapter && npm install authchart`
+ * would), then `next start` on a free loopback port. `next build` is the heavy part, so each built variant is kept
+ * outside the clone (the system's temporary directory), under a key made of the lock file, the app's sources and
+ * (moved) the tarball: a second run with the same inputs starts the kept build at once.
  */
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -38,12 +40,16 @@ function filesOf(dir: string, base = dir): string[] {
   return out.sort()
 }
 
-/** The cache key: the lock file, the app's sources, the packed Authchart and the Node that builds it. */
-export function buildKey(tarball: string): string {
-  const hash = createHash('sha256')
+/** Which app: the fixture as written (on next-auth) or moved to Authchart (from the packed tarball at `tarball`). */
+export type NextAppVariant = { kind: 'next-auth' } | { kind: 'authchart'; tarball: string }
+
+/** The cache key: the lock file, the app's sources, the packed Authchart (moved) and the Node that builds it. */
+export function buildKey(variant: NextAppVariant): string {
+  const hash = createHash('sha256').update(variant.kind)
   for (const file of filesOf(fixture)) hash.update(file).update(readFileSync(join(fixture, file)))
-  hash.update(readFileSync(tarball)).update(process.version)
-  return hash.digest('hex').slice(0, 24)
+  if (variant.kind === 'authchart') hash.update(readFileSync(variant.tarball))
+  hash.update(process.version)
+  return `${variant.kind}-${hash.digest('hex').slice(0, 24)}`
 }
 
 function runAsync(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -60,9 +66,13 @@ function runAsync(command: string, args: string[], cwd: string, env: NodeJS.Proc
   })
 }
 
-/** Copies the fixture to `dir` with its imports moved to Authchart. */
-export function copyMoved(dir: string): void {
+/** Copies the fixture to `dir`. */
+function copyFixture(dir: string): void {
   cpSync(fixture, dir, { recursive: true, filter: (path) => !skip.test(path) })
+}
+
+/** Rewrites the imports of the app in `dir` to Authchart. */
+export function moveImports(dir: string): void {
   for (const file of filesOf(dir)) {
     if (!/\.tsx?$/.test(file)) continue
     const path = join(dir, file)
@@ -70,7 +80,18 @@ export function copyMoved(dir: string): void {
   }
 }
 
+/** What Authchart replaces: gone from the moved app's package.json (and so, at the next `npm install`, from disk). */
+const replaced = ['next-auth', '@auth/kysely-adapter']
+
+function dropReplaced(dir: string): void {
+  const path = join(dir, 'package.json')
+  const manifest = JSON.parse(readFileSync(path, 'utf8')) as { dependencies: Record<string, string> }
+  for (const name of replaced) delete manifest.dependencies[name]
+  writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`)
+}
+
 export interface BuiltNextApp {
+  kind: NextAppVariant['kind']
   dir: string
   /** Whether this run built it (false: the kept build was used). */
   built: boolean
@@ -80,18 +101,23 @@ export interface BuiltNextApp {
 
 const cacheRoot = join(tmpdir(), 'authchart-next-builds')
 
-/** The built app for `tarball`: the kept one, or a new install and `next build`. */
-export async function buildNextApp(tarball: string): Promise<BuiltNextApp> {
-  const dir = join(cacheRoot, buildKey(tarball))
-  if (existsSync(join(dir, '.next', 'BUILD_ID'))) return { dir, built: false, seconds: 0 }
+/** The built app of `variant`: the kept one, or a new install and `next build`. */
+export async function buildNextApp(variant: NextAppVariant): Promise<BuiltNextApp> {
+  const { kind } = variant
+  const dir = join(cacheRoot, buildKey(variant))
+  if (existsSync(join(dir, '.next', 'BUILD_ID'))) return { kind, dir, built: false, seconds: 0 }
   const started = Date.now()
   mkdirSync(cacheRoot, { recursive: true })
   const work = `${dir}.building-${process.pid}`
   rmSync(work, { recursive: true, force: true })
   try {
-    copyMoved(work)
+    copyFixture(work)
     await runAsync(npm, ['ci', ...npmFlags], work)
-    await runAsync(npm, ['install', ...npmFlags, tarball], work)
+    if (variant.kind === 'authchart') {
+      moveImports(work)
+      dropReplaced(work)
+      await runAsync(npm, ['install', ...npmFlags, variant.tarball], work)
+    }
     await runAsync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], work, {
       ...process.env,
       NODE_ENV: 'production',
@@ -103,12 +129,13 @@ export async function buildNextApp(tarball: string): Promise<BuiltNextApp> {
     rmSync(work, { recursive: true, force: true })
     throw error
   }
-  // Older builds of this fixture are dropped: only the newest is kept.
+  // Older builds of this variant are dropped: only the newest of each is kept.
   for (const name of readdirSync(cacheRoot)) {
     const path = join(cacheRoot, name)
-    if (path !== dir && !name.includes('.building-')) rmSync(path, { recursive: true, force: true })
+    if (path !== dir && name.startsWith(`${kind}-`) && !name.includes('.building-'))
+      rmSync(path, { recursive: true, force: true })
   }
-  return { dir, built: true, seconds: (Date.now() - started) / 1000 }
+  return { kind, dir, built: true, seconds: (Date.now() - started) / 1000 }
 }
 
 /** `next start` of the built app on `port`, with `env`. */

@@ -1,13 +1,15 @@
 /**
  * The move from next-auth v5 to Authchart, as a script an app's owner runs: rewrites the import specifiers of a
  * source file, nothing else. `next-auth` → `authchart/next`, `next-auth/react` → `authchart/react`,
- * `next-auth/providers/<id>` → `authchart/providers/<id>`; `next-auth/jwt` → `authchart/jwt`.
+ * `next-auth/providers/<id>` → `authchart/providers/<id>`, `next-auth/jwt` → `authchart/jwt`, and
+ * `@auth/kysely-adapter` → `authchart/adapters/sql` (the same `KyselyAdapter(db)` on the same tables).
  */
 const moved: ReadonlyArray<[RegExp, string]> = [
   [/^next-auth$/, 'authchart/next'],
   [/^next-auth\/react$/, 'authchart/react'],
   [/^next-auth\/providers\/([\w-]+)$/, 'authchart/providers/$1'],
   [/^next-auth\/jwt$/, 'authchart/jwt'],
+  [/^@auth\/kysely-adapter$/, 'authchart/adapters/sql'],
 ]
 
 function movedSpecifier(specifier: string): string {

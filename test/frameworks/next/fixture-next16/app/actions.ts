@@ -8,3 +8,7 @@ export async function signInWithPassword(formData: FormData) {
 export async function signOutAction() {
   await signOut({ redirectTo: '/' })
 }
+
+export async function signInWithOidc() {
+  await signIn('oidc', { redirectTo: '/dashboard' })
+}

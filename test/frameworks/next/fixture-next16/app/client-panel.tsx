@@ -13,17 +13,21 @@ export function ClientPanel() {
       <button
         id="client-sign-in"
         onClick={async () => {
+          // A refused sign-in has `error` set (next-auth's `ok` is the HTTP answer's).
           const answer = await signIn('credentials', { username: 'Carol', password: 'wonderland', redirect: false })
-          setResult(answer?.ok ? 'signed-in' : `failed:${answer?.error ?? ''}`)
+          setResult(answer?.error ? `failed:${answer.error}` : 'signed-in')
         }}
       >
         Sign in (client)
       </button>
       <button id="client-bad-sign-in" onClick={async () => {
         const answer = await signIn('credentials', { username: 'Carol', password: 'wrong', redirect: false })
-        setResult(answer?.ok ? 'signed-in' : `failed:${answer?.error ?? ''}`)
+        setResult(answer?.error ? `failed:${answer.error}` : 'signed-in')
       }}>
         Wrong password (client)
+      </button>
+      <button id="client-sign-in-oidc" onClick={() => void signIn('oidc', { redirectTo: '/' })}>
+        Sign in with the OP (client)
       </button>
       <button id="client-update" onClick={() => void update({ user: { name: 'Renamed' } })}>
         Rename

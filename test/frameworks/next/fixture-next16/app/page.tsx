@@ -1,5 +1,5 @@
 import { auth } from '@/auth'
-import { signInWithPassword, signOutAction } from './actions'
+import { signInWithOidc, signInWithPassword, signOutAction } from './actions'
 import { ClientPanel } from './client-panel'
 
 export const dynamic = 'force-dynamic'
@@ -14,6 +14,9 @@ export default async function Home() {
         <input name="password" type="password" />
         <input type="hidden" name="redirectTo" value="/dashboard" />
         <button type="submit">Sign in</button>
+      </form>
+      <form id="sign-in-oidc" action={signInWithOidc}>
+        <button type="submit">Sign in with the OP</button>
       </form>
       <form id="sign-out" action={signOutAction}>
         <button type="submit">Sign out</button>
