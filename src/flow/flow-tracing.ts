@@ -21,14 +21,19 @@ type OtelApi = typeof OtelApiModule
 /** The instrumentation scope name every authchart span is created under. */
 export const instrumentationScope = 'authchart'
 
+/** The optional peer, named in a variable so that bundlers leave the import to run time. */
+const optionalApiModule: string = '@opentelemetry/api'
+
 /** Undefined until looked up; null when the app does not have `@opentelemetry/api`. */
 let api: OtelApi | null | undefined
 let lookup: Promise<void> | undefined
 
 /** Looks `@opentelemetry/api` up once; the returned promise settles when that is done (it never rejects). */
 export function loadTracing(): Promise<void> {
-  lookup ??= import('@opentelemetry/api').then(
-    (module) => {
+  // By a name the bundler cannot follow: `@opentelemetry/api` is an optional peer, and an app's bundler (Vite for
+  // Qwik City, which bundles Authchart into the server build) would otherwise fail the build where it is not installed.
+  lookup ??= import(/* @vite-ignore */ /* webpackIgnore: true */ optionalApiModule).then(
+    (module: OtelApi) => {
       api = module
     },
     () => {

@@ -109,7 +109,7 @@ export function databaseSessionEffects(
     async runSessionCallback(params) {
       const current = row as AdapterSession
       const owner = user as AdapterUser
-      const error = refreshFailed ? { error: refreshTokenError } : {}
+      const error: { error?: typeof refreshTokenError } = refreshFailed ? { error: refreshTokenError } : {}
       if (config.callbacks.session === defaultSessionCallback) {
         outcome.session = { ...clientSessionOf(owner, current.expires), ...error }
         return { type: 'SESSION_RESOLVED' }
