@@ -5,8 +5,9 @@
  * challenge cannot see it, removing factors does not count it), an abandoned one leaves nothing behind, and a token
  * of one user opens for nobody else.
  */
-import { openCompactJwe, sealCompactJwe } from '../session/jwe.js'
+import { sealCompactJwe } from '../session/jwe.js'
 import { derivePurposeKey } from '../session/hkdf-keys.js'
+import { openSealedJson } from './secret-seal.js'
 import { InvalidConfig } from '../errors.js'
 
 const purpose = 'second factor pending enrolment'
@@ -63,14 +64,9 @@ export function openPendingEnrolment(
 ): PendingEnrolment | null {
   if (typeof sealed !== 'string' || sealed.length > 2000) return null
   const keys = secrets.map((secret) => derivePurposeKey(secret, purpose, 32))
-  const opened = openCompactJwe(sealed, keys, ['A256GCM'])
+  const opened = openSealedJson(sealed, keys)
   if (!opened) return null
-  let payload: unknown
-  try {
-    payload = JSON.parse(opened.plaintext.toString('utf8'))
-  } catch {
-    return null
-  }
+  const { payload } = opened
   if (!isSealedPayload(payload) || payload.u !== userId || payload.e <= nowSeconds) return null
   return { userId: payload.u, factorId: payload.f, secret: payload.s, expiresAt: payload.e }
 }

@@ -54,16 +54,28 @@ export function openTotpSecret(
   owner: TotpSecretOwner,
   sealed: string,
 ): OpenedTotpSecret | null {
-  const opened = openCompactJwe(sealed, keysOf(secrets), ['A256GCM'])
+  const opened = openSealedJson(sealed, keysOf(secrets))
   if (!opened) return null
-  let payload: unknown
+  const { payload } = opened
+  if (!isSealedPayload(payload) || payload.u !== owner.userId || payload.f !== owner.factorId) return null
+  return { secret: payload.s, keyIndex: opened.keyIndex }
+}
+
+/**
+ * Opens an `A256GCM` JWE sealed with one of `keys` and parses its JSON: the shared first half of opening a sealed
+ * TOTP secret and a pending enrolment. `null` when no key opens it or it is not JSON; the caller checks the shape.
+ */
+export function openSealedJson(
+  sealed: string,
+  keys: readonly Uint8Array[],
+): { payload: unknown; keyIndex: number } | null {
+  const opened = openCompactJwe(sealed, keys, ['A256GCM'])
+  if (!opened) return null
   try {
-    payload = JSON.parse(opened.plaintext.toString('utf8'))
+    return { payload: JSON.parse(opened.plaintext.toString('utf8')), keyIndex: opened.keyIndex }
   } catch {
     return null
   }
-  if (!isSealedPayload(payload) || payload.u !== owner.userId || payload.f !== owner.factorId) return null
-  return { secret: payload.s, keyIndex: opened.keyIndex }
 }
 
 function isSealedPayload(value: unknown): value is SealedPayload {
