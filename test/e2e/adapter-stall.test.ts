@@ -48,6 +48,24 @@ await describeWithService('postgres', probePostgres, () => {
   const kysely = (config: pg.PoolConfig) =>
     new Kysely<unknown>({ dialect: new PostgresDialect({ pool: pool(config) }) })
 
+  /** A user with a database session made directly, then checked through the proxy: the config and a timed check. */
+  const sessionThroughProxy = async (email: string, poolSize: number, adapterTimeout: number) => {
+    const direct = KyselyAdapter(kysely({ connectionString: scratch.url, max: 1 }))
+    const user = await direct.createUser({ id: crypto.randomUUID(), email, emailVerified: null })
+    const sessionToken = crypto.randomUUID()
+    await direct.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 86_400_000) })
+    const adapter = KyselyAdapter(kysely({ connectionString: throughProxy(scratch.url, proxy.port), max: poolSize }))
+    const config = testConfig({ adapter, session: { strategy: 'database' }, adapterTimeout })
+    const jar = new CookieJar()
+    jar.cookies.set('authjs.session-token', sessionToken)
+    const check = async () => {
+      const started = performance.now()
+      const response = await send(config, '/auth/session', { jar })
+      return { status: response.status, ms: performance.now() - started, body: await response.text() }
+    }
+    return { config, check, jar, sessionToken }
+  }
+
   beforeAll(async () => {
     scratch = await createScratchPostgresSchema(postgresUrl())
     await migrate(kysely({ connectionString: scratch.url, max: 1 }))
@@ -62,20 +80,7 @@ await describeWithService('postgres', probePostgres, () => {
   })
 
   it('answers 503 within adapterTimeout while the database stalls, and sessions again when it answers', async () => {
-    const direct = KyselyAdapter(kysely({ connectionString: scratch.url, max: 1 }))
-    const user = await direct.createUser({ id: crypto.randomUUID(), email: 'stall@example.test', emailVerified: null })
-    const sessionToken = crypto.randomUUID()
-    await direct.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 86_400_000) })
-
-    const adapter = KyselyAdapter(kysely({ connectionString: throughProxy(scratch.url, proxy.port), max: 10 }))
-    const config = testConfig({ adapter, session: { strategy: 'database' }, adapterTimeout: 500 })
-    const jar = new CookieJar()
-    jar.cookies.set('authjs.session-token', sessionToken)
-    const check = async () => {
-      const started = performance.now()
-      const response = await send(config, '/auth/session', { jar })
-      return { status: response.status, ms: performance.now() - started, body: await response.text() }
-    }
+    const { config, check } = await sessionThroughProxy('stall@example.test', 10, 500)
 
     const before = await check()
     expect(before.status).toBe(200)
@@ -101,19 +106,7 @@ await describeWithService('postgres', probePostgres, () => {
   })
 
   it('answers 503 at once while the database is gone (connections reset and refused), and sessions again when it is back', async () => {
-    const direct = KyselyAdapter(kysely({ connectionString: scratch.url, max: 1 }))
-    const user = await direct.createUser({ id: crypto.randomUUID(), email: 'gone@example.test', emailVerified: null })
-    const sessionToken = crypto.randomUUID()
-    await direct.createSession({ sessionToken, userId: user.id, expires: new Date(Date.now() + 86_400_000) })
-    const adapter = KyselyAdapter(kysely({ connectionString: throughProxy(scratch.url, proxy.port), max: 4 }))
-    const config = testConfig({ adapter, session: { strategy: 'database' }, adapterTimeout: 3000 })
-    const jar = new CookieJar()
-    jar.cookies.set('authjs.session-token', sessionToken)
-    const check = async () => {
-      const started = performance.now()
-      const response = await send(config, '/auth/session', { jar })
-      return { status: response.status, ms: performance.now() - started, body: await response.text() }
-    }
+    const { config, check, jar, sessionToken } = await sessionThroughProxy('gone@example.test', 4, 3000)
     expect((await check()).status).toBe(200)
 
     proxy.refuse()
