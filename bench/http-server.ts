@@ -16,13 +16,13 @@ import express from 'express'
 import { ExpressAuth } from '../src/frameworks/express.js'
 import { toNodeHandler } from '../src/frameworks/node.js'
 import Credentials from '../src/providers/credentials.js'
+import { benchSecret } from './http-config.js'
 
-const secret = 'bench-secret-bench-secret-bench-secret-42'
 const user = { id: 'u-1', name: 'Bench User', email: 'bench@example.com' }
 const authorize = async (c: Partial<Record<string, unknown>>) =>
   c.username === 'bench' && c.password === 'pw' ? user : null
 const credentials = { username: {}, password: {} }
-const shape = { secret, trustHost: true, basePath: '/auth' }
+const shape = { secret: benchSecret, trustHost: true, basePath: '/auth' }
 
 async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   if (req.method === 'GET' || req.method === 'HEAD') return undefined
