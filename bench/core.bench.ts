@@ -90,6 +90,31 @@ export async function runCoreBench(options: { quick?: boolean } = {}): Promise<R
   // `updateAge` when the app sets one (Auth.js ignores the option for JWTs).
   await sessionCase('GET /session, valid JWT, cookie re-issued on every check (the default)')
   await sessionCase('GET /session, valid JWT, `updateAge: 86400` set (Authchart: no re-issue)', { updateAge: 86400 })
+  {
+    // A browser keeps the cookie each answer set: every check presents the token the check before it sealed.
+    const { ours, theirs } = configs()
+    const oursHandler: Handler = (r) => Auth(r, ours)
+    const theirsHandler: Handler = (r) => AuthJs(r, theirs)
+    const following = async (handler: Handler, label: string): Promise<Side> => {
+      const jar = await signIn(handler)
+      await expectSession(handler, jar.header(), label)
+      return {
+        run: async () => {
+          const response = await handler(new Request(`${origin}/auth/session`, { headers: { cookie: jar.header() } }))
+          jar.take(response)
+          return response.text()
+        },
+      }
+    }
+    results.push(
+      await compare(
+        'GET /session, valid JWT, re-issued on every check, each check sends the cookie the one before it set',
+        await following(oursHandler, 'Authchart'),
+        await following(theirsHandler, '@auth/core'),
+        run,
+      ),
+    )
+  }
 
   const { ours, theirs } = configs()
   const oursHandler: Handler = (r) => Auth(r, ours)
