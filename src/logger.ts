@@ -57,10 +57,31 @@ export function fromClientInput<E extends Error>(error: E): E {
   return error
 }
 
+/**
+ * Logs an error caused by client input (see `fromClientInput`), built only when someone will see it: an app's own
+ * `logger.error` always gets it, the built-in logger only while its window has room. A junk cookie sent in a loop then
+ * costs no error object (an `Error` records its stack when built, a fifth of a refused session check's time).
+ */
+export function logClientInput(logger: LoggerInstance, build: () => Error): void {
+  if (builtInErrorLoggers.has(logger) && clientInputWindowFull(Date.now())) {
+    clientInputLog.suppressed++
+    return
+  }
+  logger.error(fromClientInput(build()))
+}
+
+/** Loggers whose `error` is the built-in one (the app gave no `logger.error`). */
+const builtInErrorLoggers = new WeakSet<LoggerInstance>()
+
 /** At most this many `client-input` lines per window; the rest are counted and reported once. */
 const clientInputLinesPerWindow = 10
 const clientInputWindowMs = 60_000
 const clientInputLog = { windowStart: 0, printed: 0, suppressed: 0 }
+
+/** Whether the current window has printed its share of `client-input` lines (a new window is never full). */
+function clientInputWindowFull(now: number): boolean {
+  return now - clientInputLog.windowStart < clientInputWindowMs && clientInputLog.printed >= clientInputLinesPerWindow
+}
 
 function printClientInput(error: Error): void {
   const now = Date.now()
@@ -162,12 +183,14 @@ export function createLogger(config: { logger?: Partial<LoggerInstance>; debug?:
       }
     }
   }
-  return {
+  const logger: LoggerInstance = {
     error: pick('error'),
     warn: pick('warn'),
     // The spec: a custom logger's `debug` is used as given; the `debug` flag only governs the built-in one.
     debug: custom.debug || config.debug ? pick('debug') : noop,
   }
+  if (!custom.error) builtInErrorLoggers.add(logger)
+  return logger
 }
 
 /** Whether `logger` writes debug lines: a request need not build the details of a line nobody will see. */

@@ -5,7 +5,7 @@
 import { openSessionToken, sealSessionToken } from './session-jwe.js'
 import type { JWT } from '../types/jwt.js'
 import { JWTSessionError } from '../errors.js'
-import { fromClientInput, logRefusal } from '../logger.js'
+import { logClientInput, logRefusal } from '../logger.js'
 import type { JWTOptions } from '../types/jwt.js'
 import type { LoggerInstance } from '../types/logger.js'
 
@@ -51,12 +51,12 @@ export function readSessionToken(
     const token = openSessionToken<JWT>(config.secrets, salt, value, now)
     // A cookie that no secret opens (another secret, another salt, tampered, expired) is worth one line in the log.
     if (!token) {
-      config.logger.error(
-        fromClientInput(
+      logClientInput(
+        config.logger,
+        () =>
           new JWTSessionError(
             'the session cookie could not be read: no secret opens it, or it is tampered with or expired',
           ),
-        ),
       )
       return null
     }
@@ -85,10 +85,9 @@ async function readWithAppDecoder(
 }
 
 function decodeFailed(config: SessionTokenConfig, err: unknown): null {
-  config.logger.error(
-    fromClientInput(
-      new JWTSessionError('session token could not be decoded', { err: err instanceof Error ? err : undefined }),
-    ),
+  logClientInput(
+    config.logger,
+    () => new JWTSessionError('session token could not be decoded', { err: err instanceof Error ? err : undefined }),
   )
   return null
 }

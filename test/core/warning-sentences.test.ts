@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { UnknownAction } from '../../src/errors.js'
-import { createLogger } from '../../src/logger.js'
+import { JWTSessionError, UnknownAction } from '../../src/errors.js'
+import { createLogger, logClientInput } from '../../src/logger.js'
 import { warningSentence, warningSentences } from '../../src/warning-sentences.js'
 import { recordingLogger, send, testConfig } from '../support/auth-harness.js'
 
@@ -118,6 +118,32 @@ describe('junk from clients', () => {
     vi.setSystemTime(Date.now() + 61_000)
     await send(config, '/auth/session', { headers: { cookie: 'authjs.session-token=garbage' } })
     expect(warned.filter((line) => line.includes('suppressed=20'))).toHaveLength(1)
+    vi.useRealTimers()
+  })
+
+  it("past the window's share, the built-in logger builds no error for junk (an Error records its stack when built)", () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Date.now() + 7_200_000)
+    const warned: string[] = []
+    vi.spyOn(console, 'warn').mockImplementation((line: string) => void warned.push(line))
+    const builtIn = createLogger({})
+    let built = 0
+    const build = () => {
+      built++
+      return new JWTSessionError('junk cookie')
+    }
+    for (let i = 0; i < 25; i++) logClientInput(builtIn, build)
+    expect(built).toBe(10)
+    expect(warned.filter((line) => line.startsWith('[authchart][warn][client-input]'))).toHaveLength(10)
+    // An app's own logger.error gets every one of them, as Auth.js passes them.
+    const received: Error[] = []
+    const own = createLogger({ logger: { error: (error) => void received.push(error) } })
+    for (let i = 0; i < 25; i++) logClientInput(own, build)
+    expect(received).toHaveLength(25)
+    expect(built).toBe(35)
+    vi.setSystemTime(Date.now() + 61_000)
+    logClientInput(builtIn, build)
+    expect(warned.filter((line) => line.includes('suppressed=15'))).toHaveLength(1)
     vi.useRealTimers()
   })
 

@@ -3,7 +3,7 @@
  * contributes its own entry; a method that does not serve a request answers with the sign-in page's generic error.
  */
 import { InvalidProvider } from '../../errors.js'
-import { fromClientInput } from '../../logger.js'
+import { logClientInput } from '../../logger.js'
 import type { ResponseInternal } from '../../types/index.js'
 import { pageUrl, type RequestContext } from '../context.js'
 import { errorFromType, errorRedirect, unservedMethod } from '../error-response.js'
@@ -70,14 +70,12 @@ function providerOf(ctx: RequestContext): MergedProvider | undefined {
  * the page names them too (Auth.js shows a bare Configuration page; docs/migrating-from-authjs.md).
  */
 function unknownProvider(ctx: RequestContext, route: 'sign-in' | 'callback'): ResponseInternal {
-  const known = ctx.config.providers.map((p) => p.id).join(', ')
-  ctx.config.logger.error(
-    fromClientInput(
-      new InvalidProvider(
-        `no ${route} for provider "${String(ctx.req.providerId ?? '').slice(0, 40)}"; known provider ids: ${known || 'none'}`,
-      ),
-    ),
-  )
+  logClientInput(ctx.config.logger, () => {
+    const known = ctx.config.providers.map((p) => p.id).join(', ')
+    return new InvalidProvider(
+      `no ${route} for provider "${String(ctx.req.providerId ?? '').slice(0, 40)}"; known provider ids: ${known || 'none'}`,
+    )
+  })
   return unknownProviderPageAction(ctx)
 }
 
