@@ -1,11 +1,14 @@
 import { defineConfig } from 'vitest/config'
 
 /**
- * Test files that import part of the toolchain (tools/toolchain/package.json: Qwik, SvelteKit, Express 4, Drizzle,
- * SQLite's driver, TypeScript's compiler API), which the repository's own `npm install` does not install: their
- * project installs, builds and links it first (tools/toolchain.mjs).
+ * Test files that import part of the toolchain (tools/toolchain/package.json: Next.js and React, Qwik, SvelteKit,
+ * Express 4, Drizzle, SQLite's driver, TypeScript's compiler API), which the repository's own `npm install` does not
+ * install: their project installs, builds and links it first (tools/toolchain.mjs).
  */
 const toolchainTests = [
+  // Next's own NextRequest (binding-parts), and the packed authchart/react loaded with the repository's React.
+  'test/frameworks/next/**/*.test.ts',
+  'test/package-exports.test.ts',
   'test/frameworks/qwik/**/*.test.ts',
   'test/frameworks/sveltekit/**/*.test.ts',
   'test/frameworks/solid-start/**/*.test.ts',

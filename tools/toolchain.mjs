@@ -1,11 +1,12 @@
 // The toolchain: what neither the library, nor the demo, nor the core tests need, kept out of the root devDependencies
 // so that the repository's own `npm install` stays small (tools/toolchain/package.json lists it): the framework
-// toolchains (Qwik and Qwik City, SvelteKit and Svelte, Express 4, Drizzle), SQLite's native driver (compiled from
-// source where no prebuilt binary can be fetched), the lint, format and import-rule tools, and the benchmarks'
-// libraries. The scripts that need it (`npm run typecheck`, `build`, `lint`, `format`, `deps:check`, `bench`) and the
+// toolchains (Next.js and React, Qwik and Qwik City, SvelteKit and Svelte, Express 4, Drizzle), SQLite's native
+// driver (compiled from source where no prebuilt binary can be fetched), the lint, format and import-rule tools, and
+// the benchmarks' libraries. The scripts that need it (`npm run typecheck`, `build`, `lint`, `format`, `deps:check`, `bench`) and the
 // `toolchain` project of vitest.config.ts call this script, which:
 //   1. installs tools/toolchain/ from its own lock file, once per lock file (the hash is kept in its node_modules),
-//      without install scripts: types and plain modules need none;
+//      without install scripts: types and plain modules need none; and puts back, from the same lock file, what a
+//      root `npm install` pruned from it since (missingPackages below);
 //   2. with `--native` (the tests), runs the install scripts of the packages its package.json allows (better-sqlite3),
 //      once;
 //   3. links each of its direct dependencies, and their commands, into the root node_modules/, where the sources,
@@ -75,18 +76,50 @@ function npmIn(args) {
   if (result.status !== 0) throw new Error(`npm ${args.join(' ')} in ${folder} failed (exit ${String(result.status)})`)
 }
 
+/**
+ * The installed packages (paths as npm's own record of the install lists them) whose folder is gone. A root `npm
+ * install` does this: it sees the links in the root node_modules/ as packages of its own project (their targets are
+ * inside it) and prunes the nested node_modules/ of their targets (dependency-cruiser's own commander, Next's own
+ * sharp), which its lock file does not list, leaving the toolchain's mark in place.
+ */
+function missingPackages() {
+  const record = join(folder, 'node_modules', '.package-lock.json')
+  if (!statSync(record, { throwIfNoEntry: false })) return ['node_modules']
+  const { packages = {} } = JSON.parse(readFileSync(record, 'utf8'))
+  return Object.keys(packages).filter(
+    (path) => path !== '' && !statSync(join(folder, path, 'package.json'), { throwIfNoEntry: false }),
+  )
+}
+
 function install(hash) {
-  if (marked(installedMark) === hash) return false
+  if (marked(installedMark) === hash) {
+    const missing = missingPackages()
+    if (missing.length === 0) return false
+    // Same lock file: put back what is missing, from it, leaving what is there (and built) alone.
+    console.error(
+      `[toolchain] restoring ${String(missing.length)} pruned packages in tools/toolchain/ (${missing[0]}, ...)`,
+    )
+    npmIn(['install', '--ignore-scripts', '--no-save'])
+    // A restored package with install scripts has not run them: build it again.
+    if (missing.some((path) => allowedScripts().some((name) => path.includes(`node_modules/${name}`))))
+      rmSync(nativeMark, { force: true })
+    return true
+  }
   console.error('[toolchain] installing tools/toolchain/ (once per lock file; see tools/toolchain.mjs)')
   npmIn(['ci', '--ignore-scripts'])
   writeFileSync(installedMark, hash)
   return true
 }
 
+/** The packages whose install scripts tools/toolchain/package.json allows (`allowScripts`). */
+function allowedScripts() {
+  const { allowScripts = {} } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'))
+  return Object.keys(allowScripts).filter((name) => allowScripts[name] === true)
+}
+
 function buildNative(hash) {
   if (marked(nativeMark) === hash) return
-  const { allowScripts = {} } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'))
-  const names = Object.keys(allowScripts).filter((name) => allowScripts[name] === true)
+  const names = allowedScripts()
   console.error(`[toolchain] building ${names.join(', ')} in tools/toolchain/ (once per lock file)`)
   npmIn(['rebuild', ...names])
   writeFileSync(nativeMark, hash)

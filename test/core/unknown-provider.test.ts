@@ -1,6 +1,8 @@
 /**
- * A mistyped provider id (POST or GET /auth/signin/<id>, GET or POST /auth/callback/<id>) answers a page naming the
- * configured ids, logs Auth.js's InvalidProvider with them, and never shows the sign-in page as if nothing were wrong.
+ * A mistyped provider id logs Auth.js's InvalidProvider with the configured ids. On a sign-in address (POST or GET
+ * /auth/signin/<id>) the page names them too, and never shows the sign-in page as if nothing were wrong; on a callback
+ * address (GET or POST /auth/callback/<id>, the one registered at a provider) the answer is Auth.js's: the error page
+ * with `error=Configuration`.
  */
 import { describe, expect, it } from 'vitest'
 import { InvalidProvider } from '../../src/errors.js'
@@ -14,8 +16,6 @@ describe('an unknown provider id', () => {
   it.each([
     ['POST', '/auth/signin/githb'],
     ['GET', '/auth/signin/githb'],
-    ['GET', '/auth/callback/githb'],
-    ['POST', '/auth/callback/githb'],
   ])('%s %s: a 400 page listing the known ids, InvalidProvider logged with them', async (method, path) => {
     const recorded = recordingLogger()
     const config = pagesConfig('all', { logger: recorded.logger })
@@ -33,6 +33,22 @@ describe('an unknown provider id', () => {
     expect(recorded.errors[0]).toBeInstanceOf(InvalidProvider)
     expect(recorded.errors[0]?.message).toContain(`known provider ids: ${knownIds.join(', ')}`)
   })
+
+  it.each(['GET', 'POST'])(
+    '%s /auth/callback/<unknown id>: the Configuration error page, as from Auth.js; InvalidProvider logged with the ids',
+    async (method) => {
+      const recorded = recordingLogger()
+      const config = pagesConfig('all', { logger: recorded.logger })
+      const jar = new CookieJar()
+      const form = method === 'POST' ? { csrfToken: await csrfToken(config, jar) } : undefined
+      const response = await send(config, '/auth/callback/githb', { method, jar, form })
+      expect(response.status).toBe(302)
+      expect(response.headers.get('location')).toBe('http://localhost:3000/auth/error?error=Configuration')
+      expect(recorded.errors).toHaveLength(1)
+      expect(recorded.errors[0]).toBeInstanceOf(InvalidProvider)
+      expect(recorded.errors[0]?.message).toContain(`known provider ids: ${knownIds.join(', ')}`)
+    },
+  )
 
   it('the page is in the visitor language', async () => {
     const config = pagesConfig('all', { logger: recordingLogger().logger })

@@ -168,16 +168,17 @@ describe('routing', () => {
     expect(((await response.json()) as { error: string }).error).toBe('UnknownAction')
   })
 
-  it('answers an unknown provider id with a page naming the known ids, or the custom error page when set', async () => {
+  it('answers an unknown provider id with a page naming the known ids (sign-in), or the error page', async () => {
     for (const config of [testConfig(), testConfig({ pages: { error: '/oops' } })]) {
       const jar = new CookieJar()
       const token = await csrfToken(config, jar)
       for (const path of ['/auth/signin/nope', '/auth/callback/nope']) {
         const response = await send(config, path, { jar, form: { csrfToken: token } })
-        if (config.pages?.error) {
+        if (config.pages?.error || path.startsWith('/auth/callback/')) {
+          // A callback address is the app's configuration: Auth.js's Configuration error page.
           expect(response.status).toBe(302)
           const location = new URL(response.headers.get('location') as string)
-          expect(location.pathname).toBe('/oops')
+          expect(location.pathname).toBe(config.pages?.error ?? '/auth/error')
           expect(location.searchParams.get('error')).toBe('Configuration')
         } else {
           // The built-in answer (docs/migrating-from-authjs.md): 400 and the ids the visitor could have meant.

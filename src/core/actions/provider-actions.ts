@@ -66,8 +66,10 @@ function providerOf(ctx: RequestContext): MergedProvider | undefined {
 }
 
 /**
- * A provider id that is not configured (a mistyped id): Auth.js's InvalidProvider is logged with the ids that are, and
- * the page names them too (Auth.js shows a bare Configuration page; docs/migrating-from-authjs.md).
+ * A provider id that is not configured: Auth.js's InvalidProvider is logged with the ids that are. A sign-in address
+ * is typed or linked by the app, so its page names them too (Auth.js shows a bare "Server error" page). A callback
+ * address is the one registered at a provider, so an unknown id there is the app's configuration, not the visitor's
+ * doing: Auth.js's `error=Configuration` redirect, as its own tests expect (docs/migrating-from-authjs.md).
  */
 function unknownProvider(ctx: RequestContext, route: 'sign-in' | 'callback'): ResponseInternal {
   logClientInput(ctx.config.logger, () => {
@@ -76,7 +78,7 @@ function unknownProvider(ctx: RequestContext, route: 'sign-in' | 'callback'): Re
       `no ${route} for provider "${String(ctx.req.providerId ?? '').slice(0, 40)}"; known provider ids: ${known || 'none'}`,
     )
   })
-  return unknownProviderPageAction(ctx)
+  return route === 'callback' ? errorRedirect(ctx, errorFromType('InvalidProvider')) : unknownProviderPageAction(ctx)
 }
 
 /**

@@ -123,8 +123,8 @@ export function errorPageAction(ctx: RequestContext): ResponseInternal {
 }
 
 /**
- * A sign-in or callback address whose provider id is not configured: a 400 page naming the ids that are (an app with
- * its own error page gets the Configuration redirect Auth.js gives). The caller logs the InvalidProvider.
+ * A sign-in address whose provider id is not configured: a 400 page naming the ids that are (an app with its own error
+ * page gets the Configuration redirect Auth.js gives). The caller logs the InvalidProvider.
  */
 export function unknownProviderPageAction(ctx: RequestContext): ResponseInternal {
   if (ctx.config.pages.error)

@@ -111,7 +111,7 @@ export function databaseSessionEffects(
       const owner = user as AdapterUser
       const error: { error?: typeof refreshTokenError } = refreshFailed ? { error: refreshTokenError } : {}
       if (config.callbacks.session === defaultSessionCallback) {
-        outcome.session = { ...clientSessionOf(owner, current.expires), ...error }
+        outcome.session = defaultSessionCallback({ session: { ...current, user: owner, ...error } })
         return { type: 'SESSION_RESOLVED' }
       }
       try {
@@ -214,13 +214,6 @@ async function touchSessionRecord(env: EffectEnv, row: AdapterSession, expires: 
 }
 
 /** What the client sees of a database session when the app sets no callback: name, e-mail and image, as Auth.js. */
-function clientSessionOf(owner: AdapterUser, expires: Date): Session {
-  return {
-    user: { name: owner.name ?? undefined, email: owner.email, image: owner.image ?? undefined },
-    expires: expires.toISOString(),
-  }
-}
-
 /**
  * The app's session as answered. The callback is handed the row, so `return { ...session }` would put the session
  * token into the JSON any script on the page can read, undoing the cookie's `HttpOnly`: Authchart leaves it out (a

@@ -4,6 +4,7 @@
  * the session check need not compare the token before and after it, and the sign-in flows answer the defaults without
  * waiting on a promise.
  */
+import type { Session, SessionCallbackParams } from '../../types/index.js'
 import type { JWT } from '../../types/jwt.js'
 
 /** Every sign-in allowed. */
@@ -13,8 +14,17 @@ export const defaultSignInCallback = (): boolean => true
 export const defaultJwtCallback = ({ token }: { token: JWT }): JWT => token
 
 /**
- * The session it is given. The JWT effects build the client's session from the token before asking it; the database
- * effects, which hand an app's callback the row, answer one built from the user instead of asking it. Either way only
- * name, e-mail and image reach the client.
+ * The client's session, as Auth.js's default answers it: the user's name, e-mail and image and the expiry (as the JSON
+ * carries it), and nothing else of the row or the token; besides, a failed token refresh's `error`
+ * (docs/token-refresh.md). The effects build the same session without the call when the app sets no callback; a
+ * call (an app that wraps the default, an update) answers it alike.
  */
-export const defaultSessionCallback = <S>({ session }: { session: S }): S => session
+export const defaultSessionCallback = ({ session }: Pick<SessionCallbackParams, 'session'>): Session => {
+  const { user, expires } = session
+  const error = 'error' in session ? session.error : undefined
+  return {
+    user: { name: user.name ?? undefined, email: user.email ?? undefined, image: user.image ?? undefined },
+    expires: expires instanceof Date ? expires.toISOString() : expires,
+    ...(error !== undefined ? { error } : {}),
+  }
+}
