@@ -109,24 +109,29 @@ function reauthenticationUrl(config: ResolvedConfig, request: Request): string {
   return `${origin}${config.basePath}/signin?${query.toString()}`
 }
 
+/** What a step-up found: where to send the browser, or the recent sign-in that may pass. */
+export type StepUpOutcome =
+  | { readonly redirectTo: string; readonly authentication?: undefined }
+  | { readonly redirectTo?: undefined; readonly authentication: SessionAuthentication }
+
 /**
- * Where a request must go before it may pass: the sign-in page (with `callbackUrl` back to it and the marker) when
- * its session is not recent enough or lacks a required method, null when it may pass. Each refusal is logged once
+ * The step-up of a request: the sign-in page (with `callbackUrl` back to the request's URL and the marker) when its
+ * session is not recent enough or lacks a required method, else the session's sign-in. Each refusal is logged once
  * as `refused:step-up`, with the reason and never a token.
  * @throws InvalidConfig for database sessions without `sessionManagement` (nothing records their sign-in: every
  *   request would be sent to sign in again, for ever)
  */
-export async function recentAuthRedirectOf(
+export async function stepUpOf(
   config: ResolvedConfig,
   request: Request,
   options: RequireRecentAuthOptions,
-): Promise<string | null> {
+): Promise<StepUpOutcome> {
   if (config.session.strategy === 'database' && !config.sessionManagement)
     throw new InvalidConfig(
       'requireRecentAuth with database sessions needs `sessionManagement: { store }`: the session record keeps the sign-in time',
     )
   const session = await sessionAuthenticationOf(config, request)
-  if (session && isRecentAuthentication(session, options)) return null
+  if (session && isRecentAuthentication(session, options)) return { authentication: session }
   logRefusal(config.logger, 'step-up', {
     reason: !session
       ? 'no session'
@@ -137,7 +142,21 @@ export async function recentAuthRedirectOf(
           : 'the sign-in is older than maxAge',
     maxAge: options.maxAge,
   })
-  return reauthenticationUrl(config, request)
+  return { redirectTo: reauthenticationUrl(config, request) }
+}
+
+/**
+ * The step-up of `request` for a binding (src/frameworks/*): its URL is where the browser comes back to, its
+ * `Cookie` header the session. The options are checked first (InvalidConfig for a `maxAge` or `factors` that cannot
+ * be right).
+ */
+export function stepUp(
+  request: Request,
+  config: AuthConfig,
+  options: RequireRecentAuthOptions,
+): Promise<StepUpOutcome> {
+  const checked = checkRecentAuthOptions(options)
+  return stepUpOf(resolved(config), request, checked)
 }
 
 function resolved(config: AuthConfig): ResolvedConfig {
@@ -172,7 +191,6 @@ export async function requireRecentAuth(
   config: AuthConfig,
   options: RequireRecentAuthOptions,
 ): Promise<Response | null> {
-  const checked = checkRecentAuthOptions(options)
-  const location = await recentAuthRedirectOf(resolved(config), request, checked)
-  return location === null ? null : new Response(null, { status: 303, headers: { location } })
+  const { redirectTo } = await stepUp(request, config, options)
+  return redirectTo === undefined ? null : new Response(null, { status: 303, headers: { location: redirectTo } })
 }

@@ -33,12 +33,13 @@ import {
   type ListedSession,
 } from '../core/session-management.js'
 import {
-  checkRecentAuthOptions,
   getSessionAuthentication as getSessionAuthenticationOf,
-  requireRecentAuth as requireRecentAuthOf,
+  stepUp,
+  stepUpRequest as stepUpRequestOf,
   type RequireRecentAuthOptions,
   type SessionAuthentication,
-} from '../core/step-up.js'
+} from './shared/step-up.js'
+import { checkRecentAuthOptions } from '../core/step-up.js'
 import type { AccessTokenResult, AuthConfig, Session } from '../types/index.js'
 import { NodeIncoming, readNodeStream, writeWire } from './shared/node-io.js'
 import { scalarText } from '../security/scalar-text.js'
@@ -280,10 +281,7 @@ export function revokeOtherSessions(req: ExpressRequest, config: AuthConfig): Pr
 /** The web `Request` a step-up reads: the site's origin, the path and query the browser asked for, its cookies. */
 function stepUpRequest(req: ExpressRequest, config: AuthConfig): Request {
   prepareConfig(config)
-  const headers = new Headers()
-  const cookie = req.get('cookie')
-  if (cookie) headers.set('cookie', cookie)
-  return new Request(`${originOf(req, config)}${req.originalUrl}`, { headers })
+  return stepUpRequestOf(`${originOf(req, config)}${req.originalUrl}`, req.get('cookie'))
 }
 
 /**
@@ -315,9 +313,9 @@ export function requireRecentAuth(config: AuthConfig, options: RequireRecentAuth
       next(err)
       return
     }
-    requireRecentAuthOf(request, config, checked).then((redirect) => {
-      if (!redirect) return next()
-      res.redirect(303, redirect.headers.get('location') ?? '/')
+    stepUp(request, config, checked).then(({ redirectTo }) => {
+      if (redirectTo === undefined) return next()
+      res.redirect(303, redirectTo)
     }, next)
   }
 }
