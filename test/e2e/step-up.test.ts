@@ -4,9 +4,7 @@
  * Time passes by moving the clock (`Date` only, the one clock the library reads); an old or forged cookie is sealed
  * through the real `encode`. Nothing of the library is mocked.
  */
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import express from 'express'
+import type express from 'express'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -24,6 +22,7 @@ import type { Adapter } from '../../src/types/adapters.js'
 import type { AuthConfig } from '../../src/types/index.js'
 import { CookieJar, secret, testConfig, users } from '../support/auth-harness.js'
 import { HttpBrowser } from '../support/http-site.js'
+import { startApp } from '../frameworks/express-http.js'
 import { createScratchPostgresSchema, describeWithService, probePostgres } from '../support/services.js'
 
 const maxAge = 300
@@ -108,25 +107,16 @@ interface Site {
 
 /** An Express app: Authchart under /auth, `/account` behind a five-minute step-up, `/mfa` asking for a one-time code. */
 async function startSite(config: AuthConfig): Promise<Site> {
-  const app = express()
-  app.use('/auth', ExpressAuth(config))
-  const signIn = async (req: express.Request, res: express.Response) => {
-    res.json(await expressSessionAuthentication(req, config))
-  }
-  app.get('/account', expressRequireRecentAuth(config, { maxAge }), signIn)
-  app.get('/mfa', expressRequireRecentAuth(config, { maxAge, factors: ['otp'] }), signIn)
-  app.get('/who', signIn)
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s))
+  const running = await startApp((app) => {
+    app.use('/auth', ExpressAuth(config))
+    const signIn = async (req: express.Request, res: express.Response) => {
+      res.json(await expressSessionAuthentication(req, config))
+    }
+    app.get('/account', expressRequireRecentAuth(config, { maxAge }), signIn)
+    app.get('/mfa', expressRequireRecentAuth(config, { maxAge, factors: ['otp'] }), signIn)
+    app.get('/who', signIn)
   })
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
+  return { origin: `http://127.0.0.1:${running.port}`, close: () => running.close() }
 }
 
 /** Signs in with the credentials form, coming back to `callbackUrl`; answers the callback's redirect target. */
