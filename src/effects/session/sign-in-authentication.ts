@@ -20,6 +20,11 @@ export interface SignInClaims {
   amr: string[]
 }
 
+/** What a passkey sign-in adds: the kind of passkey (its stored `credentialDeviceType`), when it is a known one. */
+export function passkeyFactors(deviceType: string | null | undefined): SignInFactors {
+  return deviceType === 'multiDevice' || deviceType === 'singleDevice' ? { passkeyDeviceType: deviceType } : {}
+}
+
 /** `auth_time` and `amr` of a sign-in by an account of `providerType`, now. */
 export function signInClaimsOf(
   env: Pick<EffectEnv, 'now'>,
