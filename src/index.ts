@@ -13,6 +13,12 @@ export {
   revokeUserSessions,
   type ListedSession,
 } from './core/session-management.js'
+export {
+  getSessionAuthentication,
+  requireRecentAuth,
+  type RequireRecentAuthOptions,
+  type SessionAuthentication,
+} from './core/step-up.js'
 export { createActionURL, setEnvDefaults } from './core/env.js'
 export { isAuthAction } from './core/request.js'
 export { customFetch, raw, skipCSRFCheck } from './types/symbols.js'

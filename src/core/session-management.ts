@@ -44,7 +44,7 @@ function resolved(config: AuthConfig): ResolvedConfig {
 }
 
 /** Whether the request came over HTTPS as the cookies see it: the secure cookie set then names the session cookie. */
-function sessionCookieName(config: ResolvedConfig, request: Request): string {
+export function sessionCookieName(config: ResolvedConfig, request: Request): string {
   const origin = config.origin ?? new URL(request.url).origin
   const secure = config.cookies.forced
     ? config.cookies.secure.sessionToken.options.secure === true

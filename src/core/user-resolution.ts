@@ -3,6 +3,7 @@ import { adapterUserResolution } from '../effects/oauth/adapter-user-resolution.
 import type { EffectEnv } from '../effects/shared/effect-env.js'
 import { profileIsTheUser, type UserResolution } from '../effects/oauth/oauth-flow.js'
 import { unprovenPasskeyCheck } from '../effects/webauthn/unproven-passkey-account.js'
+import { databaseSignInRecord } from '../effects/session/session-record.js'
 import { readChunkedCookie } from '../session/cookie-chunks.js'
 import { readSessionToken } from '../session/session-token.js'
 import type { RequestContext } from './context.js'
@@ -10,7 +11,7 @@ import type { RequestContext } from './context.js'
 /** The signed-in user of a request, with what the session records of the sign-in (`auth_time`, when it does). */
 export interface SignedInSession {
   userId: string
-  /** The session's claims as `recentAuthentication` reads them: the JWT's, or none for a database session. */
+  /** The session's claims as `recentAuthentication` reads them: the JWT's, or a database session's record. */
   claims: { auth_time?: unknown }
 }
 
@@ -20,8 +21,10 @@ export async function signedInSession(ctx: RequestContext): Promise<SignedInSess
   if (!raw || !ctx.config.adapter) return null
   if (ctx.config.session.strategy === 'database') {
     const found = await ctx.config.adapter.getSessionAndUser(raw)
-    // A database session row does not record when its user signed in: no `auth_time`.
-    return found && found.session.expires.getTime() > ctx.now * 1000 ? { userId: found.user.id, claims: {} } : null
+    if (!found || found.session.expires.getTime() <= ctx.now * 1000) return null
+    // The row does not say when its user signed in; the session's record does (under session management).
+    const signIn = await databaseSignInRecord(ctx.config, found.user.id, raw)
+    return { userId: found.user.id, claims: { auth_time: signIn?.authTime } }
   }
   const token = await readSessionToken(ctx.config, ctx.cookies.sessionToken.name, raw, ctx.now)
   return typeof token?.sub === 'string' ? { userId: token.sub, claims: { auth_time: token.auth_time } } : null

@@ -32,6 +32,14 @@ import {
   revokeSession as revokeSessionOf,
   type ListedSession,
 } from '../core/session-management.js'
+import {
+  getSessionAuthentication as getSessionAuthenticationOf,
+  stepUp,
+  stepUpRequest as stepUpRequestOf,
+  type RequireRecentAuthOptions,
+  type SessionAuthentication,
+} from './shared/step-up.js'
+import { checkRecentAuthOptions } from '../core/step-up.js'
 import type { AccessTokenResult, AuthConfig, Session } from '../types/index.js'
 import { NodeIncoming, readNodeStream, writeWire } from './shared/node-io.js'
 import { scalarText } from '../security/scalar-text.js'
@@ -241,6 +249,7 @@ export async function getAccessToken(
 
 export { revokeUserSessions } from '../core/session-management.js'
 export type { ListedSession } from '../core/session-management.js'
+export type { RequireRecentAuthOptions, SessionAuthentication } from '../core/step-up.js'
 
 /** The web `Request` the session-management calls read: the site's origin and the request's cookies, nothing else. */
 function sessionRequest(req: ExpressRequest, config: AuthConfig): Request {
@@ -267,4 +276,46 @@ export function revokeSession(req: ExpressRequest, config: AuthConfig, id: strin
 /** Ends every session of the signed-in user but this one; how many, or null when nobody is signed in. */
 export function revokeOtherSessions(req: ExpressRequest, config: AuthConfig): Promise<number | null> {
   return revokeOtherSessionsOf(sessionRequest(req, config), config)
+}
+
+/** The web `Request` a step-up reads: the site's origin, the path and query the browser asked for, its cookies. */
+function stepUpRequest(req: ExpressRequest, config: AuthConfig): Request {
+  prepareConfig(config)
+  return stepUpRequestOf(`${originOf(req, config)}${req.originalUrl}`, req.get('cookie'))
+}
+
+/**
+ * When and how the request's user signed in (`authTime`, epoch seconds, and `amr`), or null when nobody is signed
+ * in (docs/step-up.md). The session answer keeps Auth.js's shape; this is where a route reads the sign-in.
+ */
+export function getSessionAuthentication(
+  req: ExpressRequest,
+  config: AuthConfig,
+): Promise<SessionAuthentication | null> {
+  return getSessionAuthenticationOf(stepUpRequest(req, config), config)
+}
+
+/**
+ * Step-up middleware (docs/step-up.md): a request whose session was signed in more than `maxAge` seconds ago, or
+ * without every method of `factors`, is redirected (303) to the sign-in page, which brings it back here once the
+ * user has signed in again; a request nobody signed in for is sent to sign in too.
+ * @example
+ * app.post('/account/delete', requireRecentAuth(authConfig, { maxAge: 300 }), deleteAccount)
+ * @throws InvalidConfig at once for a `maxAge` or `factors` that cannot be right
+ */
+export function requireRecentAuth(config: AuthConfig, options: RequireRecentAuthOptions): RequestHandler {
+  const checked = checkRecentAuthOptions(options)
+  return (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    let request: Request
+    try {
+      request = stepUpRequest(req, config)
+    } catch (err) {
+      next(err)
+      return
+    }
+    stepUp(request, config, checked).then(({ redirectTo }) => {
+      if (redirectTo === undefined) return next()
+      res.redirect(303, redirectTo)
+    }, next)
+  }
 }

@@ -22,7 +22,7 @@ function own<T extends object>(record: T, key: string): key is Extract<keyof T, 
 /** The message for an `error` value on the sign-in page. */
 export function signInErrorMessage(messages: PageMessages, error: string): string {
   const known: SignInErrorMessages = messages.signInErrors
-  return own(known, error) ? known[error] : known.default
+  return (own(known, error) ? known[error] : undefined) ?? known.default
 }
 
 /** Title and text for an `error` value on the error page. */

@@ -106,6 +106,11 @@ export interface SignInErrorMessages {
   EmailSignin: string
   CredentialsSignin: string
   SessionRequired: string
+  /**
+   * A step-up (`requireRecentAuth`) sent the user to sign in again. Optional, so a language of the app's own that
+   * predates it still type-checks; without it the page shows `default`.
+   */
+  ReauthenticationRequired?: string
   default: string
 }
 

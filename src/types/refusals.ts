@@ -49,6 +49,7 @@ export const refusalChecks = [
   'factor-code',
   'factor-unknown',
   'factor-reauth',
+  'step-up',
 ] as const
 
 /** A stable name for one kind of refusal. */

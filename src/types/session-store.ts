@@ -24,6 +24,12 @@ export interface SessionRecord {
   method?: string
   /** Authentication methods (`amr`) of the sign-in, when known. */
   amr?: string[]
+  /**
+   * When the user authenticated, epoch seconds (OpenID Connect's `auth_time`): written at sign-in only, never when
+   * the session slides, so that a step-up (`requireRecentAuth`) reads the sign-in itself. Absent on a record made
+   * before Authchart kept it (or by a slide of a session it never recorded): such a session is not recent.
+   */
+  authTime?: number
 }
 
 /** A record as the store keeps it: a database session's token stays with it, so that revoking can delete the row. */

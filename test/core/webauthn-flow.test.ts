@@ -3,6 +3,7 @@
  * (test/support/soft-authenticator.ts): registration, sign-in, the configuration errors, and every refusal with its
  * log line. The honest path in a real browser is test/e2e/passkeys-browser.test.ts.
  */
+import { getSessionAuthentication } from '../../src/index.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { MemoryAdapter, createMemoryStore } from '../../adapters/memory.js'
 import Passkey from '../../src/providers/passkey.js'
@@ -198,6 +199,10 @@ describe('WebAuthn registration and sign-in', () => {
     expect(signedIn.response.headers.get('location')).toBe(`${origin}/welcome`)
     expect(await session(s.config, signedIn.jar)).toMatchObject({ user: { email: 'ada@example.com' } })
     expect((await s.adapter.getAuthenticator(stored.credentialID))?.counter).toBe(1)
+    // The session's `amr`: the passkey with user verification, two factors; the key's kind from the stored row.
+    const request = new Request(`${origin}/page`, { headers: { cookie: signedIn.jar.header() } })
+    const key = stored.credentialDeviceType === 'multiDevice' ? 'swk' : 'hwk'
+    expect((await getSessionAuthentication(request, s.config))?.amr).toEqual([key, 'mfa', 'user'])
     expect(refusals(s)).toEqual([])
   })
 
@@ -214,7 +219,10 @@ describe('WebAuthn registration and sign-in', () => {
     expect(await s.adapter.listAuthenticatorsByUserId(user!.id)).toHaveLength(2)
   })
 
-  it('signs in with an authenticator row written in Auth.js format', async () => {
+  it.each([
+    ['singleDevice', 'hwk'],
+    ['multiDevice', 'swk'],
+  ] as const)('signs in with an authenticator row written in Auth.js format (%s: amr %s)', async (deviceType, key) => {
     const s = setup()
     // Make a credential the browser would hold, then store it the way Auth.js does, bypassing Authchart's registration.
     const scratch = setup()
@@ -234,14 +242,17 @@ describe('WebAuthn registration and sign-in', () => {
       userId: user.id,
       providerAccountId: credentialID,
       counter: 0,
-      credentialBackedUp: false,
+      credentialBackedUp: deviceType === 'multiDevice',
       credentialPublicKey: credential.publicKeyCose.toString('base64'),
-      credentialDeviceType: 'singleDevice',
+      credentialDeviceType: deviceType,
       transports: 'internal,hybrid',
     })
     const { jar, response } = await authenticate(s)
     expect(response.headers.get('location')).toBe(`${origin}/welcome`)
     expect(await session(s.config, jar)).toMatchObject({ user: { email: 'grace@example.com' } })
+    // A synced passkey is a software key in the session's `amr`; a device-bound one a hardware key.
+    const request = new Request(`${origin}/page`, { headers: { cookie: jar.header() } })
+    expect((await getSessionAuthentication(request, s.config))?.amr).toEqual([key, 'mfa', 'user'].sort())
   })
 })
 

@@ -226,7 +226,7 @@ describe.each(locales)('the pages in %s', (lang, m) => {
 
   it.each(Object.keys(m.signInErrors))('sign-in with error=%s', async (error) => {
     const html = await (await send(pagesConfig('all'), `/auth/signin?error=${error}`, { headers })).text()
-    has(html, m.signInErrors[error as keyof PageMessages['signInErrors']])
+    has(html, m.signInErrors[error as keyof PageMessages['signInErrors']] ?? m.signInErrors.default)
   })
 
   it('sign-out, verify-request', async () => {

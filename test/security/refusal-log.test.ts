@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { ExpressAuth } from '../../src/frameworks/express.js'
 import { RedisFlowStore } from '../../src/flow/stores/redis.js'
 import { encode } from '../../src/jwt.js'
-import { Auth, getAccessToken } from '../../src/index.js'
+import { Auth, getAccessToken, requireRecentAuth } from '../../src/index.js'
 import Email from '../../src/providers/email.js'
 import OIDC from '../../src/providers/oidc.js'
 import { MemoryAdapter } from '../../adapters/memory.js'
@@ -616,6 +616,17 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
     const confirmed = await factors({ intent: 'confirm', enrolment: started.enrolment, code: code() })
     const { factor } = (await confirmed.json()) as { factor: { id: string }; recoveryCodes: string[] }
     expect((await factors({ intent: 'remove', factor: factor.id })).status).toBe(403)
+  },
+  'step-up': async () => {
+    // A valid session signed in an hour ago, at a route that needs a sign-in of the last five minutes.
+    const token = await encode({
+      token: { sub: 'u-ada', auth_time: Math.floor(Date.now() / 1000) - 3600, amr: ['pwd'] },
+      secret,
+      salt: 'authjs.session-token',
+    })
+    remember(token)
+    const request = new Request(`${origin}/account/delete`, { headers: { cookie: `authjs.session-token=${token}` } })
+    expect((await requireRecentAuth(request, config(), { maxAge: 300 }))?.status).toBe(303)
   },
 }
 

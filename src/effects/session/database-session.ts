@@ -174,7 +174,7 @@ export async function createDatabaseSession(
   env: EffectEnv,
   adapter: WrappedAdapter,
   userId: string,
-  signIn: { method?: string; amr?: unknown } = {},
+  signIn: { method?: string; amr?: unknown; authTime?: number } = {},
 ): Promise<{ type: 'SESSION_ISSUED' }> {
   const sessionToken = env.config.session.generateSessionToken()
   const expires = expiryFrom(env)
@@ -190,7 +190,8 @@ export async function createDatabaseSession(
 /**
  * Session management: the record of a database session that slid says when it was last seen, and from where. Its
  * sign-in time and method are kept from the record already there (a session from before session management was on
- * is recorded from now).
+ * is listed from now). Its `authTime` is only ever the one written at sign-in: a record made here has none, for
+ * "now" is when the session slid, not when anyone authenticated, and a step-up must not take one for the other.
  */
 async function touchSessionRecord(env: EffectEnv, row: AdapterSession, expires: Date): Promise<void> {
   const store = env.config.sessionManagement?.store
@@ -209,6 +210,7 @@ async function touchSessionRecord(env: EffectEnv, row: AdapterSession, expires: 
     expiresAt: expires.getTime(),
     method: known?.method,
     amr: known?.amr,
+    authTime: known?.authTime,
   }
   await writeSessionRecord(env, sessionRecordOf(env, fields, row.sessionToken))
 }

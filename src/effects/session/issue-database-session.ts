@@ -9,6 +9,7 @@ import { createDatabaseSession } from './database-session.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import { sessionKeys } from './op-logout-claim.js'
 import type { SessionIssued, SignInSubject } from './issue-jwt-session.js'
+import { signInClaimsOf } from './sign-in-authentication.js'
 import { keepTokensInAccount } from '../token-refresh/sign-in-tokens.js'
 
 /** Issues a database session for the subject; a credentials user unknown to the adapter gets CredentialsSignin. */
@@ -37,9 +38,12 @@ export async function issueDatabaseSession(
   }
   if (!userId) return { type: 'SESSION_FAILED', error: 'CallbackRouteError' }
   await keepTokensInAccount(env, adapter, subject.account)
+  // When and how the user signed in, kept with the session's record: never moved when the session slides.
+  const { auth_time: authTime, amr } = signInClaimsOf(env, subject.account?.type, subject.factors)
   const issued = await createDatabaseSession(env, adapter, userId, {
     method: subject.account?.provider,
-    amr: (subject.profile as { amr?: unknown } | undefined)?.amr,
+    amr,
+    authTime,
   })
   await indexForBackchannelLogout(env, subject)
   return issued

@@ -11,6 +11,7 @@ import type { EffectEnv } from '../shared/effect-env.js'
 import { defaultJwtCallback } from '../shared/default-callbacks.js'
 import { keepTokensInJwt } from '../token-refresh/sign-in-tokens.js'
 import { opLogoutClaimName, type OpLogoutClaim } from './op-logout-claim.js'
+import { keptSignInClaims, signInClaimsOf, type SignInClaims, type SignInFactors } from './sign-in-authentication.js'
 import {
   newSessionIdClaim,
   sessionIdClaimName,
@@ -28,6 +29,8 @@ export interface SignInSubject {
   isNewUser?: boolean
   /** What the session keeps so that its OpenID provider can end it, or it can end the provider's session. */
   opLogout?: OpLogoutClaim
+  /** What the sign-in passed besides its method (a second factor): part of the session's `amr`. */
+  factors?: SignInFactors
 }
 
 /** How issuing a session ended: the same two events in every sign-in machine. */
@@ -43,17 +46,26 @@ export type SessionIssuer = (env: EffectEnv, subject: SignInSubject) => SessionI
 export function issueJwtSession(env: EffectEnv, subject: SignInSubject): SessionIssued | Promise<SessionIssued> {
   const { config } = env
   const { user, account } = subject
+  // When and how the user signed in: set here, at sign-in, and never moved by a session check.
+  const signIn = signInClaimsOf(env, account?.type, subject.factors)
   const initial: JWT = {
     name: user.name,
     email: user.email,
     picture: user.image,
     sub: user.id ?? account?.providerAccountId,
+    ...signIn,
   }
-  if (config.callbacks.jwt === defaultJwtCallback && !config.jwt.encode) return writeIssued(env, subject, initial)
-  return issueThroughCallback(env, subject, initial)
+  if (config.callbacks.jwt === defaultJwtCallback && !config.jwt.encode)
+    return writeIssued(env, subject, initial, signIn)
+  return issueThroughCallback(env, subject, initial, signIn)
 }
 
-async function issueThroughCallback(env: EffectEnv, subject: SignInSubject, initial: JWT): Promise<SessionIssued> {
+async function issueThroughCallback(
+  env: EffectEnv,
+  subject: SignInSubject,
+  initial: JWT,
+  signIn: SignInClaims,
+): Promise<SessionIssued> {
   const { config } = env
   const { user, account, profile, isNewUser } = subject
   let token: JWT | null
@@ -74,13 +86,22 @@ async function issueThroughCallback(env: EffectEnv, subject: SignInSubject, init
   }
   // A jwt callback that answers null at sign-in refuses the session.
   if (!token) return { type: 'SESSION_FAILED', error: 'AccessDenied' }
-  return writeIssued(env, subject, token)
+  return writeIssued(env, subject, token, signIn)
 }
 
-/** Adds what the session keeps for token refresh and provider logout, and seals it for the cookie. */
-function writeIssued(env: EffectEnv, subject: SignInSubject, shaped: JWT): SessionIssued | Promise<SessionIssued> {
+/**
+ * Adds what the session keeps for token refresh, provider logout and step-up, and seals it for the cookie. The
+ * sign-in's `auth_time` and `amr` stay as the app's `jwt` callback left them (it may set its own at sign-in); a
+ * callback that built a token without them gets them back, or the session could never pass a step-up.
+ */
+function writeIssued(
+  env: EffectEnv,
+  subject: SignInSubject,
+  shaped: JWT,
+  signIn: SignInClaims,
+): SessionIssued | Promise<SessionIssued> {
   const { config } = env
-  let token = keepTokensInJwt(config, shaped, subject.account)
+  let token = keepTokensInJwt(config, { ...shaped, ...signIn, ...keptSignInClaims(shaped) }, subject.account)
   if (subject.opLogout) token = { ...token, [opLogoutClaimName]: subject.opLogout }
   const managed = config.sessionManagement ? newSessionIdClaim(env, subject.account?.provider) : undefined
   if (managed) token = { ...token, [sessionIdClaimName]: managed }
@@ -121,7 +142,7 @@ function recordSignIn(
   // Written now: the checks that follow need not write it again before `updateAge` has passed.
   const store = env.config.sessionManagement?.store
   if (store) jwtRecordDue(store, claim.id, env.nowMs, env.config.session.updateAge * 1000)
-  const profileAmr = (subject.profile as { amr?: unknown } | undefined)?.amr
+  const { auth_time: authTime, amr } = keptSignInClaims(token)
   return writeSessionRecord(
     env,
     sessionRecordOf(env, {
@@ -130,7 +151,8 @@ function recordSignIn(
       createdAt: claim.at,
       expiresAt: expires * 1000,
       method: claim.m,
-      amr: token.amr ?? profileAmr,
+      amr,
+      authTime,
     }),
   )
 }

@@ -28,6 +28,7 @@ import {
 import { refreshTokenError, refreshVerdict } from '../token-refresh/refresh-verdict.js'
 import { opLogoutClaimName, readOpLogoutClaim, sessionKeys } from './op-logout-claim.js'
 import { buildProviderLogoutUrl, type ProviderLogoutTarget, type SessionLogoutInput } from './provider-logout.js'
+import { keptSignInClaims, withoutSignInClaims } from './sign-in-authentication.js'
 import {
   jwtRecordDue,
   managedJwtSession,
@@ -192,8 +193,11 @@ class JwtSessionEffects implements SessionHandlers {
     // Authchart's logout and session id claims outlive a callback that rebuilds the token from scratch.
     const logoutClaim = current[opLogoutClaimName]
     const sessionIdClaim = current[sessionIdClaimName]
+    // The sign-in's `auth_time` and `amr` are the sign-in's: whatever the callback answered (an `update()` whose
+    // data it copies in, a token rebuilt without them), the token keeps the ones it had, or none.
     this.#token = {
-      ...rejoined,
+      ...withoutSignInClaims(rejoined),
+      ...keptSignInClaims(current),
       ...(logoutClaim !== undefined && rejoined[opLogoutClaimName] === undefined
         ? { [opLogoutClaimName]: logoutClaim }
         : {}),
@@ -240,7 +244,8 @@ class JwtSessionEffects implements SessionHandlers {
       createdAt: claim.at,
       expiresAt: issued.expires * 1000,
       method: claim.m,
-      amr: (this.#token as JWT).amr,
+      amr: keptSignInClaims(this.#token as JWT).amr,
+      authTime: keptSignInClaims(this.#token as JWT).auth_time,
     })
     return writeSessionRecord(this.env, record).then(() => ({ type: 'SESSION_REISSUED' }) as const)
   }

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import { FlowStoreUnavailable } from '../../errors.js'
 import { randomId } from '../../security/random.js'
 import type { JWT } from '../../types/jwt.js'
-import type { SessionStore, StoredSessionRecord } from '../../types/session-store.js'
+import type { SessionRecord, SessionStore, StoredSessionRecord } from '../../types/session-store.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 
 /** Authchart's claim of a JWT session under session management: its id, sign-in time (epoch ms) and method. */
@@ -46,11 +46,20 @@ function amrOf(value: unknown): string[] | undefined {
 /** A session's record as of this request. */
 export function sessionRecordOf(
   env: EffectEnv,
-  fields: { id: string; userId: string; createdAt: number; expiresAt: number; method?: string; amr?: unknown },
+  fields: {
+    id: string
+    userId: string
+    createdAt: number
+    expiresAt: number
+    method?: string
+    amr?: unknown
+    authTime?: number
+  },
   sessionToken?: string,
 ): StoredSessionRecord {
   const device = env.device ?? {}
   const amr = amrOf(fields.amr)
+  const { authTime } = fields
   return {
     id: fields.id,
     userId: fields.userId,
@@ -61,6 +70,7 @@ export function sessionRecordOf(
     ...(device.clientAddress ? { clientAddress: device.clientAddress } : {}),
     ...(fields.method ? { method: fields.method } : {}),
     ...(amr ? { amr } : {}),
+    ...(typeof authTime === 'number' && Number.isFinite(authTime) ? { authTime } : {}),
     ...(sessionToken ? { sessionToken } : {}),
   }
 }
@@ -82,6 +92,35 @@ export async function writeSessionRecord(env: EffectEnv, record: StoredSessionRe
       }),
     )
   }
+}
+
+/**
+ * What a database session records of its sign-in (`authTime`, `amr`): the one reader the step-up check uses, so the
+ * place the record is kept can change behind it. Undefined when nothing is recorded (no session management, a
+ * session from before it was on): a step-up then fails closed.
+ * @throws FlowStoreUnavailable (status 503) when the store cannot be read: neither "recent" nor "not recent" is known,
+ *   and sending the user to sign in again would only loop while the store is down
+ */
+export async function databaseSignInRecord(
+  config: { sessionManagement?: { store: SessionStore } },
+  userId: string,
+  sessionToken: string,
+): Promise<Pick<SessionRecord, 'authTime' | 'amr'> | undefined> {
+  const store = config.sessionManagement?.store
+  if (!store) return undefined
+  const id = databaseSessionId(sessionToken)
+  let records: StoredSessionRecord[]
+  try {
+    records = await store.list(userId)
+  } catch (err) {
+    throw new FlowStoreUnavailable('the session record could not be read', {
+      store: store.kind,
+      status: 503,
+      err: err instanceof Error ? err : undefined,
+    })
+  }
+  const record = records.find((candidate) => candidate.id === id)
+  return record ? { authTime: record.authTime, amr: record.amr } : undefined
 }
 
 /** The store, and the id, user and sign-in time of a JWT session under session management. */

@@ -17,6 +17,7 @@ import type { Account, User } from '../../types/index.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import type { SessionIssuer } from '../session/issue-jwt-session.js'
+import { passkeyFactors } from '../session/sign-in-authentication.js'
 import { runRedirectCallback } from '../shared/redirect-callback.js'
 import { runSignInCallback } from '../shared/sign-in-callback.js'
 import type { SpentChallenges } from '../webauthn-challenges.js'
@@ -360,7 +361,14 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
     },
 
     // The machine says whether this is a sign-up (it saw the registration create the user).
-    issueSession: ({ isNewUser }) => input.issueSession(env, { user: user as User, account, isNewUser }),
+    // A synced passkey (`multiDevice`) is a software key in the session's `amr`, any other a hardware one.
+    issueSession: ({ isNewUser }) =>
+      input.issueSession(env, {
+        user: user as User,
+        account,
+        isNewUser,
+        factors: passkeyFactors(stored?.credentialDeviceType ?? registration?.deviceType),
+      }),
 
     async emitSignInEvent({ isNewUser }) {
       await emitAppEvent(env, 'signIn', { user: user as User, account, isNewUser })

@@ -28,6 +28,8 @@ import {
 import { createAuth, type AuthFunction } from './auth.js'
 import { assertConfigInput, configResolver, type NextAuthConfigInput } from './config.js'
 import { createHandlers, type RouteHandler } from './handlers.js'
+import { requireRecentAuthIn, sessionAuthenticationIn, type NextRequireRecentAuthOptions } from './step-up.js'
+import type { SessionAuthentication } from '../shared/step-up.js'
 
 export type { AuthorizedParams, NextAuthConfig, NextAuthConfigInput } from './config.js'
 export type {
@@ -41,6 +43,8 @@ export type {
 } from './auth.js'
 export type { AuthorizationParams, SignInOptions, SignOutOptions } from './actions.js'
 export { CrossSiteActionRefused } from './actions.js'
+export type { NextRequireRecentAuthOptions } from './step-up.js'
+export type { SessionAuthentication } from '../shared/step-up.js'
 export { AuthError, CredentialsSignin } from '../../errors.js'
 export { customFetch } from '../../types/symbols.js'
 export type { Account, DefaultSession, Profile, Session, User } from '../../types/index.js'
@@ -68,6 +72,13 @@ export interface NextAuthResult {
   signOut: SignOut
   /** Updates the session from a Server Action or Route Handler: the jwt and session callbacks see `trigger: 'update'`. */
   unstable_update: (data: Partial<Session | { user: Partial<Session['user']> }>) => Promise<Session | null>
+  /**
+   * Step-up (docs/step-up.md): the request's sign-in when it is at most `maxAge` seconds old and has every method of
+   * `factors`; otherwise Next's redirect to the sign-in page, which brings the browser back to `callbackUrl`.
+   */
+  requireRecentAuth: (options: NextRequireRecentAuthOptions) => Promise<SessionAuthentication>
+  /** When and how the request's user signed in (`authTime`, `amr`), or null when nobody is signed in. */
+  getSessionAuthentication: () => Promise<SessionAuthentication | null>
 }
 
 /**
@@ -107,6 +118,8 @@ export default function NextAuth(config: NextAuthConfigInput): NextAuthResult {
     signIn,
     signOut,
     unstable_update: async (data) => updateAction(await resolve(), data),
+    requireRecentAuth: async (options) => requireRecentAuthIn(await resolve(), options),
+    getSessionAuthentication: async () => sessionAuthenticationIn(await resolve()),
   }
 }
 

@@ -43,9 +43,11 @@ import {
   type SignOutFieldErrors,
 } from './input.js'
 import type { QwikAuthConfig } from './server.js'
+import type { RequireRecentAuthOptions } from '../shared/step-up.js'
 import { serverModule$ } from './server-module.js'
 
 export type { QwikAuthConfig } from './server.js'
+export type { RequireRecentAuthOptions, SessionAuthentication } from '../shared/step-up.js'
 export type { SignInFieldErrors, SignOutFieldErrors } from './input.js'
 export { sessionKey } from './session-key.js'
 
@@ -76,6 +78,13 @@ export interface QwikAuthResult {
   useSession: Loader<Session | null>
   useSignIn: Action<SignInResult, SignInInput>
   useSignOut: Action<SignOutResult, SignOutInput>
+  /**
+   * Step-up (docs/step-up.md): a request hook for a route that needs a recent sign-in, e.g.
+   * `export const onRequest = requireRecentAuth({ maxAge: 300 })` in its `layout.tsx`. A session signed in more than
+   * `maxAge` seconds ago, or without every method of `factors`, is redirected (303) to the sign-in page, which brings
+   * it back here.
+   */
+  requireRecentAuth(options: RequireRecentAuthOptions): RequestHandler
 }
 
 const crossSite = 'Cross-site sign-in and sign-out requests are refused'
@@ -183,7 +192,15 @@ export function QwikAuthQrl(configQrl: QRL<QwikAuthConfigFn>): QwikAuthResult {
     { id: 'authchart-signout' },
   )
 
-  return { onRequest, useSession, useSignIn, useSignOut }
+  const requireRecentAuth = (options: RequireRecentAuthOptions): RequestHandler => {
+    return async (event) => {
+      const { server, config } = await configure(configQrl, event)
+      const outcome = await server.stepUpOf(event, config, options)
+      if (outcome.redirectTo !== undefined) throw event.redirect(303, redirectTarget(outcome.redirectTo, event.url))
+    }
+  }
+
+  return { onRequest, useSession, useSignIn, useSignOut, requireRecentAuth }
 }
 
 /**

@@ -14,3 +14,4 @@ export const sessionOf = serverOnly
 export const signIn = serverOnly
 export const signOut = serverOnly
 export const isOwnOriginPost = serverOnly
+export const stepUpOf = serverOnly

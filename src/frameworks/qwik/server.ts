@@ -14,6 +14,7 @@ import { isSameOrigin } from '../../security/same-origin.js'
 import { mergeCookieHeader, parseSetCookie, type CookieOptions } from '../shared/set-cookie.js'
 import { readSession, setReadingCookies } from '../shared/session-reader.js'
 import type { SignInRequest, SignOutRequest } from './input.js'
+import { stepUp, type RequireRecentAuthOptions, type StepUpOutcome } from '../shared/step-up.js'
 import { sessionKey } from './session-key.js'
 
 /** The binding's configuration: Auth's, without `raw` (the binding needs real responses). */
@@ -248,4 +249,16 @@ export function signOut(event: AuthRequestEvent, config: QwikAuthConfig, input: 
 /** The action's own CSRF check: the post must come from a page of this origin. */
 export function isOwnOriginPost(event: AuthRequestEvent): boolean {
   return isSameOrigin(event.request, event.url.origin)
+}
+
+/**
+ * The step-up of the event's request (docs/step-up.md): where to send the browser (the sign-in page, back to this
+ * URL) or the recent sign-in that may pass. The decision is src/core/step-up.ts's, as for every binding.
+ */
+export function stepUpOf(
+  event: AuthRequestEvent,
+  config: QwikAuthConfig,
+  options: RequireRecentAuthOptions,
+): Promise<StepUpOutcome> {
+  return stepUp(event.request, config, options)
 }

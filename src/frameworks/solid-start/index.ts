@@ -24,7 +24,9 @@ export type { SolidAuthConfig } from './config.js'
 export type { SolidAuthEvent, SolidAuthHandler } from './handlers.js'
 export {
   getSession,
+  getSessionAuthentication,
   listSessions,
+  requireRecentAuth,
   requireSession,
   revokeOtherSessions,
   revokeSession,
@@ -33,6 +35,7 @@ export {
 } from './session.js'
 export { revokeUserSessions } from '../../core/session-management.js'
 export type { ListedSession } from '../../core/session-management.js'
+export type { RequireRecentAuthOptions, SessionAuthentication } from '../../core/step-up.js'
 
 /**
  * @param config Auth's configuration with an optional `prefix` (default `/api/auth`; the same as `basePath`).

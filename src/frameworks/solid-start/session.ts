@@ -13,6 +13,12 @@ import {
   type ListedSession,
 } from '../../core/session-management.js'
 import { readSession } from '../shared/session-reader.js'
+import {
+  getSessionAuthentication as getSessionAuthenticationOf,
+  stepUp,
+  type RequireRecentAuthOptions,
+  type SessionAuthentication,
+} from '../shared/step-up.js'
 import { prepareSolidConfig, type SolidAuthConfig } from './config.js'
 
 /** The session of the user who sent `request`, or null (signed out, expired, unknown to the database). */
@@ -74,4 +80,30 @@ export function revokeSession(request: Request, config: SolidAuthConfig, id: str
 export function revokeOtherSessions(request: Request, config: SolidAuthConfig): Promise<number | null> {
   prepareSolidConfig(config)
   return revokeOtherSessionsOf(request, config)
+}
+
+/**
+ * Step-up (docs/step-up.md): the sign-in of the request's session when it is at most `maxAge` seconds old and has
+ * every method of `factors`; otherwise a thrown redirect (303) to the sign-in page, which brings the browser back to
+ * the request's URL. Call it in a server function, as `requireSession`.
+ */
+export async function requireRecentAuth(
+  request: Request,
+  config: SolidAuthConfig,
+  options: RequireRecentAuthOptions,
+): Promise<SessionAuthentication> {
+  prepareSolidConfig(config)
+  const outcome = await stepUp(request, config, options)
+  if (outcome.redirectTo === undefined) return outcome.authentication
+  const redirect: unknown = new Response(null, { status: 303, headers: { location: outcome.redirectTo } })
+  throw redirect
+}
+
+/** When and how the request's user signed in (`authTime`, `amr`), or null when nobody is signed in. */
+export function getSessionAuthentication(
+  request: Request,
+  config: SolidAuthConfig,
+): Promise<SessionAuthentication | null> {
+  prepareSolidConfig(config)
+  return getSessionAuthenticationOf(request, config)
 }

@@ -26,10 +26,12 @@ import { signInAction, signOutAction } from './actions.js'
 import { assertConfigShape, configResolver, type ConfigOrFactory, type SvelteKitAuthOptions } from './config.js'
 import { readSession } from './session.js'
 import { sessionManagementCalls, type SessionManagementCalls } from '../shared/session-management.js'
+import { stepUpCalls, type StepUpCalls } from './step-up.js'
 
 export type { SvelteKitAuthConfig, SvelteKitAuthOptions, ConfigOrFactory } from './config.js'
 export { isSameOrigin } from '../../security/same-origin.js'
 export type { ListedSession } from '../../core/session-management.js'
+export type { RequireRecentAuthOptions, SessionAuthentication } from '../../core/step-up.js'
 
 declare global {
   // SvelteKit's own declaration-merging point for what `handle` puts on `event.locals`: a namespace by SvelteKit's
@@ -53,7 +55,7 @@ export type SvelteKitHandle = (input: {
 }) => Promise<Response>
 
 /** What `SvelteKitAuth` returns. */
-export interface SvelteKitAuthResult extends SessionManagementCalls<RequestEvent> {
+export interface SvelteKitAuthResult extends SessionManagementCalls<RequestEvent>, StepUpCalls<RequestEvent> {
   /** The server hook: export it from `src/hooks.server.ts` (or put it in a `sequence`). */
   handle: SvelteKitHandle
   /** Form action for `src/routes/signin/+page.server.ts`. */
@@ -97,5 +99,7 @@ export function SvelteKitAuth(config: ConfigOrFactory, options: SvelteKitAuthOpt
     signOut: async (event) => signOutAction(event, await configFor(event)),
     // `listSessions(event)`, `revokeSession(event, id)`, ...: for an app's own "your devices" route (docs/sessions.md).
     ...sessionManagementCalls(configFor, (event: RequestEvent) => event.request),
+    // `requireRecentAuth(event, { maxAge })` in a load function or action; `getSessionAuthentication(event)`.
+    ...stepUpCalls(configFor),
   }
 }

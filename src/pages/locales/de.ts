@@ -38,6 +38,7 @@ export const de: PageMessages = {
     EmailSignin: 'Die E-Mail konnte nicht gesendet werden.',
     CredentialsSignin: 'Anmeldung fehlgeschlagen. Bitte prüfen Sie, ob Ihre Angaben korrekt sind.',
     SessionRequired: 'Bitte melden Sie sich an, um diese Seite aufzurufen.',
+    ReauthenticationRequired: 'Bitte melden Sie sich zu Ihrer Sicherheit erneut an, um fortzufahren.',
     default: 'Die Anmeldung ist nicht möglich.',
   },
   errorPages: {

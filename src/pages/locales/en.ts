@@ -78,6 +78,7 @@ export const en: PageMessages = {
     EmailSignin: 'The email could not be sent.',
     CredentialsSignin: 'Sign in failed. Check the details you provided are correct.',
     SessionRequired: 'Please sign in to access this page.',
+    ReauthenticationRequired: 'For your security, please sign in again to continue.',
     default: 'Unable to sign in.',
   },
   errorPages: {

@@ -36,6 +36,7 @@ export const es: PageMessages = {
     EmailSignin: 'No se ha podido enviar el correo.',
     CredentialsSignin: 'No se ha podido iniciar sesión. Comprueba que los datos que has introducido son correctos.',
     SessionRequired: 'Inicia sesión para acceder a esta página.',
+    ReauthenticationRequired: 'Por tu seguridad, vuelve a iniciar sesión para continuar.',
     default: 'No se ha podido iniciar sesión.',
   },
   errorPages: {

@@ -37,6 +37,7 @@ export const fr: PageMessages = {
     EmailSignin: 'L’e-mail n’a pas pu être envoyé.',
     CredentialsSignin: 'Échec de la connexion. Vérifiez que les informations saisies sont correctes.',
     SessionRequired: 'Veuillez vous connecter pour accéder à cette page.',
+    ReauthenticationRequired: 'Pour votre sécurité, veuillez vous reconnecter pour continuer.',
     default: 'Connexion impossible.',
   },
   errorPages: {

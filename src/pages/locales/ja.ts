@@ -34,6 +34,7 @@ export const ja: PageMessages = {
     EmailSignin: 'メールを送信できませんでした。',
     CredentialsSignin: 'ログインに失敗しました。入力内容が正しいかご確認ください。',
     SessionRequired: 'このページを表示するにはログインしてください。',
+    ReauthenticationRequired: 'セキュリティのため、続行するにはもう一度ログインしてください。',
     default: 'ログインできませんでした。',
   },
   errorPages: {
