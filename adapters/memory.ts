@@ -177,6 +177,13 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Require
       sessions.delete(sessionToken)
       return session ?? null
     },
+    // The record fields travel on the session object itself, so the list answers them as written.
+    async listSessionsByUser(userId) {
+      const now = Date.now()
+      return [...sessions.values()]
+        .filter((session) => session.userId === userId && session.expires.getTime() > now)
+        .map((session) => structuredClone(session))
+    },
     async createVerificationToken(verificationToken) {
       if (verificationTokens.has(verificationToken.token)) {
         throw storeFailure('createVerificationToken', 'duplicate', 'a verification token with this value')

@@ -401,6 +401,15 @@ export function RedisAdapter(client: Redis | Cluster, options: RedisAdapterOptio
           client.zrem(keys.userSessions(userId), keys.session(sessionToken)),
         ),
       ),
+    listSessionsByUser: (userId) =>
+      call('listSessionsByUser', async () => {
+        // The user's sorted set, scored by expiry: only the unexpired keys. Session keys hash to slots of their own,
+        // so one GET each (a Cluster refuses an MGET across slots).
+        const listed = await client.zrangebyscore(keys.userSessions(userId), String(Date.now() + 1), '+inf')
+        const sessions = await Promise.all(listed.map((key) => read<AdapterSession>(key)))
+        // A stale entry (a session deleted by a call cut short) names no session of this user.
+        return sessions.filter((session): session is AdapterSession => session?.userId === userId)
+      }),
     createVerificationToken: (verificationToken) =>
       call('createVerificationToken', async () => {
         const { identifier, token, expires } = verificationToken

@@ -231,6 +231,17 @@ export function KyselyAdapter<DB>(db: Kysely<DB>, options: KyselyAdapterOptions 
         const row = await deleteReturning(store, dialect, Session, { sessionToken })
         return row ? sessionFromRow(tables.read('Session', row)) : null
       }),
+    listSessionsByUser: (userId) =>
+      call('listSessionsByUser', ['Session'], async (tables) => {
+        if (!tables.canMatch('Session', 'userId', userId)) return []
+        // Expired rows stay until they are met (as in Auth.js): only the live ones are the user's sessions. Compared
+        // in JavaScript, as the engines store dates differently (text on SQLite).
+        const rows = await store.selectFrom(Session).selectAll().where('userId', '=', userId).execute()
+        const now = Date.now()
+        return rows
+          .map((row) => sessionFromRow(tables.read('Session', row)))
+          .filter((session) => session.expires.getTime() > now)
+      }),
     createVerificationToken: (verificationToken) =>
       call('createVerificationToken', ['VerificationToken'], async (tables) => {
         const row = tables.write('VerificationToken', verificationToken, 'insert')

@@ -24,6 +24,11 @@ export interface SessionRecord {
   method?: string
   /** Authentication methods (`amr`) of the sign-in, when known. */
   amr?: string[]
+  /**
+   * When the user last proved who they are in this session (the sign-in; a later step-up moves it), when known. A
+   * database session kept by an adapter with the record columns has it.
+   */
+  authTime?: number
 }
 
 /** A record as the store keeps it: a database session's token stays with it, so that revoking can delete the row. */

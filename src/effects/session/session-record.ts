@@ -2,10 +2,15 @@
  * Session management in the session handlers: the id a JWT session carries, its record (written at sign-in and when
  * the session slides, at most once per `updateAge`), and the revocation check made on every read. A database
  * session's id is a digest of its token, so the token itself never leaves the store.
+ *
+ * Where a database session's record is kept: on its row, when the adapter has `listSessionsByUser` (the memory,
+ * Redis and SQL adapters) and the row came back with the record (on SQL, once `migrate()` added the columns);
+ * otherwise in the session store, as a JWT session's. `readSessionRecord` is the one reader of it.
  */
 import { createHash } from 'node:crypto'
 import { FlowStoreUnavailable } from '../../errors.js'
 import { randomId } from '../../security/random.js'
+import type { AdapterSession, AdapterSessionRecord } from '../../types/adapters.js'
 import type { JWT } from '../../types/jwt.js'
 import type { SessionStore, StoredSessionRecord } from '../../types/session-store.js'
 import type { EffectEnv } from '../shared/effect-env.js'
@@ -46,7 +51,15 @@ function amrOf(value: unknown): string[] | undefined {
 /** A session's record as of this request. */
 export function sessionRecordOf(
   env: EffectEnv,
-  fields: { id: string; userId: string; createdAt: number; expiresAt: number; method?: string; amr?: unknown },
+  fields: {
+    id: string
+    userId: string
+    createdAt: number
+    expiresAt: number
+    method?: string
+    amr?: unknown
+    authTime?: number
+  },
   sessionToken?: string,
 ): StoredSessionRecord {
   const device = env.device ?? {}
@@ -61,8 +74,80 @@ export function sessionRecordOf(
     ...(device.clientAddress ? { clientAddress: device.clientAddress } : {}),
     ...(fields.method ? { method: fields.method } : {}),
     ...(amr ? { amr } : {}),
+    ...(fields.authTime !== undefined ? { authTime: fields.authTime } : {}),
     ...(sessionToken ? { sessionToken } : {}),
   }
+}
+
+/** Whether a row came back with its record: `lastSeenAt` is written with every record and only with one. */
+export function rowHasRecord(row: AdapterSession | null | undefined): boolean {
+  return row?.lastSeenAt instanceof Date && !Number.isNaN(row.lastSeenAt.getTime())
+}
+
+/** A record as the row's columns keep it (`amr` as JSON text). */
+export function sessionRecordColumns(record: StoredSessionRecord): AdapterSessionRecord {
+  return {
+    createdAt: new Date(record.createdAt),
+    lastSeenAt: new Date(record.lastSeenAt),
+    deviceSummary: record.userAgent ?? null,
+    clientAddress: record.clientAddress ?? null,
+    method: record.method ?? null,
+    amr: record.amr ? JSON.stringify(record.amr) : null,
+    authTime: record.authTime !== undefined ? new Date(record.authTime) : null,
+  }
+}
+
+function timeOf(value: Date | null | undefined): number | undefined {
+  const time = value instanceof Date ? value.getTime() : Number.NaN
+  return Number.isNaN(time) ? undefined : time
+}
+
+function parsedAmr(text: string | null | undefined): string[] | undefined {
+  if (typeof text !== 'string') return undefined
+  try {
+    return amrOf(JSON.parse(text))
+  } catch {
+    // A hand-edited or truncated column: the record is shown without its factors rather than not at all.
+    return undefined
+  }
+}
+
+/** The record a row keeps, or undefined when it keeps none (an Auth.js adapter, a table without the columns). */
+export function recordFromRow(row: AdapterSession): StoredSessionRecord | undefined {
+  const lastSeenAt = timeOf(row.lastSeenAt)
+  if (lastSeenAt === undefined) return undefined
+  const amr = parsedAmr(row.amr)
+  const authTime = timeOf(row.authTime)
+  return {
+    id: databaseSessionId(row.sessionToken),
+    userId: row.userId,
+    createdAt: timeOf(row.createdAt) ?? lastSeenAt,
+    lastSeenAt,
+    expiresAt: row.expires.getTime(),
+    ...(row.deviceSummary ? { userAgent: row.deviceSummary } : {}),
+    ...(row.clientAddress ? { clientAddress: row.clientAddress } : {}),
+    ...(row.method ? { method: row.method } : {}),
+    ...(amr ? { amr } : {}),
+    ...(authTime !== undefined ? { authTime } : {}),
+    sessionToken: row.sessionToken,
+  }
+}
+
+/**
+ * The record of a database session, wherever it is kept: the row's own (read with the row, no further query), else
+ * the session store's (a row of an adapter or table without the record columns); undefined when neither has one.
+ * The one reader of a database session's record: the device list and the step-up check both come through here.
+ */
+export async function readSessionRecord(
+  config: { sessionManagement?: { store: SessionStore } },
+  row: AdapterSession,
+): Promise<StoredSessionRecord | undefined> {
+  const kept = recordFromRow(row)
+  if (kept) return kept
+  const store = config.sessionManagement?.store
+  if (!store) return undefined
+  const id = databaseSessionId(row.sessionToken)
+  return (await store.list(row.userId)).find((record) => record.id === id)
 }
 
 /**
