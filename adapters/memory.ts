@@ -68,7 +68,8 @@ export function memoryAccountKey(provider: string, providerAccountId: string): s
  * An adapter that keeps users, accounts, sessions, verification tokens and authenticators in memory. Records are
  * copied in and out (`structuredClone`), so a caller mutating a returned object never changes the store.
  * @param store Where to keep the records; a fresh store by default.
- * @returns An adapter with all 19 methods, and Authchart's two account-token and five second-factor methods.
+ * @returns An adapter with all 19 methods, and Authchart's two account-token, five second-factor and one
+ *   session-record (`listSessionsByUser`) methods.
  */
 export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Required<Adapter> {
   const { users, userIdsByEmail, accounts, sessions, verificationTokens, authenticators } = store

@@ -111,7 +111,8 @@ const claimOwner = (value: string) => (claimPattern.test(value) ? value.slice(23
  * token is used at most once under any concurrency.
  * @param client A connected (or lazily connecting) ioredis `Redis` or `Cluster`.
  * @param options Key prefix, e-mail claim lease.
- * @returns An adapter with all 19 methods, and Authchart's two account-token and five second-factor methods.
+ * @returns An adapter with all 19 methods, and Authchart's two account-token, five second-factor and one
+ *   session-record (`listSessionsByUser`) methods.
  * @throws InvalidConfig when `emailClaimLeaseMs` is not a positive whole number.
  */
 export function RedisAdapter(client: Redis | Cluster, options: RedisAdapterOptions = {}): Required<Adapter> {

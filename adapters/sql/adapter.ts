@@ -55,7 +55,8 @@ const sessionColumnPrefix = '__session__'
  * database assigns for `@auth/pg-adapter`'s, returned as strings), and dates are stored the way its columns expect.
  * @param db A Kysely instance on PostgreSQL, MySQL/MariaDB or SQLite whose database has the schema.
  * @param options `schema`: the table names, when the database is not the one `migrate` makes.
- * @returns An adapter with all 19 methods, and Authchart's two account-token and five second-factor methods.
+ * @returns An adapter with all 19 methods, and Authchart's two account-token, five second-factor and one
+ *   session-record (`listSessionsByUser`) methods.
  * @throws {AdapterError} at once when the dialect is none of the three.
  * @example
  * ```ts
