@@ -145,6 +145,22 @@ describe('database session records on the row (memory adapter)', () => {
     })
   })
 
+  it('a session callback answering the row it is handed shows none of the record', async () => {
+    const { adapter, rows } = await seededAdapter()
+    const config = testConfig({
+      adapter,
+      session: { strategy: 'database' },
+      callbacks: { session: ({ session }) => ({ ...session }) },
+    })
+    const laptop = new CookieJar()
+    await signIn(config, laptop, 'ada')
+    expect(rows()[0]).toMatchObject({ method: 'credentials', lastSeenAt: expect.any(Date) })
+    const answered = await session(config, laptop)
+    expect(answered).toMatchObject({ userId: 'u-ada', user: { name: 'Ada Lovelace' } })
+    for (const field of ['lastSeenAt', 'deviceSummary', 'clientAddress', 'method', 'amr', 'authTime', 'sessionToken'])
+      expect(answered).not.toHaveProperty(field)
+  })
+
   it('revoking deletes the row: refused at once; another user can neither list nor end it', async () => {
     const { adapter, rows } = await seededAdapter()
     const config = testConfig({

@@ -130,7 +130,7 @@ export function databaseSessionEffects(
       }
       try {
         const answered = await config.callbacks.session({
-          session: { ...current, user: owner, ...error },
+          session: { ...withoutRecord(current), user: owner, ...error },
           user: owner,
           token: undefined as never,
           newSession: params.trigger === 'update' ? updateData : undefined,
@@ -242,6 +242,17 @@ async function touchSessionRecord(env: EffectEnv, row: AdapterSession, expires: 
     authTime: known?.authTime,
   }
   await writeSessionRecord(env, sessionRecordOf(env, fields, row.sessionToken))
+}
+
+/**
+ * The row as the `session` callback is handed it: without Authchart's record fields (an Auth.js row has none), so a
+ * callback that answers `{ ...session }` never puts the device, address or sign-in factors into the client's JSON.
+ * `createdAt` stays: Prisma's `Session` model had it before the record did.
+ */
+function withoutRecord(session: AdapterSession): AdapterSession {
+  const { lastSeenAt: _seen, deviceSummary: _device, clientAddress: _address, method: _method, ...rest } = session
+  const { amr: _amr, authTime: _authTime, ...kept } = rest
+  return kept
 }
 
 /** What the client sees of a database session when the app sets no callback: name, e-mail and image, as Auth.js. */
