@@ -68,7 +68,8 @@ export function memoryAccountKey(provider: string, providerAccountId: string): s
  * An adapter that keeps users, accounts, sessions, verification tokens and authenticators in memory. Records are
  * copied in and out (`structuredClone`), so a caller mutating a returned object never changes the store.
  * @param store Where to keep the records; a fresh store by default.
- * @returns An adapter with all 19 methods, and Authchart's two account-token and five second-factor methods.
+ * @returns An adapter with all 19 methods, and Authchart's two account-token, five second-factor and one
+ *   session-record (`listSessionsByUser`) methods.
  */
 export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Required<Adapter> {
   const { users, userIdsByEmail, accounts, sessions, verificationTokens, authenticators } = store
@@ -176,6 +177,13 @@ export function MemoryAdapter(store: MemoryStore = createMemoryStore()): Require
       const session = sessions.get(sessionToken)
       sessions.delete(sessionToken)
       return session ?? null
+    },
+    // The record fields travel on the session object itself, so the list answers them as written.
+    async listSessionsByUser(userId) {
+      const now = Date.now()
+      return [...sessions.values()]
+        .filter((session) => session.userId === userId && session.expires.getTime() > now)
+        .map((session) => structuredClone(session))
     },
     async createVerificationToken(verificationToken) {
       if (verificationTokens.has(verificationToken.token)) {

@@ -111,7 +111,8 @@ const claimOwner = (value: string) => (claimPattern.test(value) ? value.slice(23
  * token is used at most once under any concurrency.
  * @param client A connected (or lazily connecting) ioredis `Redis` or `Cluster`.
  * @param options Key prefix, e-mail claim lease.
- * @returns An adapter with all 19 methods, and Authchart's two account-token and five second-factor methods.
+ * @returns An adapter with all 19 methods, and Authchart's two account-token, five second-factor and one
+ *   session-record (`listSessionsByUser`) methods.
  * @throws InvalidConfig when `emailClaimLeaseMs` is not a positive whole number.
  */
 export function RedisAdapter(client: Redis | Cluster, options: RedisAdapterOptions = {}): Required<Adapter> {
@@ -401,6 +402,15 @@ export function RedisAdapter(client: Redis | Cluster, options: RedisAdapterOptio
           client.zrem(keys.userSessions(userId), keys.session(sessionToken)),
         ),
       ),
+    listSessionsByUser: (userId) =>
+      call('listSessionsByUser', async () => {
+        // The user's sorted set, scored by expiry: only the unexpired keys. Session keys hash to slots of their own,
+        // so one GET each (a Cluster refuses an MGET across slots).
+        const listed = await client.zrangebyscore(keys.userSessions(userId), String(Date.now() + 1), '+inf')
+        const sessions = await Promise.all(listed.map((key) => read<AdapterSession>(key)))
+        // A stale entry (a session deleted by a call cut short) names no session of this user.
+        return sessions.filter((session): session is AdapterSession => session?.userId === userId)
+      }),
     createVerificationToken: (verificationToken) =>
       call('createVerificationToken', async () => {
         const { identifier, token, expires } = verificationToken

@@ -55,7 +55,8 @@ const sessionColumnPrefix = '__session__'
  * database assigns for `@auth/pg-adapter`'s, returned as strings), and dates are stored the way its columns expect.
  * @param db A Kysely instance on PostgreSQL, MySQL/MariaDB or SQLite whose database has the schema.
  * @param options `schema`: the table names, when the database is not the one `migrate` makes.
- * @returns An adapter with all 19 methods, and Authchart's two account-token and five second-factor methods.
+ * @returns An adapter with all 19 methods, and Authchart's two account-token, five second-factor and one
+ *   session-record (`listSessionsByUser`) methods.
  * @throws {AdapterError} at once when the dialect is none of the three.
  * @example
  * ```ts
@@ -230,6 +231,17 @@ export function KyselyAdapter<DB>(db: Kysely<DB>, options: KyselyAdapterOptions 
       call('deleteSession', ['Session'], async (tables) => {
         const row = await deleteReturning(store, dialect, Session, { sessionToken })
         return row ? sessionFromRow(tables.read('Session', row)) : null
+      }),
+    listSessionsByUser: (userId) =>
+      call('listSessionsByUser', ['Session'], async (tables) => {
+        if (!tables.canMatch('Session', 'userId', userId)) return []
+        // Expired rows stay until they are met (as in Auth.js): only the live ones are the user's sessions. Compared
+        // in JavaScript, as the engines store dates differently (text on SQLite).
+        const rows = await store.selectFrom(Session).selectAll().where('userId', '=', userId).execute()
+        const now = Date.now()
+        return rows
+          .map((row) => sessionFromRow(tables.read('Session', row)))
+          .filter((session) => session.expires.getTime() > now)
       }),
     createVerificationToken: (verificationToken) =>
       call('createVerificationToken', ['VerificationToken'], async (tables) => {

@@ -1,8 +1,8 @@
 /**
- * Creates the schema where it is missing. Idempotent. It changes a table that exists in one case only: on
+ * Creates the schema where it is missing. Idempotent. It changes a table that exists in two cases only: a nullable
+ * column that came after the first schema (the session record's, on `Session`) is added where it is missing; and on
  * MySQL/MariaDB, a date column of type TIMESTAMP (which refuses dates after 2038-01-19) becomes DATETIME(3), and an
- * `id` key without a default gets `uuid()`, as `migrate` makes them today. Anything else, and every table on
- * PostgreSQL and SQLite, is left exactly as it is.
+ * `id` key without a default gets `uuid()`, as `migrate` makes them today. Anything else is left exactly as it is.
  */
 import { sql, type CreateTableBuilder, type Kysely } from 'kysely'
 import { detectDialect, type SqlDialect } from './dialect.js'
@@ -20,6 +20,8 @@ export interface MigrationReport {
   existing: TableName[]
   /** Columns of existing tables changed to today's types and defaults (MySQL/MariaDB only), as `Table.column`. */
   upgraded: string[]
+  /** Nullable columns added to existing tables (the session record's), as `Table.column`. */
+  added: string[]
 }
 
 /**
@@ -38,10 +40,12 @@ export async function migrate<DB>(db: Kysely<DB>): Promise<MigrationReport> {
   const dialect = detectDialect(store)
   const createMissing = async (executor: Store): Promise<MigrationReport> => {
     const columns = await readStoreColumns(executor, dialect)
-    const report: MigrationReport = { dialect, created: [], existing: [], upgraded: [] }
+    const report: MigrationReport = { dialect, created: [], existing: [], upgraded: [], added: [] }
     for (const spec of tableSpecs) {
-      if (columns.has(spec.name)) {
+      const existing = columns.get(spec.name)
+      if (existing) {
         report.existing.push(spec.name)
+        report.added.push(...(await addMissingColumns(executor, dialect, spec, existing)))
         continue
       }
       await createTable(executor, dialect, spec)
@@ -51,6 +55,32 @@ export async function migrate<DB>(db: Kysely<DB>): Promise<MigrationReport> {
     return report
   }
   return dialect === 'mysql' ? createMissing(store) : store.transaction().execute(createMissing)
+}
+
+/**
+ * Adds the `added` columns of `spec` that the table lacks, all nullable and without a default: rows already there read
+ * as "no record", and code that never writes them (an Auth.js adapter) goes on working.
+ */
+async function addMissingColumns(
+  db: Store,
+  dialect: SqlDialect,
+  spec: TableSpec,
+  existing: ReadonlyMap<string, unknown>,
+): Promise<string[]> {
+  const added: string[] = []
+  for (const column of spec.columns) {
+    if (!column.added || existing.has(column.name)) continue
+    await db.schema
+      .alterTable(spec.name)
+      .addColumn(column.name, sql.raw(columnType(dialect, column.kind)), (col) =>
+        // As in createTable: an old MySQL would make a bare TIMESTAMP NOT NULL with a default; DATETIME is not, but
+        // say NULL outright all the same.
+        dialect === 'mysql' && column.kind === 'timestamp' ? col.modifyEnd(sql`null default null`) : col,
+      )
+      .execute()
+    added.push(`${spec.name}.${column.name}`)
+  }
+  return added
 }
 
 async function createTable(db: Store, dialect: SqlDialect, spec: TableSpec): Promise<void> {

@@ -84,14 +84,19 @@ export function accountFromRow(row: StoreRow): AdapterAccount {
   return account
 }
 
-/** A `Session` row as an `AdapterSession`. */
+/** The session record's date columns (`migrate` adds them; SQLite keeps them as text). */
+const sessionRecordDates = ['createdAt', 'lastSeenAt', 'authTime'] as const
+
+/** A `Session` row as an `AdapterSession`; the record's dates as `Date`s, a NULL one as `null`. */
 export function sessionFromRow(row: StoreRow): AdapterSession {
-  return {
+  const session: AdapterSession = {
     ...row,
     sessionToken: String(row.sessionToken),
     userId: String(row.userId),
     expires: requiredDate(row.expires),
   }
+  for (const field of sessionRecordDates) if (field in row) session[field] = toDate(row[field])
+  return session
 }
 
 /** A `VerificationToken` row as a `VerificationToken`. */

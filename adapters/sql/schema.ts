@@ -32,6 +32,11 @@ export interface ColumnSpec {
   notNull?: boolean
   primaryKey?: boolean
   unique?: boolean
+  /**
+   * A nullable column that came after the first schema: `migrate` adds it to a table that exists without it, and the
+   * adapter works without it (docs/adapters.md, "Session record columns").
+   */
+  added?: boolean
 }
 
 /** One table of the documented schema. */
@@ -88,6 +93,14 @@ export const tableSpecs: readonly TableSpec[] = [
       userId,
       { name: 'sessionToken', kind: 'key', notNull: true, unique: true },
       { name: 'expires', kind: 'timestamp', notNull: true },
+      // The session record (docs/sessions.md): what the user sees in the device list, and when they signed in.
+      { name: 'createdAt', kind: 'timestamp', added: true },
+      { name: 'lastSeenAt', kind: 'timestamp', added: true },
+      { name: 'deviceSummary', kind: 'text', added: true },
+      { name: 'clientAddress', kind: 'text', added: true },
+      { name: 'method', kind: 'text', added: true },
+      { name: 'amr', kind: 'text', added: true },
+      { name: 'authTime', kind: 'timestamp', added: true },
     ],
     indexes: [{ name: 'Session_userId_index', columns: ['userId'] }],
   },
@@ -230,6 +243,14 @@ export interface AuthchartDatabase {
     userId: string
     sessionToken: string
     expires: Date | string
+    createdAt: Date | string | null
+    lastSeenAt: Date | string | null
+    deviceSummary: string | null
+    clientAddress: string | null
+    method: string | null
+    /** JSON text: `["pwd","otp"]`. */
+    amr: string | null
+    authTime: Date | string | null
   }
   VerificationToken: {
     identifier: string

@@ -135,6 +135,7 @@ export async function runMigrateCommand(argv: string[], options: MigrateCommandO
     for (const table of report.created) stdout(`created table "${table}"`)
     for (const table of report.existing) stdout(`kept table "${table}" (it exists)`)
     for (const column of report.upgraded) stdout(`upgraded column "${column}" to today's type and default`)
+    for (const column of report.added) stdout(`added column "${column}"`)
     stdout(`${report.dialect}: schema ready, ${report.created.length} table(s) created, ${report.existing.length} kept`)
     return 0
   } catch (err) {

@@ -7,6 +7,7 @@ import {
   accountTokenMethodNames,
   adapterMethodNames,
   factorMethodNames,
+  sessionRecordMethodNames,
   type Adapter,
   type AdapterMethodName,
   type WrappedAdapter,
@@ -110,7 +111,12 @@ export function wrapAdapter(
   timeoutMs = defaultAdapterTimeoutMs,
 ): WrappedAdapter {
   const wrapped: Record<string, AdapterCall> = {}
-  for (const name of [...adapterMethodNames, ...accountTokenMethodNames, ...factorMethodNames]) {
+  for (const name of [
+    ...adapterMethodNames,
+    ...accountTokenMethodNames,
+    ...factorMethodNames,
+    ...sessionRecordMethodNames,
+  ]) {
     const method: unknown = adapter[name]
     wrapped[name] = async (...args: unknown[]) => {
       if (typeof method !== 'function') {

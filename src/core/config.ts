@@ -75,6 +75,8 @@ export interface ResolvedConfig {
   logger: LoggerInstance
   /** The app's adapter, called through a wrapper that turns every failure into a logged `AdapterError`. */
   adapter?: WrappedAdapter
+  /** The adapter keeps database sessions' records on their rows (it has `listSessionsByUser`; docs/sessions.md). */
+  sessionRecordsOnRow: boolean
   trustHost: boolean
   csrfEnabled: boolean
   /** Cookie sets for plain HTTP and for HTTPS; `useSecureCookies` pins one. */
@@ -362,6 +364,7 @@ function build(config: AuthConfig): ResolvedConfig {
     theme: config.theme ?? {},
     pageLocales,
     logger,
+    sessionRecordsOnRow: typeof adapter?.listSessionsByUser === 'function',
     adapter: adapter
       ? wrapAdapter(
           adapter,

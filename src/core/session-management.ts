@@ -9,10 +9,11 @@
  */
 import { AuthError, InvalidConfig } from '../errors.js'
 import { createLogger } from '../logger.js'
-import { databaseSessionId, managedJwtSession } from '../effects/session/session-record.js'
+import { databaseSessionId, managedJwtSession, recordFromRow } from '../effects/session/session-record.js'
 import { readChunkedCookie } from '../session/cookie-chunks.js'
 import { parseCookieHeader } from '../session/cookie-header.js'
 import { readSessionToken } from '../session/session-token.js'
+import type { AdapterSession } from '../types/adapters.js'
 import type { AuthConfig } from '../types/index.js'
 import type { SessionRecord, SessionStore, StoredSessionRecord } from '../types/session-store.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
@@ -77,6 +78,45 @@ export async function currentSessionOf(config: ResolvedConfig, request: Request)
   return { userId: managed.userId, id: managed.claim.id }
 }
 
+/**
+ * A live row that keeps no record, and of which the store has none (made before session management, or its record
+ * was lost): listed all the same, so that it can be ended, as last seen at its last slide (`maxAge` before expiry).
+ */
+function rowOnlyRecord(config: ResolvedConfig, row: AdapterSession): StoredSessionRecord {
+  const expiresAt = row.expires.getTime()
+  const slid = expiresAt - config.session.maxAge * 1000
+  return {
+    id: databaseSessionId(row.sessionToken),
+    userId: row.userId,
+    createdAt: slid,
+    lastSeenAt: slid,
+    expiresAt,
+    sessionToken: row.sessionToken,
+  }
+}
+
+/**
+ * The records of a user's sessions. With database sessions and an adapter that lists them (`listSessionsByUser`),
+ * the rows are the truth for database sessions: each shows the record it keeps, else the store's; a store record of a
+ * row that is gone is left out. Otherwise (an Auth.js adapter, or JWT sessions) the store's records alone.
+ */
+async function recordsOf(config: ResolvedConfig, userId: string): Promise<StoredSessionRecord[]> {
+  const stored = await storeOf(config).list(userId)
+  const adapter = config.adapter
+  if (config.session.strategy !== 'database' || !adapter || !config.sessionRecordsOnRow) return stored
+  const rows = await adapter.listSessionsByUser(userId)
+  const storedById = new Map(stored.map((record) => [record.id, record]))
+  const rowIds = new Set<string>()
+  const fromRows = rows
+    .filter((row) => row.userId === userId)
+    .map((row) => {
+      const id = databaseSessionId(row.sessionToken)
+      rowIds.add(id)
+      return recordFromRow(row) ?? storedById.get(id) ?? rowOnlyRecord(config, row)
+    })
+  return [...stored.filter((record) => !record.sessionToken && !rowIds.has(record.id)), ...fromRows]
+}
+
 function shown(record: StoredSessionRecord, currentId: string | undefined): ListedSession {
   const { sessionToken: _hidden, ...visible } = record
   return { ...visible, current: record.id === currentId }
@@ -120,7 +160,7 @@ async function announce(
 export async function listSessionsOf(config: ResolvedConfig, request: Request): Promise<ListedSession[] | null> {
   const current = await currentSessionOf(config, request)
   if (!current) return null
-  const records = await storeOf(config).list(current.userId)
+  const records = await recordsOf(config, current.userId)
   return records
     .map((record) => shown(record, current.id))
     .sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt - a.lastSeenAt)
@@ -130,7 +170,7 @@ export async function listSessionsOf(config: ResolvedConfig, request: Request): 
 export async function revokeSessionOf(config: ResolvedConfig, request: Request, id: string): Promise<boolean> {
   const current = await currentSessionOf(config, request)
   if (!current || typeof id !== 'string') return false
-  const record = (await storeOf(config).list(current.userId)).find((candidate) => candidate.id === id)
+  const record = (await recordsOf(config, current.userId)).find((candidate) => candidate.id === id)
   if (!record) return false
   await endSessions(config, current.userId, [record], 'user')
   return true
@@ -140,7 +180,7 @@ export async function revokeSessionOf(config: ResolvedConfig, request: Request, 
 export async function revokeOtherSessionsOf(config: ResolvedConfig, request: Request): Promise<number | null> {
   const current = await currentSessionOf(config, request)
   if (!current) return null
-  const others = (await storeOf(config).list(current.userId)).filter((record) => record.id !== current.id)
+  const others = (await recordsOf(config, current.userId)).filter((record) => record.id !== current.id)
   return endSessions(config, current.userId, others, 'user')
 }
 
@@ -180,7 +220,7 @@ export async function revokeUserSessions(config: AuthConfig, userId: string): Pr
   const resolvedConfig = resolved(config)
   const store = storeOf(resolvedConfig)
   if (typeof userId !== 'string' || userId === '') throw new InvalidConfig('revokeUserSessions: userId is required')
-  const records = await store.list(userId)
+  const records = await recordsOf(resolvedConfig, userId)
   for (const record of records)
     if (record.sessionToken) await resolvedConfig.adapter?.deleteSession(record.sessionToken)
   await store.revokeUser(userId, Date.now(), revocationSeconds(resolvedConfig))

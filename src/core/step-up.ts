@@ -86,7 +86,7 @@ export async function sessionAuthenticationOf(
     if (!found || found.session.expires.getTime() <= nowMs) return null
     const userId = found.user.id
     if (store && (await store.isRevoked(userId, databaseSessionId(raw), Number.POSITIVE_INFINITY))) return null
-    const signIn = await databaseSignInRecord(config, userId, raw)
+    const signIn = await databaseSignInRecord(config, found.session)
     return { userId, authTime: numberOrUndefined(signIn?.authTime), amr: methodsOrUndefined(signIn?.amr) }
   }
   const token = await readSessionToken(config, name, raw, Math.floor(nowMs / 1000))

@@ -22,8 +22,8 @@ export async function signedInSession(ctx: RequestContext): Promise<SignedInSess
   if (ctx.config.session.strategy === 'database') {
     const found = await ctx.config.adapter.getSessionAndUser(raw)
     if (!found || found.session.expires.getTime() <= ctx.now * 1000) return null
-    // The row does not say when its user signed in; the session's record does (under session management).
-    const signIn = await databaseSignInRecord(ctx.config, found.user.id, raw)
+    // When its user signed in: the row's record, else the session store's (under session management).
+    const signIn = await databaseSignInRecord(ctx.config, found.session)
     return { userId: found.user.id, claims: { auth_time: signIn?.authTime } }
   }
   const token = await readSessionToken(ctx.config, ctx.cookies.sessionToken.name, raw, ctx.now)

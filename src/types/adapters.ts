@@ -21,8 +21,30 @@ export interface AdapterAccount extends Account {
   type: AdapterAccountType
 }
 
+/**
+ * Authchart's record of a database session, kept on the row by adapters that have `listSessionsByUser` (the memory,
+ * Redis and SQL adapters; on SQL once `migrate()` added the columns). Every field is optional: an Auth.js adapter
+ * never receives them, and a row written before them has none (docs/sessions.md, "Where the record is kept").
+ */
+export interface AdapterSessionRecord {
+  /** When the session was made (the sign-in). */
+  createdAt?: Date | null
+  /** When the session was last seen, at most `updateAge` late: written when the row's expiry slides. */
+  lastSeenAt?: Date | null
+  /** A short summary of the browser's User-Agent ("Firefox on Linux"). */
+  deviceSummary?: string | null
+  /** The client's address as the request limits see it. */
+  clientAddress?: string | null
+  /** The provider signed in with. */
+  method?: string | null
+  /** The sign-in's authentication methods (`amr`), as JSON text: `["pwd","otp"]`. */
+  amr?: string | null
+  /** When the user last proved who they are in this session (the sign-in, or a later step-up). */
+  authTime?: Date | null
+}
+
 /** A database session row. */
-export interface AdapterSession {
+export interface AdapterSession extends AdapterSessionRecord {
   sessionToken: string
   userId: string
   expires: Date
@@ -90,7 +112,9 @@ export interface Adapter {
     providerAccountId: AdapterAccount['providerAccountId'],
     provider: AdapterAccount['provider'],
   ): Awaitable<AdapterAccount | null>
-  createSession?(session: { sessionToken: string; userId: string; expires: Date }): Awaitable<AdapterSession>
+  createSession?(
+    session: { sessionToken: string; userId: string; expires: Date } & AdapterSessionRecord,
+  ): Awaitable<AdapterSession>
   getSessionAndUser?(sessionToken: string): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>
   updateSession?(
     session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>,
@@ -137,6 +161,13 @@ export interface Adapter {
   useRecoveryCode?(params: { userId: string; codeHash: string }): Awaitable<boolean>
   /** Authchart: deletes a factor of the user (with its recovery codes) and returns it; `null` when there is none. */
   deleteFactor?(params: { userId: string; factorId: string }): Awaitable<AdapterFactor | null>
+  /**
+   * Authchart: the user's unexpired database sessions, with the record fields the row keeps, `[]` when none. Having
+   * it says that the adapter keeps the session record (`AdapterSessionRecord`) on the row: the core then hands those
+   * fields to `createSession` and `updateSession`. Auth.js adapters do not have it; the record then stays in the
+   * session store (docs/sessions.md).
+   */
+  listSessionsByUser?(userId: AdapterSession['userId']): Awaitable<AdapterSession[]>
 }
 
 /** The token fields of an account that `updateAccount` may change; `null` clears one. */
@@ -193,9 +224,15 @@ export const factorMethodNames = [
   'deleteFactor',
 ] as const satisfies readonly (keyof Adapter)[]
 
+/** Authchart's session-record method (docs/sessions.md): listing a user's database sessions. */
+export const sessionRecordMethodNames = ['listSessionsByUser'] as const satisfies readonly (keyof Adapter)[]
+
 /** One adapter method's name. */
 export type AdapterMethodName =
-  (typeof adapterMethodNames)[number] | (typeof accountTokenMethodNames)[number] | (typeof factorMethodNames)[number]
+  | (typeof adapterMethodNames)[number]
+  | (typeof accountTokenMethodNames)[number]
+  | (typeof factorMethodNames)[number]
+  | (typeof sessionRecordMethodNames)[number]
 
 type AdapterMethod<K extends AdapterMethodName> = NonNullable<Adapter[K]>
 

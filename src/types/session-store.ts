@@ -26,8 +26,9 @@ export interface SessionRecord {
   amr?: string[]
   /**
    * When the user authenticated, epoch seconds (OpenID Connect's `auth_time`): written at sign-in only, never when
-   * the session slides, so that a step-up (`requireRecentAuth`) reads the sign-in itself. Absent on a record made
-   * before Authchart kept it (or by a slide of a session it never recorded): such a session is not recent.
+   * the session slides, so that a step-up (`requireRecentAuth`) reads the sign-in itself. A database session kept by
+   * an adapter with the record columns has it on its row. Absent on a record made before Authchart kept it (or by a
+   * slide of a session it never recorded): such a session is not recent.
    */
   authTime?: number
 }

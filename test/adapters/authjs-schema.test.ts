@@ -59,6 +59,9 @@ create index "Session_userId_index" on "Session" ("userId");
 `
 
 /** Everything PostgreSQL knows about the tables of one schema: columns, constraints and indexes, as text. */
+/** The session record's columns, as `migrate()` adds them to an existing Session table (docs/adapters.md). */
+const recordColumns = ['createdAt', 'lastSeenAt', 'deviceSummary', 'clientAddress', 'method', 'amr', 'authTime']
+
 async function describeSchema(client: pg.Pool, schema: string): Promise<string[]> {
   const { rows: columns } = await client.query<{ line: string }>(
     `
@@ -105,20 +108,32 @@ await describeWithService('postgres', probePostgres, () => {
       await scratch?.drop()
     })
 
-    it('migrate creates only the missing tables: Authenticator and the two second-factor tables', () => {
+    it('migrate creates only the missing tables, and adds the session record columns to Session', () => {
       expect(report).toEqual({
         dialect: 'postgres',
         created: ['Authenticator', 'Factor', 'RecoveryCode'],
         existing: ['User', 'Account', 'Session', 'VerificationToken'],
         upgraded: [],
+        added: recordColumns.map((column) => `Session.${column}`),
       })
     })
 
     it('migrate leaves every existing column, constraint and index exactly as it was', async () => {
       const after = await describeSchema(raw, scratch.schema)
       const authenticatorLines = after.filter((line) => line.includes('Authenticator'))
-      // The tables migrate added (Authenticator, Factor, RecoveryCode) are new lines; every old line is unchanged.
-      const added = after.filter((line) => /Authenticator|Factor|RecoveryCode/.test(line))
+      // The tables migrate added (Authenticator, Factor, RecoveryCode) and the Session record columns are new lines,
+      // the latter nullable without a default; every old line is unchanged.
+      const recordLines = after.filter((line) => recordColumns.some((column) => line.startsWith(`Session ${column} `)))
+      expect(recordLines).toEqual([
+        'Session createdAt timestamp with time zone YES',
+        'Session lastSeenAt timestamp with time zone YES',
+        'Session deviceSummary text YES',
+        'Session clientAddress text YES',
+        'Session method text YES',
+        'Session amr text YES',
+        'Session authTime timestamp with time zone YES',
+      ])
+      const added = [...recordLines, ...after.filter((line) => /Authenticator|Factor|RecoveryCode/.test(line))]
       expect(after.filter((line) => !added.includes(line))).toEqual(before)
       expect(authenticatorLines.some((line) => line.includes('ON DELETE CASCADE'))).toBe(true)
     })

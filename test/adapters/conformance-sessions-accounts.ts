@@ -143,3 +143,112 @@ export function sessionSuite(context: ConformanceContext): void {
     })
   })
 }
+
+/** The session record a sign-in writes on the row (docs/sessions.md, "Where the record is kept"). */
+function newRecord(at: Date) {
+  return {
+    createdAt: at,
+    lastSeenAt: at,
+    deviceSummary: 'Firefox on Linux',
+    clientAddress: '203.0.113.7',
+    method: 'github',
+    amr: '["fed","otp"]',
+    authTime: at,
+  }
+}
+
+/**
+ * `listSessionsByUser` and the session record's fields. `columns`: the store keeps them (memory, Redis, SQL after
+ * `migrate()`); without them (a table an Auth.js tool made) they are dropped, the call still succeeds and the core
+ * falls back to the session store.
+ */
+export function sessionRecordSuite(context: ConformanceContext, { columns }: { columns: boolean }): void {
+  describe('session records and listSessionsByUser', () => {
+    it(
+      columns
+        ? 'createSession keeps the record fields; getSessionAndUser reads them back, dates as Dates'
+        : 'createSession drops the record fields the table has no column for, and succeeds',
+      async () => {
+        const user = await context.adapter.createUser(newUser())
+        const sessionToken = randomUUID()
+        const at = new Date(Date.now() - 60_000)
+        const record = newRecord(at)
+        await context.adapter.createSession({ sessionToken, userId: user.id, expires: inDays(30), ...record })
+        const found = (await context.adapter.getSessionAndUser(sessionToken))?.session
+        expect(found).toMatchObject({ sessionToken, userId: user.id })
+        if (!columns) {
+          expect(found?.lastSeenAt ?? null).toBeNull()
+          return
+        }
+        expect(found).toMatchObject({
+          deviceSummary: record.deviceSummary,
+          clientAddress: record.clientAddress,
+          method: record.method,
+          amr: record.amr,
+        })
+        for (const field of ['createdAt', 'lastSeenAt', 'authTime'] as const) {
+          expect(found?.[field]).toBeInstanceOf(Date)
+          expectExpiry(context, found?.[field] ?? undefined, at)
+        }
+        expect(await context.store.session(sessionToken)).toMatchObject({ deviceSummary: record.deviceSummary })
+      },
+    )
+
+    if (columns) {
+      it('updateSession moves lastSeenAt with the expiry and keeps the rest of the record', async () => {
+        const user = await context.adapter.createUser(newUser())
+        const sessionToken = randomUUID()
+        const at = new Date(Date.now() - 60_000)
+        await context.adapter.createSession({ sessionToken, userId: user.id, expires: inDays(1), ...newRecord(at) })
+        const seen = new Date()
+        const later = inDays(30)
+        await context.adapter.updateSession({ sessionToken, expires: later, lastSeenAt: seen, clientAddress: '::1' })
+        const found = (await context.adapter.getSessionAndUser(sessionToken))?.session
+        expectExpiry(context, found?.expires, later)
+        expectExpiry(context, found?.lastSeenAt ?? undefined, seen)
+        expectExpiry(context, found?.createdAt ?? undefined, at)
+        expect(found).toMatchObject({ clientAddress: '::1', method: 'github', amr: '["fed","otp"]' })
+      })
+    }
+
+    it('listSessionsByUser lists the live sessions of that user only, with their records', async () => {
+      const user = await context.adapter.createUser(newUser())
+      const other = await context.adapter.createUser(newUser())
+      const at = new Date(Date.now() - 60_000)
+      const [first, second, expired, others] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()]
+      await context.adapter.createSession({
+        sessionToken: first,
+        userId: user.id,
+        expires: inDays(30),
+        ...newRecord(at),
+      })
+      await context.adapter.createSession({ sessionToken: second, userId: user.id, expires: inDays(2) })
+      await context.adapter.createSession({ sessionToken: others, userId: other.id, expires: inDays(30) })
+      // An expired row is not a session: some stores drop it at once, the others keep it until it is met.
+      await context.adapter.createSession({
+        sessionToken: expired,
+        userId: user.id,
+        expires: new Date(Date.now() - 1000),
+      })
+      const listed = await context.adapter.listSessionsByUser(user.id)
+      expect(listed.map((session) => session.sessionToken).sort()).toEqual([first, second].sort())
+      expect(listed.every((session) => session.userId === user.id && session.expires instanceof Date)).toBe(true)
+      const withRecord = listed.find((session) => session.sessionToken === first)
+      if (columns) expect(withRecord).toMatchObject({ method: 'github', deviceSummary: 'Firefox on Linux' })
+      expect(await context.adapter.listSessionsByUser(randomUUID())).toEqual([])
+    })
+
+    it('a deleted session is no longer listed', async () => {
+      const user = await context.adapter.createUser(newUser())
+      const sessionToken = randomUUID()
+      await context.adapter.createSession({
+        sessionToken,
+        userId: user.id,
+        expires: inDays(30),
+        ...newRecord(new Date()),
+      })
+      await context.adapter.deleteSession(sessionToken)
+      expect(await context.adapter.listSessionsByUser(user.id)).toEqual([])
+    })
+  })
+}

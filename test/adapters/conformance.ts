@@ -9,10 +9,16 @@
  */
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { adapterMethodNames, factorMethodNames, type Adapter, type AdapterUser } from '../../src/types/adapters.js'
+import {
+  adapterMethodNames,
+  factorMethodNames,
+  sessionRecordMethodNames,
+  type Adapter,
+  type AdapterUser,
+} from '../../src/types/adapters.js'
 import { AdapterError } from '../../src/errors.js'
 import { factorSuite } from './conformance-factors.js'
-import { accountSuite, sessionSuite } from './conformance-sessions-accounts.js'
+import { accountSuite, sessionRecordSuite, sessionSuite } from './conformance-sessions-accounts.js'
 import {
   inDays,
   newAccount,
@@ -32,17 +38,22 @@ export interface ConformanceOptions {
    * which has no factor tables, leaves them out.
    */
   factors?: boolean
+  /**
+   * Whether the store has the session record's columns (default true; docs/sessions.md). A database made by another
+   * Auth.js adapter has not: the record's fields must then be dropped without failing.
+   */
+  sessionRecordColumns?: boolean
 }
 
 /** Registers the whole suite in the current `describe`. `connect` runs once, before the first test. */
 export function adapterConformanceSuite(
   connect: () => Promise<ConformanceTarget>,
-  { factors = true }: ConformanceOptions = {},
+  { factors = true, sessionRecordColumns = true }: ConformanceOptions = {},
 ): void {
   const context = {} as ConformanceContext
   beforeAll(async () => {
     const target = await connect()
-    const required = factors ? [...adapterMethodNames, ...factorMethodNames] : adapterMethodNames
+    const required = [...adapterMethodNames, ...sessionRecordMethodNames, ...(factors ? factorMethodNames : [])]
     const missing = required.filter((name) => typeof target.adapter[name] !== 'function')
     if (missing.length > 0) throw new Error(`the adapter lacks ${missing.join(', ')}`)
     // Every method was checked present just above.
@@ -59,6 +70,7 @@ export function adapterConformanceSuite(
   userSuite(context)
   accountSuite(context)
   sessionSuite(context)
+  sessionRecordSuite(context, { columns: sessionRecordColumns })
   verificationTokenSuite(context)
   authenticatorSuite(context)
   deleteUserSuite(context)

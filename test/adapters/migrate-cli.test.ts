@@ -57,6 +57,20 @@ describe('authchart migrate on SQLite', () => {
     expect(names.map((row) => row.name)).toEqual([...tableNames].sort())
   })
 
+  it('adds the session record columns to a Session table made without them, and says so', async () => {
+    const file = newFile()
+    const raw = new Database(file)
+    raw.exec(`create table "User" ("id" text primary key, "email" text unique);
+      create table "Session" ("id" text primary key, "userId" text not null, "sessionToken" text not null unique,
+        "expires" text not null)`)
+    raw.close()
+    const result = await migrateCommand(['--dialect', 'sqlite', '--url', file])
+    expect(result).toMatchObject({ code: 0, err: '' })
+    for (const column of ['createdAt', 'lastSeenAt', 'deviceSummary', 'clientAddress', 'method', 'amr', 'authTime'])
+      expect(result.out).toContain(`added column "Session.${column}"`)
+    expect((await migrateCommand(['--dialect', 'sqlite', '--url', file])).out).not.toContain('added column')
+  })
+
   it('takes the database from DATABASE_URL and infers SQLite from a file path, accepting a leading "migrate"', async () => {
     const file = newFile()
     const result = await migrateCommand(['migrate'], { DATABASE_URL: file })

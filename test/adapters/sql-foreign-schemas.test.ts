@@ -350,9 +350,9 @@ for (const { schema: schemaName, dialect } of combinations) {
             assignsUserIds: ownsIds,
             expiryPrecisionMs: schemaName === 'drizzle' && dialect === 'mysql' ? 1000 : 1,
           },
-          // Auth.js's schemas have no second-factor tables.
+          // Auth.js's schemas have no second-factor tables, nor the session record's columns.
         }),
-        { factors: false },
+        { factors: false, sessionRecordColumns: false },
       )
     })
   })

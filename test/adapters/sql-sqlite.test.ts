@@ -93,3 +93,49 @@ describe('KyselyAdapter on SQLite: how values are stored', () => {
     }
   })
 })
+
+describe('migrate on SQLite: the session record columns on a Session table made without them', () => {
+  it('adds the seven nullable columns, keeps the rows, and the adapter then keeps the record', async () => {
+    const database = new Database(':memory:')
+    const old = new Kysely<unknown>({ dialect: new SqliteDialect({ database }) })
+    try {
+      // The Session table as Auth.js's Kysely schema (and an earlier migrate) made it.
+      database.exec(`create table "User" ("id" text primary key, "name" text, "email" text unique,
+          "emailVerified" text, "image" text);
+        create table "Session" ("id" text primary key, "userId" text not null references "User"("id") on delete cascade,
+          "sessionToken" text not null unique, "expires" text not null);
+        insert into "User" ("id", "email") values ('u1', 'old@example.com');
+        insert into "Session" ("id", "userId", "sessionToken", "expires")
+          values ('s1', 'u1', 'old-token', '2099-01-01T00:00:00.000Z');`)
+      const report = await migrate(old)
+      expect(report.added).toEqual(
+        ['createdAt', 'lastSeenAt', 'deviceSummary', 'clientAddress', 'method', 'amr', 'authTime'].map(
+          (column) => `Session.${column}`,
+        ),
+      )
+      const adapter = KyselyAdapter(old)
+      const kept = (await adapter.getSessionAndUser('old-token'))?.session
+      expect(kept).toMatchObject({ sessionToken: 'old-token', userId: 'u1', lastSeenAt: null, method: null })
+      const at = new Date('2026-03-04T05:06:07.089Z')
+      await adapter.createSession({
+        sessionToken: 'new-token',
+        userId: 'u1',
+        expires: new Date('2099-01-01T00:00:00.000Z'),
+        createdAt: at,
+        lastSeenAt: at,
+        method: 'github',
+        amr: '["fed"]',
+        authTime: at,
+      })
+      expect(
+        database.prepare('select "lastSeenAt", "amr" from "Session" where "sessionToken" = ?').get('new-token'),
+      ).toEqual({ lastSeenAt: '2026-03-04T05:06:07.089Z', amr: '["fed"]' })
+      const listed = await adapter.listSessionsByUser('u1')
+      expect(listed.find((session) => session.sessionToken === 'new-token')?.lastSeenAt).toEqual(at)
+      expect(listed).toHaveLength(2)
+      expect((await migrate(old)).added).toEqual([])
+    } finally {
+      await old.destroy()
+    }
+  })
+})

@@ -4,7 +4,7 @@
  * removed and when the expiry slides by `maxAge` (at most once per `updateAge`; every access at `updateAge: 0`).
  */
 import type { WrappedAdapter } from '../../types/adapters.js'
-import type { AdapterSession, AdapterUser } from '../../types/adapters.js'
+import type { AdapterSession, AdapterSessionRecord, AdapterUser } from '../../types/adapters.js'
 import { SignOutError } from '../../errors.js'
 import type { Session } from '../../types/index.js'
 import { emitAppEvent } from '../shared/app-events.js'
@@ -15,7 +15,14 @@ import { strategyNeutralSessionEffects } from './session-clearing.js'
 import { providerTokensOf } from '../token-refresh/provider-tokens.js'
 import { refreshTokenError, refreshVerdict } from '../token-refresh/refresh-verdict.js'
 import { buildProviderLogoutUrl, type ProviderLogoutTarget, type SessionLogoutInput } from './provider-logout.js'
-import { databaseSessionId, sessionRecordOf, writeSessionRecord } from './session-record.js'
+import {
+  databaseSessionId,
+  readSessionRecord,
+  rowHasRecord,
+  sessionRecordColumns,
+  sessionRecordOf,
+  writeSessionRecord,
+} from './session-record.js'
 import type { StoredSessionRecord } from '../../types/session-store.js'
 
 /**
@@ -95,11 +102,18 @@ export function databaseSessionEffects(
       return { type: 'SESSION_REFRESHED', changed: false }
     },
 
+    // The slide is when "last seen" is written: at most once per `updateAge`, in the same write as the expiry when
+    // the row keeps the record, never a write of its own on a check.
     async reissueSession() {
       const current = row as AdapterSession
       const expires = expiryFrom(env)
-      await adapter.updateSession({ sessionToken: current.sessionToken, expires })
-      await touchSessionRecord(env, current, expires)
+      const onRow = config.sessionRecordsOnRow === true && rowHasRecord(current)
+      await adapter.updateSession({
+        sessionToken: current.sessionToken,
+        expires,
+        ...(onRow ? seenNow(env) : {}),
+      })
+      if (!onRow) await touchSessionRecord(env, current, expires)
       outcome.issuedSession = { value: current.sessionToken, expires: expires.getTime() / 1000 }
       return { type: 'SESSION_REISSUED' }
     },
@@ -116,7 +130,7 @@ export function databaseSessionEffects(
       }
       try {
         const answered = await config.callbacks.session({
-          session: { ...current, user: owner, ...error },
+          session: { ...withoutRecord(current), user: owner, ...error },
           user: owner,
           token: undefined as never,
           newSession: params.trigger === 'update' ? updateData : undefined,
@@ -178,20 +192,38 @@ export async function createDatabaseSession(
 ): Promise<{ type: 'SESSION_ISSUED' }> {
   const sessionToken = env.config.session.generateSessionToken()
   const expires = expiryFrom(env)
-  await adapter.createSession({ sessionToken, userId, expires })
+  const fields = { id: databaseSessionId(sessionToken), userId, createdAt: env.nowMs, expiresAt: expires.getTime() }
+  // The sign-in is now: its time in epoch seconds, as OpenID Connect's `auth_time` (the issuer passes the same).
+  const record = sessionRecordOf(env, { ...fields, ...signIn, authTime: signIn.authTime ?? env.now }, sessionToken)
+  const onRow = env.config.sessionRecordsOnRow === true
+  const created = await adapter.createSession({
+    sessionToken,
+    userId,
+    expires,
+    ...(onRow ? sessionRecordColumns(record) : {}),
+  })
   env.outcome.issuedSession = { value: sessionToken, expires: expires.getTime() / 1000 }
-  if (env.config.sessionManagement) {
-    const fields = { id: databaseSessionId(sessionToken), userId, createdAt: env.nowMs, expiresAt: expires.getTime() }
-    await writeSessionRecord(env, sessionRecordOf(env, { ...fields, ...signIn }, sessionToken))
-  }
+  // The row answered without the record (a SQL table `migrate()` has not given the columns yet): the store keeps it.
+  if (env.config.sessionManagement && !(onRow && rowHasRecord(created))) await writeSessionRecord(env, record)
   return { type: 'SESSION_ISSUED' }
 }
 
+/** What a slide writes on a row that keeps the record: seen now, from this device and address when known. */
+function seenNow(env: EffectEnv): AdapterSessionRecord {
+  const device = env.device ?? {}
+  return {
+    lastSeenAt: new Date(env.nowMs),
+    ...(device.userAgent ? { deviceSummary: device.userAgent } : {}),
+    ...(device.clientAddress ? { clientAddress: device.clientAddress } : {}),
+  }
+}
+
 /**
- * Session management: the record of a database session that slid says when it was last seen, and from where. Its
- * sign-in time and method are kept from the record already there (a session from before session management was on
- * is listed from now). Its `authTime` is only ever the one written at sign-in: a record made here has none, for
- * "now" is when the session slid, not when anyone authenticated, and a step-up must not take one for the other.
+ * Session management, for a row that keeps no record: the store's record of a database session that slid says when
+ * it was last seen, and from where. Its sign-in time and method are kept from the record already there (a session
+ * from before session management was on is listed from now). Its `authTime` is only ever the one written at sign-in:
+ * a record made here has none, for "now" is when the session slid, not when anyone authenticated, and a step-up must
+ * not take one for the other.
  */
 async function touchSessionRecord(env: EffectEnv, row: AdapterSession, expires: Date): Promise<void> {
   const store = env.config.sessionManagement?.store
@@ -199,7 +231,7 @@ async function touchSessionRecord(env: EffectEnv, row: AdapterSession, expires: 
   const id = databaseSessionId(row.sessionToken)
   let known: StoredSessionRecord | undefined
   try {
-    known = (await store.list(row.userId)).find((record) => record.id === id)
+    known = await readSessionRecord(env.config, row)
   } catch {
     known = undefined
   }
@@ -213,6 +245,17 @@ async function touchSessionRecord(env: EffectEnv, row: AdapterSession, expires: 
     authTime: known?.authTime,
   }
   await writeSessionRecord(env, sessionRecordOf(env, fields, row.sessionToken))
+}
+
+/**
+ * The row as the `session` callback is handed it: without Authchart's record fields (an Auth.js row has none), so a
+ * callback that answers `{ ...session }` never puts the device, address or sign-in factors into the client's JSON.
+ * `createdAt` stays: Prisma's `Session` model had it before the record did.
+ */
+function withoutRecord(session: AdapterSession): AdapterSession {
+  const { lastSeenAt: _seen, deviceSummary: _device, clientAddress: _address, method: _method, ...rest } = session
+  const { amr: _amr, authTime: _authTime, ...kept } = rest
+  return kept
 }
 
 /** What the client sees of a database session when the app sets no callback: name, e-mail and image, as Auth.js. */

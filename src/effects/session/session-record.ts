@@ -2,10 +2,15 @@
  * Session management in the session handlers: the id a JWT session carries, its record (written at sign-in and when
  * the session slides, at most once per `updateAge`), and the revocation check made on every read. A database
  * session's id is a digest of its token, so the token itself never leaves the store.
+ *
+ * Where a database session's record is kept: on its row, when the adapter has `listSessionsByUser` (the memory,
+ * Redis and SQL adapters) and the row came back with the record (on SQL, once `migrate()` added the columns);
+ * otherwise in the session store, as a JWT session's. `readSessionRecord` is the one reader of it.
  */
 import { createHash } from 'node:crypto'
 import { FlowStoreUnavailable } from '../../errors.js'
 import { randomId } from '../../security/random.js'
+import type { AdapterSession, AdapterSessionRecord } from '../../types/adapters.js'
 import type { JWT } from '../../types/jwt.js'
 import type { SessionRecord, SessionStore, StoredSessionRecord } from '../../types/session-store.js'
 import type { EffectEnv } from '../shared/effect-env.js'
@@ -75,6 +80,79 @@ export function sessionRecordOf(
   }
 }
 
+/** Whether a row came back with its record: `lastSeenAt` is written with every record and only with one. */
+export function rowHasRecord(row: AdapterSession | null | undefined): boolean {
+  return row?.lastSeenAt instanceof Date && !Number.isNaN(row.lastSeenAt.getTime())
+}
+
+/** A record as the row's columns keep it (`amr` as JSON text). */
+export function sessionRecordColumns(record: StoredSessionRecord): AdapterSessionRecord {
+  return {
+    createdAt: new Date(record.createdAt),
+    lastSeenAt: new Date(record.lastSeenAt),
+    deviceSummary: record.userAgent ?? null,
+    clientAddress: record.clientAddress ?? null,
+    method: record.method ?? null,
+    amr: record.amr ? JSON.stringify(record.amr) : null,
+    authTime: record.authTime !== undefined ? new Date(record.authTime * 1000) : null,
+  }
+}
+
+function timeOf(value: Date | null | undefined): number | undefined {
+  const time = value instanceof Date ? value.getTime() : Number.NaN
+  return Number.isNaN(time) ? undefined : time
+}
+
+function parsedAmr(text: string | null | undefined): string[] | undefined {
+  if (typeof text !== 'string') return undefined
+  try {
+    return amrOf(JSON.parse(text))
+  } catch {
+    // A hand-edited or truncated column: the record is shown without its factors rather than not at all.
+    return undefined
+  }
+}
+
+/** The record a row keeps, or undefined when it keeps none (an Auth.js adapter, a table without the columns). */
+export function recordFromRow(row: AdapterSession): StoredSessionRecord | undefined {
+  const lastSeenAt = timeOf(row.lastSeenAt)
+  if (lastSeenAt === undefined) return undefined
+  const amr = parsedAmr(row.amr)
+  // The record keeps OpenID Connect's `auth_time` in epoch seconds; the row, a date.
+  const authTimeMs = timeOf(row.authTime)
+  const authTime = authTimeMs === undefined ? undefined : Math.floor(authTimeMs / 1000)
+  return {
+    id: databaseSessionId(row.sessionToken),
+    userId: row.userId,
+    createdAt: timeOf(row.createdAt) ?? lastSeenAt,
+    lastSeenAt,
+    expiresAt: row.expires.getTime(),
+    ...(row.deviceSummary ? { userAgent: row.deviceSummary } : {}),
+    ...(row.clientAddress ? { clientAddress: row.clientAddress } : {}),
+    ...(row.method ? { method: row.method } : {}),
+    ...(amr ? { amr } : {}),
+    ...(authTime !== undefined ? { authTime } : {}),
+    sessionToken: row.sessionToken,
+  }
+}
+
+/**
+ * The record of a database session, wherever it is kept: the row's own (read with the row, no further query), else
+ * the session store's (a row of an adapter or table without the record columns); undefined when neither has one.
+ * The one reader of a database session's record: the device list and the step-up check both come through here.
+ */
+export async function readSessionRecord(
+  config: { sessionManagement?: { store: SessionStore } },
+  row: AdapterSession,
+): Promise<StoredSessionRecord | undefined> {
+  const kept = recordFromRow(row)
+  if (kept) return kept
+  const store = config.sessionManagement?.store
+  if (!store) return undefined
+  const id = databaseSessionId(row.sessionToken)
+  return (await store.list(row.userId)).find((record) => record.id === id)
+}
+
 /**
  * Writes a session's record. A failure is logged and the request goes on: the session is valid all the same, it is
  * only missing from the device list until it slides again.
@@ -95,31 +173,27 @@ export async function writeSessionRecord(env: EffectEnv, record: StoredSessionRe
 }
 
 /**
- * What a database session records of its sign-in (`authTime`, `amr`): the one reader the step-up check uses, so the
- * place the record is kept can change behind it. Undefined when nothing is recorded (no session management, a
- * session from before it was on): a step-up then fails closed.
+ * What a database session records of its sign-in (`authTime`, `amr`), read through `readSessionRecord` (the row's own
+ * record, else the session store's): what the step-up check and the last-factor removal read. Undefined when nothing
+ * is recorded (an Auth.js adapter without session management, a session from before either): a step-up then fails
+ * closed.
  * @throws FlowStoreUnavailable (status 503) when the store cannot be read: neither "recent" nor "not recent" is known,
  *   and sending the user to sign in again would only loop while the store is down
  */
 export async function databaseSignInRecord(
   config: { sessionManagement?: { store: SessionStore } },
-  userId: string,
-  sessionToken: string,
+  row: AdapterSession,
 ): Promise<Pick<SessionRecord, 'authTime' | 'amr'> | undefined> {
-  const store = config.sessionManagement?.store
-  if (!store) return undefined
-  const id = databaseSessionId(sessionToken)
-  let records: StoredSessionRecord[]
+  let record: StoredSessionRecord | undefined
   try {
-    records = await store.list(userId)
+    record = await readSessionRecord(config, row)
   } catch (err) {
     throw new FlowStoreUnavailable('the session record could not be read', {
-      store: store.kind,
+      store: config.sessionManagement?.store.kind,
       status: 503,
       err: err instanceof Error ? err : undefined,
     })
   }
-  const record = records.find((candidate) => candidate.id === id)
   return record ? { authTime: record.authTime, amr: record.amr } : undefined
 }
 

@@ -57,6 +57,11 @@ export interface EffectConfig extends SessionTokenConfig {
   backchannelLogout?: BackchannelLogoutOptions
   /** Session management: the store of session records and revocations, when configured. */
   sessionManagement?: { store: SessionStore }
+  /**
+   * The adapter keeps database sessions' records on their rows (it has `listSessionsByUser`); an Auth.js adapter
+   * has not and is never handed the record's fields.
+   */
+  sessionRecordsOnRow?: boolean
   /** Providers whose tokens the session keeps and `getAccessToken` renews, by id (docs/token-refresh.md). */
   tokenRefresh?: ReadonlyMap<string, ResolvedTokenRefresh>
   /** Shares refreshes between instances (the Redis flow store offers one); without it, one process only. */

@@ -100,6 +100,13 @@ async function signIn(instance: Instance, username: string, userAgent: string): 
   return jar
 }
 
+/** The session cookie's value: a database session's token (a JWT session's token otherwise). */
+function sessionTokenOf(jar: CookieJar): string {
+  const found = [...jar.cookies].find(([name]) => name.includes('session-token'))
+  if (!found) throw new Error('no session cookie in the jar')
+  return found[1]
+}
+
 async function sessionOf(instance: Instance, jar: CookieJar): Promise<unknown> {
   const response = await call(instance, '/auth/session', { jar: cloneJar(jar) })
   expect(response.status).toBe(200)
@@ -201,6 +208,14 @@ for (const deployment of ['redis', 'cluster'] as const satisfies Deployment[]) {
         expect(page).toContain('Safari on iOS')
         const [phoneId] = await otherSessionIds(A(), laptop)
         expect(phoneId).toBeTruthy()
+        // A database session's record is on its row (the Redis adapter keeps it), not in the session store.
+        const rows = strategy === 'database' ? RedisAdapter(client, { prefix: `${prefix}data:` }) : undefined
+        const phoneToken = sessionTokenOf(phone)
+        if (rows) {
+          const row = (await rows.getSessionAndUser(phoneToken))?.session
+          expect(row).toMatchObject({ deviceSummary: 'Safari on iOS', method: 'credentials' })
+          expect(row?.lastSeenAt).toBeInstanceOf(Date)
+        }
 
         const load = loadOf(B(), [phone, laptop, ...others])
         await new Promise((resolve) => setTimeout(resolve, 300))
@@ -212,6 +227,8 @@ for (const deployment of ['redis', 'cluster'] as const satisfies Deployment[]) {
         const checks = await load.stop()
         expect(elapsed, B().log()).toBeLessThan(1000)
         expect(checks).toBeGreaterThan(20)
+        // Ending a database session deleted its row: refused on every instance with nothing to propagate.
+        if (rows) expect(await rows.getSessionAndUser(phoneToken)).toBeNull()
         // The device that signed the other out is still signed in, on both instances.
         expect(await sessionOf(A(), laptop)).toMatchObject({ user: { name: 'alice' } })
         expect(await sessionOf(B(), laptop)).toMatchObject({ user: { name: 'alice' } })
