@@ -232,8 +232,10 @@ async function passkeySite() {
 }
 
 /** A signed-in user of the memory adapter with a TOTP enrolment started (JSON), for the factor refusals. */
-async function factorSite() {
-  const adapter = MemoryAdapter()
+/** A signed-in user midway through enrolling TOTP; `recordless`: an adapter whose session rows keep no record. */
+async function factorSite(options: { recordless?: boolean } = {}) {
+  const { listSessionsByUser, ...recordless } = MemoryAdapter()
+  const adapter = options.recordless ? recordless : { ...recordless, listSessionsByUser }
   const user = await adapter.createUser({ id: 'u-ada', email: 'ada@example.com', emailVerified: null })
   const cfg = config({
     adapter,
@@ -611,8 +613,9 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
     expect((await factors({ intent: 'remove', factor: 'someone-elses' })).status).toBe(404)
   },
   'factor-reauth': async () => {
-    // The session records no sign-in time (`auth_time`): removing the last factor is refused.
-    const { factors, started, code } = await factorSite()
+    // The session records no sign-in time (`auth_time`; an Auth.js adapter's row, no session store): removing the
+    // last factor is refused.
+    const { factors, started, code } = await factorSite({ recordless: true })
     const confirmed = await factors({ intent: 'confirm', enrolment: started.enrolment, code: code() })
     const { factor } = (await confirmed.json()) as { factor: { id: string }; recoveryCodes: string[] }
     expect((await factors({ intent: 'remove', factor: factor.id })).status).toBe(403)
