@@ -36,11 +36,13 @@ async function callEventHandler<M>(
 
 /** The ids and names of a `signIn` or `signOut` message (never its tokens or profile). */
 function sessionAuditEvent(name: 'signIn' | 'signOut', message: unknown): SessionAuditEvent {
-  const fields = (typeof message === 'object' && message !== null ? message : {}) as Record<string, unknown>
+  const read = (value: unknown, key: string): unknown =>
+    typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined
   const idOf = (value: unknown, key: string): string | undefined => {
-    const id = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined
+    const id = read(value, key)
     return typeof id === 'string' ? id : undefined
   }
+  const fields = { user: read(message, 'user'), account: read(message, 'account') }
   if (name === 'signIn')
     return {
       type: 'sign-in',
@@ -49,5 +51,5 @@ function sessionAuditEvent(name: 'signIn' | 'signOut', message: unknown): Sessio
       method: idOf(fields.account, 'type'),
     }
   // A database session names its user; a JWT session's subject is the user id.
-  return { type: 'sign-out', userId: idOf(fields.session, 'userId') ?? idOf(fields.token, 'sub') }
+  return { type: 'sign-out', userId: idOf(read(message, 'session'), 'userId') ?? idOf(read(message, 'token'), 'sub') }
 }
