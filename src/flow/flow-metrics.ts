@@ -158,19 +158,21 @@ function errorType(err: unknown): string {
   return err instanceof Error ? err.name : '_OTHER'
 }
 
-let cached: { provider: MeterProvider; metrics: FlowMetrics | undefined } | undefined
+/** The instruments of each meter provider seen (undefined for the API's no-op one): made once per provider. */
+const byProvider = new WeakMap<MeterProvider, FlowMetrics | undefined>()
 
 /**
  * The instruments of the meter provider the app registered, or undefined while it registered none (or the lookup of
- * the API is not done yet: `loadTracing`). The instruments are made once per provider.
+ * the API is not done yet: `loadTracing`).
  */
 export function flowMetrics(): FlowMetrics | undefined {
   const otel = otelApi()
   if (!otel) return undefined
   const provider = otel.metrics.getMeterProvider()
-  if (cached?.provider === provider) return cached.metrics
+  if (byProvider.has(provider)) return byProvider.get(provider)
   const meter = provider.getMeter(instrumentationScope)
   // The API's no-op provider hands out its one no-op meter: no SDK is registered.
-  cached = { provider, metrics: meter === otel.createNoopMeter() ? undefined : new FlowMetrics(meter) }
-  return cached.metrics
+  const metrics = meter === otel.createNoopMeter() ? undefined : new FlowMetrics(meter)
+  byProvider.set(provider, metrics)
+  return metrics
 }
