@@ -12,6 +12,8 @@
  *   runtime makes (missing, forged, expired or replayed flows; events the machine does not accept) and the ones the
  *   machine records in its final context (`refusal`).
  * - Each step is logged at debug (`flow step`): machine, flow id, state, event, next state and the command it runs.
+ * - Each flow's end (a final state, a refusal, or a throw) is reported once: to the OpenTelemetry metrics
+ *   (flow-metrics.ts) and to the audit trail (`onEnd`), only when either listens.
  * - The app's `onTransition` hook observes; it never steers. A hook that throws is logged once per request and the
  *   flow goes on exactly as it would have without the hook.
  */
@@ -253,6 +255,7 @@ function reportEnd(input: RunFlowInput, metrics: FlowMetrics | undefined, end: F
   input.onEnd?.(end)
 }
 
+/** Where a refusal happened: the flow's id (when it has one), its state, its start, the instruments. */
 interface RefusedAt {
   flowId: string | undefined
   state: string
