@@ -11,6 +11,14 @@ import Credentials from '../src/providers/credentials.js'
 import { sealCompactJwe } from '../src/session/jwe.js'
 import { defaultOpenedTokenCapacity } from '../src/session/opened-tokens.js'
 import { compare, Jar, printTable, runOptions, type CaseResult, type Side } from './measure.js'
+import { metrics, trace } from '@opentelemetry/api'
+import {
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  InMemoryMetricExporter,
+  AggregationTemporality,
+} from '@opentelemetry/sdk-metrics'
+import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base'
 
 export const origin = 'http://localhost:3000'
 export const secret = 'bench-secret-bench-secret-bench-secret-42'
@@ -201,5 +209,52 @@ export async function runCoreBench(options: { quick?: boolean } = {}): Promise<R
     )
   }
 
-  return printTable('Core actions (in-process, one request at a time)', results, run)
+  const ratios = printTable('Core actions (in-process, one request at a time)', results, run)
+  return { ...ratios, ...(await runTracingCase(run)) }
+}
+
+/**
+ * The session check with an OpenTelemetry SDK registered (a tracer provider exporting in batches to an exporter that
+ * drops the spans, and a meter provider), against the same check with none: the overhead an app pays for traces and
+ * metrics (docs/observability.md). The global providers are switched in the untimed `prepare` step, once per round:
+ * each side runs its whole round in its own state. With no SDK the check takes the path every app without one takes.
+ */
+export async function runTracingCase(run: ReturnType<typeof runOptions>): Promise<Record<string, number>> {
+  const { ours } = configs()
+  const handler: Handler = (r) => Auth(r, ours)
+  const cookie = (await signIn(handler)).header()
+  await expectSession(handler, cookie, 'Authchart')
+  const dropping: SpanExporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} }
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(dropping)] })
+  const meterProvider = new MeterProvider({
+    readers: [
+      new PeriodicExportingMetricReader({
+        exporter: new InMemoryMetricExporter(AggregationTemporality.DELTA),
+        exportIntervalMillis: 60_000,
+      }),
+    ],
+  })
+  let sdkOn = false
+  const sdk = (on: boolean) => async () => {
+    if (sdkOn === on) return
+    sdkOn = on
+    if (on) {
+      trace.setGlobalTracerProvider(tracerProvider)
+      metrics.setGlobalMeterProvider(meterProvider)
+    } else {
+      trace.disable()
+      metrics.disable()
+    }
+  }
+  const check = get(handler, '/auth/session', cookie)
+  const result = await compare(
+    'GET /session, valid JWT: OpenTelemetry SDK registered (traces and metrics) / none',
+    { prepare: sdk(true), run: () => check.run(undefined, async (work) => work()) },
+    { prepare: sdk(false), run: () => check.run(undefined, async (work) => work()) },
+    run,
+  )
+  await sdk(false)()
+  await tracerProvider.shutdown()
+  await meterProvider.shutdown()
+  return printTable('Tracing overhead (in-process session check)', [result], run, ['SDK on', 'no SDK'])
 }

@@ -32,6 +32,8 @@ export const warningSentences: Readonly<Record<Exclude<WarningCode, RefusalCode>
   'unknown-action': 'A request under the auth base path names no action Authchart serves: it was answered with 400.',
   'client-input':
     'A request carried input that could not be used (an unreadable session cookie, a body that is not JSON, an unknown provider id): it was answered without a session.',
+  'audit-sink-failed':
+    'The audit sink (config.audit) threw or rejected: the record was lost, the request went on. Logged once until the sink works again.',
   'sveltekit-trusts-any-host':
     'This SvelteKit server trusts any Host header (trustHost, no AUTH_URL) without NODE_ENV=production: set AUTH_URL, or run it with NODE_ENV=production.',
 }

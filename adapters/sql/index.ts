@@ -7,3 +7,12 @@ export { schemas, type SchemaMapping } from './schema-mappings.js'
 export { migrate, type MigrationReport } from './migrate.js'
 export { KyselyAuth, tableNames, type AuthchartDatabase, type Database, type TableName } from './schema.js'
 export type { SqlDialect } from './dialect.js'
+export {
+  sqlAuditSink,
+  migrateAuditTable,
+  verifyAuditChain,
+  defaultAuditTable,
+  type SqlAuditSink,
+  type SqlAuditSinkOptions,
+  type AuditChainReport,
+} from './audit.js'

@@ -3,7 +3,7 @@
  * sign-in through a development mail sink (the links appear at `/dev/mail`); OpenID Connect through a development
  * OpenID provider started in this process on a loopback port; passkeys; the memory adapter and JWT sessions; the flow
  * audit trail printed to the console and shown live at `/dev/flow`, the flow inspector highlighting the state this
- * browser's flow is in.
+ * browser's flow is in, with the OpenTelemetry spans of the last flows below it when traces are on.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -20,6 +20,7 @@ import { describeEntry, toInspectorHtml } from '../../visualizations/index.js'
 import { createDevMailSink } from './dev-mail-sink.js'
 import { devClient, startDevOpenIdProvider } from './dev-openid-provider.js'
 import { createFlowWatch } from '../../visualizations/flow-watch.js'
+import { startDevTraces } from './dev-traces.js'
 
 const demoUsers: Record<string, { password: string; name: string; email: string }> = {
   ada: { password: 'lovelace', name: 'Ada Lovelace', email: 'ada@example.com' },
@@ -52,12 +53,18 @@ export interface DemoOptions {
   origins: string[]
   /** Receives the flow audit trail, one line per transition. */
   log?: (line: string) => void
+  /**
+   * Keep the flows' OpenTelemetry spans in memory and show the last traces on `/dev/flow` (when
+   * `@opentelemetry/sdk-trace-base` is installed). Registers a global tracer provider: one demo per process.
+   */
+  traces?: boolean
 }
 
 /** Builds the demo app and starts its development OP; `close` stops the OP. */
 export async function createDemoApp(options: DemoOptions) {
   const mail = createDevMailSink()
   const watch = createFlowWatch()
+  const traces = options.traces ? await startDevTraces() : undefined
   const devOp = await startDevOpenIdProvider({
     redirectUris: options.origins.map((origin) => `${origin}/auth/callback/dev-op`),
   })
@@ -134,13 +141,24 @@ export async function createDemoApp(options: DemoOptions) {
     live: { feedUrl: '/dev/flow.json', intervalMs: 700 },
   })
   app.get('/dev/flow', (_req, res) => {
-    res.set('cache-control', 'no-store').type('html').send(inspector)
+    // The recent traces, rendered as the page is asked for: reload to see the latest.
+    const html = traces ? inspector.replace('</body>', `${traces.html()}</body>`) : inspector
+    res.set('cache-control', 'no-store').type('html').send(html)
   })
   app.get('/dev/flow.json', (req, res) => {
     res.set('cache-control', 'no-store').json({ steps: watch.feed(req.get('cookie')) })
   })
 
-  return { app, authConfig, mail, devOp, close: () => devOp.close() }
+  return {
+    app,
+    authConfig,
+    mail,
+    devOp,
+    close: async () => {
+      await devOp.close()
+      await traces?.close()
+    },
+  }
 }
 
 /** A running demo. */
@@ -159,7 +177,7 @@ export interface RunningDemo {
  * callback URLs on `localhost` and `127.0.0.1`.
  */
 export async function startDemo(
-  options: { port?: number; hostname?: string; log?: (line: string) => void } = {},
+  options: { port?: number; hostname?: string; log?: (line: string) => void; traces?: boolean } = {},
 ): Promise<RunningDemo> {
   // The app is built once the port is known; until then the server answers 503.
   const ready: { app?: express.Express } = {}
@@ -176,6 +194,7 @@ export async function startDemo(
   const demo = await createDemoApp({
     origins: [`http://localhost:${port}`, `http://127.0.0.1:${port}`],
     log: options.log,
+    traces: options.traces,
   })
   ready.app = demo.app
   return {

@@ -1,5 +1,5 @@
 /**
- * The `authchart` command line: `authchart secret`, `authchart diagram`, `authchart migrate`, `--version`, `--help`.
+ * The `authchart` command line: `authchart secret`, `authchart diagram`, `authchart migrate`, `authchart audit verify`, `--version`, `--help`.
  * Each command's module is imported only when that command runs, and a command imports its optional dependencies
  * (kysely and the database drivers) only once its arguments are read, so `--help` works in any install.
  */
@@ -14,6 +14,8 @@ commands:
       write the flow diagrams of the machines, with the app's guards when --config names its config
   migrate [--dialect postgres|mysql|sqlite] [--url <url or file>]
       create the SQL schema of the Kysely adapter where it is missing
+  audit verify [--dialect postgres|mysql|sqlite] [--url <url or file>]
+      check the hash chain of the SQL audit trail; names the first deleted or edited row
 
 options:
   -h, --help     this text; \`authchart <command> --help\` (or \`authchart help <command>\`) for one command
@@ -26,6 +28,7 @@ const commands: Record<string, () => Promise<Command>> = {
   secret: async () => (await import('./secret.js')).runSecretCommand,
   diagram: async () => (await import('./diagram.js')).runDiagramCommand,
   migrate: async () => (await import('./migrate.js')).runMigrateCommand,
+  audit: async () => (await import('./audit.js')).runAuditCommand,
 }
 
 async function main(argv: string[]): Promise<number> {

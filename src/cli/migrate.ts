@@ -29,12 +29,12 @@ export interface MigrateCommandOptions {
   stderr?: (line: string) => void
 }
 
-interface MigrateTarget {
+export interface MigrateTarget {
   dialect: SqlDialect
   url: string
 }
 
-function parseArgs(argv: readonly string[], env: Record<string, string | undefined>): MigrateTarget | string {
+export function parseArgs(argv: readonly string[], env: Record<string, string | undefined>): MigrateTarget | string {
   let dialect: SqlDialect | undefined
   let url = env.DATABASE_URL
   for (let i = 0; i < argv.length; i++) {
@@ -72,16 +72,16 @@ function sqlitePath(url: string): string {
 }
 
 /** The package an optional dependency comes from, when `err` says it is not installed. */
-function missingPackage(err: unknown): string | null {
+export function missingPackage(err: unknown): string | null {
   if (!(err instanceof Error) || (err as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') return null
   const name = /Cannot find (?:package|module) '([^']+)'/.exec(err.message)?.[1]
   return name && !name.startsWith('.') && !name.startsWith('/') ? name : null
 }
 
-const drivers: Record<SqlDialect, string> = { postgres: 'pg', mysql: 'mysql2', sqlite: 'better-sqlite3' }
+export const drivers: Record<SqlDialect, string> = { postgres: 'pg', mysql: 'mysql2', sqlite: 'better-sqlite3' }
 
 /** The Kysely dialect for the target; drivers are imported only when their engine is asked for. */
-async function openDialect({ dialect, url }: MigrateTarget): Promise<Dialect> {
+export async function openDialect({ dialect, url }: MigrateTarget): Promise<Dialect> {
   const { MysqlDialect, PostgresDialect, SqliteDialect } = await import('kysely')
   if (dialect === 'postgres') {
     const { default: pg } = await import('pg')

@@ -14,6 +14,7 @@ import {
 } from '../types/adapters.js'
 import { AdapterError, AuthError, MissingAdapter, MissingAdapterMethods } from '../errors.js'
 import { withHint, type LoggerInstance } from '../logger.js'
+import { flowMetrics } from '../flow/flow-metrics.js'
 
 // The adapter types (the wrapped adapter effects receive included) live with the shared types.
 export type { AdapterMethodName, WrappedAdapter } from '../types/adapters.js'
@@ -126,9 +127,19 @@ export function wrapAdapter(
         logger.error(error)
         throw error
       }
+      // Timed into the adapter-call histogram only while the app has a metrics SDK (docs/observability.md).
+      const metrics = flowMetrics()
+      const start = metrics ? performance.now() : 0
       try {
-        return await withinDeadline(Promise.resolve((method as AdapterCall).apply(adapter, args)), name, timeoutMs)
+        const answer = await withinDeadline(
+          Promise.resolve((method as AdapterCall).apply(adapter, args)),
+          name,
+          timeoutMs,
+        )
+        metrics?.adapterCall(name, performance.now() - start, undefined)
+        return answer
       } catch (thrown) {
+        metrics?.adapterCall(name, performance.now() - start, thrown)
         const error =
           thrown instanceof AuthError
             ? thrown

@@ -11,6 +11,8 @@ import type { RequestContext } from './context.js'
 import { outboundOrigin } from './outbound-origin.js'
 import { clientAddress } from './client-address.js'
 import { userAgentSummary } from '../session/user-agent.js'
+import { auditFlowEnd, auditSessionEvent } from './audit-trail.js'
+import type { SessionAuditEvent } from '../effects/shared/effect-env.js'
 
 /** The environment of one request; its web `Request` is asked for only by effects that hand it to the app. */
 class RequestEffectEnv implements EffectEnv {
@@ -35,6 +37,10 @@ class RequestEffectEnv implements EffectEnv {
 
   get request(): Request {
     return this.ctx.req.request
+  }
+
+  audit(event: SessionAuditEvent): void {
+    auditSessionEvent(this.ctx, event)
   }
 
   /** Read for a session's record only (sign-in, a session sliding): a plain session check never asks. */
@@ -69,6 +75,7 @@ export function runMachine(
       now: ctx.now,
       logger: ctx.config.logger,
       onTransition: ctx.config.source.onTransition,
+      onEnd: auditFlowEnd(ctx),
       ...extra,
     })
   // The first flow waits for the one lookup of the OpenTelemetry API; every later one runs at once.

@@ -24,6 +24,8 @@ export interface FactorManagementEnv {
   secrets: readonly string[]
   events: Partial<EventCallbacks>
   logger: Pick<LoggerInstance, 'error'>
+  /** The audit trail's record of a factor change (when the app has `config.audit`). */
+  audit?: (change: { userId: string; method: string; outcome: 'enrolled' | 'removed' }) => void
 }
 
 /** A factor as the user sees it: never its secret. */
@@ -195,6 +197,11 @@ async function announce(
   name: 'factorEnrolled' | 'factorRemoved',
   message: { userId: string; factor: ShownFactor },
 ): Promise<void> {
+  env.audit?.({
+    userId: message.userId,
+    method: message.factor.type,
+    outcome: name === 'factorEnrolled' ? 'enrolled' : 'removed',
+  })
   const listener = env.events[name]
   if (!listener) return
   try {

@@ -17,6 +17,7 @@ import type { AdapterSession } from '../types/adapters.js'
 import type { AuthConfig } from '../types/index.js'
 import type { SessionRecord, SessionStore, StoredSessionRecord } from '../types/session-store.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
+import { auditAccountChange } from './audit-trail.js'
 
 /** A session as `listSessions` shows it: its record, and whether it is the one of the request. */
 export interface ListedSession extends SessionRecord {
@@ -139,6 +140,7 @@ async function endSessions(
   for (const record of records) if (record.sessionToken) await config.adapter?.deleteSession(record.sessionToken)
   const ids = records.map((record) => record.id)
   await store.revoke(userId, ids, revocationSeconds(config))
+  auditAccountChange(config, { type: 'session-revoked', userId, count: ids.length })
   await announce(config, { userId, sessionIds: ids, by })
   return ids.length
 }
@@ -224,6 +226,7 @@ export async function revokeUserSessions(config: AuthConfig, userId: string): Pr
   for (const record of records)
     if (record.sessionToken) await resolvedConfig.adapter?.deleteSession(record.sessionToken)
   await store.revokeUser(userId, Date.now(), revocationSeconds(resolvedConfig))
+  auditAccountChange(resolvedConfig, { type: 'session-revoked', userId, count: records.length })
   await announce(resolvedConfig, { userId, sessionIds: records.map((record) => record.id), by: 'app' })
   return records.length
 }

@@ -43,6 +43,11 @@ export function loadTracing(): Promise<void> {
   return lookup
 }
 
+/** The OpenTelemetry API once looked up (`loadTracing`), or undefined when the app does not have it (yet). */
+export function otelApi(): OtelApi | undefined {
+  return api ?? undefined
+}
+
 /** Whether the lookup is done, so a request can run without waiting for it. */
 export function tracingLoaded(): boolean {
   return api !== undefined

@@ -12,6 +12,8 @@
  *   runtime makes (missing, forged, expired or replayed flows; events the machine does not accept) and the ones the
  *   machine records in its final context (`refusal`).
  * - Each step is logged at debug (`flow step`): machine, flow id, state, event, next state and the command it runs.
+ * - Each flow's end (a final state, a refusal, or a throw) is reported once: to the OpenTelemetry metrics
+ *   (flow-metrics.ts) and to the audit trail (`onEnd`), only when either listens.
  * - The app's `onTransition` hook observes; it never steers. A hook that throws is logged once per request and the
  *   flow goes on exactly as it would have without the hook.
  */
@@ -33,8 +35,10 @@ import {
 import type { TransitionRecord } from '../types/flow-extensions.js'
 import type { FlowRecord, FlowStore } from '../types/flow-store.js'
 import { startFlowTrace, type FlowTrace } from './flow-tracing.js'
+import { flowEndKind, flowMetrics, type FlowEnd, type FlowMetrics } from './flow-metrics.js'
 
 export type { FlowContext, FlowEvent } from './compiled-machine.js'
+export type { FlowEnd } from './flow-metrics.js'
 
 /** An event that reports how a command ended, with its payload. */
 export type ResultEvent = FlowEvent
@@ -75,6 +79,8 @@ export interface RunFlowInput {
   flowId?: string
   /** For flows that wait for the browser; omitted for flows that end within the request. */
   persistence?: FlowPersistence
+  /** Told once when the flow ends or is refused (the audit trail); it observes, and must not throw. */
+  onEnd?: (end: FlowEnd) => void
 }
 
 export interface FlowResult {
@@ -110,10 +116,40 @@ export function toFlowRecord(
   return { v: version, m: machineId, s: snapshot.value, c: compact, x: expiresAt }
 }
 
-/** A loaded flow: its snapshot and the trace context its record kept. */
+/** A loaded flow: its snapshot, and the trace context and start time its record kept. */
 interface LoadedFlow {
   snapshot: CompiledSnapshot
   traceparent: string | undefined
+  /** Epoch milliseconds of the flow's first request, kept while someone measures flows. */
+  began?: number
+}
+
+/** Where a flow refused on load stood, for its trace, its metrics and the audit trail. */
+interface RejectedAt {
+  traceparent?: string
+  state?: string
+  began?: number
+}
+
+/** `call` timed into the flow-store histogram (when there are metrics). */
+function timedStoreCall<T>(
+  metrics: FlowMetrics | undefined,
+  operation: 'consume' | 'save',
+  store: FlowStore,
+  call: () => Promise<T>,
+): Promise<T> {
+  if (!metrics) return call()
+  const start = performance.now()
+  return call().then(
+    (value) => {
+      metrics.storeCall(operation, store.kind, performance.now() - start, undefined)
+      return value
+    },
+    (err: unknown) => {
+      metrics.storeCall(operation, store.kind, performance.now() - start, err)
+      throw err
+    },
+  )
 }
 
 /**
@@ -186,28 +222,52 @@ class TransitionReporter {
   }
 }
 
-async function loadSnapshot(ref: string, input: RunFlowInput, table: CompiledMachine): Promise<LoadedFlow> {
+async function loadSnapshot(
+  ref: string,
+  input: RunFlowInput,
+  table: CompiledMachine,
+  store: FlowStore,
+  metrics: FlowMetrics | undefined,
+): Promise<LoadedFlow> {
   // Consume before anything runs: under a single-use store a replayed or concurrent request finds nothing here.
-  const record = await input.persistence?.store.consume(ref)
+  const record = await timedStoreCall(metrics, 'consume', store, () => store.consume(ref))
   if (!record) throw new FlowRejected('flow not found, expired or already used', { check: 'flow' })
   const traceparent = typeof record.t === 'string' ? record.t : undefined
+  const began = typeof record.b === 'number' ? record.b : undefined
   try {
-    return { snapshot: fromFlowRecord(record, table, input.entry.version, input.now), traceparent }
+    return { snapshot: fromFlowRecord(record, table, input.entry.version, input.now), traceparent, began }
   } catch (error) {
     // A flow refused on load still ends the trace it began in, with the refusal's code.
-    if (error instanceof FlowRejected) (error as RejectedFlow).traceparent = traceparent
+    if (error instanceof FlowRejected) {
+      const at: RejectedAt = { traceparent, state: typeof record.s === 'string' ? record.s : undefined, began }
+      rejectedAt.set(error, at)
+    }
     throw error
   }
 }
 
-/** A flow refused while loading, with the trace context its record kept. */
-type RejectedFlow = FlowRejected & { traceparent?: string }
+/** Where each flow refused while loading stood (its trace context, state and start). */
+const rejectedAt = new WeakMap<FlowRejected, RejectedAt>()
 
-function refuse(input: RunFlowInput, error: FlowRejected, flowId: string | undefined, trace?: FlowTrace): never {
+/** Reports a flow's end to the metrics and to the app's audit trail (`onEnd`), when either listens. */
+function reportEnd(input: RunFlowInput, metrics: FlowMetrics | undefined, end: FlowEnd): void {
+  metrics?.flowEnded(end, flowEndKind(end))
+  input.onEnd?.(end)
+}
+
+/** Where a refusal happened: the flow's id (when it has one), its state, its start, the instruments. */
+interface RefusedAt {
+  flowId: string | undefined
+  state: string
+  began: number | undefined
+  metrics: FlowMetrics | undefined
+}
+
+function refuse(input: RunFlowInput, error: FlowRejected, at: RefusedAt, trace?: FlowTrace): never {
   const check = rejectionCheck(error, input.persistence?.store.kind)
   if (input.logger) {
     logRefusal(input.logger, check, {
-      flowId,
+      flowId: at.flowId,
       machine: input.entry.id,
       reason: error.message,
     })
@@ -216,6 +276,15 @@ function refuse(input: RunFlowInput, error: FlowRejected, flowId: string | undef
     trace.refused(check)
     trace.end('done')
   }
+  if (at.metrics || input.onEnd)
+    reportEnd(input, at.metrics, {
+      machine: input.entry.id,
+      flowId: at.flowId ?? flowIdOf(),
+      event: input.event.type,
+      state: at.state,
+      refusal: check,
+      durationMs: at.began === undefined ? undefined : Date.now() - at.began,
+    })
   throw error
 }
 
@@ -228,6 +297,10 @@ interface FlowRun {
   reporter: TransitionReporter | undefined
   /** This request's spans, when the app has an OpenTelemetry SDK. */
   trace: FlowTrace | undefined
+  /** The instruments, when the app has an OpenTelemetry metrics SDK. */
+  metrics: FlowMetrics | undefined
+  /** Epoch milliseconds of the flow's first request, while someone measures or audits flows. */
+  began: number | undefined
 }
 
 /**
@@ -239,16 +312,18 @@ interface FlowRun {
  */
 export function runFlow(input: RunFlowInput): FlowResult | Promise<FlowResult> {
   const table = compiledMachineOf(input.entry)
+  const metrics = flowMetrics()
   // A flow that lives within this request starts from the initial state: nothing to load, nothing to wait for.
-  const ref = input.persistence?.ref
-  if (!ref) return runFrom(input, table, { snapshot: table.initial, traceparent: undefined })
-  return loadSnapshot(ref, input, table).then(
-    (loaded) => runFrom(input, table, loaded),
+  const persistence = input.persistence
+  if (!persistence?.ref) return runFrom(input, table, { snapshot: table.initial, traceparent: undefined }, metrics)
+  return loadSnapshot(persistence.ref, input, table, persistence.store, metrics).then(
+    (loaded) => runFrom(input, table, loaded, metrics),
     (error: unknown) => {
       if (error instanceof FlowRejected) {
-        const traceparent = (error as RejectedFlow).traceparent
+        const at = rejectedAt.get(error)
+        const traceparent = at?.traceparent
         const trace = traceparent === undefined ? undefined : startFlowTrace(input.entry.id, flowIdOf, traceparent)
-        refuse(input, error, undefined, trace)
+        refuse(input, error, { flowId: undefined, state: at?.state ?? 'none', began: at?.began, metrics }, trace)
       }
       throw error
     },
@@ -258,7 +333,12 @@ export function runFlow(input: RunFlowInput): FlowResult | Promise<FlowResult> {
 /** An id for a flow that has none yet (a refusal log line, the app's hook or a trace reads it). */
 const flowIdOf = (): string => randomToken(9)
 
-function runFrom(input: RunFlowInput, table: CompiledMachine, loaded: LoadedFlow): FlowResult | Promise<FlowResult> {
+function runFrom(
+  input: RunFlowInput,
+  table: CompiledMachine,
+  loaded: LoadedFlow,
+  metrics: FlowMetrics | undefined,
+): FlowResult | Promise<FlowResult> {
   const { snapshot } = loaded
   // A resumed flow keeps the id it was given when it began, so both of its requests show up under one id.
   const stored = snapshot.context.flowId
@@ -269,6 +349,9 @@ function runFrom(input: RunFlowInput, table: CompiledMachine, loaded: LoadedFlow
     flowId: typeof stored === 'string' ? stored : input.flowId,
     reporter: undefined,
     trace: undefined,
+    metrics,
+    // The clock is read only when a flow's duration will be recorded or audited.
+    began: loaded.began ?? (metrics || input.onEnd ? Date.now() : undefined),
   }
   const trace = startFlowTrace(input.entry.id, () => (run.flowId ??= flowIdOf()), loaded.traceparent)
   // One-request flows get an id only when someone will read it (the audit hook or a refusal log line).
@@ -281,11 +364,20 @@ function runFrom(input: RunFlowInput, table: CompiledMachine, loaded: LoadedFlow
       input.logger,
     )
   }
-  if (!trace) return drive(run, input.event, maxCommandsPerRequest)
+  if (!trace && !metrics && !input.onEnd) return drive(run, input.event, maxCommandsPerRequest)
   run.trace = trace
-  // A flow that fails (a handler or a store throws) still ends its spans, marked as failed.
+  // A flow that fails (a handler or a store throws) still ends its spans, marked as failed, and is reported as an
+  // `error` end (a refusal was reported already, where it was decided).
   const failed = (error: unknown): never => {
-    trace.failed(error)
+    trace?.failed(error)
+    if (!(error instanceof FlowRejected))
+      reportEnd(input, metrics, {
+        machine: input.entry.id,
+        flowId: (run.flowId ??= flowIdOf()),
+        event: input.event.type,
+        state: 'error',
+        durationMs: run.began === undefined ? undefined : Date.now() - run.began,
+      })
     throw error
   }
   try {
@@ -313,7 +405,7 @@ function drive(run: FlowRun, first: FlowEvent, budget: number): FlowResult | Pro
           state: run.snapshot.value,
           event: event.type,
         }),
-        (run.flowId ??= flowIdOf()),
+        { flowId: (run.flowId ??= flowIdOf()), state: run.snapshot.value, began: run.began, metrics: run.metrics },
         run.trace,
       )
     }
@@ -363,6 +455,15 @@ function finish(run: FlowRun): FlowResult | Promise<FlowResult> {
   }
   if (snapshot.status === 'done' && isRefusalCheck(context.refusal)) run.trace?.refused(context.refusal)
   const traceparent = run.trace?.end(snapshot.status)
+  if (snapshot.status === 'done' && (run.metrics || input.onEnd))
+    reportEnd(input, run.metrics, {
+      machine: input.entry.id,
+      flowId: (run.flowId ??= flowIdOf()),
+      event: input.event.type,
+      state: snapshot.value,
+      refusal: isRefusalCheck(context.refusal) ? context.refusal : undefined,
+      durationMs: run.began === undefined ? undefined : Date.now() - run.began,
+    })
   const result = (ref: string | null): FlowResult => ({
     value: snapshot.value,
     context,
@@ -375,5 +476,8 @@ function finish(run: FlowRun): FlowResult | Promise<FlowResult> {
   if (!persistence || snapshot.status !== 'active') return result(null)
   const record = toFlowRecord(snapshot, input.entry.id, input.entry.version, input.now + persistence.maxAge)
   if (traceparent) record.t = traceparent
-  return persistence.store.save(record, persistence.ref).then(result)
+  if (run.began !== undefined) record.b = run.began
+  return timedStoreCall(run.metrics, 'save', persistence.store, () =>
+    persistence.store.save(record, persistence.ref),
+  ).then(result)
 }

@@ -18,6 +18,8 @@ export interface FlowRecord {
   x: number
   /** The W3C `traceparent` of the flow's trace, kept only while the app traces (OpenTelemetry). */
   t?: string
+  /** Epoch milliseconds of the flow's first request, kept only while the app measures or audits flows. */
+  b?: number
 }
 
 /** Storage of in-flight flows. Every method may throw `FlowStoreUnavailable`; none may throw anything else. */

@@ -15,6 +15,7 @@ import type { BackchannelLogoutOptions } from './logout-store.js'
 import type { SessionManagementOptions } from './session-store.js'
 import type { FactorMessage } from './factor-management.js'
 import type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
+import type { AuditSink } from './audit.js'
 import type { raw, skipCSRFCheck } from './symbols.js'
 
 export type {
@@ -54,6 +55,7 @@ export type { BackchannelLogoutOptions, LogoutStore } from './logout-store.js'
 export type { SessionManagementOptions, SessionRecord, SessionStore } from './session-store.js'
 export type { FactorMessage, FactorSummary } from './factor-management.js'
 export type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
+export type { AuditRecord, AuditRecordType, AuditSink } from './audit.js'
 export type {
   AccessTokenError,
   AccessTokenResult,
@@ -278,6 +280,12 @@ export interface AuthConfig {
   flows?: FlowExtensions
   /** Authchart: called for every machine transition, with no secrets in the record. */
   onTransition?: (record: TransitionRecord) => void
+  /**
+   * Authchart: the audit trail: one record per finished flow and per sign-in, sign-out, refusal, factor change and
+   * revoked sessions (docs/observability.md). Ready sinks: `jsonLinesAuditSink` (`authchart/audit`) and
+   * `sqlAuditSink` (`authchart/adapters/sql`).
+   */
+  audit?: AuditSink
   /** Authchart: milliseconds before a call to a provider endpoint is abandoned. Default 5000. */
   providerTimeout?: number
   /**

@@ -21,6 +21,7 @@ export type WarningCode =
   | 'credentials-user-unknown'
   | 'sveltekit-trusts-any-host'
   | 'client-input'
+  | 'audit-sink-failed'
   | RefusalCode
 
 export interface LoggerInstance {

@@ -7,7 +7,7 @@ import { Secret, TOTP } from 'otpauth'
 import { expect, it } from 'vitest'
 import { hashRecoveryCode } from '../../src/factors/recovery-codes.js'
 import type { Adapter, AdapterFactor } from '../../src/types/adapters.js'
-import type { FactorMessage } from '../../src/types/index.js'
+import type { AuditRecord, FactorMessage } from '../../src/types/index.js'
 import Credentials from '../../src/providers/credentials.js'
 import type { AdapterUser } from '../../src/types/adapters.js'
 import { CookieJar, csrfToken, send, signIn, testConfig } from '../support/auth-harness.js'
@@ -34,6 +34,7 @@ const staleCode = (secret: string) => appCode(secret, -10)
 
 function site({ adapter, users }: Awaited<ReturnType<FactorAdapterFactory>>) {
   const enrolled: FactorMessage[] = []
+  const audited: AuditRecord[] = []
   const removed: FactorMessage[] = []
   // The app records the sign-in time in the JWT, the `auth_time` the last-factor removal asks for; a test moves it.
   const signInClock = { offsetSeconds: 0 }
@@ -46,6 +47,7 @@ function site({ adapter, users }: Awaited<ReturnType<FactorAdapterFactory>>) {
       }),
     ],
     session: { strategy: 'jwt' },
+    audit: (record) => void audited.push(record),
     events: {
       factorEnrolled: (message) => void enrolled.push(message),
       factorRemoved: (message) => void removed.push(message),
@@ -57,7 +59,7 @@ function site({ adapter, users }: Awaited<ReturnType<FactorAdapterFactory>>) {
       },
     },
   })
-  return { config, enrolled, removed, signInClock, adapter, ada: users.ada.id, alan: users.alan.id }
+  return { config, enrolled, removed, audited, signInClock, adapter, ada: users.ada.id, alan: users.alan.id }
 }
 
 type Site = ReturnType<typeof site>
@@ -157,6 +159,13 @@ export function factorEnrolmentSuite(makeAdapter: FactorAdapterFactory): void {
       [s.ada, 'totp'],
       [s.ada, 'recovery-codes'],
     ])
+    // The audit trail has each enrolment: the user, the factor's type, never its secret or codes.
+    const changes = s.audited.filter((r) => r.type === 'factor-change')
+    expect(changes.map((r) => [r.userId, r.method, r.outcome])).toEqual([
+      [s.ada, 'totp', 'enrolled'],
+      [s.ada, 'recovery-codes', 'enrolled'],
+    ])
+    expect(JSON.stringify(s.audited)).not.toContain(secret)
 
     // The same token again (a double submit, a replay) makes no second factor.
     const replay = await post(s, ada, { intent: 'confirm', enrolment, code: appCode(secret, 1) })

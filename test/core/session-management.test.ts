@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { MemorySessionStore } from '../../src/flow/stores/logout.js'
 import { listSessions, revokeOtherSessions, revokeSession, revokeUserSessions } from '../../src/index.js'
 import type { SessionRecord, SessionStore } from '../../src/types/session-store.js'
+import type { AuditRecord } from '../../src/types/audit.js'
 import { CookieJar, origin, session, signIn, testConfig } from '../support/auth-harness.js'
 
 function appRequest(jar: CookieJar): Request {
@@ -77,7 +78,11 @@ describe('session management (JWT sessions, one process)', () => {
   })
 
   it('revokeOtherSessions keeps the current one; revokeUserSessions ends them all, a later sign-in works', async () => {
-    const config = testConfig({ sessionManagement: { store: new MemorySessionStore() } })
+    const audited: AuditRecord[] = []
+    const config = testConfig({
+      sessionManagement: { store: new MemorySessionStore() },
+      audit: (record) => void audited.push(record),
+    })
     const [a, b, c] = [new CookieJar(), new CookieJar(), new CookieJar()]
     for (const jar of [a, b, c]) await signIn(config, jar, 'ada')
     expect(await revokeOtherSessions(appRequest(a), config)).toBe(2)
@@ -87,6 +92,11 @@ describe('session management (JWT sessions, one process)', () => {
     await new Promise((resolve) => setTimeout(resolve, 2))
     expect(await revokeUserSessions(config, 'u-ada')).toBe(1)
     expect(await session(config, a)).toBeNull()
+    // Each revocation is one audit record with the user and how many sessions it ended.
+    expect(audited.filter((r) => r.type === 'session-revoked')).toEqual([
+      { type: 'session-revoked', userId: 'u-ada', count: 2, outcome: 'revoked', time: expect.any(String) },
+      { type: 'session-revoked', userId: 'u-ada', count: 1, outcome: 'revoked', time: expect.any(String) },
+    ])
     const again = new CookieJar()
     await signIn(config, again, 'ada')
     expect(await session(config, again)).toMatchObject({ user: { name: 'Ada Lovelace' } })

@@ -1,9 +1,10 @@
 /**
- * Without an OpenTelemetry SDK the flows start no span and draw no flow id for one: the API is present (a dev
+ * Without an OpenTelemetry SDK the flows start no span, make no instrument and draw no flow id for one: the API is present (a dev
  * dependency here), but no tracer provider is registered, so the runtime sees no tracer and runs as before.
  */
 import { describe, expect, it } from 'vitest'
 import { loadTracing, startFlowTrace, tracingLoaded } from '../../src/flow/flow-tracing.js'
+import { flowMetrics } from '../../src/flow/flow-metrics.js'
 import { CookieJar, session, signIn, testConfig } from '../support/auth-harness.js'
 
 describe('flow traces without an SDK', () => {
@@ -14,6 +15,8 @@ describe('flow traces without an SDK', () => {
     const trace = startFlowTrace('oauth', () => `flow-${++drawn}`, undefined)
     expect(trace).toBeUndefined()
     expect(drawn).toBe(0)
+    // No meter provider registered either: no instruments, nothing measured.
+    expect(flowMetrics()).toBeUndefined()
   })
 
   it('a sign-in and a session check run as before', async () => {

@@ -27,6 +27,7 @@ import { otpauthUri, enrolmentQrSvg } from '../../factors/enrolment.js'
 import { pageHeaders, pageLocaleOf } from '../page-locale.js'
 import { signedInSession, type SignedInSession } from '../user-resolution.js'
 import { ensureCsrfToken } from './read-only.js'
+import { auditAccountChange } from '../audit-trail.js'
 
 const jsonHeaders = { 'content-type': 'application/json', 'cache-control': 'no-store' }
 
@@ -39,7 +40,13 @@ function managementEnv(ctx: RequestContext): FactorManagementEnv {
     typeof source.listFactorsByUserId === 'function' &&
     typeof source.deleteFactor === 'function'
   if (!stores || !adapter) throw new UnknownAction('factors needs an adapter that stores second factors')
-  return { adapter, secrets: ctx.config.secrets, events: ctx.config.events, logger: ctx.config.logger }
+  return {
+    adapter,
+    secrets: ctx.config.secrets,
+    events: ctx.config.events,
+    logger: ctx.config.logger,
+    audit: (change) => auditAccountChange(ctx.config, { type: 'factor-change', ...change }),
+  }
 }
 
 /** Whether the client asked for JSON (an app with its own UI) rather than the built-in page. */

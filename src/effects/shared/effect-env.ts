@@ -68,6 +68,15 @@ export interface EffectConfig extends SessionTokenConfig {
   refreshLock?: TokenRefreshLock
 }
 
+/** A sign-in or sign-out, for the audit trail (names and ids only). */
+export interface SessionAuditEvent {
+  type: 'sign-in' | 'sign-out'
+  userId?: string
+  provider?: string
+  /** The provider's type (`oidc`, `oauth`, `email`, `credentials`, `webauthn`). */
+  method?: string
+}
+
 export interface EffectEnv {
   config: EffectConfig
   /** The site's origin. */
@@ -88,4 +97,6 @@ export interface EffectEnv {
   readonly device?: { userAgent?: string; clientAddress?: string }
   body?: Record<string, unknown>
   outcome: EffectOutcome
+  /** Records a sign-in or sign-out in the audit trail (a no-op without `config.audit`); never throws. */
+  audit?(event: SessionAuditEvent): void
 }
