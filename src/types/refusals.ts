@@ -49,6 +49,8 @@ export const refusalChecks = [
   'factor-code',
   'factor-unknown',
   'factor-reauth',
+  'second-factor-code',
+  'second-factor-limit',
 ] as const
 
 /** A stable name for one kind of refusal. */
