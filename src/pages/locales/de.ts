@@ -67,7 +67,7 @@ export const de: PageMessages = {
   secondFactor: {
     title: 'Bestätigung in zwei Schritten',
     intro: 'Geben Sie den Code aus Ihrer Authenticator-App ein, um die Anmeldung abzuschließen.',
-    codeLabel: 'Code',
+    codeLabel: 'Code aus der App',
     useRecovery: 'Gerät verloren? Verwenden Sie stattdessen einen Wiederherstellungscode.',
     recoveryLabel: 'Wiederherstellungscode',
     verify: 'Bestätigen',

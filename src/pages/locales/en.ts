@@ -24,7 +24,7 @@ export const enSessions: SessionsPageMessages = {
 export const enSecondFactor: SecondFactorPageMessages = {
   title: 'Two-step verification',
   intro: 'Enter the code from your authenticator app to finish signing in.',
-  codeLabel: 'Code',
+  codeLabel: 'Code from the app',
   useRecovery: 'Lost your device? Use a recovery code instead.',
   recoveryLabel: 'Recovery code',
   verify: 'Verify',

@@ -65,7 +65,7 @@ export const es: PageMessages = {
   secondFactor: {
     title: 'Verificación en dos pasos',
     intro: 'Introduce el código de tu aplicación de autenticación para terminar de iniciar sesión.',
-    codeLabel: 'Código',
+    codeLabel: 'Código de la aplicación',
     useRecovery: '¿Has perdido el dispositivo? Usa un código de recuperación.',
     recoveryLabel: 'Código de recuperación',
     verify: 'Verificar',

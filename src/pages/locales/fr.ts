@@ -66,7 +66,7 @@ export const fr: PageMessages = {
   secondFactor: {
     title: 'Validation en deux étapes',
     intro: 'Saisissez le code de votre application d’authentification pour terminer la connexion.',
-    codeLabel: 'Code',
+    codeLabel: 'Code de l’application',
     useRecovery: 'Appareil perdu ? Utilisez plutôt un code de récupération.',
     recoveryLabel: 'Code de récupération',
     verify: 'Valider',

@@ -63,7 +63,7 @@ export const ja: PageMessages = {
   secondFactor: {
     title: '2 段階認証',
     intro: 'サインインを完了するには、認証アプリのコードを入力してください。',
-    codeLabel: 'コード',
+    codeLabel: 'アプリのコード',
     useRecovery: 'デバイスをなくした場合は、リカバリーコードを使用してください。',
     recoveryLabel: 'リカバリーコード',
     verify: '確認',
