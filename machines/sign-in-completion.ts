@@ -91,6 +91,8 @@ export type CompletionEvent =
       challenge?: string
       expiresAt?: number
       account?: FlowAccount
+      /** The stored user's id, when the method knows it by now and the machine's copy may not. */
+      userId?: string
     }
   | { type: 'FACTOR_CHECK_FAILED' }
   /** The browser posted an answer to the challenge (the code itself stays with the request's handlers). */
@@ -153,9 +155,12 @@ export function completionActions<C extends CompletionContext, E extends EventOb
       return (error ? { error } : {}) as Partial<C>
     }),
     /** A challenge begins: its id, deadline and the account the session will need once it is passed. */
-    beginSecondFactor: assign<C, E, undefined, E, never>(({ event }) => {
-      const e = event as { challenge?: unknown; expiresAt?: unknown; account?: FlowAccount }
+    beginSecondFactor: assign<C, E, undefined, E, never>(({ context, event }) => {
+      const e = event as { challenge?: unknown; expiresAt?: unknown; account?: FlowAccount; userId?: unknown }
       return {
+        // The user as stored (an OAuth sign-in knows the provider's profile until then): the challenge's answer is
+        // checked against this id's factors, and the session is issued to it.
+        ...(typeof e.userId === 'string' ? { user: { ...context.user, id: e.userId } } : {}),
         secondFactorChallenge: typeof e.challenge === 'string' ? e.challenge : undefined,
         secondFactorExpiresAt: typeof e.expiresAt === 'number' ? e.expiresAt : undefined,
         secondFactorAccount: e.account,

@@ -132,7 +132,8 @@ export function secondFactorHandlers(
   return {
     checkSecondFactor({ providerId, user }) {
       const { user: fullUser, account, passkeyVerified } = subject()
-      const userId = user.id
+      // The method's own user (the stored one) comes first: an OAuth machine's copy may still be the profile's id.
+      const userId = typeof fullUser?.id === 'string' && fullUser.id !== '' ? fullUser.id : user.id
       const check = async (): Promise<CheckAnswer> => {
         const factors = userId && input.factors ? await input.factors.listFactorsByUserId(userId) : []
         const enrolled = factors.some((factor) => factor.type === 'totp')
@@ -149,6 +150,7 @@ export function secondFactorHandlers(
           enrolled: true,
           mustEnrol: false,
           countsAsTwo,
+          userId,
           challenge: randomToken(16),
           expiresAt: env.now + settings.challengeSeconds,
           account: flowAccountOf(account, providerId, userId),
