@@ -52,6 +52,8 @@ export interface CompletionContext {
   secondFactorAccount?: FlowAccount
   /** The attempt being checked is the last the challenge or the account allows: a wrong code ends the challenge. */
   secondFactorLastAttempt?: boolean
+  /** A wrong answer came before: the challenge waits for another. */
+  secondFactorRejected?: boolean
   /** The factor that passed the challenge; absent when there was none. */
   secondFactorUsed?: SecondFactorKind
   /** The policy wants a factor this user has not enrolled: signed in, then sent to enrolment. */
@@ -168,7 +170,11 @@ export function completionActions<C extends CompletionContext, E extends EventOb
     }),
     /** Whether this attempt is the last one allowed. Reset after a wrong code, so the waiting state is the same again. */
     keepFactorAttempt: assign<C, E, undefined, E, never>(({ event }) => {
-      return { secondFactorLastAttempt: isLastFactorAttempt({ event }) ? true : undefined } as Partial<C>
+      return {
+        secondFactorLastAttempt: isLastFactorAttempt({ event }) ? true : undefined,
+        // The challenge page says the last answer was wrong.
+        ...(event.type === 'FACTOR_REJECTED' ? { secondFactorRejected: true } : {}),
+      } as Partial<C>
     }),
     /** Passed: which factor did it; the challenge's own fields are no longer needed. */
     passSecondFactor: assign<C, E, undefined, E, never>(({ event }) => {
@@ -178,6 +184,7 @@ export function completionActions<C extends CompletionContext, E extends EventOb
         secondFactorChallenge: undefined,
         secondFactorExpiresAt: undefined,
         secondFactorLastAttempt: undefined,
+        secondFactorRejected: undefined,
       } as Partial<C>
     }),
     requireFactorEnrolment: assign<C, E, undefined, E, never>(
