@@ -475,7 +475,7 @@ export const emailMachine = setup({
             params: ({ context }: { context: EmailContext }) => ({ identifier: context.identifier ?? '' }),
           },
           on: {
-            USER_SAVED: { target: 'issuingSession', actions: 'keepSavedUser' as const },
+            USER_SAVED: { target: 'checkingSecondFactor', actions: 'keepSavedUser' as const },
             USER_SAVE_FAILED: {
               target: '#email.failed',
               actions: { type: 'fail' as const, params: { error: 'EmailCreateAccount' as const } },

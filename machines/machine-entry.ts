@@ -13,6 +13,10 @@ export const machineConventions = {
   issueSessionCommand: 'issueSession',
   /** Entry command that runs the app's `redirect` callback; the only source of a redirect target. */
   redirectCommand: 'runRedirectCallback',
+  /** Entry command that asks whether the user must pass a second factor. Every path to a session passes it. */
+  secondFactorCheckCommand: 'checkSecondFactor',
+  /** Entry command that checks the answer to a second-factor challenge. */
+  secondFactorVerifyCommand: 'verifySecondFactor',
 } as const
 
 /** One registered machine. */

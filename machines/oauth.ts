@@ -143,7 +143,7 @@ const userSteps = {
           target: '#oauth.failed',
           actions: { type: 'fail' as const, params: { error: 'OAuthAccountNotLinked' as const } },
         },
-        { target: 'issuingSession' as const },
+        { target: 'checkingSecondFactor' as const },
       ],
       // Someone is signed in and the provider account is new: it is linked to them.
       SIGNED_IN_USER_FOUND: [
@@ -189,7 +189,7 @@ const userSteps = {
     description: 'A new user and its account are created (createUser and linkAccount events).',
     entry: { type: 'createUser' as const, params: providerOf },
     on: {
-      USER_CREATED: { target: 'issuingSession', actions: 'signedUp' as const },
+      USER_CREATED: { target: 'checkingSecondFactor', actions: 'signedUp' as const },
       USER_CREATE_FAILED: {
         target: '#oauth.failed',
         actions: { type: 'fail' as const, params: { error: 'OAuthCreateAccount' as const } },
@@ -200,7 +200,7 @@ const userSteps = {
     description: 'The provider account is linked to an existing user (linkAccount event).',
     entry: { type: 'linkAccount' as const, params: providerOf },
     on: {
-      ACCOUNT_LINKED: { target: 'issuingSession' as const },
+      ACCOUNT_LINKED: { target: 'checkingSecondFactor' as const },
       ACCOUNT_LINK_FAILED: {
         target: '#oauth.failed',
         actions: { type: 'fail' as const, params: { error: 'OAuthAccountNotLinked' as const } },

@@ -8,10 +8,26 @@
  * definition; the machine enters it once its user is known. The compiled runtime, the diagrams and the path tests
  * all read the composed graph (src/flow/compiled-machine.ts supports compound states for this). It leaves through
  * the machine's own final states, named by id: `signedIn`, `redirected` and `failed`.
+ *
+ * The second factor (docs/second-factors.md) lives here too, once, between the method's own step and the session:
+ * a user with an enrolled factor is stopped at `awaitingSecondFactor` (the flow is stored like every waiting flow,
+ * so any instance can finish it), each code is counted before it is checked, and only a verified factor reaches
+ * `issuingSession`.
  */
-import { assign, type EventObject } from 'xstate'
+import { assign, not, type EventObject } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
 import type { RefusalCheck } from '../src/types/refusals.js'
+import type { ProviderType } from '../src/types/providers.js'
+import {
+  isCsrfVerified,
+  isFactorAttemptOverLimit,
+  isFactorEnrolled,
+  isFirstFactorTwo,
+  isChallengeExpired,
+  isLastFactorAttempt,
+  mustEnrolFactor,
+  wasLastFactorAttempt,
+} from '../src/security/flow-guards.js'
 import { command } from './contract.js'
 
 /** The user as a sign-in machine keeps it: id, name, e-mail and image only. */
@@ -29,7 +45,29 @@ export interface CompletionContext {
   redirectTo?: string
   error?: ErrorType
   refusal?: RefusalCheck
+  /** The challenge under way: its id (what its attempts are counted under) and when it ends (epoch seconds). */
+  secondFactorChallenge?: string
+  secondFactorExpiresAt?: number
+  /** The account of the sign-in, without provider tokens, kept while the challenge waits (the session needs it). */
+  secondFactorAccount?: FlowAccount
+  /** The attempt being checked is the last the challenge or the account allows: a wrong code ends the challenge. */
+  secondFactorLastAttempt?: boolean
+  /** A wrong answer came before: the challenge waits for another. */
+  secondFactorRejected?: boolean
+  /** The factor that passed the challenge; absent when there was none. */
+  secondFactorUsed?: SecondFactorKind
+  /** The policy wants a factor this user has not enrolled: signed in, then sent to enrolment. */
+  secondFactorEnrolmentRequired?: boolean
 }
+
+/** The factors a challenge accepts: a TOTP code, a recovery code, a passkey of the same user. */
+export type SecondFactorKind = 'otp' | 'recovery' | 'webauthn'
+
+/** The account a sign-in carries, as a waiting challenge keeps it (provider tokens are not kept). */
+export type FlowAccount = { provider: string; type: ProviderType; providerAccountId: string }
+
+/** Wrong codes one challenge allows; the next request finds it ended (docs/security.md, second-factor-limit). */
+export { factorAttemptsPerChallenge as maxAttemptsPerChallenge } from '../src/security/flow-guards.js'
 
 /** The result events of the completion's commands. */
 export type CompletionEvent =
@@ -42,9 +80,44 @@ export type CompletionEvent =
   | { type: 'SESSION_ISSUED' }
   | { type: 'SESSION_FAILED'; error: ErrorType }
   | { type: 'SIGNIN_ANNOUNCED' }
+  /**
+   * What the second-factor check found: whether the user has an enrolled factor, whether the app's policy wants one
+   * it has not enrolled, whether the first factor counts as two (a passkey with user verification), and, for an
+   * enrolled user, the new challenge's id and deadline.
+   */
+  | {
+      type: 'SECOND_FACTOR_CHECKED'
+      enrolled: boolean
+      mustEnrol: boolean
+      countsAsTwo: boolean
+      challenge?: string
+      expiresAt?: number
+      account?: FlowAccount
+      /** The stored user's id, when the method knows it by now and the machine's copy may not. */
+      userId?: string
+    }
+  | { type: 'FACTOR_CHECK_FAILED' }
+  /** The browser posted an answer to the challenge (the code itself stays with the request's handlers). */
+  | { type: 'SECOND_FACTOR_SUBMITTED'; csrfVerified: boolean; now: number }
+  /** Attempts counted so far on this challenge and on the account (this one included), and the account's limit. */
+  | { type: 'FACTOR_ATTEMPT_RESERVED'; attempts: number; accountAttempts: number; accountLimit: number }
+  | { type: 'FACTOR_ATTEMPT_RESERVE_FAILED' }
+  | { type: 'FACTOR_VERIFIED'; factor: SecondFactorKind }
+  | { type: 'FACTOR_REJECTED' }
+  | { type: 'FACTOR_VERIFY_FAILED' }
 
-/** Who is signing in, as the completion's commands are told. */
-type Subject = { providerId: string; user: FlowUser; isNewUser: boolean }
+/**
+ * Who is signing in, as the completion's commands are told. `account` is set once a challenge was passed: the
+ * request that finishes it has only what the stopped sign-in kept.
+ */
+type Subject = {
+  providerId: string
+  user: FlowUser
+  isNewUser: boolean
+  account?: FlowAccount
+  /** The second factor the challenge verified, when there was one: the session's `amr` records it. */
+  secondFactor?: SecondFactorKind
+}
 
 /** The completion's commands, with one params shape for every method; spread into each machine's `setup`. */
 export const completionCommands = {
@@ -53,6 +126,9 @@ export const completionCommands = {
   runSignInCallback: command<{ providerId: string; user: FlowUser; verificationRequest?: true }>(),
   issueSession: command<Subject>(),
   emitSignInEvent: command<Subject>(),
+  checkSecondFactor: command<{ providerId: string; user: FlowUser }>(),
+  reserveFactorAttempt: command<{ userId: string; challenge: string }>(),
+  verifySecondFactor: command<{ providerId: string; userId: string; challenge: string }>(),
 }
 
 /** What each of the completion's commands may answer. */
@@ -61,6 +137,9 @@ export const completionContract = {
   runSignInCallback: ['SIGNIN_ALLOWED', 'SIGNIN_DENIED', 'SIGNIN_REDIRECTED', 'SIGNIN_FAILED'],
   issueSession: ['SESSION_ISSUED', 'SESSION_FAILED'],
   emitSignInEvent: ['SIGNIN_ANNOUNCED'],
+  checkSecondFactor: ['SECOND_FACTOR_CHECKED', 'FACTOR_CHECK_FAILED'],
+  reserveFactorAttempt: ['FACTOR_ATTEMPT_RESERVED', 'FACTOR_ATTEMPT_RESERVE_FAILED'],
+  verifySecondFactor: ['FACTOR_VERIFIED', 'FACTOR_REJECTED', 'FACTOR_VERIFY_FAILED'],
 } as const
 
 /**
@@ -84,11 +163,48 @@ export function completionActions<C extends CompletionContext, E extends EventOb
       const error = (event as { error?: ErrorType }).error
       return (error ? { error } : {}) as Partial<C>
     }),
+    /** A challenge begins: its id, deadline and the account the session will need once it is passed. */
+    beginSecondFactor: assign<C, E, undefined, E, never>(({ context, event }) => {
+      const e = event as { challenge?: unknown; expiresAt?: unknown; account?: FlowAccount; userId?: unknown }
+      return {
+        // The user as stored (an OAuth sign-in knows the provider's profile until then): the challenge's answer is
+        // checked against this id's factors, and the session is issued to it.
+        ...(typeof e.userId === 'string' ? { user: { ...context.user, id: e.userId } } : {}),
+        secondFactorChallenge: typeof e.challenge === 'string' ? e.challenge : undefined,
+        secondFactorExpiresAt: typeof e.expiresAt === 'number' ? e.expiresAt : undefined,
+        secondFactorAccount: e.account,
+      } as Partial<C>
+    }),
+    /** Whether this attempt is the last one allowed. Reset after a wrong code, so the waiting state is the same again. */
+    keepFactorAttempt: assign<C, E, undefined, E, never>(({ event }) => {
+      return {
+        secondFactorLastAttempt: isLastFactorAttempt({ event }) ? true : undefined,
+        // The challenge page says the last answer was wrong.
+        ...(event.type === 'FACTOR_REJECTED' ? { secondFactorRejected: true } : {}),
+      } as Partial<C>
+    }),
+    /** Passed: which factor did it; the challenge's own fields are no longer needed. */
+    passSecondFactor: assign<C, E, undefined, E, never>(({ event }) => {
+      const factor = (event as { factor?: SecondFactorKind }).factor
+      return {
+        secondFactorUsed: factor,
+        secondFactorChallenge: undefined,
+        secondFactorExpiresAt: undefined,
+        secondFactorLastAttempt: undefined,
+        secondFactorRejected: undefined,
+      } as Partial<C>
+    }),
+    requireFactorEnrolment: assign<C, E, undefined, E, never>(
+      () => ({ secondFactorEnrolmentRequired: true }) as Partial<C>,
+    ),
   }
 }
 
 /** The name of the compound state in every sign-in machine. */
 export const completionState = 'completingSignIn'
+
+/** Where a method's own step goes once the user is saved: the second-factor check, never straight to the session. */
+export const secondFactorEntry = 'checkingSecondFactor'
 
 type Args = { context: CompletionContext; event: { type: string } }
 
@@ -96,6 +212,8 @@ const subjectOf = ({ context }: { context: CompletionContext }): Subject => ({
   providerId: context.providerId ?? '',
   user: context.user ?? {},
   isNewUser: context.isNewUser === true,
+  ...(context.secondFactorAccount ? { account: context.secondFactorAccount } : {}),
+  ...(context.secondFactorUsed ? { secondFactor: context.secondFactorUsed } : {}),
 })
 
 /** The targets that leave the completion: the machine's own final states. */
@@ -130,7 +248,7 @@ export function signInCompletion<Steps extends object = Record<never, never>>(
         },
         on: {
           SIGNIN_ALLOWED: [
-            { guard: { type: 'allowSignIn' as const }, target: saveUser?.initial ?? 'issuingSession' },
+            { guard: { type: 'allowSignIn' as const }, target: saveUser?.initial ?? secondFactorEntry },
             denied,
           ],
           SIGNIN_DENIED: denied,
@@ -159,6 +277,107 @@ export function signInCompletion<Steps extends object = Record<never, never>>(
         },
       },
       ...(saveUser?.states as Steps),
+      checkingSecondFactor: {
+        description:
+          "Does this user have to pass a second factor? An enrolled user always does (unless the first factor counts as two); the app's policy may want one the user has not enrolled.",
+        entry: {
+          type: 'checkSecondFactor' as const,
+          params: ({ context }: Args) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }),
+        },
+        on: {
+          SECOND_FACTOR_CHECKED: [
+            { guard: isFirstFactorTwo, target: 'issuingSession' },
+            { guard: isFactorEnrolled, target: 'awaitingSecondFactor', actions: 'beginSecondFactor' as const },
+            { guard: mustEnrolFactor, target: 'issuingSession', actions: 'requireFactorEnrolment' as const },
+            { target: 'issuingSession' },
+          ],
+          FACTOR_CHECK_FAILED: {
+            target: exit.failed,
+            actions: { type: 'fail' as const, params: { error: 'CallbackRouteError' as const } },
+          },
+        },
+      },
+      awaitingSecondFactor: {
+        description:
+          'Stopped until the browser posts a code (or a recovery code, or a passkey assertion); the flow is stored, so any instance can finish it.',
+        tags: ['awaitingBrowser' as const],
+        on: {
+          SECOND_FACTOR_SUBMITTED: [
+            {
+              guard: not(isCsrfVerified),
+              target: exit.failed,
+              actions: { type: 'fail' as const, params: { error: 'MissingCSRF' as const, check: 'csrf' as const } },
+            },
+            {
+              guard: isChallengeExpired,
+              target: exit.failed,
+              actions: {
+                type: 'fail' as const,
+                params: { error: 'AccessDenied' as const, check: 'flow-expired' as const },
+              },
+            },
+            { target: 'reservingFactorAttempt' },
+          ],
+        },
+      },
+      reservingFactorAttempt: {
+        description:
+          'The attempt is counted on the challenge and on the account, atomically, before the code is checked: parallel guesses each spend one.',
+        entry: {
+          type: 'reserveFactorAttempt' as const,
+          params: ({ context }: Args) => ({
+            userId: context.user?.id ?? '',
+            challenge: context.secondFactorChallenge ?? '',
+          }),
+        },
+        on: {
+          FACTOR_ATTEMPT_RESERVED: [
+            {
+              guard: isFactorAttemptOverLimit,
+              target: exit.failed,
+              actions: {
+                type: 'fail' as const,
+                params: { error: 'AccessDenied' as const, check: 'second-factor-limit' as const },
+              },
+            },
+            { target: 'verifyingSecondFactor', actions: 'keepFactorAttempt' as const },
+          ],
+          FACTOR_ATTEMPT_RESERVE_FAILED: {
+            target: exit.failed,
+            actions: { type: 'fail' as const, params: { error: 'CallbackRouteError' as const } },
+          },
+        },
+      },
+      verifyingSecondFactor: {
+        description:
+          'The answer is checked against the user’s factors: a TOTP step or a recovery code is spent once; a wrong answer on the last attempt ends the challenge.',
+        entry: {
+          type: 'verifySecondFactor' as const,
+          params: ({ context }: Args) => ({
+            providerId: context.providerId ?? '',
+            userId: context.user?.id ?? '',
+            challenge: context.secondFactorChallenge ?? '',
+          }),
+        },
+        on: {
+          FACTOR_VERIFIED: { target: 'issuingSession', actions: 'passSecondFactor' as const },
+          FACTOR_REJECTED: [
+            {
+              guard: wasLastFactorAttempt,
+              target: exit.failed,
+              actions: {
+                type: 'fail' as const,
+                params: { error: 'AccessDenied' as const, check: 'second-factor-limit' as const },
+              },
+            },
+            { target: 'awaitingSecondFactor', actions: 'keepFactorAttempt' as const },
+          ],
+          FACTOR_VERIFY_FAILED: {
+            target: exit.failed,
+            actions: { type: 'fail' as const, params: { error: 'CallbackRouteError' as const } },
+          },
+        },
+      },
       issuingSession: {
         description:
           'The jwt callback shapes the token (trigger signUp for a user created here) and the session cookie is written (or the database session created).',

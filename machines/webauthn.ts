@@ -173,7 +173,10 @@ function isRegistering({ context }: Args): boolean {
 const passkeySteps = {
   choosingPasskeyStep: {
     description: 'A registration stores the new passkey before the session; an authentication goes on to the session.',
-    always: [{ guard: isRegistering, target: 'savingRegistration' as const }, { target: 'issuingSession' as const }],
+    always: [
+      { guard: isRegistering, target: 'savingRegistration' as const },
+      { target: 'checkingSecondFactor' as const },
+    ],
   },
   savingRegistration: {
     description:
@@ -187,7 +190,7 @@ const passkeySteps = {
       }),
     },
     on: {
-      REGISTRATION_SAVED: { target: 'issuingSession' as const, actions: 'keepSavedRegistration' as const },
+      REGISTRATION_SAVED: { target: 'checkingSecondFactor' as const, actions: 'keepSavedRegistration' as const },
       // The address was taken between the options and the callback.
       ADDRESS_TAKEN: {
         target: '#webauthn.failed',

@@ -21,6 +21,7 @@ import { backchannelLogoutAction } from './actions/backchannel-logout.js'
 import { sessionAction, signOutAction } from './actions/session.js'
 import { revokeSessionsAction, sessionsPageAction } from './actions/sessions.js'
 import { factorsAction, factorsPageAction } from './actions/factors.js'
+import { secondFactorAction, secondFactorPageAction } from './actions/second-factor.js'
 import { webAuthnOptionsAction } from './actions/webauthn.js'
 import { resolveConfig, type ResolvedConfig } from './config.js'
 import { assertConfig, reportConfigurationProblem, untrustedHost } from './config-assertion.js'
@@ -49,6 +50,7 @@ const getRoutes: Partial<Record<AuthAction, Handler>> = {
   session: sessionAction,
   sessions: sessionsPageAction,
   factors: factorsPageAction,
+  'second-factor': secondFactorPageAction,
   signin: signInPageForAction,
   signout: signOutPageAction,
   error: errorPageAction,
@@ -63,6 +65,7 @@ const postRoutes: Partial<Record<AuthAction, Handler>> = {
   session: sessionAction,
   sessions: revokeSessionsAction,
   factors: factorsAction,
+  'second-factor': secondFactorAction,
   signout: signOutAction,
   'backchannel-logout': backchannelLogoutAction,
 }

@@ -55,6 +55,8 @@ import { resolveTokenRefresh } from './token-refresh-config.js'
 import type { ResolvedTokenRefresh } from '../effects/shared/effect-env.js'
 import type { TokenRefreshLock, TokenRefreshLockSource } from '../types/token-refresh.js'
 import { trustedProxiesProblem } from './client-address.js'
+import { resolveSecondFactor } from './second-factor-config.js'
+import type { ResolvedSecondFactor } from '../effects/shared/second-factor.js'
 
 /** Everything `Auth()` needs that does not depend on the request. */
 export interface ResolvedConfig {
@@ -77,6 +79,8 @@ export interface ResolvedConfig {
   adapter?: WrappedAdapter
   /** The adapter keeps database sessions' records on their rows (it has `listSessionsByUser`; docs/sessions.md). */
   sessionRecordsOnRow: boolean
+  /** The sign-in's second-factor challenge (docs/second-factors.md). */
+  secondFactor: ResolvedSecondFactor
   trustHost: boolean
   csrfEnabled: boolean
   /** Cookie sets for plain HTTP and for HTTPS; `useSecureCookies` pins one. */
@@ -360,6 +364,7 @@ function build(config: AuthConfig): ResolvedConfig {
     },
     callbacks: { ...defaultCallbacks, ...definedOnly(config.callbacks) },
     events: config.events ?? {},
+    secondFactor: resolveSecondFactor(config.secondFactor),
     pages: config.pages ?? {},
     theme: config.theme ?? {},
     pageLocales,

@@ -14,6 +14,8 @@ export interface CookieSet {
   flow: CookieOption
   /** Authchart's device cookie: a browser known from a good credentials sign-in keeps its own failure budget. */
   device: CookieOption
+  /** Authchart's second-factor cookie: the sign-in stopped at its challenge (which machine, and its flow's ref). */
+  secondFactor: CookieOption
 }
 
 const flowMaxAgeSeconds = 15 * 60
@@ -71,6 +73,11 @@ export function buildCookieSet(secure: boolean, overrides: Partial<CookiesOption
     device: {
       name: `${hostPrefix}authchart.device`,
       options: Object.freeze({ ...base, maxAge: deviceMaxAgeSeconds }),
+    },
+    // Apart from the flow cookie: an OAuth callback clears that one in the same response that stops at the challenge.
+    secondFactor: {
+      name: `${hostPrefix}authchart.second-factor`,
+      options: Object.freeze({ ...base, maxAge: flowMaxAgeSeconds }),
     },
   }
 }

@@ -19,6 +19,7 @@ const actions: ReadonlySet<string> = new Set<AuthAction>([
   'session',
   'sessions',
   'factors',
+  'second-factor',
   'signin',
   'signout',
   'verify-request',

@@ -187,3 +187,59 @@ export function isAttemptOverBudget({ context, event }: { context: object; event
   if (typeof accountLimit !== 'number' || typeof clientLimit !== 'number') return true
   return account > accountLimit || client > clientLimit
 }
+
+/** Wrong codes one second-factor challenge allows (docs/second-factors.md); kept here so the machine and the tests agree. */
+export const factorAttemptsPerChallenge = 5
+
+function numberIn(value: object, key: string): number | undefined {
+  const found = key in value ? (value as Record<string, unknown>)[key] : undefined
+  return typeof found === 'number' ? found : undefined
+}
+
+/** The second-factor check found an enrolled factor: the user is challenged. */
+export function isFactorEnrolled({ event }: { event: object }): boolean {
+  return 'enrolled' in event && event.enrolled === true
+}
+
+/** The first factor already proved two (a passkey with user verification, unless the app said otherwise). */
+export function isFirstFactorTwo({ event }: { event: object }): boolean {
+  return 'countsAsTwo' in event && event.countsAsTwo === true
+}
+
+/** The app's policy wants a second factor this user has not enrolled yet. */
+export function mustEnrolFactor({ event }: { event: object }): boolean {
+  return 'mustEnrol' in event && event.mustEnrol === true
+}
+
+/**
+ * The attempt just counted is past what the challenge or the account allows (a count that is not a number is
+ * treated as past, never as within): it is refused before the code is looked at.
+ */
+export function isFactorAttemptOverLimit({ event }: { event: object }): boolean {
+  const attempts = numberIn(event, 'attempts')
+  const account = numberIn(event, 'accountAttempts')
+  const limit = numberIn(event, 'accountLimit')
+  if (attempts === undefined || account === undefined || limit === undefined) return true
+  return attempts > factorAttemptsPerChallenge || account > limit
+}
+
+/** The attempt just counted is the last one the challenge or the account allows. */
+export function isLastFactorAttempt({ event }: { event: object }): boolean {
+  const attempts = numberIn(event, 'attempts')
+  const account = numberIn(event, 'accountAttempts')
+  const limit = numberIn(event, 'accountLimit')
+  if (attempts === undefined || account === undefined || limit === undefined) return false
+  return attempts >= factorAttemptsPerChallenge || account >= limit
+}
+
+/** The wrong answer came on the last attempt allowed: the challenge ends. */
+export function wasLastFactorAttempt({ context }: { context: object }): boolean {
+  return 'secondFactorLastAttempt' in context && context.secondFactorLastAttempt === true
+}
+
+/** The second-factor challenge outlived its deadline (`secondFactorExpiresAt`, epoch seconds), by the request's `now`. */
+export function isChallengeExpired({ context, event }: { context: object; event: object }): boolean {
+  const expiresAt = numberIn(context, 'secondFactorExpiresAt')
+  const now = numberIn(event, 'now')
+  return expiresAt === undefined || now === undefined || now >= expiresAt
+}

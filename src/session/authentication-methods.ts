@@ -8,8 +8,8 @@
  * OAuth / OpenID provider (what the provider itself checked is the provider's claim, not this site's).
  */
 
-/** The second factor a sign-in passed, as the second-factor challenge records it. */
-export type SecondFactorMethod = 'totp' | 'recovery' | 'webauthn'
+/** The second factor a sign-in passed, as the second-factor challenge records it (`otp`: an authenticator app). */
+export type SecondFactorMethod = 'otp' | 'recovery' | 'webauthn'
 
 /** What is known of a sign-in when its session is issued. */
 export interface SignInAuthentication {
@@ -48,7 +48,7 @@ function firstFactor(input: SignInAuthentication): string[] {
 function secondFactor(input: SignInAuthentication): string[] {
   switch (input.secondFactorMethod) {
     // A recovery code is a one-time password too; it stands in for the TOTP it backs up.
-    case 'totp':
+    case 'otp':
     case 'recovery':
       return ['otp']
     case 'webauthn':

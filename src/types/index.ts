@@ -13,7 +13,12 @@ import type { Provider, InternalProvider } from './providers.js'
 import type { FlowStore } from './flow-store.js'
 import type { BackchannelLogoutOptions } from './logout-store.js'
 import type { SessionManagementOptions } from './session-store.js'
-import type { FactorMessage } from './factor-management.js'
+import type {
+  FactorMessage,
+  SecondFactorMessage,
+  SecondFactorOptions,
+  SecondFactorPolicy,
+} from './factor-management.js'
 import type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
 import type { AuditSink } from './audit.js'
 import type { raw, skipCSRFCheck } from './symbols.js'
@@ -53,7 +58,14 @@ export type * from './providers.js'
 export type { FlowStore, FlowRecord } from './flow-store.js'
 export type { BackchannelLogoutOptions, LogoutStore } from './logout-store.js'
 export type { SessionManagementOptions, SessionRecord, SessionStore } from './session-store.js'
-export type { FactorMessage, FactorSummary } from './factor-management.js'
+export type {
+  FactorMessage,
+  FactorSummary,
+  SecondFactorKind,
+  SecondFactorMessage,
+  SecondFactorOptions,
+  SecondFactorPolicy,
+} from './factor-management.js'
 export type { FlowExtensions, TransitionRecord } from './flow-extensions.js'
 export type { AuditRecord, AuditRecordType, AuditSink } from './audit.js'
 export type {
@@ -74,6 +86,7 @@ export type AuthAction =
   | 'session'
   | 'sessions'
   | 'factors'
+  | 'second-factor'
   | 'signin'
   | 'signout'
   | 'verify-request'
@@ -180,6 +193,8 @@ export interface EventCallbacks {
   factorEnrolled: (message: FactorMessage) => Awaitable<void>
   /** Authchart extension: a second factor of the user was removed (by the user, or replaced recovery codes). */
   factorRemoved: (message: FactorMessage) => Awaitable<void>
+  /** Authchart extension: an answer to a sign-in's second-factor challenge, right (`success`) or wrong. No code. */
+  secondFactor: (message: SecondFactorMessage) => Awaitable<void>
 }
 
 /** What the `credentialsLockout` event says. */
@@ -225,6 +240,13 @@ export interface AuthConfig {
   jwt?: Partial<JWTOptions>
   callbacks?: Partial<CallbacksOptions>
   events?: Partial<EventCallbacks>
+  /**
+   * Authchart extension: the second-factor challenge at sign-in (docs/second-factors.md). A user with an enrolled
+   * factor is always challenged; a policy (`'optional'`, `'required'` or a function of the user and account) says
+   * who must enrol one first. Options in an object: the policy, whether a verified passkey counts as two factors,
+   * the challenge's lifetime and the per-account attempt limit.
+   */
+  secondFactor?: SecondFactorPolicy<User, Account> | SecondFactorOptions<User, Account>
   pages?: Partial<PagesOptions>
   cookies?: Partial<CookiesOptions>
   theme?: Theme

@@ -49,6 +49,18 @@ export interface PageMessages {
   sessions?: SessionsPageMessages
   /** The second-factor page (enrolment and management); English when a language of the app's own leaves it out. */
   factors?: FactorsPageMessages
+  secondFactor?: SecondFactorPageMessages
+}
+
+/** The sign-in's second-factor challenge page. */
+export interface SecondFactorPageMessages {
+  title: string
+  intro: string
+  codeLabel: string
+  useRecovery: string
+  recoveryLabel: string
+  verify: string
+  wrongCode: string
 }
 
 /** The second-factor page: `{time}` is a date and time. */

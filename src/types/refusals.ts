@@ -50,6 +50,8 @@ export const refusalChecks = [
   'factor-unknown',
   'factor-reauth',
   'step-up',
+  'second-factor-code',
+  'second-factor-limit',
 ] as const
 
 /** A stable name for one kind of refusal. */

@@ -9,6 +9,7 @@ import { hashRecoveryCode } from '../../src/factors/recovery-codes.js'
 import type { Adapter, AdapterFactor } from '../../src/types/adapters.js'
 import type { AuditRecord, FactorMessage } from '../../src/types/index.js'
 import Credentials from '../../src/providers/credentials.js'
+import { getSessionAuthentication } from '../../src/index.js'
 import type { AdapterUser } from '../../src/types/adapters.js'
 import { CookieJar, csrfToken, send, signIn, testConfig } from '../support/auth-harness.js'
 
@@ -106,6 +107,47 @@ function logText(s: Site): string {
     warnings,
     refusals,
   })
+}
+
+/** Answers the challenge of the sign-in stopped in `jar` (JSON when asked, as an app with its own UI). */
+async function answerChallenge(
+  s: Site,
+  jar: CookieJar,
+  form: Record<string, string>,
+  json = false,
+  from: CookieJar = jar,
+): Promise<Response> {
+  const token = await csrfToken(s.config, from)
+  if (json)
+    return send(s.config, '/auth/second-factor', {
+      jar,
+      json: { ...form, csrfToken: token },
+      headers: { accept: 'application/json' },
+    })
+  return send(s.config, '/auth/second-factor', { jar, form: { ...form, csrfToken: token } })
+}
+
+/** Ada enrols a TOTP factor (signed in without one), signs out, and signs in again: stopped at the challenge. */
+async function enrolledAndStopped(s: Site): Promise<{ jar: CookieJar; secret: string; codes: string[] }> {
+  const first = new CookieJar()
+  await signIn(s.config, first, 'ada')
+  const started = (await (await post(s, first, { intent: 'start' }, true)).json()) as {
+    enrolment: string
+    secret: string
+  }
+  const confirmed = await post(
+    s,
+    first,
+    { intent: 'confirm', enrolment: started.enrolment, code: appCode(started.secret) },
+    true,
+  )
+  const { recoveryCodes } = (await confirmed.json()) as { recoveryCodes: string[] }
+  const jar = new CookieJar()
+  const stopped = await signIn(s.config, jar, 'ada')
+  expect(stopped.status).toBe(302)
+  expect(stopped.headers.get('location')).toBe('http://localhost:3000/auth/second-factor')
+  expect(jar.cookies.has('authjs.session-token')).toBe(false)
+  return { jar, secret: started.secret, codes: recoveryCodes }
 }
 
 /** The scenarios, on a fresh adapter from `makeAdapter` each. */
@@ -282,7 +324,11 @@ export function factorEnrolmentSuite(makeAdapter: FactorAdapterFactory): void {
         true,
       )
       expect(answer.status).toBe(200)
-      return (await answer.json()) as { factor: { id: string; label: string }; recoveryCodes: string[] | null }
+      const confirmed = (await answer.json()) as {
+        factor: { id: string; label: string }
+        recoveryCodes: string[] | null
+      }
+      return { ...confirmed, secret: started.secret }
     }
     const phone = await enrol('phone')
     expect(phone.recoveryCodes).toHaveLength(10)
@@ -305,9 +351,12 @@ export function factorEnrolmentSuite(makeAdapter: FactorAdapterFactory): void {
     expect(await factorsOf(adapter, s.ada)).toHaveLength(2)
     expect(s.config.recorded.warnings.filter((w) => w === 'refused:factor-reauth')).toHaveLength(1)
 
-    // A fresh sign-in: the last factor goes, and the recovery codes with it.
+    // A fresh sign-in, which now stops at the challenge and passes it with the tablet's next code (its current step
+    // was spent on the enrolment): the last factor goes, and the recovery codes with it.
     s.signInClock.offsetSeconds = 0
-    await signIn(s.config, ada, 'ada')
+    const stopped = await signIn(s.config, ada, 'ada')
+    expect(stopped.headers.get('location')).toBe('http://localhost:3000/auth/second-factor')
+    expect((await answerChallenge(s, ada, { factor: 'otp', code: appCode(tablet.secret, 1) })).status).toBe(302)
     const last = await post(s, ada, { intent: 'remove', factor: tablet.factor.id })
     expect(last.status).toBe(302)
     expect(await factorsOf(adapter, s.ada)).toEqual([])
@@ -334,5 +383,101 @@ export function factorEnrolmentSuite(makeAdapter: FactorAdapterFactory): void {
     expect(page.status).toBe(400)
     expect(await page.text()).toContain('This setup has expired.')
     expect(s.config.recorded.errors).toEqual([])
+  })
+
+  it('stops a sign-in of an enrolled user at the challenge; a code finishes it once, a replay or an older code does not', async () => {
+    const s = site(await makeAdapter())
+    const { jar, secret } = await enrolledAndStopped(s)
+    const page = await send(s.config, '/auth/second-factor', { jar })
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('autocomplete="one-time-code"')
+    // The enrolment spent the current step: the challenge takes the next one (one step of drift).
+    const code = appCode(secret, 1)
+    const done = await answerChallenge(s, jar, { factor: 'otp', code })
+    expect(done.status).toBe(302)
+    expect(done.headers.get('location')).toBe('http://localhost:3000/')
+    expect(jar.cookies.has('authjs.session-token')).toBe(true)
+    const session = (await (await send(s.config, '/auth/session', { jar })).json()) as { user?: { email?: string } }
+    expect(session.user?.email).toBe('ada@example.com')
+    // The session records both factors (docs/step-up.md): the password and the authenticator app's code.
+    const signedIn = await getSessionAuthentication(
+      new Request('http://localhost:3000/', { headers: { cookie: jar.header() } }),
+      s.config,
+    )
+    expect(signedIn?.amr).toEqual(['mfa', 'otp', 'pwd'])
+
+    // A second sign-in: the same code again, then the previous window's, are refused; neither is in any log.
+    const again = new CookieJar()
+    await signIn(s.config, again, 'ada')
+    expect((await answerChallenge(s, again, { factor: 'otp', code }, true)).status).toBe(401)
+    expect((await answerChallenge(s, again, { factor: 'otp', code: appCode(secret, 0) }, true)).status).toBe(401)
+    expect(again.cookies.has('authjs.session-token')).toBe(false)
+    expect(s.config.recorded.warnings.filter((w) => w === 'refused:second-factor-code')).toHaveLength(2)
+    expect(logText(s)).not.toContain(code)
+    expect(logText(s)).not.toContain(secret)
+  })
+
+  it('takes a recovery code once; refuses another user’s code and a challenge replayed after it was passed', async () => {
+    const s = site(await makeAdapter())
+    const { jar, codes, secret } = await enrolledAndStopped(s)
+    // The cookie of the stopped sign-in, kept to replay the challenge after it was passed.
+    const replay = new CookieJar()
+    for (const [name, value] of jar.cookies) replay.cookies.set(name, value)
+    const recovery = codes[0] ?? ''
+    const done = await answerChallenge(s, jar, { factor: 'recovery', code: recovery }, true)
+    expect(done.status).toBe(200)
+    expect(await done.json()).toEqual({ url: 'http://localhost:3000/' })
+
+    const replayed = await answerChallenge(s, replay, { factor: 'otp', code: appCode(secret, 1) }, true)
+    expect(replayed.status).not.toBe(200)
+    expect(replay.cookies.has('authjs.session-token')).toBe(false)
+
+    const again = new CookieJar()
+    await signIn(s.config, again, 'ada')
+    expect((await answerChallenge(s, again, { factor: 'recovery', code: recovery }, true)).status).toBe(401)
+
+    // Alan enrols his own factor; his code does not pass Ada's challenge.
+    const alan = new CookieJar()
+    await signIn(s.config, alan, 'alan')
+    const started = (await (await post(s, alan, { intent: 'start' }, true)).json()) as {
+      enrolment: string
+      secret: string
+    }
+    await post(s, alan, { intent: 'confirm', enrolment: started.enrolment, code: appCode(started.secret) }, true)
+    expect((await answerChallenge(s, again, { factor: 'otp', code: appCode(started.secret, 1) }, true)).status).toBe(
+      401,
+    )
+    expect(again.cookies.has('authjs.session-token')).toBe(false)
+    expect(logText(s)).not.toContain(recovery)
+  })
+
+  it('ends a challenge after five wrong codes; of 50 answers at once, at most five reach the check', async () => {
+    const s = site(await makeAdapter())
+    const { jar, secret } = await enrolledAndStopped(s)
+    const statuses: number[] = []
+    for (let i = 0; i < 5; i++)
+      statuses.push((await answerChallenge(s, jar, { factor: 'otp', code: '000000' }, true)).status)
+    expect(statuses).toEqual([401, 401, 401, 401, 403])
+    // Ended: even the right code no longer helps.
+    expect((await answerChallenge(s, jar, { factor: 'otp', code: appCode(secret, 1) }, true)).status).toBe(400)
+    expect(s.config.recorded.warnings.filter((w) => w === 'refused:second-factor-limit')).toHaveLength(1)
+
+    // 50 wrong answers at once on one stopped sign-in (a cookie flow store hands the same snapshot to each).
+    const parallel = new CookieJar()
+    await signIn(s.config, parallel, 'ada')
+    const token = await csrfToken(s.config, parallel)
+    const before = s.config.recorded.warnings.filter((w) => w === 'refused:second-factor-code').length
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        send(s.config, '/auth/second-factor', {
+          jar: new CookieJar().take(new Response(null)),
+          headers: { accept: 'application/json', cookie: parallel.header() },
+          json: { factor: 'otp', code: '000000', csrfToken: token },
+        }),
+      ),
+    )
+    const checked = s.config.recorded.warnings.filter((w) => w === 'refused:second-factor-code').length - before
+    expect(checked + answers.filter((a) => a.status === 403).length).toBe(50)
+    expect(checked).toBeLessThanOrEqual(5)
   })
 }

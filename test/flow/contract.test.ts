@@ -23,14 +23,20 @@ const contracts: Record<
   string,
   { contract: Readonly<Record<string, readonly string[]>>; requests: readonly string[] }
 > = {
-  credentials: { contract: credentialsContract, requests: ['CREDENTIALS_SUBMITTED'] },
-  oauth: { contract: oauthContract, requests: ['SIGNIN_STARTED', 'CALLBACK_RECEIVED'] },
+  credentials: { contract: credentialsContract, requests: ['CREDENTIALS_SUBMITTED', 'SECOND_FACTOR_SUBMITTED'] },
+  oauth: { contract: oauthContract, requests: ['SIGNIN_STARTED', 'CALLBACK_RECEIVED', 'SECOND_FACTOR_SUBMITTED'] },
   session: {
     contract: sessionContract,
     requests: ['SESSION_REQUESTED', 'SESSION_UPDATE_REQUESTED', 'SIGNOUT_REQUESTED'],
   },
-  email: { contract: emailContract, requests: ['SIGNIN_REQUESTED', 'LINK_FOLLOWED', 'LINK_CONFIRMED'] },
-  webauthn: { contract: webAuthnContract, requests: ['OPTIONS_REQUESTED', 'RESPONSE_RECEIVED'] },
+  email: {
+    contract: emailContract,
+    requests: ['SIGNIN_REQUESTED', 'LINK_FOLLOWED', 'LINK_CONFIRMED', 'SECOND_FACTOR_SUBMITTED'],
+  },
+  webauthn: {
+    contract: webAuthnContract,
+    requests: ['OPTIONS_REQUESTED', 'RESPONSE_RECEIVED', 'SECOND_FACTOR_SUBMITTED'],
+  },
   tokenRefresh: { contract: tokenRefreshContract, requests: ['ACCESS_TOKEN_REQUESTED'] },
   backchannelLogout: { contract: backchannelLogoutContract, requests: ['LOGOUT_TOKEN_RECEIVED'] },
 }

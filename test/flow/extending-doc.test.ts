@@ -76,6 +76,7 @@ function credentialsSignIn(now: number): Promise<{ value: unknown; error: unknow
     authorize: { type: 'AUTHORIZED', user: { id: 'u1', email: 'ada@example.com' } },
     clearFailures: { type: 'FAILURES_CLEARED' },
     runSignInCallback: { type: 'SIGNIN_ALLOWED' },
+    checkSecondFactor: { type: 'SECOND_FACTOR_CHECKED', enrolled: false, mustEnrol: false, countsAsTwo: false },
     issueSession: { type: 'SESSION_ISSUED' },
     emitSignInEvent: { type: 'SIGNIN_ANNOUNCED' },
   })
@@ -110,6 +111,7 @@ function oauthSignIn(
     resolveUser: { type: resolved },
     createUser: { type: 'USER_CREATED' },
     linkAccount: { type: 'ACCOUNT_LINKED' },
+    checkSecondFactor: { type: 'SECOND_FACTOR_CHECKED', enrolled: false, mustEnrol: false, countsAsTwo: false },
     issueSession: { type: 'SESSION_ISSUED' },
     emitSignInEvent: { type: 'SIGNIN_ANNOUNCED' },
   })

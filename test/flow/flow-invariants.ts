@@ -197,3 +197,85 @@ export function errorsOutsideSpec(entry: MachineEntry, paths: readonly FlowPath[
   }
   return violations
 }
+
+/**
+ * No session without the second-factor check: searching the state graph from the initial state (guards ignored)
+ * without passing a state that runs `checkSecondFactor` must not reach one that runs `issueSession`. With the walk
+ * of the completion below, this is the proof for every composed machine: each reaches the session only through the
+ * check, and from the check on, the graph is the completion's own, walked once with every answer.
+ */
+export function sessionWithoutSecondFactorCheck(entry: MachineEntry): string[] {
+  const graph = describeEntry(entry)
+  const seen = new Set<string>()
+  const queue = entered(graph, graph.initial)
+  const violations: string[] = []
+  while (queue.length > 0) {
+    const path = queue.shift()!
+    if (seen.has(path)) continue
+    seen.add(path)
+    const commands = commandsOf(graph, path)
+    if (commands.includes(machineConventions.issueSessionCommand))
+      violations.push(`${entry.id}: ${path} issues a session on a path that skips the second-factor check`)
+    if (commands.includes(machineConventions.secondFactorCheckCommand)) continue
+    queue.push(...successors(graph, path))
+  }
+  return violations
+}
+
+/** Does the check's answer say the user holds a factor the first one does not already stand in for? */
+function challengedBy(event: { type: string }): boolean {
+  const e = event as { type: string; enrolled?: unknown; countsAsTwo?: unknown }
+  return e.type === 'SECOND_FACTOR_CHECKED' && e.enrolled === true && e.countsAsTwo !== true
+}
+
+/**
+ * On generated paths: once the check found an enrolled factor, `issueSession` runs only after a `FACTOR_VERIFIED`
+ * answered the state that verifies the challenge.
+ */
+export function sessionWithoutChallengeOnPaths(entry: MachineEntry, paths: readonly FlowPath[]): string[] {
+  const graph = describeEntry(entry)
+  const violations: string[] = []
+  const runs = (stepIndex: number, path: FlowPath, command: string) =>
+    activeStatePaths(path.steps[stepIndex].state.value).some((p) => commandsOf(graph, p).includes(command))
+  for (const path of paths) {
+    const checked = path.steps.findIndex((s) => challengedBy(s.event))
+    if (checked < 0) continue
+    const issued = path.steps.findIndex((_, i) => i >= checked && runs(i, path, machineConventions.issueSessionCommand))
+    if (issued < 0) continue
+    const passed = path.steps.some(
+      (s, i) =>
+        i > checked &&
+        i <= issued &&
+        s.event.type === 'FACTOR_VERIFIED' &&
+        runs(i - 1, path, machineConventions.secondFactorVerifyCommand),
+    )
+    if (!passed)
+      violations.push(
+        `${entry.id}: ${path.steps.map((s) => s.event.type).join(' › ')} issues a session for a user with an enrolled factor without a passed challenge`,
+      )
+  }
+  return violations
+}
+
+/** The states of the challenge, from the check to the session, as every composed machine names them. */
+export const challengeStates = [
+  'completingSignIn.checkingSecondFactor',
+  'completingSignIn.awaitingSecondFactor',
+  'completingSignIn.reservingFactorAttempt',
+  'completingSignIn.verifyingSecondFactor',
+  'completingSignIn.issuingSession',
+  'completingSignIn.announcingSignIn',
+] as const
+
+/** The challenge's transitions in `entry`, as text: the same in every machine that composes the completion. */
+export function challengeSubgraph(entry: MachineEntry): string[] {
+  const graph = describeEntry(entry)
+  const inChallenge: readonly string[] = challengeStates
+  return graph.transitions
+    .filter((t) => inChallenge.includes(t.source))
+    .map(
+      (t) =>
+        `${t.source} --${t.event}${t.guard ? ` [${t.guard.text}]` : ''}--> ${t.targets.join(',')} / ${t.actions.map((a) => a.text).join(', ')}`,
+    )
+    .sort()
+}

@@ -7,13 +7,18 @@ import { machineRegistry } from '../../machines/index.js'
 import { describeEntry } from '../../visualizations/describe-machine.js'
 import { configuredRegistry, simplePathsOf } from './flow-paths.js'
 import {
+  challengeSubgraph,
   errorsOutsideSpec,
   redirectsOutsideCallback,
   sessionBeforeSignInOnPaths,
+  sessionWithoutChallengeOnPaths,
+  sessionWithoutSecondFactorCheck,
   sessionWithoutSignIn,
   statesThatKeepAFlow,
 } from './flow-invariants.js'
 import { brokenEntry } from './fixtures/broken-machine.js'
+import { skipsChallengeEntry, skipsCheckEntry } from './fixtures/broken-second-factor.js'
+import { secondFactorWalkEntry } from './fixtures/second-factor-walk.js'
 import { pathEventsOf } from './fixtures/path-alphabets.js'
 
 const entries = [
@@ -29,6 +34,14 @@ describe.each(entries)('%s', (_, entry) => {
   it('issues no session on a path that skips the signIn callback', () => {
     expect(sessionWithoutSignIn(entry)).toEqual([])
     expect(sessionBeforeSignInOnPaths(entry, paths)).toEqual([])
+  })
+
+  it('issues no session on a path that skips the second-factor check, nor for an enrolled user without a passed challenge', () => {
+    expect(sessionWithoutSecondFactorCheck(entry)).toEqual([])
+    expect(sessionWithoutChallengeOnPaths(entry, paths)).toEqual([])
+    // A machine that issues sessions composes the challenge exactly as the completion walked below defines it.
+    if (challengeSubgraph(entry).length > 0)
+      expect(challengeSubgraph(entry)).toEqual(challengeSubgraph(secondFactorWalkEntry))
   })
 
   it('clears the stored flow in every final state, and never stops in a state nobody resumes', () => {
@@ -94,5 +107,47 @@ describe('the invariant checks, on a machine that breaks them (control)', () => 
     expect(found).toContain(
       'broken: xstate.init › STARTED › SESSION_FAILED → failed sets error SomethingWentWrong, which is no AuthError type',
     )
+  })
+})
+
+describe('the second-factor challenge, walked once on the completion with every answer', () => {
+  const paths = simplePathsOf(secondFactorWalkEntry)
+
+  it('issues a session to an enrolled user only after a passed challenge, and keeps the other invariants', () => {
+    expect(sessionWithoutSecondFactorCheck(secondFactorWalkEntry)).toEqual([])
+    expect(sessionWithoutChallengeOnPaths(secondFactorWalkEntry, paths)).toEqual([])
+    expect(sessionBeforeSignInOnPaths(secondFactorWalkEntry, paths)).toEqual([])
+    expect(statesThatKeepAFlow(secondFactorWalkEntry)).toEqual([])
+    expect(redirectsOutsideCallback(secondFactorWalkEntry, paths)).toEqual([])
+    expect(errorsOutsideSpec(secondFactorWalkEntry, paths)).toEqual([])
+  })
+
+  it('reaches a session through each factor, and the end of a challenge through each limit', () => {
+    const ends = paths.filter((p) => p.state.status === 'done').map((p) => p.steps.map((s) => s.event))
+    const verified = (factor: string) =>
+      ends.some((events) =>
+        events.some((e) => e.type === 'FACTOR_VERIFIED' && (e as { factor?: unknown }).factor === factor),
+      )
+    expect(verified('otp') && verified('recovery')).toBe(true)
+    const refusals = new Set(paths.map((p) => (p.state.context as { refusal?: unknown }).refusal))
+    expect(refusals).toContain('second-factor-limit')
+    expect(refusals).toContain('flow-expired')
+  })
+})
+
+describe('the second-factor checks, on machines that skip the challenge (control)', () => {
+  it('finds the method step that goes to the session past the check', () => {
+    expect(sessionWithoutSecondFactorCheck(skipsCheckEntry)).toEqual([
+      'skipsCheck: completingSignIn.issuingSession issues a session on a path that skips the second-factor check',
+    ])
+    expect(challengeSubgraph(skipsCheckEntry)).toEqual(challengeSubgraph(secondFactorWalkEntry))
+  })
+
+  it('finds the enrolled user sent to the session without a challenge', () => {
+    const found = sessionWithoutChallengeOnPaths(skipsChallengeEntry, simplePathsOf(skipsChallengeEntry))
+    expect(found).toContain(
+      'skipsChallenge: xstate.init › USER_KNOWN › REDIRECT_RESOLVED › SIGNIN_ALLOWED › SECOND_FACTOR_CHECKED › SESSION_ISSUED issues a session for a user with an enrolled factor without a passed challenge',
+    )
+    expect(challengeSubgraph(skipsChallengeEntry)).not.toEqual(challengeSubgraph(secondFactorWalkEntry))
   })
 })

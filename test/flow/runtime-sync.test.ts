@@ -29,6 +29,7 @@ function handlers(later: string[] = []): { handlers: EffectHandlers; ran: string
     authorize: { type: 'AUTHORIZED', user: { id: 'u-1', email: 'a@example.com' } },
     clearFailures: { type: 'FAILURES_CLEARED' },
     runSignInCallback: { type: 'SIGNIN_ALLOWED' },
+    checkSecondFactor: { type: 'SECOND_FACTOR_CHECKED', enrolled: false, mustEnrol: false, countsAsTwo: false },
     issueSession: { type: 'SESSION_ISSUED' },
     emitSignInEvent: { type: 'SIGNIN_ANNOUNCED' },
   }
@@ -62,6 +63,7 @@ describe('the runtime, with handlers that answer at once', () => {
       'authorize',
       'clearFailures',
       'runSignInCallback',
+      'checkSecondFactor',
       'issueSession',
       'emitSignInEvent',
     ])

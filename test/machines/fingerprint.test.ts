@@ -20,12 +20,12 @@ function fingerprint(machine: AnyStateMachine): string {
 
 const pinned: Record<string, { version: number; fingerprint: string }> = {
   backchannelLogout: { version: 1, fingerprint: 'y8J_o2n4OqbC' },
-  credentials: { version: 4, fingerprint: 'IXjn1f3dlynd' },
-  email: { version: 3, fingerprint: 'tKqLFGy9Onkz' },
-  oauth: { version: 4, fingerprint: 'vJErvHJkTsKz' },
+  credentials: { version: 5, fingerprint: 'a2vfCpXgH1_K' },
+  email: { version: 4, fingerprint: 'YuaOvw1qIeLM' },
+  oauth: { version: 5, fingerprint: 'WNTEbCaeYAV4' },
   session: { version: 4, fingerprint: 'wgceGbfMKAb0' },
   tokenRefresh: { version: 1, fingerprint: 'RYSTen21BUvZ' },
-  webauthn: { version: 3, fingerprint: 'tqp5mte90zbp' },
+  webauthn: { version: 4, fingerprint: 'jCek-AJvEZ_2' },
 }
 
 describe('machine versions', () => {

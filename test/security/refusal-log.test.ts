@@ -232,14 +232,19 @@ async function passkeySite() {
 }
 
 /** A signed-in user of the memory adapter with a TOTP enrolment started (JSON), for the factor refusals. */
-/** A signed-in user midway through enrolling TOTP; `recordless`: an adapter whose session rows keep no record. */
-async function factorSite(options: { recordless?: boolean } = {}) {
+/**
+ * A signed-in user midway through enrolling TOTP. `recordless`: an adapter whose session rows keep no record (an
+ * Auth.js adapter); `extra`: more of the site's config.
+ */
+async function factorSite(options: { recordless?: boolean; extra?: Partial<AuthConfig> } = {}) {
+  const extra = options.extra ?? {}
   const { listSessionsByUser, ...recordless } = MemoryAdapter()
   const adapter = options.recordless ? recordless : { ...recordless, listSessionsByUser }
   const user = await adapter.createUser({ id: 'u-ada', email: 'ada@example.com', emailVerified: null })
   const cfg = config({
     adapter,
     providers: [Credentials({ credentials: { username: {}, password: {} }, authorize: () => user })],
+    ...extra,
   })
   const jar = new CookieJar()
   await send(cfg, '/auth/callback/credentials', {
@@ -261,7 +266,26 @@ async function factorSite(options: { recordless?: boolean } = {}) {
     remember(value)
     return value
   }
-  return { factors, started, code }
+  return { factors, started, code, cfg }
+}
+
+/** A user with a confirmed TOTP factor signs in again with the password: the sign-in stops at the challenge. */
+async function challengedSignIn(extra: Partial<AuthConfig> = {}) {
+  const { factors, started, code, cfg } = await factorSite({ extra })
+  expect((await factors({ intent: 'confirm', enrolment: started.enrolment, code: code() })).status).toBe(200)
+  const jar = new CookieJar()
+  const stopped = await send(cfg, '/auth/callback/credentials', {
+    jar,
+    form: { username: 'ada', password: 'x', csrfToken: await csrfToken(cfg, jar) },
+  })
+  expect(stopped.headers.get('location')).toMatch(/\/auth\/second-factor$/)
+  const answer = async (form: Record<string, string>) =>
+    send(cfg, '/auth/second-factor', {
+      jar,
+      json: { ...form, csrfToken: await csrfToken(cfg, jar) },
+      headers: { accept: 'application/json' },
+    })
+  return { answer }
 }
 
 const drivers: Record<RefusalCheck, () => Promise<void>> = {
@@ -612,6 +636,15 @@ const drivers: Record<RefusalCheck, () => Promise<void>> = {
     const { factors } = await factorSite()
     expect((await factors({ intent: 'remove', factor: 'someone-elses' })).status).toBe(404)
   },
+  'second-factor-code': async () => {
+    const { answer } = await challengedSignIn()
+    expect((await answer({ factor: 'otp', code: '000000' })).status).toBe(401)
+  },
+  'second-factor-limit': async () => {
+    // One wrong answer allowed per account: the first ends the challenge, logged as the limit (not also as a code).
+    const { answer } = await challengedSignIn({ secondFactor: { maxAttemptsPerAccount: 1 } })
+    expect((await answer({ factor: 'otp', code: '000000' })).status).toBe(403)
+  },
   'factor-reauth': async () => {
     // The session records no sign-in time (`auth_time`; an Auth.js adapter's row, no session store): removing the
     // last factor is refused.
@@ -647,6 +680,7 @@ const flowChecks = new Set<RefusalCheck>([
   'nonce',
   'id-token',
   'userinfo-signature',
+  'second-factor-limit',
 ])
 
 await describeWithService('redis', probeRedis, () => {

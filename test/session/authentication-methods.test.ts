@@ -23,7 +23,7 @@ describe('authenticationMethods', () => {
   })
 
   it('adds otp and mfa for a TOTP or recovery code, and the key for a passkey second factor', () => {
-    expect(authenticationMethods({ providerType: 'credentials', secondFactorMethod: 'totp' })).toEqual([
+    expect(authenticationMethods({ providerType: 'credentials', secondFactorMethod: 'otp' })).toEqual([
       'mfa',
       'otp',
       'pwd',

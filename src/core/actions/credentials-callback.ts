@@ -9,7 +9,8 @@ import { failureLimitsFor, type ResolvedFailureLimits } from '../credentials-fai
 import { deviceCookieFor } from '../device-cookie.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import { effectEnv, runMachine } from '../effect-outcome.js'
-import { completedSignIn, signInAnswer } from './sign-in-answer.js'
+import { awaitsSecondFactor, completedSignIn, secondFactorStop, signInAnswer } from './sign-in-answer.js'
+import { secondFactorInputFor } from '../second-factor.js'
 import { sessionIssuerFor } from '../session-issuer.js'
 import type { EffectEnv } from '../../effects/shared/effect-env.js'
 import type { FlowResult } from '../../flow/runtime.js'
@@ -56,10 +57,12 @@ export function credentialsCallbackAction(
     ctx,
     ctx.config.machines.credentials,
     event,
-    credentialsEffects(env, provider, sessionIssuerFor(ctx.config), limits.input),
+    credentialsEffects(env, provider, sessionIssuerFor(ctx.config), limits.input, secondFactorInputFor(ctx)),
   )
   const answer = (ran: FlowResult) => {
-    if (ran.value === 'signedIn') rememberDevice(ctx, provider.id, limits)
+    // The password was right (its failures are cleared): the browser is a known device even if the code is still due.
+    if (ran.value === 'signedIn' || awaitsSecondFactor(ran)) rememberDevice(ctx, provider.id, limits)
+    if (awaitsSecondFactor(ran)) return secondFactorStop(ctx, 'credentials', ran)
     return credentialsAnswer(ctx, env, ran)
   }
   return final instanceof Promise ? final.then(answer) : answer(final)

@@ -18,7 +18,8 @@ import { clientKeyOf } from '../client-key.js'
 import { actionUrl, pageUrl, type RequestContext } from '../context.js'
 import { pageHeaders, pageLocaleOf } from '../page-locale.js'
 import { effectEnv, runMachine } from '../effect-outcome.js'
-import { completedSignIn, signInAnswer } from './sign-in-answer.js'
+import { awaitsSecondFactor, completedSignIn, secondFactorStop, signInAnswer } from './sign-in-answer.js'
+import { secondFactorInputFor } from '../second-factor.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import { sessionIssuerFor } from '../session-issuer.js'
 import { ensureCsrfToken } from './read-only.js'
@@ -58,6 +59,7 @@ function flowInput(
     issueSession: sessionIssuerFor(ctx.config),
     signedInUserId: () => signedInUserId(ctx),
     isUnprovenPasskeyAccount: unprovenPasskeyCheck(adapter, passkeysServed(ctx)),
+    secondFactor: secondFactorInputFor(ctx),
     ...extra,
   }
 }
@@ -148,6 +150,7 @@ export async function emailCallbackAction(ctx: RequestContext, provider: EmailCo
       cookies: ctx.setCookies,
     }
   }
+  if (awaitsSecondFactor(result)) return secondFactorStop(ctx, 'email', result)
   if (completedSignIn(result)) return signInAnswer(ctx, env, result)
   return errorRedirect(ctx, errorFromType(context.error ?? 'Verification'))
 }

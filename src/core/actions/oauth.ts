@@ -17,7 +17,8 @@ import { logRefusal } from '../../logger.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import { oauthProviderFor } from '../oauth-providers.js'
 import { effectEnv, runMachine } from '../effect-outcome.js'
-import { completedSignIn, signInAnswer } from './sign-in-answer.js'
+import { awaitsSecondFactor, completedSignIn, secondFactorStop, signInAnswer } from './sign-in-answer.js'
+import { secondFactorInputFor } from '../second-factor.js'
 import { sessionIssuerFor } from '../session-issuer.js'
 import { mayStartProxiedSignIn, proxiedCallback, sealProxyState } from '../redirect-proxy.js'
 import { userResolutionFor } from '../user-resolution.js'
@@ -78,6 +79,7 @@ export async function oauthSignInAction(ctx: RequestContext, configured: OAuthCo
     authorizationParams: authorizationParams(ctx),
     issueSession: sessionIssuerFor(ctx.config),
     users: profileIsTheUser,
+    secondFactor: secondFactorInputFor(ctx),
   })
   const result = await runMachine(ctx, ctx.config.machines.oauth, event, handlers, {
     flowId,
@@ -145,6 +147,7 @@ export async function oauthCallbackAction(ctx: RequestContext, configured: OAuth
     callbackParams: params,
     issueSession: sessionIssuerFor(ctx.config),
     users,
+    secondFactor: secondFactorInputFor(ctx),
   })
   let result
   try {
@@ -156,6 +159,7 @@ export async function oauthCallbackAction(ctx: RequestContext, configured: OAuth
     if (!(error instanceof FlowRejected)) throw error
     return errorRedirect(ctx, errorFromType('OAuthCallbackError'))
   }
+  if (awaitsSecondFactor(result)) return secondFactorStop(ctx, 'oauth', result)
   if (completedSignIn(result)) return signInAnswer(ctx, env, result)
   const error = (result.context as { error?: ErrorType }).error
   return errorRedirect(ctx, errorFromType(error ?? 'OAuthCallbackError'))

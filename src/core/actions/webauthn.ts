@@ -17,7 +17,8 @@ import { effectEnv, runMachine } from '../effect-outcome.js'
 import { errorFromType, errorRedirect, unservedMethod } from '../error-response.js'
 import { sessionIssuerFor } from '../session-issuer.js'
 import { signedInUserId } from '../user-resolution.js'
-import { completedSignIn, signInAnswer } from './sign-in-answer.js'
+import { awaitsSecondFactor, completedSignIn, secondFactorStop, signInAnswer } from './sign-in-answer.js'
+import { secondFactorInputFor } from '../second-factor.js'
 
 /** Seconds a challenge may be answered in (the flow store keeps the flow a little longer, so the machine says "expired"). */
 export const challengeWindow = 5 * 60
@@ -74,6 +75,7 @@ function handlersFor(ctx: RequestContext, provider: WebAuthnConfig, sink: { opti
     query: ctx.req.query,
     issueSession: sessionIssuerFor(ctx.config),
     spent: spentChallenges(ctx.config),
+    secondFactor: secondFactorInputFor(ctx),
     sink,
   })
   return { env, handlers }
@@ -161,6 +163,7 @@ export async function webAuthnCallbackAction(ctx: RequestContext, provider: WebA
     if (!(error instanceof FlowRejected)) throw error
     return refused(ctx, 'WebAuthnVerificationError')
   }
+  if (awaitsSecondFactor(result)) return secondFactorStop(ctx, 'webauthn', result)
   if (completedSignIn(result)) return signInAnswer(ctx, env, result)
   return refused(ctx, (result.context as { error?: ErrorType }).error ?? 'WebAuthnVerificationError')
 }

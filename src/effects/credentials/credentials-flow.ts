@@ -14,6 +14,7 @@ import { issueJwtSession, type SessionIssuer } from '../session/issue-jwt-sessio
 import { runRedirectCallback } from '../shared/redirect-callback.js'
 import { runSignInCallback } from '../shared/sign-in-callback.js'
 import { failureLimitHandlers, type FailureLimitsInput } from './failure-limits.js'
+import { secondFactorHandlers, type SecondFactorInput } from '../shared/second-factor.js'
 
 /** The credentials machine's handlers, as its contract types them. */
 export type CredentialsHandlers = HandlersFor<CredentialsCommand, CredentialsEvent, typeof credentialsContract>
@@ -40,6 +41,7 @@ export function credentialsEffects(
   provider: CredentialsConfig,
   issueSession: SessionIssuer = issueJwtSession,
   limits: FailureLimitsInput,
+  secondFactor: SecondFactorInput,
 ): CredentialsHandlers {
   const { config } = env
   const { csrfToken: _csrf, callbackUrl: _callback, ...credentials } = env.body ?? {}
@@ -47,12 +49,16 @@ export function credentialsEffects(
   let account: Account | null = null
 
   const limitHandlers = failureLimitHandlers(env, provider.id, limits)
+  const factorHandlers = secondFactorHandlers(env, secondFactor, () => ({ user, account }))
   // Named one by one rather than spread into the literal: the handlers object is built on every sign-in.
   return {
     runRedirectCallback: (params) => runRedirectCallback(env, params),
     reserveAttempt: limitHandlers.reserveAttempt,
     startLockout: limitHandlers.startLockout,
     clearFailures: limitHandlers.clearFailures,
+    checkSecondFactor: factorHandlers.checkSecondFactor,
+    reserveFactorAttempt: factorHandlers.reserveFactorAttempt,
+    verifySecondFactor: factorHandlers.verifySecondFactor,
 
     authorize() {
       const rejected = (err: unknown): AuthorizeAnswer => {

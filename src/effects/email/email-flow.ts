@@ -15,6 +15,7 @@ import { randomId } from '../../security/random.js'
 import type { Account, User } from '../../types/index.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
+import { secondFactorHandlers, type SecondFactorInput } from '../shared/second-factor.js'
 import type { SessionIssuer } from '../session/issue-jwt-session.js'
 import { runRedirectCallback } from '../shared/redirect-callback.js'
 import { runSignInCallback } from '../shared/sign-in-callback.js'
@@ -42,6 +43,7 @@ export interface EmailFlowInput {
   /** Who the client is, when known. */
   clientKey?: string
   issueSession: SessionIssuer
+  secondFactor: SecondFactorInput
   /** The user of the session this browser already has, if any (link half). */
   signedInUserId?: () => Promise<string | null>
   /** Tells a user found by address that may not be adopted through it (link half). */
@@ -76,7 +78,13 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
     provider: provider.id,
   })
 
+  const factorHandlers = secondFactorHandlers(env, input.secondFactor, () => ({
+    user: user ?? null,
+    account: user ? account(user.email ?? '', user.id ?? undefined) : null,
+  }))
+
   return {
+    ...factorHandlers,
     async runRedirectCallback(params) {
       const result = await runRedirectCallback(env, params)
       if (result.type === 'REDIRECT_RESOLVED') callbackUrl = result.url

@@ -9,6 +9,7 @@ import type { OAuthConfigInternal } from '../../types/providers.js'
 import type { Account, User } from '../../types/index.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
+import { secondFactorHandlers, type SecondFactorInput } from '../shared/second-factor.js'
 import type { SessionIssuer, SignInSubject } from '../session/issue-jwt-session.js'
 import { createAuthorizationUrl } from './authorization-url.js'
 import { handleOAuthCallback } from './callback.js'
@@ -93,6 +94,7 @@ export interface OAuthFlowInput {
   callbackParams?: URLSearchParams
   issueSession: SessionIssuer
   users: UserResolution
+  secondFactor: SecondFactorInput
 }
 
 /** Builds the handlers for one OAuth request. */
@@ -102,6 +104,7 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): OAuthHa
   const subject: SignInSubject = { user: {}, account: null }
 
   return {
+    ...secondFactorHandlers(env, input.secondFactor, () => subject),
     runRedirectCallback: (params) => runRedirectCallback(env, params),
 
     async buildAuthorizationUrl(params) {

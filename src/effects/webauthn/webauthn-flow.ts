@@ -16,6 +16,7 @@ import { randomId } from '../../security/random.js'
 import type { Account, User } from '../../types/index.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
+import { secondFactorHandlers, type SecondFactorInput } from '../shared/second-factor.js'
 import type { SessionIssuer } from '../session/issue-jwt-session.js'
 import { passkeyFactors } from '../session/sign-in-authentication.js'
 import { runRedirectCallback } from '../shared/redirect-callback.js'
@@ -42,6 +43,7 @@ export interface WebAuthnEffectInput {
   query: URLSearchParams
   issueSession: SessionIssuer
   spent: SpentChallenges
+  secondFactor: SecondFactorInput
   /** Where the options built for the browser are left for the HTTP layer. */
   sink: { options?: Record<string, unknown> }
 }
@@ -121,8 +123,11 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
   let stored: AdapterAuthenticator | undefined
   let user: User | undefined
   let account: Account | null = null
+  /** The passkey presented verified its user (PIN, biometrics): with the policy's leave, two factors at once. */
+  let passkeyVerified = false
 
   return {
+    ...secondFactorHandlers(env, input.secondFactor, () => ({ user: user ?? null, account, passkeyVerified })),
     async lookUpUser({ signedInUserId }) {
       try {
         if (signedInUserId) {
@@ -290,6 +295,7 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
           },
         })
         if (!verified.verified) return { type: 'VERIFICATION_FAILED', reason: 'authentication response not verified' }
+        passkeyVerified = verified.authenticationInfo.userVerified === true
         return { type: 'ASSERTION_VERIFIED', newCounter: verified.authenticationInfo.newCounter }
       } catch (error) {
         return { type: 'VERIFICATION_FAILED', reason: reason(error) }

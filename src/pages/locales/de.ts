@@ -65,6 +65,15 @@ export const de: PageMessages = {
     signOutOthers: 'Überall sonst abmelden',
     none: 'Keine weiteren Sitzungen.',
   },
+  secondFactor: {
+    title: 'Bestätigung in zwei Schritten',
+    intro: 'Geben Sie den Code aus Ihrer Authenticator-App ein, um die Anmeldung abzuschließen.',
+    codeLabel: 'Code aus der App',
+    useRecovery: 'Gerät verloren? Verwenden Sie stattdessen einen Wiederherstellungscode.',
+    recoveryLabel: 'Wiederherstellungscode',
+    verify: 'Bestätigen',
+    wrongCode: 'Dieser Code ist ungültig. Bitte versuchen Sie es erneut.',
+  },
   factors: {
     title: 'Zwei-Schritt-Verifizierung',
     intro: 'Nach der üblichen Anmeldung werden Sie nach einem Code aus Ihrer Authenticator-App gefragt.',

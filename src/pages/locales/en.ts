@@ -1,5 +1,10 @@
 /** English: the default language of the built-in pages, and the fallback for any text a locale leaves out. */
-import type { FactorsPageMessages, PageMessages, SessionsPageMessages } from '../../types/page-messages.js'
+import type {
+  FactorsPageMessages,
+  SecondFactorPageMessages,
+  PageMessages,
+  SessionsPageMessages,
+} from '../../types/page-messages.js'
 
 /** The "your sessions" page; also the texts an app's own language falls back to. */
 export const enSessions: SessionsPageMessages = {
@@ -16,6 +21,16 @@ export const enSessions: SessionsPageMessages = {
 }
 
 /** The second-factor page; also the texts an app's own language falls back to. */
+export const enSecondFactor: SecondFactorPageMessages = {
+  title: 'Two-step verification',
+  intro: 'Enter the code from your authenticator app to finish signing in.',
+  codeLabel: 'Code from the app',
+  useRecovery: 'Lost your device? Use a recovery code instead.',
+  recoveryLabel: 'Recovery code',
+  verify: 'Verify',
+  wrongCode: 'That code is not valid. Try again.',
+}
+
 export const enFactors: FactorsPageMessages = {
   title: 'Two-step verification',
   intro: 'After your usual sign-in, you are asked for a code from your authenticator app.',
@@ -95,4 +110,5 @@ export const en: PageMessages = {
   },
   sessions: enSessions,
   factors: enFactors,
+  secondFactor: enSecondFactor,
 }

@@ -63,6 +63,15 @@ export const es: PageMessages = {
     signOutOthers: 'Cerrar sesión en todos los demás',
     none: 'No hay otras sesiones.',
   },
+  secondFactor: {
+    title: 'Verificación en dos pasos',
+    intro: 'Introduce el código de tu aplicación de autenticación para terminar de iniciar sesión.',
+    codeLabel: 'Código de la aplicación',
+    useRecovery: '¿Has perdido el dispositivo? Usa un código de recuperación.',
+    recoveryLabel: 'Código de recuperación',
+    verify: 'Verificar',
+    wrongCode: 'Ese código no es válido. Inténtalo de nuevo.',
+  },
   factors: {
     title: 'Verificación en dos pasos',
     intro: 'Después de su inicio de sesión habitual, se le pide un código de su aplicación de autenticación.',

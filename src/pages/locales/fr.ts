@@ -64,6 +64,15 @@ export const fr: PageMessages = {
     signOutOthers: 'Déconnecter partout ailleurs',
     none: 'Aucune autre session.',
   },
+  secondFactor: {
+    title: 'Validation en deux étapes',
+    intro: 'Saisissez le code de votre application d’authentification pour terminer la connexion.',
+    codeLabel: 'Code de l’application',
+    useRecovery: 'Appareil perdu ? Utilisez plutôt un code de récupération.',
+    recoveryLabel: 'Code de récupération',
+    verify: 'Valider',
+    wrongCode: 'Ce code n’est pas valide. Réessayez.',
+  },
   factors: {
     title: 'Validation en deux étapes',
     intro: 'Après votre connexion habituelle, un code de votre application d’authentification vous est demandé.',

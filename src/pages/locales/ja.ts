@@ -61,6 +61,15 @@ export const ja: PageMessages = {
     signOutOthers: 'ほかのすべてからログアウト',
     none: 'ほかのセッションはありません。',
   },
+  secondFactor: {
+    title: '2 段階認証',
+    intro: 'サインインを完了するには、認証アプリのコードを入力してください。',
+    codeLabel: 'アプリのコード',
+    useRecovery: 'デバイスをなくした場合は、リカバリーコードを使用してください。',
+    recoveryLabel: 'リカバリーコード',
+    verify: '確認',
+    wrongCode: 'このコードは無効です。もう一度お試しください。',
+  },
   factors: {
     title: '2 段階認証',
     intro: '通常のサインインの後に、認証アプリのコードの入力を求められます。',

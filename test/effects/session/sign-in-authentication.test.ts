@@ -24,7 +24,7 @@ describe('signInClaimsOf', () => {
     expect(signInClaimsOf({ now: 1000 }, 'credentials')).toEqual({ auth_time: 1000, amr: ['pwd'] })
     expect(signInClaimsOf({ now: 1000 }, 'email').amr).toEqual(['email'])
     expect(signInClaimsOf({ now: 1000 }, 'oidc').amr).toEqual(['fed'])
-    expect(signInClaimsOf({ now: 1000 }, 'credentials', { secondFactorMethod: 'totp' }).amr).toEqual([
+    expect(signInClaimsOf({ now: 1000 }, 'credentials', { secondFactorMethod: 'otp' }).amr).toEqual([
       'mfa',
       'otp',
       'pwd',

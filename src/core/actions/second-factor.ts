@@ -1,0 +1,150 @@
+/**
+ * GET /second-factor, the challenge page of a sign-in stopped at its second factor, and POST /second-factor, the
+ * answer: it resumes the stored sign-in (whichever method began it, on whichever instance) with the shared
+ * completion's handlers, so the machine counts the attempt, checks the answer and issues the session. A client that
+ * sends `Accept: application/json` (an app with its own UI) gets JSON (docs/second-factors.md, "The challenge").
+ */
+import { FlowRejected, type ErrorType } from '../../errors.js'
+import { secondFactorHandlers, type SecondFactorSubject } from '../../effects/shared/second-factor.js'
+import { emitAppEvent } from '../../effects/shared/app-events.js'
+import type { FlowAccount, FlowUser, SecondFactorKind } from '../../../machines/sign-in-completion.js'
+import { logRefusal } from '../../logger.js'
+import { renderSecondFactorPage } from '../../pages/second-factor-page.js'
+import type { Account, ResponseInternal, User } from '../../types/index.js'
+import type { RequestContext } from '../context.js'
+import { actionUrl, pageUrl } from '../context.js'
+import { flowMaxAge } from '../cookie-set.js'
+import { effectEnv, runMachine } from '../effect-outcome.js'
+import { errorFromType, errorRedirect } from '../error-response.js'
+import { pageHeaders, pageLocaleOf } from '../page-locale.js'
+import { secondFactorInputFor } from '../second-factor.js'
+import { sessionIssuerFor } from '../session-issuer.js'
+import { ensureCsrfToken } from './read-only.js'
+import { awaitsSecondFactor, completedSignIn, signInAnswer } from './sign-in-answer.js'
+import type { FlowResult } from '../../flow/runtime.js'
+
+/** The machines that compose the completion, and so may stop at the challenge. */
+const signInMachines: ReadonlySet<string> = new Set(['credentials', 'email', 'oauth', 'webauthn'])
+
+const jsonHeaders = { 'content-type': 'application/json', 'cache-control': 'no-store' }
+
+function wantsJson(ctx: RequestContext): boolean {
+  return /\bapplication\/json\b/i.test(ctx.req.header('accept') ?? '')
+}
+
+function json(ctx: RequestContext, status: number, body: Record<string, unknown>): ResponseInternal {
+  return { status, body, headers: jsonHeaders, cookies: ctx.setCookies }
+}
+
+/** The stopped sign-in the cookie names: its machine and its stored flow's ref. */
+function stoppedSignIn(ctx: RequestContext): { machineId: string; ref: string } | undefined {
+  const value = ctx.req.cookies.get(ctx.cookies.secondFactor.name)
+  if (!value) return undefined
+  const at = value.indexOf(':')
+  const machineId = value.slice(0, at)
+  const ref = value.slice(at + 1)
+  return at > 0 && ref !== '' && signInMachines.has(machineId) ? { machineId, ref } : undefined
+}
+
+function clearCookie(ctx: RequestContext): void {
+  const { name, options } = ctx.cookies.secondFactor
+  ctx.setCookies.push({ name, value: '', options: { ...options, maxAge: 0 } })
+}
+
+function page(ctx: RequestContext, status: number, problem?: 'wrongCode'): ResponseInternal {
+  const locale = pageLocaleOf(ctx)
+  const body = renderSecondFactorPage({
+    actionUrl: actionUrl(ctx, 'second-factor'),
+    csrfToken: ctx.config.csrfEnabled ? ensureCsrfToken(ctx) : '',
+    problem,
+    theme: ctx.config.theme,
+    locale,
+  })
+  return { status, body, headers: pageHeaders(ctx, locale), cookies: ctx.setCookies }
+}
+
+/** No sign-in waits for a second factor here: JSON says so; a browser goes back to the sign-in page. */
+function nothingToAnswer(ctx: RequestContext): ResponseInternal {
+  if (wantsJson(ctx)) return json(ctx, 400, { error: 'NoChallenge', message: 'No sign-in waits for a second factor' })
+  return { redirect: pageUrl(ctx, 'signIn'), cookies: ctx.setCookies }
+}
+
+/** GET /second-factor: the challenge page (or, as JSON, which answers it takes). */
+export function secondFactorPageAction(ctx: RequestContext): ResponseInternal {
+  if (!stoppedSignIn(ctx)) return nothingToAnswer(ctx)
+  if (wantsJson(ctx)) return json(ctx, 200, { factors: ['otp', 'recovery'] })
+  return page(ctx, 200)
+}
+
+/** The session's user: the adapter's record when it keeps users (every field the callbacks expect), else the flow's. */
+async function fullUser(ctx: RequestContext, user: FlowUser): Promise<User> {
+  const adapter = ctx.config.adapter
+  if (typeof ctx.config.source.adapter?.getUser === 'function' && adapter && user.id) {
+    const found = await adapter.getUser(user.id)
+    if (found) return found
+  }
+  return user
+}
+
+/** POST /second-factor: the answer; signed in, asked again, or refused. */
+export async function secondFactorAction(ctx: RequestContext): Promise<ResponseInternal> {
+  const stopped = stoppedSignIn(ctx)
+  if (!stopped) {
+    logRefusal(ctx.config.logger, 'flow-missing', { reason: 'second-factor answer without a stopped sign-in' })
+    return nothingToAnswer(ctx)
+  }
+  const env = effectEnv(ctx)
+  const body = ctx.req.body ?? {}
+  const subject: SecondFactorSubject = { user: null, account: null }
+  const input = secondFactorInputFor(ctx, { factor: body.factor, code: body.code })
+  const issue = sessionIssuerFor(ctx.config)
+  type Resumed = { user: FlowUser; isNewUser: boolean; account?: FlowAccount; secondFactor?: SecondFactorKind }
+  // The user and account the stopped sign-in kept (the account without provider tokens): the session and the signIn
+  // event get them, the user as the adapter has it when it keeps users.
+  const signedIn = async ({ user, account }: Resumed): Promise<{ user: User; account: Account | null }> => ({
+    user: await fullUser(ctx, user),
+    account: account ? { ...account } : null,
+  })
+  const handlers = {
+    ...secondFactorHandlers(env, input, () => subject),
+    issueSession: async (params: Resumed) => {
+      const { user, account } = await signedIn(params)
+      // The factor the challenge verified joins the sign-in's `amr` (docs/step-up.md).
+      const factors = params.secondFactor ? { secondFactorMethod: params.secondFactor } : undefined
+      return issue(env, { user, account, isNewUser: params.isNewUser, ...(factors ? { factors } : {}) })
+    },
+    emitSignInEvent: async (params: Resumed) => {
+      const { user, account } = await signedIn(params)
+      await emitAppEvent(env, 'signIn', { user, account, isNewUser: params.isNewUser })
+      return { type: 'SIGNIN_ANNOUNCED' } as const
+    },
+  }
+  const event = { type: 'SECOND_FACTOR_SUBMITTED', csrfVerified: ctx.csrfVerified, now: ctx.now }
+  let result: FlowResult
+  try {
+    result = await runMachine(ctx, ctx.config.machines[stopped.machineId], event, handlers, {
+      persistence: { store: ctx.config.flowStore, ref: stopped.ref, maxAge: flowMaxAge },
+    })
+  } catch (error) {
+    // The runtime logged the refusal (a missing, replayed, expired or foreign challenge).
+    if (!(error instanceof FlowRejected)) throw error
+    clearCookie(ctx)
+    if (wantsJson(ctx)) return json(ctx, 400, { error: 'ChallengeExpired', message: 'Sign in again' })
+    return errorRedirect(ctx, errorFromType('AccessDenied'))
+  }
+  if (awaitsSecondFactor(result) && result.ref) {
+    // A wrong answer with attempts left: the challenge waits again, under the ref its store gave it now.
+    const { name, options } = ctx.cookies.secondFactor
+    ctx.setCookies.push({ name, value: `${stopped.machineId}:${result.ref}`, options })
+    if (wantsJson(ctx)) return json(ctx, 401, { error: 'InvalidCode', message: 'That code is not valid' })
+    return page(ctx, 401, 'wrongCode')
+  }
+  clearCookie(ctx)
+  if (completedSignIn(result)) {
+    const answer = signInAnswer(ctx, env, result)
+    return wantsJson(ctx) ? json(ctx, 200, { url: answer.redirect }) : answer
+  }
+  const error = (result.context as { error?: ErrorType }).error ?? 'AccessDenied'
+  if (wantsJson(ctx)) return json(ctx, 403, { error, message: 'The second-factor challenge ended' })
+  return errorRedirect(ctx, errorFromType(error))
+}

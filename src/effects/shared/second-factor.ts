@@ -1,0 +1,227 @@
+/**
+ * Handlers of the second-factor commands of the shared completion (machines/sign-in-completion.ts), the same for
+ * every sign-in method: the check (is the user enrolled, does the policy want a factor it lacks), the attempt
+ * counter (counted on the challenge and on the account before the answer is looked at, on the same counters as the
+ * credentials limits, in memory or on Redis), and the verification (a TOTP step or a recovery code, each spent once
+ * through the adapter's atomic methods). No code, secret or account name reaches a log.
+ */
+import { hash } from 'node:crypto'
+import { CallbackRouteError } from '../../errors.js'
+import { hashRecoveryCode } from '../../factors/recovery-codes.js'
+import { openTotpSecret } from '../../factors/secret-seal.js'
+import { checkTotpCode } from '../../factors/totp.js'
+import { logRefusal } from '../../logger.js'
+import { isLastFactorAttempt } from '../../security/flow-guards.js'
+import { randomToken } from '../../security/random.js'
+import type { WrappedAdapter } from '../../types/adapters.js'
+import type { SecondFactorKind, SecondFactorPolicy } from '../../types/factor-management.js'
+import type { Account, User } from '../../types/index.js'
+import type { FailureCounter } from '../../types/providers.js'
+import type { CompletionEvent, FlowAccount, FlowUser } from '../../../machines/sign-in-completion.js'
+import { emitAppEvent } from './app-events.js'
+import type { EffectEnv } from './effect-env.js'
+
+/** The `secondFactor` option with its defaults applied. */
+export interface ResolvedSecondFactor {
+  policy: SecondFactorPolicy<User, Account>
+  passkeyCountsAsTwo: boolean
+  challengeSeconds: number
+  maxAttemptsPerAccount: number
+  windowSeconds: number
+  /** Where attempts are counted: the app's counter (Redis for several instances) or this process's memory. */
+  store: FailureCounter
+}
+
+/** The adapter's factor methods the challenge reads and spends through. */
+export type FactorStore = Pick<WrappedAdapter, 'listFactorsByUserId' | 'useTotpStep' | 'useRecoveryCode'>
+
+/** What one request's second-factor handlers work with. */
+export interface SecondFactorInput {
+  settings: ResolvedSecondFactor
+  /** Undefined when the adapter stores no factors: then nobody is enrolled. */
+  factors: FactorStore | undefined
+  secrets: readonly string[]
+  /** The answer the browser posted to the challenge, on the request that resumes it. */
+  answer?: { factor: unknown; code: unknown }
+}
+
+/** Who is signing in, as the method's handlers know them (the full user and account, not the machine's copy). */
+export interface SecondFactorSubject {
+  user: User | null
+  account: Account | null
+  /** The first factor was a passkey that verified the user. */
+  passkeyVerified?: boolean
+}
+
+type Answer<T extends CompletionEvent['type']> = Extract<CompletionEvent, { type: T }>
+
+type CheckAnswer = Answer<'SECOND_FACTOR_CHECKED' | 'FACTOR_CHECK_FAILED'>
+type ReserveAnswer = Answer<'FACTOR_ATTEMPT_RESERVED' | 'FACTOR_ATTEMPT_RESERVE_FAILED'>
+type VerifyAnswer = Answer<'FACTOR_VERIFIED' | 'FACTOR_REJECTED' | 'FACTOR_VERIFY_FAILED'>
+
+export interface SecondFactorHandlers {
+  checkSecondFactor(params: { providerId: string; user: FlowUser }): CheckAnswer | Promise<CheckAnswer>
+  reserveFactorAttempt(params: { userId: string; challenge: string }): Promise<ReserveAnswer>
+  verifySecondFactor(params: { providerId: string; userId: string; challenge: string }): Promise<VerifyAnswer>
+}
+
+/** Stored keys name a digest of the user id or challenge, never the id itself. */
+const keyOf = (kind: 'challenge' | 'passed' | 'account', value: string): string =>
+  `authchart:second-factor:${kind}:${hash('sha256', value, 'base64url').slice(0, 32)}`
+
+/** A challenge's attempts past this count as spent, whatever the counter says (a passed challenge reads as this). */
+const spentAttempts = Number.MAX_SAFE_INTEGER
+
+/** The account a waiting challenge keeps: enough to issue the session later, never a provider token. */
+function flowAccountOf(account: Account | null, providerId: string, userId: string): FlowAccount {
+  return {
+    provider: account?.provider ?? providerId,
+    type: account?.type ?? 'credentials',
+    providerAccountId: account?.providerAccountId ?? userId,
+  }
+}
+
+function kindOf(value: unknown): SecondFactorKind | undefined {
+  return value === 'otp' || value === 'recovery' ? value : undefined
+}
+
+/** The three handlers, for one request; `subject` reads the method's user and account when the check runs. */
+export function secondFactorHandlers(
+  env: EffectEnv,
+  input: SecondFactorInput,
+  subject: () => SecondFactorSubject,
+): SecondFactorHandlers {
+  const { logger } = env.config
+  const { settings } = input
+  // Set by the reservation, read by the verification of the same request: a wrong last answer is logged once, as
+  // the limit the machine records, not also as a wrong code.
+  let last = false
+
+  const storeError = (what: string, err: unknown) =>
+    logger.error(
+      new CallbackRouteError(`the second-factor ${what} failed`, { err: err instanceof Error ? err : undefined }),
+    )
+
+  async function mustEnrol(user: User | null, account: Account | null): Promise<boolean> {
+    const { policy } = settings
+    if (policy === 'optional' || !user) return false
+    if (policy === 'required') return true
+    return (await policy(user, account)) === true
+  }
+
+  async function verifyOtp(userId: string, code: string): Promise<boolean> {
+    if (!input.factors) return false
+    const factors = await input.factors.listFactorsByUserId(userId)
+    for (const factor of factors) {
+      if (factor.type !== 'totp' || factor.secret === null) continue
+      const opened = openTotpSecret(input.secrets, { userId, factorId: factor.id }, factor.secret)
+      if (!opened) continue
+      const step = checkTotpCode({ secret: opened.secret, code, nowMs: env.nowMs, lastUsedStep: factor.lastUsedStep })
+      // The step is claimed atomically: of two requests with the same code, one wins.
+      if (step !== null && (await input.factors.useTotpStep({ userId, factorId: factor.id, step }))) return true
+    }
+    return false
+  }
+
+  async function verifyRecovery(userId: string, code: string): Promise<boolean> {
+    const codeHash = hashRecoveryCode(userId, code)
+    if (!input.factors || codeHash === null) return false
+    return input.factors.useRecoveryCode({ userId, codeHash })
+  }
+
+  return {
+    checkSecondFactor({ providerId, user }) {
+      const { user: fullUser, account, passkeyVerified } = subject()
+      // The method's own user (the stored one) comes first: an OAuth machine's copy may still be the profile's id.
+      const userId = typeof fullUser?.id === 'string' && fullUser.id !== '' ? fullUser.id : user.id
+      const check = async (): Promise<CheckAnswer> => {
+        const factors = userId && input.factors ? await input.factors.listFactorsByUserId(userId) : []
+        const enrolled = factors.some((factor) => factor.type === 'totp')
+        const countsAsTwo = passkeyVerified === true && settings.passkeyCountsAsTwo
+        if (!enrolled || !userId)
+          return {
+            type: 'SECOND_FACTOR_CHECKED',
+            enrolled: false,
+            mustEnrol: await mustEnrol(fullUser, account),
+            countsAsTwo,
+          }
+        return {
+          type: 'SECOND_FACTOR_CHECKED',
+          enrolled: true,
+          mustEnrol: false,
+          countsAsTwo,
+          userId,
+          challenge: randomToken(16),
+          expiresAt: env.now + settings.challengeSeconds,
+          account: flowAccountOf(account, providerId, userId),
+        }
+      }
+      return check().catch((err: unknown) => {
+        storeError('check', err)
+        return { type: 'FACTOR_CHECK_FAILED' } as const
+      })
+    },
+
+    async reserveFactorAttempt({ userId, challenge }) {
+      const { store } = settings
+      try {
+        // The challenge's count and its "passed" mark are read in one step where the store can (reserve): a
+        // challenge replayed after it was passed finds the mark and is refused before any code is looked at.
+        const challengeKey = keyOf('challenge', challenge)
+        const passedKey = keyOf('passed', challenge)
+        const reserved = store.reserve
+          ? await store.reserve(passedKey, challengeKey, settings.challengeSeconds, env.now)
+          : (await store.peek(passedKey, env.now)).count > 0
+            ? { lockedSeconds: 1, attempts: 0 }
+            : { lockedSeconds: 0, attempts: await store.hit(challengeKey, settings.challengeSeconds, env.now) }
+        const attempts = reserved.lockedSeconds > 0 ? spentAttempts : reserved.attempts
+        const accountAttempts = await store.hit(keyOf('account', userId), settings.windowSeconds, env.now)
+        const answer = {
+          type: 'FACTOR_ATTEMPT_RESERVED',
+          attempts,
+          accountAttempts,
+          accountLimit: settings.maxAttemptsPerAccount,
+        } as const
+        last = isLastFactorAttempt({ event: answer })
+        return answer
+      } catch (err) {
+        storeError('attempt counter', err)
+        return { type: 'FACTOR_ATTEMPT_RESERVE_FAILED' }
+      }
+    },
+
+    async verifySecondFactor({ providerId, userId, challenge }) {
+      const factor = kindOf(input.answer?.factor)
+      const code = input.answer?.code
+      let passed: boolean
+      try {
+        passed =
+          factor !== undefined &&
+          typeof code === 'string' &&
+          (factor === 'otp' ? await verifyOtp(userId, code) : await verifyRecovery(userId, code))
+      } catch (err) {
+        storeError('verification', err)
+        return { type: 'FACTOR_VERIFY_FAILED' }
+      }
+      const reported = factor ?? 'otp'
+      if (!passed) {
+        if (!last)
+          logRefusal(logger, 'second-factor-code', { provider: providerId, reason: `wrong ${reported} answer` })
+        await emitAppEvent(env, 'secondFactor', { userId, success: false, factor: reported })
+        return { type: 'FACTOR_REJECTED' }
+      }
+      try {
+        // Passed: the challenge is marked so a replay of its snapshot is refused, and the account's count starts again.
+        const { store } = settings
+        if (store.lock) await store.lock(keyOf('passed', challenge), settings.challengeSeconds, env.now)
+        else await store.hit(keyOf('passed', challenge), settings.challengeSeconds, env.now)
+        await store.clear(keyOf('account', userId))
+      } catch (err) {
+        // The answer was right and is spent (a TOTP step, a recovery code): the sign-in goes on.
+        storeError('attempt counter', err)
+      }
+      await emitAppEvent(env, 'secondFactor', { userId, success: true, factor: reported })
+      return { type: 'FACTOR_VERIFIED', factor: reported }
+    },
+  }
+}
