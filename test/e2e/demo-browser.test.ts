@@ -10,6 +10,7 @@
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { Secret, TOTP } from 'otpauth'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, npm, root } from '../frameworks/support/fixture-app.js'
@@ -178,6 +179,30 @@ describe('the demo in Chromium, with no network beyond loopback', () => {
       await page.fill('#input-password-for-credentials', 'lovelace')
       await Promise.all([page.waitForURL(`${demo.url}/`), page.click('text=Sign in with Credentials')])
       expect(await signedInLine(page)).toContain('Signed in as Ada Lovelace (ada@example.com)')
+      expect(problems).toEqual([])
+    },
+    60_000,
+  )
+
+  it.runIf(canRun)(
+    'TOTP: the home page leads to /auth/factors, which shows a QR code and the key; one code from the app enrols it',
+    async () => {
+      const { page, problems } = await pageWithErrors(await freshContext())
+      await page.goto(`${demo.url}/auth/signin`)
+      await page.fill('#input-username-for-credentials', 'alan')
+      await page.fill('#input-password-for-credentials', 'turing')
+      await Promise.all([page.waitForURL(`${demo.url}/`), page.click('text=Sign in with Credentials')])
+      await Promise.all([page.waitForURL(`${demo.url}/auth/factors`), page.click('text=Second factor')])
+      await page.click('text=Add an authenticator app')
+      await page.locator('.qr svg[role="img"]').waitFor()
+      const key = ((await page.locator('.key').textContent()) ?? '').replace(/\s/g, '')
+      expect(key).toMatch(/^[A-Z2-7]{16,}$/)
+      // What the user's authenticator app shows for the key it scanned.
+      await page.fill('#code', new TOTP({ secret: Secret.fromBase32(key) }).generate())
+      await page.click('text=Confirm')
+      await page.locator('ol.codes').waitFor()
+      expect(await page.locator('h1').textContent()).toBe('Your recovery codes')
+      expect(await page.locator('ol.codes li').count()).toBe(10)
       expect(problems).toEqual([])
     },
     60_000,
