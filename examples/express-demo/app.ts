@@ -3,7 +3,9 @@
  * sign-in through a development mail sink (the links appear at `/dev/mail`); OpenID Connect through a development
  * OpenID provider started in this process on a loopback port; passkeys; the memory adapter and JWT sessions; the flow
  * audit trail printed to the console and shown live at `/dev/flow`, the flow inspector highlighting the state this
- * browser's flow is in, with the OpenTelemetry spans of the last flows below it when traces are on.
+ * browser's flow is in, with the OpenTelemetry spans of the last flows below it when traces are on. A signed-in user can
+ * add an authenticator app (TOTP) as a second factor at `/auth/factors` (the memory adapter stores factors); from then
+ * on, signing in as that user stops at the second-factor challenge.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -116,7 +118,10 @@ export async function createDemoApp(options: DemoOptions) {
     const session = await getSession(req, authConfig)
     const body = session?.user
       ? `<p>Signed in as <strong>${escape(session.user.name ?? session.user.email)}</strong> (${escape(session.user.email)}).</p>
-         <p>Session expires ${escape(session.expires)}.</p><p><a href="/auth/signout">Sign out</a></p>`
+         <p>Session expires ${escape(session.expires)}.</p>
+         <p><a href="/auth/factors">Second factor</a>: add an authenticator app (scan the QR code, type one code);
+         from then on, signing in as this user asks for a code from it.</p>
+         <p><a href="/auth/sessions">Your sessions</a> · <a href="/auth/signout">Sign out</a></p>`
       : signedOutHelp
     res.type('html').send(page(body))
   })
