@@ -10,7 +10,8 @@ import { MemorySessionStore } from '../../src/flow/stores/logout.js'
 import { listSessions, revokeOtherSessions, revokeSession, revokeUserSessions } from '../../src/index.js'
 import type { SessionRecord, SessionStore } from '../../src/types/session-store.js'
 import type { AuditRecord } from '../../src/types/audit.js'
-import { CookieJar, origin, session, signIn, testConfig } from '../support/auth-harness.js'
+import { encode } from '../../src/jwt.js'
+import { CookieJar, origin, secret, session, signIn, testConfig } from '../support/auth-harness.js'
 
 function appRequest(jar: CookieJar): Request {
   return new Request(`${origin}/account`, { headers: { cookie: jar.header() } })
@@ -35,6 +36,31 @@ function countingStore(): { store: SessionStore; puts: () => number } {
 }
 
 describe('session management (JWT sessions, one process)', () => {
+  it('a session signed in on another instance writes no record at its checks here until updateAge has passed', async () => {
+    const { store, puts } = countingStore()
+    const config = testConfig({ sessionManagement: { store } })
+    const jarOf = async (signedInAt: number) => {
+      const token = {
+        sub: 'u-ada',
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        'authchart:sid': { id: `sid-${signedInAt}`, at: signedInAt, m: 'credentials' },
+      }
+      const jar = new CookieJar()
+      jar.cookies.set('authjs.session-token', await encode({ token, secret, salt: 'authjs.session-token' }))
+      return jar
+    }
+    // Signed in a minute ago elsewhere: the sign-in wrote the record there; checks here (each re-seals the cookie)
+    // write nothing.
+    const fresh = await jarOf(Date.now() - 60_000)
+    for (let i = 0; i < 3; i++) expect(await session(config, fresh)).toMatchObject({ user: { name: 'Ada Lovelace' } })
+    expect(puts()).toBe(0)
+    // Signed in more than updateAge (a day by default) ago: "last seen" is due, once per updateAge in this process.
+    const old = await jarOf(Date.now() - 86_400_000 - 60_000)
+    for (let i = 0; i < 3; i++) expect(await session(config, old)).toMatchObject({ user: { name: 'Ada Lovelace' } })
+    expect(puts()).toBe(1)
+  })
+
   it('lists a user’s sessions with their records, and a revoked one is refused at its next check', async () => {
     const { store, puts } = countingStore()
     const revoked: unknown[] = []

@@ -15,7 +15,6 @@ import { keptSignInClaims, signInClaimsOf, type SignInClaims, type SignInFactors
 import {
   newSessionIdClaim,
   sessionIdClaimName,
-  jwtRecordDue,
   sessionRecordOf,
   writeSessionRecord,
   type SessionIdClaim,
@@ -139,9 +138,7 @@ function recordSignIn(
   expires: number,
 ): Promise<void> {
   if (typeof token.sub !== 'string') return Promise.resolve()
-  // Written now: the checks that follow need not write it again before `updateAge` has passed.
-  const store = env.config.sessionManagement?.store
-  if (store) jwtRecordDue(store, claim.id, env.nowMs, env.config.session.updateAge * 1000)
+  // Written now: no check writes it again before `updateAge` has passed since the sign-in (`jwtRecordDue`).
   const { auth_time: authTime, amr } = keptSignInClaims(token)
   return writeSessionRecord(
     env,

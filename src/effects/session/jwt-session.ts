@@ -236,7 +236,7 @@ class JwtSessionEffects implements SessionHandlers {
     const managed = managedJwtSession(this.env.config, this.#token as JWT)
     if (!managed) return { type: 'SESSION_REISSUED' }
     const { claim, userId, store } = managed
-    if (!jwtRecordDue(store, claim.id, this.env.nowMs, this.env.config.session.updateAge * 1000))
+    if (!jwtRecordDue(store, claim.id, this.env.nowMs, this.env.config.session.updateAge * 1000, claim.at))
       return { type: 'SESSION_REISSUED' }
     const record = sessionRecordOf(this.env, {
       id: claim.id,

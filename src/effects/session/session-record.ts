@@ -218,8 +218,18 @@ const maxRecentlyRecorded = 100_000
  * Whether a JWT session's record is due to be written again: a JWT session is re-sealed on every check (as in
  * Auth.js), and its "last seen" need not be: once per `updateAge` per process is enough for a device list, and
  * the session check stays free of store writes. A process that restarts writes each record once more.
+ * @param signedInAtMs the sign-in's time (the session id claim's `at`): the sign-in wrote the record, on whichever
+ *   instance it ran, so it is fresh until `updateAge` has passed since; without this, every instance would write each
+ *   session's record again at its first check there
  */
-export function jwtRecordDue(store: SessionStore, id: string, nowMs: number, intervalMs: number): boolean {
+export function jwtRecordDue(
+  store: SessionStore,
+  id: string,
+  nowMs: number,
+  intervalMs: number,
+  signedInAtMs: number,
+): boolean {
+  if (nowMs - signedInAtMs < intervalMs) return false
   let recent = recentlyRecorded.get(store)
   if (!recent) recentlyRecorded.set(store, (recent = new Map<string, number>()))
   const last = recent.get(id)
