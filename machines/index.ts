@@ -24,7 +24,7 @@ export { machineConventions } from './machine-entry.js'
 
 export const oauthEntry: MachineEntry<typeof oauthMachine> = {
   id: 'oauth',
-  version: 5,
+  version: 6,
   machine: oauthMachine,
   extensionPoints: ['allowSignIn', 'allowUserCreation', 'allowAccountLinking'],
 }

@@ -3,7 +3,7 @@
  * authorization URL and waits (persisted in the flow store), GET or POST /callback/:provider resumes it, checks the
  * callback, exchanges the code, and signs the user in. Every way it can fail is a named transition.
  */
-import { assign, not, setup } from 'xstate'
+import { and, assign, not, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
 import type { RefusalCheck } from '../src/types/refusals.js'
 import {
@@ -44,6 +44,8 @@ export interface OAuthContext extends CompletionContext {
   refusalReason?: string
   /** The callback request's time (epoch seconds), for the app's guards; never persisted (the flow ends in that request). */
   now?: number
+  /** How often this sign-in resolved its user again after a racing sign-in of the same account got there first. */
+  userResolveRetries?: number
 }
 
 export type OAuthEvent =
@@ -85,6 +87,7 @@ export type OAuthEvent =
   | { type: 'USER_CREATE_FAILED' }
   | { type: 'ACCOUNT_LINKED' }
   | { type: 'ACCOUNT_LINK_FAILED' }
+  | { type: 'ACCOUNT_LINK_AWAITED' }
 
 /** The params of the commands that only need to know the provider. */
 const providerOf = ({ context }: { context: OAuthContext }) => ({ providerId: context.providerId ?? '' })
@@ -101,6 +104,7 @@ const commands = {
   resolveUser: command<{ providerId: string }>(),
   createUser: command<{ providerId: string }>(),
   linkAccount: command<{ providerId: string }>(),
+  awaitAccountLink: command<{ providerId: string }>(),
 }
 
 export type OAuthCommand = CommandsOf<typeof commands>
@@ -124,6 +128,7 @@ export const oauthContract = {
   resolveUser: ['ACCOUNT_FOUND', 'SIGNED_IN_USER_FOUND', 'EMAIL_MATCHED', 'USER_NOT_FOUND'],
   createUser: ['USER_CREATED', 'USER_CREATE_FAILED'],
   linkAccount: ['ACCOUNT_LINKED', 'ACCOUNT_LINK_FAILED'],
+  awaitAccountLink: ['ACCOUNT_LINK_AWAITED'],
 } as const satisfies CommandContract<OAuthCommand, OAuthEvent>
 
 /**
@@ -155,6 +160,12 @@ const userSteps = {
       ],
       // The e-mail belongs to an existing user: linked only when the provider allows dangerous e-mail linking.
       EMAIL_MATCHED: [
+        // The address may be that of a racing first sign-in of this very account, which created the user and is
+        // about to link the account: wait for it once before refusing.
+        {
+          guard: and([not(isDangerousEmailLinkingAllowed), 'canResolveAgain']),
+          target: 'waitingForAccountLink' as const,
+        },
         {
           guard: not(isDangerousEmailLinkingAllowed),
           target: '#oauth.failed',
@@ -190,10 +201,15 @@ const userSteps = {
     entry: { type: 'createUser' as const, params: providerOf },
     on: {
       USER_CREATED: { target: 'checkingSecondFactor', actions: 'signedUp' as const },
-      USER_CREATE_FAILED: {
-        target: '#oauth.failed',
-        actions: { type: 'fail' as const, params: { error: 'OAuthCreateAccount' as const } },
-      },
+      // Most often a racing first sign-in of the same account created the user (its address is taken) or linked
+      // the account first: resolve once more, and this sign-in finds the account.
+      USER_CREATE_FAILED: [
+        { guard: 'canResolveAgain' as const, target: 'waitingForAccountLink' as const },
+        {
+          target: '#oauth.failed',
+          actions: { type: 'fail' as const, params: { error: 'OAuthCreateAccount' as const } },
+        },
+      ],
     },
   },
   linkingAccount: {
@@ -201,11 +217,21 @@ const userSteps = {
     entry: { type: 'linkAccount' as const, params: providerOf },
     on: {
       ACCOUNT_LINKED: { target: 'checkingSecondFactor' as const },
-      ACCOUNT_LINK_FAILED: {
-        target: '#oauth.failed',
-        actions: { type: 'fail' as const, params: { error: 'OAuthAccountNotLinked' as const } },
-      },
+      // A racing sign-in of the same account may have linked it first: resolve once more.
+      ACCOUNT_LINK_FAILED: [
+        { guard: 'canResolveAgain' as const, target: 'waitingForAccountLink' as const },
+        {
+          target: '#oauth.failed',
+          actions: { type: 'fail' as const, params: { error: 'OAuthAccountNotLinked' as const } },
+        },
+      ],
     },
+  },
+  waitingForAccountLink: {
+    description:
+      'Another sign-in of this account got there first: wait, briefly and boundedly, for it to link the account, then resolve once more.',
+    entry: ['countResolveAgain' as const, { type: 'awaitAccountLink' as const, params: providerOf }],
+    on: { ACCOUNT_LINK_AWAITED: { target: 'resolvingUser' as const } },
   },
 }
 
@@ -223,6 +249,8 @@ export const oauthMachine = setup({
     allowUserCreation: () => true,
     /** Extension point: may this sign-in link the provider account to an existing user? */
     allowAccountLinking: () => true,
+    /** The user is resolved again at most once per sign-in, so a failing database cannot keep the flow looping. */
+    canResolveAgain: ({ context }) => (context.userResolveRetries ?? 0) < 1,
   },
   actions: {
     // Commands, run by the flow runtime with the handlers in src/effects/oauth/oauth-flow.ts.
@@ -230,6 +258,7 @@ export const oauthMachine = setup({
     ...completionActions<OAuthContext, OAuthEvent>(),
     /** The user was created in this sign-in: a sign-up. */
     signedUp: assign({ isNewUser: true }),
+    countResolveAgain: assign(({ context }) => ({ userResolveRetries: (context.userResolveRetries ?? 0) + 1 })),
     // A refusal names its check, so the runtime logs it once under a stable code (docs/security.md).
     /** Keeps the check a command's result named (issuer, PKCE, nonce, ID token), for the refusal log. */
     noteRefusal: assign(({ event }) =>

@@ -6,6 +6,11 @@
  * - the e-mail belongs to an existing user → EMAIL_MATCHED;
  * - otherwise → USER_NOT_FOUND.
  * Creating a user and linking its account belong together: if the link fails, the new user is removed again.
+ *
+ * Two first sign-ins of one new account can race (two tabs, a double click, two servers): one creates the user and
+ * links the account, the other finds the address taken or the account linked. The machine then resolves the user once
+ * more (state `waitingForAccountLink`); `awaitAccountLink` first gives the winner a moment to link the account, since
+ * between its two writes the user exists without it.
  */
 import type { WrappedAdapter } from '../../types/adapters.js'
 import type { AdapterAccount, AdapterUser } from '../../types/adapters.js'
@@ -16,6 +21,14 @@ import type { EffectEnv } from '../shared/effect-env.js'
 import type { SignInSubject } from '../session/issue-jwt-session.js'
 import type { UnprovenPasskeyCheck } from '../webauthn/unproven-passkey-account.js'
 import type { UserResolution } from './oauth-flow.js'
+
+/**
+ * The pauses between looks for a racing sign-in's account link, in ms: about a second in all, longer than two
+ * writes take on a healthy database, short enough that a refusal is not held up noticeably.
+ */
+const accountLinkPollsMs = [25, 50, 100, 150, 200, 225, 250]
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 function adapterAccount(account: Account, userId: string): AdapterAccount {
   return { ...account, userId, type: account.type === 'oidc' ? 'oidc' : 'oauth' }
@@ -98,6 +111,16 @@ export function adapterUserResolution(
       }
       await emitAppEvent(env, 'linkAccount', { user, account, profile: user })
       return { type: 'ACCOUNT_LINKED' }
+    },
+
+    async awaitAccountLink(subject: SignInSubject) {
+      const account = subject.account as Account
+      const key = { provider: account.provider, providerAccountId: account.providerAccountId }
+      for (const ms of accountLinkPollsMs) {
+        if (await adapter.getUserByAccount(key)) break
+        await pause(ms)
+      }
+      return { type: 'ACCOUNT_LINK_AWAITED' }
     },
   }
 }

@@ -59,6 +59,8 @@ export interface UserResolution {
   resolveUser(subject: SignInSubject): Promise<Answer<'resolveUser'>>
   createUser(subject: SignInSubject): Promise<Answer<'createUser'>>
   linkAccount(subject: SignInSubject): Promise<Answer<'linkAccount'>>
+  /** Waits, boundedly, for a racing sign-in of the same account to link it (the user is resolved again after). */
+  awaitAccountLink(subject: SignInSubject): Promise<Answer<'awaitAccountLink'>>
 }
 
 /**
@@ -74,6 +76,7 @@ export const profileIsTheUser: UserResolution = {
   },
   createUser: async () => ({ type: 'USER_CREATED' }),
   linkAccount: async () => ({ type: 'ACCOUNT_LINKED' }),
+  awaitAccountLink: async () => ({ type: 'ACCOUNT_LINK_AWAITED' }),
 }
 
 function pickUser(user: User) {
@@ -102,6 +105,8 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): OAuthHa
   const { config } = env
   const { provider } = input
   const subject: SignInSubject = { user: {}, account: null }
+  /** The user as the provider's profile gave it; a resolution that runs again starts from it, not from a match. */
+  let profileUser: User = {}
 
   return {
     ...secondFactorHandlers(env, input.secondFactor, () => subject),
@@ -137,6 +142,7 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): OAuthHa
           now: () => env.now * 1000,
         })
         subject.user = result.user
+        profileUser = result.user
         subject.account = result.account
         subject.profile = result.profile
         if (wantsOpLogout(provider, config.backchannelLogout !== undefined))
@@ -157,9 +163,13 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): OAuthHa
     runSignInCallback: () =>
       runSignInCallback(env, { user: subject.user, account: subject.account, profile: subject.profile }, provider.id),
 
-    resolveUser: () => input.users.resolveUser(subject),
+    resolveUser: () => {
+      subject.user = profileUser
+      return input.users.resolveUser(subject)
+    },
     createUser: () => input.users.createUser(subject),
     linkAccount: () => input.users.linkAccount(subject),
+    awaitAccountLink: () => input.users.awaitAccountLink(subject),
 
     // The machine says whether this is a sign-up (it saw the user created); the full profile stays here.
     issueSession: ({ isNewUser }) => input.issueSession(env, { ...subject, isNewUser }),
