@@ -8,7 +8,9 @@
  * (PostgreSQL: an advisory transaction lock; MySQL/MariaDB: the last row read `for update`; SQLite: the database's own
  * write lock), and the sequence number is the primary key, so two appends can never both extend the same row.
  */
-import { createHash } from 'node:crypto'
+// A namespace import: apps whose bundler also walks the SQL adapter for a browser build (Qwik City's Vite build of an
+// `authchart/adapters/sql` config) get a stub for node:crypto there, which has no named exports to bind.
+import * as nodeCrypto from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import type { AuditRecord } from '../../src/types/audit.js'
 import { classifySqlError, detectDialect, toNumber, type SqlDialect } from './dialect.js'
@@ -52,7 +54,7 @@ export function canonicalAuditJson(record: AuditRecord | Record<string, unknown>
 
 /** The chain's link: SHA-256 (hex) of the previous row's hash, a newline, and this row's canonical JSON. */
 export function auditRowHash(previousHash: string, canonical: string): string {
-  return createHash('sha256').update(`${previousHash}\n${canonical}`).digest('hex')
+  return nodeCrypto.createHash('sha256').update(`${previousHash}\n${canonical}`).digest('hex')
 }
 
 function columnTypes(dialect: SqlDialect): { seq: string; short: string; text: string; hash: string } {
