@@ -8,31 +8,14 @@
 import { describe, expect, it } from 'vitest'
 import { MemorySessionStore } from '../../src/flow/stores/logout.js'
 import { listSessions, revokeOtherSessions, revokeSession, revokeUserSessions } from '../../src/index.js'
-import type { SessionRecord, SessionStore } from '../../src/types/session-store.js'
+import type { SessionRecord } from '../../src/types/session-store.js'
 import type { AuditRecord } from '../../src/types/audit.js'
 import { encode } from '../../src/jwt.js'
 import { CookieJar, origin, secret, session, signIn, testConfig } from '../support/auth-harness.js'
+import { countingStore } from '../support/counting-session-store.js'
 
 function appRequest(jar: CookieJar): Request {
   return new Request(`${origin}/account`, { headers: { cookie: jar.header() } })
-}
-
-/** A memory store that counts its writes. */
-function countingStore(): { store: SessionStore; puts: () => number } {
-  const inner = new MemorySessionStore()
-  let puts = 0
-  const store: SessionStore = {
-    kind: 'memory',
-    isRevoked: (userId, id, createdAt) => inner.isRevoked(userId, id, createdAt),
-    put: (record) => {
-      puts += 1
-      return inner.put(record)
-    },
-    list: (userId) => inner.list(userId),
-    revoke: (userId, ids, ttl) => inner.revoke(userId, ids, ttl),
-    revokeUser: (userId, at, ttl) => inner.revokeUser(userId, at, ttl),
-  }
-  return { store, puts: () => puts }
 }
 
 describe('session management (JWT sessions, one process)', () => {

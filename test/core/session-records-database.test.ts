@@ -10,9 +10,9 @@ import { MemoryAdapter, createMemoryStore } from '../../adapters/memory.js'
 import { MemorySessionStore } from '../../src/flow/stores/logout.js'
 import { Auth, listSessions, revokeOtherSessions, revokeSession, revokeUserSessions } from '../../src/index.js'
 import type { Adapter, AdapterSession } from '../../src/types/adapters.js'
-import type { SessionStore } from '../../src/types/session-store.js'
 import { databaseSessionId, readSessionRecord } from '../../src/effects/session/session-record.js'
 import { CookieJar, origin, session, signIn, testConfig, users } from '../support/auth-harness.js'
+import { countingStore } from '../support/counting-session-store.js'
 
 /** The listed id of the database session a jar's cookie holds. */
 function idOf(jar: CookieJar): string {
@@ -23,24 +23,6 @@ function idOf(jar: CookieJar): string {
 
 function appRequest(jar: CookieJar): Request {
   return new Request(`${origin}/account`, { headers: { cookie: jar.header() } })
-}
-
-/** A memory session store that counts its record writes. */
-function countingStore(): { store: SessionStore; puts: () => number } {
-  const inner = new MemorySessionStore()
-  let puts = 0
-  const store: SessionStore = {
-    kind: 'memory',
-    isRevoked: (userId, id, createdAt) => inner.isRevoked(userId, id, createdAt),
-    put: (record) => {
-      puts += 1
-      return inner.put(record)
-    },
-    list: (userId) => inner.list(userId),
-    revoke: (userId, ids, ttl) => inner.revoke(userId, ids, ttl),
-    revokeUser: (userId, at, ttl) => inner.revokeUser(userId, at, ttl),
-  }
-  return { store, puts: () => puts }
 }
 
 /** The memory adapter with the harness's users, its session rows readable, and its session writes counted. */
