@@ -17,6 +17,11 @@ export type Untimed = <R>(work: () => R | Promise<R>) => Promise<R>
 export interface Side<T = unknown> {
   prepare?: () => Promise<T>
   run: (prepared: T, untimed: Untimed) => Promise<unknown>
+  /**
+   * Work the side's operations left running behind their answers (a store write not waited for), finished at the
+   * end of each of its rounds and timed with them: it is this side's cost, never the next round's.
+   */
+  settle?: () => Promise<unknown>
 }
 
 export interface RunOptions {
@@ -85,6 +90,11 @@ async function runFor<T>(side: Side<T>, millis: number): Promise<RoundResult> {
     await side.run(prepared, untimed)
     spent += process.hrtime.bigint() - start - excluded
     ops++
+  }
+  if (side.settle) {
+    const start = process.hrtime.bigint()
+    await side.settle()
+    spent += process.hrtime.bigint() - start
   }
   const cpu = process.cpuUsage(cpuStart)
   return {

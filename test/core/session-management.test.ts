@@ -2,17 +2,22 @@
  * Session management in one process (`MemorySessionStore`), through `Auth()` and the app API: a JWT session gets an
  * id and a record at sign-in, is listed for its own user only, and once revoked is refused at its next check (its
  * cookie cleared, `refused:session-revoked` logged once, the `sessionRevoked` event sent). The session check writes
- * no record; `revokeUserSessions` ends every session of the user. The two-process case, on Redis and a Redis Cluster,
+ * no record (nor waits for one: a "last seen" that is due is written behind the answer); `revokeUserSessions` ends
+ * every session of the user. The two-process case, on Redis and a Redis Cluster,
  * is test/e2e/multi-instance/session-revocation.test.ts.
  */
+import { randomUUID } from 'node:crypto'
+import { Redis } from 'ioredis'
 import { describe, expect, it } from 'vitest'
-import { MemorySessionStore } from '../../src/flow/stores/logout.js'
+import { MemorySessionStore, RedisSessionStore } from '../../src/flow/stores/logout.js'
 import { listSessions, revokeOtherSessions, revokeSession, revokeUserSessions } from '../../src/index.js'
 import type { SessionRecord } from '../../src/types/session-store.js'
 import type { AuditRecord } from '../../src/types/audit.js'
 import { encode } from '../../src/jwt.js'
 import { CookieJar, origin, secret, session, signIn, testConfig } from '../support/auth-harness.js'
 import { countingStore } from '../support/counting-session-store.js'
+import { redisUrl } from '../support/services.js'
+import { startStallProxy } from '../support/stall-proxy.js'
 
 function appRequest(jar: CookieJar): Request {
   return new Request(`${origin}/account`, { headers: { cookie: jar.header() } })
@@ -42,6 +47,27 @@ describe('session management (JWT sessions, one process)', () => {
     const old = await jarOf(Date.now() - 86_400_000 - 60_000)
     for (let i = 0; i < 3; i++) expect(await session(config, old)).toMatchObject({ user: { name: 'Ada Lovelace' } })
     expect(puts()).toBe(1)
+  })
+
+  it('"last seen" is written once per updateAge per session, not once per instance: the cookie says when', async () => {
+    // Two instances (each its own store object, so nothing in one process's memory is shared between them).
+    const one = countingStore()
+    const two = countingStore()
+    const first = testConfig({ sessionManagement: { store: one.store } })
+    const second = testConfig({ sessionManagement: { store: two.store } })
+    const token = {
+      sub: 'u-ada',
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      'authchart:sid': { id: 'sid-two-instances', at: Date.now() - 3 * 86_400_000, m: 'credentials' },
+    }
+    const jar = new CookieJar()
+    jar.cookies.set('authjs.session-token', await encode({ token, secret, salt: 'authjs.session-token' }))
+    expect(await session(first, jar)).toMatchObject({ user: { name: 'Ada Lovelace' } })
+    expect(one.puts()).toBe(1)
+    // The re-issued cookie, checked by the other instance: written a moment ago, not due.
+    for (let i = 0; i < 3; i++) expect(await session(second, jar)).toMatchObject({ user: { name: 'Ada Lovelace' } })
+    expect(two.puts()).toBe(0)
   })
 
   it('lists a user’s sessions with their records, and a revoked one is refused at its next check', async () => {
@@ -109,5 +135,39 @@ describe('session management (JWT sessions, one process)', () => {
     const again = new CookieJar()
     await signIn(config, again, 'ada')
     expect(await session(config, again)).toMatchObject({ user: { name: 'Ada Lovelace' } })
+  })
+})
+
+describe('session management: the session check and a slow store (RedisSessionStore on the local Redis, behind a proxy)', () => {
+  it('answers a check whose "last seen" is due without waiting for the write, and the record lands when Redis does', async () => {
+    const url = new URL(redisUrl())
+    const proxy = await startStallProxy({ host: url.hostname, port: Number(url.port || 6379) })
+    const client = new Redis({ host: '127.0.0.1', port: proxy.port, maxRetriesPerRequest: 1 })
+    const store = new RedisSessionStore(client, { prefix: `authchart-test:slow-store:${randomUUID()}:` })
+    try {
+      const config = testConfig({ sessionManagement: { store } })
+      const signedInAt = Date.now() - 2 * 86_400_000
+      const token = {
+        sub: 'u-ada',
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        'authchart:sid': { id: 'sid-slow', at: signedInAt, m: 'credentials' },
+      }
+      const jar = new CookieJar()
+      jar.cookies.set('authjs.session-token', await encode({ token, secret, salt: 'authjs.session-token' }))
+      // The revocations are loaded once; from then on the check reads them from memory.
+      expect(await store.isRevoked('u-ada', 'sid-slow', signedInAt)).toBe(false)
+      proxy.stall()
+      const started = Date.now()
+      expect(await session(config, jar)).toMatchObject({ user: { name: 'Ada Lovelace' } })
+      expect(Date.now() - started).toBeLessThan(1000)
+      proxy.resume()
+      const listed = await store.list('u-ada')
+      expect(listed.map((record) => [record.id, record.method])).toEqual([['sid-slow', 'credentials']])
+    } finally {
+      await store.close()
+      client.disconnect()
+      await proxy.close()
+    }
   })
 })

@@ -60,6 +60,22 @@ function behavesAsASessionStore(name: string, make: () => SessionStore) {
       expect(await store.list(user)).toEqual([])
       await store.close?.()
     })
+
+    it('never lists a revoked session, even when a check under way writes its record again after the revocation', async () => {
+      const store = make()
+      const now = Date.now()
+      const user = `u-${randomUUID()}`
+      await store.put(record('s1', user, now, now + 60_000))
+      await store.put(record('s2', user, now, now + 60_000))
+      await store.revoke(user, ['s1'], 60)
+      // The "last seen" of a check that read the session before the revocation, arriving after it.
+      await store.put({ ...record('s1', user, now, now + 60_000), lastSeenAt: now + 1 })
+      expect((await store.list(user)).map((r) => r.id)).toEqual(['s2'])
+      await store.revokeUser(user, now + 1, 60)
+      await store.put(record('s2', user, now, now + 60_000))
+      expect(await store.list(user)).toEqual([])
+      await store.close?.()
+    })
   })
 }
 
@@ -94,6 +110,38 @@ describe('RedisSessionStore between instances', () => {
     expect(await three.isRevoked(user, 'other', now)).toBe(true)
     expect(await three.isRevoked(user, 'newer', now + 10)).toBe(false)
     await Promise.all([one.close(), two.close(), three.close()])
+  })
+})
+
+describe('RedisSessionStore record writes', () => {
+  it('a listing waits for this process’s record writes still on their way (they are sent once per turn, together)', async () => {
+    const store = new RedisSessionStore(redis, { prefix })
+    const user = `u-${randomUUID()}`
+    const now = Date.now()
+    // Loaded (the revocations read once), so the listing's read is sent at once.
+    expect(await store.isRevoked(user, 'none', now)).toBe(false)
+    // Not awaited one by one: the way concurrent session checks of one instance write their "last seen".
+    const writes = Array.from({ length: 200 }, (_, i) => store.put(record(`s${i}`, user, now, now + 60_000)))
+    expect(await store.list(user)).toHaveLength(200)
+    await Promise.all(writes)
+    await store.close()
+  })
+
+  it('fails only the write that Redis refused in a shared pipeline, with Redis’s error', async () => {
+    const store = new RedisSessionStore(redis, { prefix })
+    const now = Date.now()
+    const good = `u-${randomUUID()}`
+    const bad = `u-${randomUUID()}`
+    // The user's records key holds a string: HSET on it is refused (WRONGTYPE).
+    await redis.set(`${prefix}session-records:{${bad}}`, 'not a hash')
+    const results = await Promise.allSettled([
+      store.put(record('a', good, now, now + 60_000)),
+      store.put(record('b', bad, now, now + 60_000)),
+    ])
+    expect(results[0]).toEqual({ status: 'fulfilled', value: undefined })
+    expect(results[1]).toMatchObject({ status: 'rejected', reason: { message: expect.stringContaining('WRONGTYPE') } })
+    expect((await store.list(good)).map((r) => r.id)).toEqual(['a'])
+    await store.close()
   })
 })
 

@@ -210,6 +210,11 @@ class JwtSessionEffects implements SessionHandlers {
   reissueSession(): Answer<'reissueSession'> {
     const { env } = this
     const { iat: _iat, exp: _exp, jti: _jti, ...claims } = this.#token as JWT
+    // Session management: when the record's "last seen" is due, the new cookie says it was written now.
+    const managed = managedJwtSession(env.config, claims)
+    const recordDue = managed && jwtRecordDue(managed.claim, env.nowMs, env.config.session.updateAge * 1000)
+    const recorded = recordDue ? managed : undefined
+    if (recorded) claims[sessionIdClaimName] = { ...recorded.claim, r: env.nowMs }
     let written: ReturnType<typeof writeSessionToken>
     try {
       written = writeSessionToken(env.config, env.sessionCookieName, claims, env.now)
@@ -218,36 +223,41 @@ class JwtSessionEffects implements SessionHandlers {
     }
     if (written instanceof Promise) {
       return written.then(
-        (issued) => this.#reissued(issued),
+        (issued) => this.#reissued(issued, claims, recorded),
         (err: unknown) => this.#reissueFailed(err),
       )
     }
-    return this.#reissued(written)
+    return this.#reissued(written, claims, recorded)
   }
 
-  #reissued(issued: { value: string; expires: number }): Answer<'reissueSession'> {
+  #reissued(
+    issued: { value: string; expires: number },
+    claims: JWT,
+    recorded: ReturnType<typeof managedJwtSession>,
+  ): Awaited<Answer<'reissueSession'>> {
     this.env.outcome.issuedSession = issued
     this.#expires = issued.expires
     // As Auth.js answers: the new expiry counted from the request's clock to the millisecond (the token's `exp`
     // holds whole seconds).
     this.#issuedExpiry = new Date(this.env.nowMs + (issued.expires - this.env.now) * 1000).toISOString()
-    // The record says when the session was last seen, and from where: written at most once per `updateAge` (the
-    // cookie itself is re-sealed on every check).
-    const managed = managedJwtSession(this.env.config, this.#token as JWT)
-    if (!managed) return { type: 'SESSION_REISSUED' }
-    const { claim, userId, store } = managed
-    if (!jwtRecordDue(store, claim.id, this.env.nowMs, this.env.config.session.updateAge * 1000, claim.at))
-      return { type: 'SESSION_REISSUED' }
-    const record = sessionRecordOf(this.env, {
-      id: claim.id,
-      userId,
-      createdAt: claim.at,
-      expiresAt: issued.expires * 1000,
-      method: claim.m,
-      amr: keptSignInClaims(this.#token as JWT).amr,
-      authTime: keptSignInClaims(this.#token as JWT).auth_time,
-    })
-    return writeSessionRecord(this.env, record).then(() => ({ type: 'SESSION_REISSUED' }) as const)
+    if (recorded) {
+      // The record says when the session was last seen, and from where. Not waited for: a "last seen" that fails
+      // to be written is logged and costs the device list nothing but freshness, so the answer does not wait on the
+      // store's round trip (the store sends the writes of one turn together).
+      const { claim, userId } = recorded
+      const { amr, auth_time: authTime } = keptSignInClaims(claims)
+      const record = sessionRecordOf(this.env, {
+        id: claim.id,
+        userId,
+        createdAt: claim.at,
+        expiresAt: issued.expires * 1000,
+        method: claim.m,
+        amr,
+        authTime,
+      })
+      void writeSessionRecord(this.env, record)
+    }
+    return { type: 'SESSION_REISSUED' }
   }
 
   #reissueFailed(err: unknown): Awaited<Answer<'reissueSession'>> {

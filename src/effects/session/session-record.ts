@@ -24,6 +24,12 @@ export interface SessionIdClaim {
   at: number
   /** The provider signed in with. */
   m?: string
+  /**
+   * When a check last wrote the session's record, epoch milliseconds (absent until the first: the sign-in wrote it
+   * at `at`). The token carries it, so "last seen" is written once per `updateAge` per session, whichever instance
+   * checks it, with nothing remembered in any process.
+   */
+  r?: number
 }
 
 /** The session id claim of a token, when it has a well-formed one. */
@@ -31,7 +37,12 @@ export function readSessionIdClaim(token: JWT | null | undefined): SessionIdClai
   const claim = token?.[sessionIdClaimName] as Partial<SessionIdClaim> | undefined
   if (typeof claim !== 'object' || claim === null) return undefined
   if (typeof claim.id !== 'string' || typeof claim.at !== 'number') return undefined
-  return { id: claim.id, at: claim.at, ...(typeof claim.m === 'string' ? { m: claim.m } : {}) }
+  return {
+    id: claim.id,
+    at: claim.at,
+    ...(typeof claim.m === 'string' ? { m: claim.m } : {}),
+    ...(typeof claim.r === 'number' && Number.isFinite(claim.r) ? { r: claim.r } : {}),
+  }
 }
 
 /** A new session id claim for a sign-in now. */
@@ -210,31 +221,12 @@ export function managedJwtSession(
   return { store, claim, userId }
 }
 
-/** Sessions whose record this process wrote lately, per store: id → when (epoch ms). Bounded; cleared when full. */
-const recentlyRecorded = new WeakMap<SessionStore, Map<string, number>>()
-const maxRecentlyRecorded = 100_000
-
 /**
  * Whether a JWT session's record is due to be written again: a JWT session is re-sealed on every check (as in
- * Auth.js), and its "last seen" need not be: once per `updateAge` per process is enough for a device list, and
- * the session check stays free of store writes. A process that restarts writes each record once more.
- * @param signedInAtMs the sign-in's time (the session id claim's `at`): the sign-in wrote the record, on whichever
- *   instance it ran, so it is fresh until `updateAge` has passed since; without this, every instance would write each
- *   session's record again at its first check there
+ * Auth.js), and its "last seen" need not be: once per `updateAge` is enough for a device list, and the session check
+ * stays free of store writes in between. The token says when the record was last written (`r`, else the sign-in's
+ * `at`), and the check that writes it seals the new time into the cookie it re-issues.
  */
-export function jwtRecordDue(
-  store: SessionStore,
-  id: string,
-  nowMs: number,
-  intervalMs: number,
-  signedInAtMs: number,
-): boolean {
-  if (nowMs - signedInAtMs < intervalMs) return false
-  let recent = recentlyRecorded.get(store)
-  if (!recent) recentlyRecorded.set(store, (recent = new Map<string, number>()))
-  const last = recent.get(id)
-  if (last !== undefined && nowMs - last < intervalMs) return false
-  if (recent.size >= maxRecentlyRecorded) recent.clear()
-  recent.set(id, nowMs)
-  return true
+export function jwtRecordDue(claim: SessionIdClaim, nowMs: number, intervalMs: number): boolean {
+  return nowMs - (claim.r ?? claim.at) >= intervalMs
 }

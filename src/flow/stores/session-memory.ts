@@ -32,7 +32,8 @@ export class MemorySessionStore implements SessionStore {
     const sessions = this.#records.get(userId)
     if (!sessions) return []
     const now = this.#now()
-    for (const [id, record] of sessions) if (record.expiresAt <= now) sessions.delete(id)
+    for (const [id, record] of sessions)
+      if (record.expiresAt <= now || this.#revoked.isRevoked(userId, id, record.createdAt)) sessions.delete(id)
     if (sessions.size === 0) this.#records.delete(userId)
     return [...sessions.values()].map((record) => ({ ...record }))
   }

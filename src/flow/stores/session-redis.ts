@@ -7,7 +7,10 @@
  *   a lookup in this process's memory, and a session ended through one instance is refused by all the others as soon
  *   as the message arrives. After a reconnect the set is loaded again (messages sent meanwhile are not lost).
  * - **Records** (the device list) live in one hash per user, a field per session, written at sign-in and when the
- *   session slides (at most once per `updateAge`), never on a plain check.
+ *   session slides (at most once per `updateAge`), never on a plain check. The writes of one event-loop turn go to
+ *   Redis together (one pipeline on a single node, up to `recordBatch` records), so a busy instance pays one round
+ *   trip for many sessions; a listing first waits for this process's writes still on their way, and never shows a
+ *   revoked session (a late write of another instance cannot bring one back).
  *
  * The revocation keys carry the hash tag `{sessions}`, a user's records the tag of that user, so the store works on a
  * Redis Cluster (PUBLISH reaches every node's subscribers).
@@ -29,6 +32,18 @@ const putScript =
   "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) local ttl = tonumber(ARGV[3]) " +
   "if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end return 1"
 
+/** Most records sent to Redis in one pipeline; more in one turn go in further pipelines. */
+const recordBatch = 64
+
+/** A record waiting for the next pipeline, and the `put` call waiting for it. */
+interface PendingRecord {
+  key: string
+  id: string
+  text: string
+  ttl: number
+  settle: (err: Error | null) => void
+}
+
 /** A revocation as the sorted set and the channel carry it: kind, user, then the id or the epoch. */
 type Revocation = { kind: 'i'; userId: string; id: string } | { kind: 'e'; userId: string; at: number }
 
@@ -44,6 +59,10 @@ function parseMember(member: string): Revocation | undefined {
   if (kind === 'i') return { kind, userId, id: rest }
   const at = Number(rest)
   return kind === 'e' && Number.isFinite(at) ? { kind, userId, at } : undefined
+}
+
+function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err))
 }
 
 function isCluster(client: Redis | Cluster): client is Cluster {
@@ -65,6 +84,9 @@ export class RedisSessionStore implements SessionStore {
   #subscriber: Redis | Cluster | undefined
   #loaded = false
   #starting: Promise<void> | undefined
+  #pending: PendingRecord[] = []
+  /** Pipelines sent and not yet answered: what a listing waits for. */
+  readonly #sending = new Set<Promise<void>>()
 
   /**
    * `prefix` defaults to `authchart:`; the revocation keys add the hash tag `{sessions}`, a user's records the tag of
@@ -140,12 +162,59 @@ export class RedisSessionStore implements SessionStore {
     return this.#start().then(() => this.#cache.isRevoked(userId, id, createdAt))
   }
 
-  async put(record: StoredSessionRecord): Promise<void> {
+  put(record: StoredSessionRecord): Promise<void> {
     const ttl = Math.max(1, Math.ceil(record.expiresAt - this.#now()))
-    await this.#client.eval(putScript, 1, this.#recordsKey(record.userId), record.id, JSON.stringify(record), ttl)
+    const key = this.#recordsKey(record.userId)
+    const text = JSON.stringify(record)
+    return new Promise<void>((resolve, reject) => {
+      const settle = (err: Error | null) => (err ? reject(err) : resolve())
+      this.#pending.push({ key, id: record.id, text, ttl, settle })
+      // The first write of a turn schedules the send; a full batch goes at once.
+      if (this.#pending.length >= recordBatch) this.#send()
+      else if (this.#pending.length === 1) setImmediate(() => this.#send())
+    })
+  }
+
+  /** Sends the waiting records: one pipeline on a single node; on a Cluster each on its own (keys of many slots). */
+  #send(): void {
+    const batch = this.#pending
+    if (batch.length === 0) return
+    this.#pending = []
+    const client = this.#client
+    const sent = isCluster(client)
+      ? Promise.all(
+          batch.map((entry) =>
+            client.eval(putScript, 1, entry.key, entry.id, entry.text, entry.ttl).then(
+              () => entry.settle(null),
+              (err: unknown) => entry.settle(asError(err)),
+            ),
+          ),
+        ).then(() => undefined)
+      : this.#pipelined(client, batch)
+    this.#sending.add(sent)
+    void sent.finally(() => this.#sending.delete(sent))
+  }
+
+  async #pipelined(client: Redis, batch: PendingRecord[]): Promise<void> {
+    const pipeline = client.pipeline()
+    for (const entry of batch) pipeline.eval(putScript, 1, entry.key, entry.id, entry.text, entry.ttl)
+    try {
+      const replies = (await pipeline.exec()) ?? []
+      batch.forEach((entry, i) => entry.settle(replies[i]?.[0] ?? null))
+    } catch (err) {
+      for (const entry of batch) entry.settle(asError(err))
+    }
+  }
+
+  /** Waits until this process's record writes so far have been answered (each `put` reports its own failure). */
+  async #written(): Promise<void> {
+    this.#send()
+    await Promise.allSettled([...this.#sending])
   }
 
   async list(userId: string): Promise<StoredSessionRecord[]> {
+    await this.#written()
+    if (!this.#loaded) await this.#start()
     const key = this.#recordsKey(userId)
     const fields = await this.#client.hgetall(key)
     const now = this.#now()
@@ -158,7 +227,14 @@ export class RedisSessionStore implements SessionStore {
       } catch {
         record = undefined
       }
-      if (record && record.expiresAt > now && record.userId === userId) live.push(record)
+      // A revoked session's record can be written again by a check that was under way (here or on another
+      // instance): it is dropped like an expired one.
+      const alive =
+        record !== undefined &&
+        record.expiresAt > now &&
+        record.userId === userId &&
+        !this.#cache.isRevoked(userId, record.id, record.createdAt)
+      if (record && alive) live.push(record)
       else expired.push(id)
     }
     if (expired.length > 0) await this.#client.hdel(key, ...expired)
@@ -180,6 +256,7 @@ export class RedisSessionStore implements SessionStore {
 
   async revoke(userId: string, ids: string[], ttlSeconds: number): Promise<void> {
     if (ids.length === 0) return
+    await this.#written()
     await this.#publish(
       ids.map((id) => ({ kind: 'i', userId, id })),
       ttlSeconds,
@@ -188,12 +265,14 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async revokeUser(userId: string, atMs: number, ttlSeconds: number): Promise<void> {
+    await this.#written()
     await this.#publish([{ kind: 'e', userId, at: atMs }], ttlSeconds)
     const ended = (await this.list(userId)).filter((record) => record.createdAt < atMs).map((record) => record.id)
     if (ended.length > 0) await this.#client.hdel(this.#recordsKey(userId), ...ended)
   }
 
   async close(): Promise<void> {
+    await this.#written()
     const subscriber = this.#subscriber
     this.#subscriber = undefined
     this.#starting = undefined
