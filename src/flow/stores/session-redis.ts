@@ -8,7 +8,7 @@
  *   as the message arrives. After a reconnect the set is loaded again (messages sent meanwhile are not lost).
  * - **Records** (the device list) live in one hash per user, a field per session, written at sign-in and when the
  *   session slides (at most once per `updateAge`), never on a plain check. The writes of one event-loop turn go to
- *   Redis together (one pipeline on a single node, up to `recordBatch` records), so a busy instance pays one round
+ *   Redis together (one command on a single node, up to `recordBatch` records), so a busy instance pays one round
  *   trip for many sessions; a listing first waits for this process's writes still on their way, and never shows a
  *   revoked session (a late write of another instance cannot bring one back).
  *
@@ -31,6 +31,17 @@ import { RevocationCache } from './session-revocations.js'
 const putScript =
   "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) local ttl = tonumber(ARGV[3]) " +
   "if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end return 1"
+
+/**
+ * Many records in one command (a single node): per record, the same as `putScript`; a record Redis refuses (a key of
+ * another type) answers its error text and the others are written all the same.
+ */
+const putManyScript =
+  'local answers = {} for i = 1, #KEYS do local at = (i - 1) * 3 ' +
+  "local set = redis.pcall('HSET', KEYS[i], ARGV[at + 1], ARGV[at + 2]) " +
+  "if type(set) == 'table' and set.err then answers[i] = set.err else local ttl = tonumber(ARGV[at + 3]) " +
+  "if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ttl) end answers[i] = 1 end end " +
+  'return answers'
 
 /** Most records sent to Redis in one pipeline; more in one turn go in further pipelines. */
 const recordBatch = 64
@@ -175,7 +186,7 @@ export class RedisSessionStore implements SessionStore {
     })
   }
 
-  /** Sends the waiting records: one pipeline on a single node; on a Cluster each on its own (keys of many slots). */
+  /** Sends the waiting records: one command on a single node; on a Cluster each on its own (keys of many slots). */
   #send(): void {
     const batch = this.#pending
     if (batch.length === 0) return
@@ -195,12 +206,18 @@ export class RedisSessionStore implements SessionStore {
     void sent.finally(() => this.#sending.delete(sent))
   }
 
+  /** One command for the whole batch: what each record costs this process is its JSON, not a command of its own. */
   async #pipelined(client: Redis, batch: PendingRecord[]): Promise<void> {
-    const pipeline = client.pipeline()
-    for (const entry of batch) pipeline.eval(putScript, 1, entry.key, entry.id, entry.text, entry.ttl)
+    const args: Array<string | number> = batch.map((entry) => entry.key)
+    for (const entry of batch) args.push(entry.id, entry.text, entry.ttl)
     try {
-      const replies = (await pipeline.exec()) ?? []
-      batch.forEach((entry, i) => entry.settle(replies[i]?.[0] ?? null))
+      const answers: unknown = await client.eval(putManyScript, batch.length, ...args)
+      batch.forEach((entry, i) => {
+        const answer: unknown = Array.isArray(answers) ? answers[i] : undefined
+        entry.settle(
+          answer === 1 ? null : new Error(typeof answer === 'string' ? answer : 'the record was not written'),
+        )
+      })
     } catch (err) {
       for (const entry of batch) entry.settle(asError(err))
     }
