@@ -246,26 +246,22 @@ describe('flow traces', () => {
       'completingSignIn.announcingSignIn',
       'signedIn',
     ]
+    const assertion = ['findingCredential', 'verifyingAssertion', 'updatingCounter']
     expect(registration.action).toBe('register')
-    expect(registration.states).toEqual([
-      ['lookingUpUser', 'buildingRegistrationOptions', 'awaitingResponse'],
-      [
-        'resolvingCallbackUrl',
-        'claimingChallenge',
-        'verifyingRegistration',
-        ...completion('checkingSignIn', 'savingRegistration'),
-      ],
-    ])
     expect(signIn.action).toBe('authenticate')
-    expect(signIn.states).toEqual([
-      ['lookingUpUser', 'buildingAuthenticationOptions', 'awaitingResponse'],
+    expect([registration.states, signIn.states]).toEqual([
       [
-        'resolvingCallbackUrl',
-        'claimingChallenge',
-        'findingCredential',
-        'verifyingAssertion',
-        'updatingCounter',
-        ...completion('checkingSignIn'),
+        ['lookingUpUser', 'buildingRegistrationOptions', 'awaitingResponse'],
+        [
+          'resolvingCallbackUrl',
+          'claimingChallenge',
+          'verifyingRegistration',
+          ...completion('checkingSignIn', 'savingRegistration'),
+        ],
+      ],
+      [
+        ['lookingUpUser', 'buildingAuthenticationOptions', 'awaitingResponse'],
+        ['resolvingCallbackUrl', 'claimingChallenge', ...assertion, ...completion('checkingSignIn')],
       ],
     ])
   })
