@@ -209,8 +209,12 @@ export async function runCoreBench(options: { quick?: boolean } = {}): Promise<R
     )
   }
 
-  const ratios = printTable('Core actions (in-process, one request at a time)', results, run)
-  return { ...ratios, ...(await runTracingCase(run)) }
+  return printTable('Core actions (in-process, one request at a time)', results, run)
+}
+
+/** `npm run bench -- --only tracing`: the tracing overhead case alone (below). */
+export function runTracingBench(options: { quick?: boolean } = {}): Promise<Record<string, number>> {
+  return runTracingCase(runOptions(options.quick))
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: every benchmark, Authchart side by side with @auth/core in one process per suite, reported as
- * ratios. `npm run bench -- --quick` runs short rounds (a smoke run); `--only core` runs one suite; `--only core
- * --repeat 5` runs it five times, each in a fresh process, and ends with each case's ratio in every run and their
- * median: one run's ratio moves with whatever else the machine does, and a goal should hold across runs.
+ * ratios. `npm run bench -- --quick` runs short rounds (a smoke run); `--only core` runs one suite (`--only tracing`
+ * the OpenTelemetry overhead case alone); `--only core --repeat 5` runs it five times, each in a fresh process, and
+ * ends with each case's ratio in every run and their median: one run's ratio moves with whatever else the machine
+ * does, and a goal should hold across runs.
  *
  * `npm run bench` compiles this folder and the sources with `tsc` (bench/tsconfig.json, into dist-bench/) and runs
  * the JavaScript in a plain `node` process with NODE_ENV=production: no loader transforms modules while they are
@@ -15,7 +16,7 @@
 import { spawnSync } from 'node:child_process'
 import { printRepeated } from './repeat.js'
 import { fileURLToPath } from 'node:url'
-import { runCoreBench } from './core.bench.js'
+import { runCoreBench, runTracingBench } from './core.bench.js'
 import { runFlowsBench } from './flows.bench.js'
 import { runHttpBench } from './http.bench.js'
 import { runDatabaseSessionBench } from './database-session.bench.js'
@@ -41,6 +42,7 @@ if (process.env.NODE_ENV !== 'production') console.warn('bench: NODE_ENV is not 
 
 const suites: Record<string, () => Promise<unknown>> = {
   core: () => runCoreBench({ quick }),
+  tracing: () => runTracingBench({ quick }),
   'many-users': () => runManyUsersBench({ quick }),
   flows: () => runFlowsBench({ quick }),
   http: () => runHttpBench({ quick }),

@@ -4,9 +4,10 @@
  *
  * Each row holds its sequence number, the record as canonical JSON (keys sorted), and `hash` = SHA-256 of the previous
  * row's hash, a newline, and this row's canonical JSON (the first row chains from the empty string). Appends are
- * serialized: in this process through one queue, across processes by a lock held for the append's transaction
- * (PostgreSQL: an advisory transaction lock; MySQL/MariaDB: the last row read `for update`; SQLite: the database's own
- * write lock), and the sequence number is the primary key, so two appends can never both extend the same row.
+ * serialized: in this process through one queue, across processes by a lock held from the read of the last row until
+ * the new one is committed (PostgreSQL: an advisory transaction lock; MySQL/MariaDB: a named lock, GET_LOCK; SQLite:
+ * the file's write lock, taken by `begin immediate`), and the sequence number is the primary key, so two appends can
+ * never both extend the same row.
  */
 // A namespace import: apps whose bundler also walks the SQL adapter for a browser build (Qwik City's Vite build of an
 // `authchart/adapters/sql` config) get a stub for node:crypto there, which has no named exports to bind.
@@ -118,33 +119,91 @@ async function appendRow<DB>(
 ): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await db.transaction().execute(async (trx) => {
-        // Held until the transaction ends: every other process's append waits here, so each reads the true last row.
-        if (dialect === 'postgres')
-          await sql`select pg_advisory_xact_lock(hashtext(current_schema() || ${`.${table} authchart audit`}))`.execute(
-            trx,
-          )
-        const lock = dialect === 'mysql' ? sql` for update` : sql``
-        const last = await sql<{
-          seq: unknown
-          hash: string
-        }>`select ${sql.ref('seq')}, ${sql.ref('hash')} from ${sql.table(table)} order by ${sql.ref('seq')} desc limit 1${lock}`.execute(
-          trx,
-        )
-        const previous = last.rows[0]
-        const seq = previous ? toNumber(previous.seq) + 1 : 1
-        const hash = auditRowHash(previous?.hash ?? '', canonical)
-        await sql`insert into ${sql.table(table)} (${sql.ref('seq')}, ${sql.ref('time')}, ${sql.ref('type')}, ${sql.ref('userId')}, ${sql.ref('record')}, ${sql.ref('hash')}) values (${seq}, ${record.time}, ${record.type}, ${record.userId ?? null}, ${canonical}, ${hash})`.execute(
-          trx,
-        )
-      })
+      if (dialect === 'postgres') await appendPostgres(db, table, record, canonical)
+      else if (dialect === 'mysql') await appendMysql(db, table, record, canonical)
+      else await appendSqlite(db, table, record, canonical)
       return
     } catch (err) {
-      // Two appends read the same last row (an empty MySQL table has no row to lock): the loser reads again.
+      // A second writer that took no lock (an older sink, a hand-made insert) took the sequence number: read again.
       if (attempt < appendAttempts && classifySqlError(err) === 'duplicate') continue
       throw err
     }
   }
+}
+
+/** Reads the last row and inserts the next one, on a connection that holds the table's append lock. */
+async function extendChain<DB>(db: Kysely<DB>, table: string, record: AuditRecord, canonical: string): Promise<void> {
+  const last = await sql<{
+    seq: unknown
+    hash: string
+  }>`select ${sql.ref('seq')}, ${sql.ref('hash')} from ${sql.table(table)} order by ${sql.ref('seq')} desc limit 1`.execute(
+    db,
+  )
+  const previous = last.rows[0]
+  const seq = previous ? toNumber(previous.seq) + 1 : 1
+  const hash = auditRowHash(previous?.hash ?? '', canonical)
+  await sql`insert into ${sql.table(table)} (${sql.ref('seq')}, ${sql.ref('time')}, ${sql.ref('type')}, ${sql.ref('userId')}, ${sql.ref('record')}, ${sql.ref('hash')}) values (${seq}, ${record.time}, ${record.type}, ${record.userId ?? null}, ${canonical}, ${hash})`.execute(
+    db,
+  )
+}
+
+/** PostgreSQL: an advisory lock held until the transaction ends, so every other append waits for the commit. */
+async function appendPostgres<DB>(db: Kysely<DB>, table: string, record: AuditRecord, canonical: string) {
+  await db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext(current_schema() || ${`.${table} authchart audit`}))`.execute(trx)
+    await extendChain(trx, table, record, canonical)
+  })
+}
+
+/** How long an append waits for another instance's append on MySQL/MariaDB before it fails, in seconds. */
+const mysqlLockWaitSeconds = 10
+
+/**
+ * MySQL/MariaDB: a named lock (GET_LOCK) on the connection, held across the read and the insert (which commits by
+ * itself) and released after. A row lock cannot do it: an empty table has no row to lock, and two `select ... for
+ * update` of the last row take gap locks that deadlock both inserts (InnoDB, found by audit-trail-sql.test.ts).
+ */
+async function appendMysql<DB>(db: Kysely<DB>, table: string, record: AuditRecord, canonical: string) {
+  await db.connection().execute(async (conn) => {
+    // Lock names are limited to 64 characters: the digest of the schema and table names stands for them.
+    const name = sql`sha1(concat(database(), ${`.${table} authchart audit`}))`
+    const got = await sql<{
+      got: unknown
+    }>`select get_lock(${name}, ${mysqlLockWaitSeconds}) as ${sql.ref('got')}`.execute(conn)
+    if (toNumber(got.rows[0]?.got) !== 1)
+      throw new Error(`audit append: another append held the lock on ${table} for ${mysqlLockWaitSeconds} s`)
+    try {
+      await extendChain(conn, table, record, canonical)
+    } finally {
+      await sql`select release_lock(${name})`.execute(conn)
+    }
+  })
+}
+
+/**
+ * Appends to SQLite running now in this process, whatever the database file: each waits for the one before it.
+ * SQLite has one writer per file anyway, and better-sqlite3 is synchronous: a second connection of this process
+ * asking for the write lock while the first holds it (between two awaits) would block the whole process in its busy
+ * wait, and the first could never commit.
+ */
+let sqliteAppends: Promise<unknown> = Promise.resolve()
+
+/** SQLite: `begin immediate` takes the file's write lock before the read, so another process's append waits for it. */
+async function appendSqlite<DB>(db: Kysely<DB>, table: string, record: AuditRecord, canonical: string) {
+  const run = sqliteAppends.then(() =>
+    db.connection().execute(async (conn) => {
+      await sql`begin immediate`.execute(conn)
+      try {
+        await extendChain(conn, table, record, canonical)
+        await sql`commit`.execute(conn)
+      } catch (err) {
+        await sql`rollback`.execute(conn).catch(() => undefined)
+        throw err
+      }
+    }),
+  )
+  sqliteAppends = run.catch(() => undefined)
+  return run
 }
 
 /** What `verifyAuditChain` found. */

@@ -12,7 +12,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sqlAuditSink, verifyAuditChain } from '../../adapters/sql/index.js'
 import { jsonLinesAuditSink, type AuditRecord } from '../../src/audit.js'
-import { runAuditCommand } from '../../src/cli/audit.js'
+import { verifyCommand } from '../support/audit-verify.js'
 import { CookieJar, csrfToken, secret, send, session, signIn, testConfig, users } from '../support/auth-harness.js'
 import {
   createScratchPostgresSchema,
@@ -20,18 +20,6 @@ import {
   probePostgres,
   type ScratchPostgresSchema,
 } from '../support/services.js'
-
-/** Runs `authchart audit verify` against `url` and keeps what it printed. */
-async function verifyCommand(url: string) {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await runAuditCommand(['verify', '--url', url], {
-    env: {},
-    stdout: (line) => out.push(line),
-    stderr: (line) => err.push(line),
-  })
-  return { code, out: out.join('\n'), err: err.join('\n') }
-}
 
 /** The sign-ins' client address, as a host passes it: it must never show up in a record. */
 const peerAddress = '203.0.113.77'
