@@ -474,15 +474,19 @@ function finish(run: FlowRun): FlowResult | Promise<FlowResult> {
       refusal: isRefusalCheck(context.refusal) ? context.refusal : undefined,
       durationMs: run.began === undefined ? undefined : Date.now() - run.began,
     })
-  const result = (ref: string | null): FlowResult => ({
-    value: snapshot.value,
-    context,
-    status: snapshot.status,
-    ref,
-    tags: tagsOf(table, snapshot.value),
-    flowId: run.flowId ?? '',
-    ...(anchor === undefined ? {} : { traceparent: anchor }),
-  })
+  const result = (ref: string | null): FlowResult => {
+    const answer: FlowResult = {
+      value: snapshot.value,
+      context,
+      status: snapshot.status,
+      ref,
+      tags: tagsOf(table, snapshot.value),
+      flowId: run.flowId ?? '',
+    }
+    // Only with a recording trace: the session check with tracing off builds the object it always built.
+    if (anchor !== undefined) answer.traceparent = anchor
+    return answer
+  }
   const persistence = input.persistence
   if (!persistence || snapshot.status !== 'active') return result(null)
   const record = toFlowRecord(snapshot, input.entry.id, input.entry.version, input.now + persistence.maxAge)
