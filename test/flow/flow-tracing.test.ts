@@ -283,6 +283,26 @@ describe('flow traces', () => {
     },
   )
 
+  it('on HTTPS the trace cookie is __Host-authchart.email-trace, Secure', async () => {
+    const base = 'https://site.test'
+    const config = testConfig({
+      url: `${base}/auth`,
+      adapter: MemoryAdapter(createMemoryStore()),
+      providers: [Nodemailer({ id: 'email', server: smtp.url, from: 'Site <login@site.test>' })],
+    })
+    const jar = new CookieJar()
+    const seen = smtp.messages.length
+    const form = { csrfToken: await csrfToken(config, jar, base), email: 'emmy@example.test' }
+    const sent = await send(config, '/auth/signin/email', { jar, base, form })
+    expect(sent.status).toBe(302)
+    // Its mail delivered here, so that the next test's wait for a mail is not answered by this one.
+    await smtp.next(seen)
+    const line = sent.headers.getSetCookie().find((l) => l.startsWith('__Host-authchart.email-trace='))
+    expect(line).toMatch(
+      /^__Host-authchart\.email-trace=00-[0-9a-f]{32}-[0-9a-f]{16}-01; Max-Age=86400; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+    )
+  })
+
   it('sets no trace cookie while the SDK records nothing (a sampler that drops every trace)', async () => {
     // Its own exporter: shutting the provider down shuts its exporter down too.
     const dropped = new InMemorySpanExporter()
