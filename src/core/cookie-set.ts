@@ -16,6 +16,12 @@ export interface CookieSet {
   device: CookieOption
   /** Authchart's second-factor cookie: the sign-in stopped at its challenge (which machine, and its flow's ref). */
   secondFactor: CookieOption
+  /**
+   * Authchart's e-mail trace cookie: the W3C trace context of an e-mail sign-in's first request, set only while an
+   * OpenTelemetry SDK records it, so the link opened in the same browser joins that trace. Its Max-Age is the
+   * provider's token lifetime, given where it is written.
+   */
+  emailTrace: CookieOption
 }
 
 const flowMaxAgeSeconds = 15 * 60
@@ -79,6 +85,7 @@ export function buildCookieSet(secure: boolean, overrides: Partial<CookiesOption
       name: `${hostPrefix}authchart.second-factor`,
       options: Object.freeze({ ...base, maxAge: flowMaxAgeSeconds }),
     },
+    emailTrace: { name: `${hostPrefix}authchart.email-trace`, options: Object.freeze({ ...base }) },
   }
 }
 

@@ -59,13 +59,16 @@ export function effectEnv(ctx: RequestContext): EffectEnv {
   return new RequestEffectEnv(ctx)
 }
 
-/** Runs `entry` through the one runtime for this request (persisted when `persistence` is given). */
+/**
+ * Runs `entry` through the one runtime for this request (persisted when `persistence` is given; joining the trace
+ * `traceparent` names, for a flow whose caller carries its trace context).
+ */
 export function runMachine(
   ctx: RequestContext,
   entry: MachineEntry,
   event: FlowEvent,
   handlers: AnyHandlers,
-  extra: { flowId?: string; persistence?: FlowPersistence } = {},
+  extra: { flowId?: string; persistence?: FlowPersistence; traceparent?: string } = {},
 ): FlowResult | Promise<FlowResult> {
   const run = (): FlowResult | Promise<FlowResult> =>
     runFlow({

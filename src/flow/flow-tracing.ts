@@ -4,8 +4,9 @@
  * One trace per flow, from its first request to its end: each request is a span (`authchart.flow <machine>`), each
  * state the machine enters is a child span named `<machine>.<state>`, and each command the state runs (a provider
  * fetch, an adapter call, a mail send) is a child span of that state. A flow that waits for the browser keeps the
- * trace's context in its flow record (`FlowRecord.t`), so the request that resumes it joins the same trace; the
- * context never rides in a URL.
+ * trace's context in its flow record (`FlowRecord.t`), so the request that resumes it joins the same trace; a flow
+ * with no record between its requests (the e-mail sign-in) has its caller carry the context (`FlowTrace.anchor`, in
+ * a cookie). The context never rides in a URL.
  *
  * Attributes are names only (machine, state, event, command, refusal code, flow id): event payloads and command
  * params carry codes, tokens, addresses and passwords, and none of them is ever read here.
@@ -138,6 +139,8 @@ export class FlowTrace {
   readonly #requestContext: Context
   /** The trace's anchor kept in the flow record: the first request's span, for every later request too. */
   readonly #anchor: string
+  /** Whether the SDK records this request (a sampler may drop it): a trace that records nothing is not carried on. */
+  readonly #recording: boolean
   #state: Span | undefined
   #stateContext: Context | undefined
   #ended = false
@@ -154,6 +157,15 @@ export class FlowTrace {
     )
     this.#requestContext = otel.trace.setSpan(parent, this.#request)
     this.#anchor = parent === otel.ROOT_CONTEXT ? toTraceparent(this.#request) : String(stored)
+    this.#recording = this.#request.isRecording()
+  }
+
+  /**
+   * The `traceparent` a later request of the flow continues from, for a caller that carries it itself (a flow with no
+   * record between its requests); undefined when the SDK does not record this request.
+   */
+  get anchor(): string | undefined {
+    return this.#recording ? this.#anchor : undefined
   }
 
   /** The machine entered `state` on `event` and runs `command` (if any) there. */
@@ -230,7 +242,8 @@ export class FlowTrace {
  * This request's trace of a flow, or undefined while the app has no OpenTelemetry SDK (or the lookup of the API is
  * not done yet: `loadTracing`).
  * @param flowId draws the flow's id, asked for only when there is a trace
- * @param stored the `traceparent` kept in the flow's record, for a resumed flow
+ * @param stored the `traceparent` kept in the flow's record (or carried by the caller), for a resumed flow; a
+ *   malformed one is ignored and the request begins a new trace
  */
 export function startFlowTrace(machine: string, flowId: () => string, stored: unknown): FlowTrace | undefined {
   if (!api) return undefined

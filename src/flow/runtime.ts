@@ -81,6 +81,12 @@ export interface RunFlowInput {
   persistence?: FlowPersistence
   /** Told once when the flow ends or is refused (the audit trail); it observes, and must not throw. */
   onEnd?: (end: FlowEnd) => void
+  /**
+   * The trace context a flow with no record between its requests had its caller keep (the e-mail sign-in's trace
+   * cookie): this request joins that trace. Not read when a flow resumes from its record, which keeps its own. A
+   * malformed value begins a new trace.
+   */
+  traceparent?: string
 }
 
 export interface FlowResult {
@@ -91,6 +97,8 @@ export interface FlowResult {
   ref: string | null
   tags: ReadonlySet<string>
   flowId: string
+  /** The `traceparent` a later request of the flow may continue from, while an OpenTelemetry SDK records this one. */
+  traceparent?: string
 }
 
 /** Bound on command results fed back in one request: a machine that loops longer than this has a bug. */
@@ -315,7 +323,8 @@ export function runFlow(input: RunFlowInput): FlowResult | Promise<FlowResult> {
   const metrics = flowMetrics()
   // A flow that lives within this request starts from the initial state: nothing to load, nothing to wait for.
   const persistence = input.persistence
-  if (!persistence?.ref) return runFrom(input, table, { snapshot: table.initial, traceparent: undefined }, metrics)
+  if (!persistence?.ref)
+    return runFrom(input, table, { snapshot: table.initial, traceparent: input.traceparent }, metrics)
   return loadSnapshot(persistence.ref, input, table, persistence.store, metrics).then(
     (loaded) => runFrom(input, table, loaded, metrics),
     (error: unknown) => {
@@ -454,6 +463,7 @@ function finish(run: FlowRun): FlowResult | Promise<FlowResult> {
     })
   }
   if (snapshot.status === 'done' && isRefusalCheck(context.refusal)) run.trace?.refused(context.refusal)
+  const anchor = run.trace?.anchor
   const traceparent = run.trace?.end(snapshot.status)
   if (snapshot.status === 'done' && (run.metrics || input.onEnd))
     reportEnd(input, run.metrics, {
@@ -464,14 +474,19 @@ function finish(run: FlowRun): FlowResult | Promise<FlowResult> {
       refusal: isRefusalCheck(context.refusal) ? context.refusal : undefined,
       durationMs: run.began === undefined ? undefined : Date.now() - run.began,
     })
-  const result = (ref: string | null): FlowResult => ({
-    value: snapshot.value,
-    context,
-    status: snapshot.status,
-    ref,
-    tags: tagsOf(table, snapshot.value),
-    flowId: run.flowId ?? '',
-  })
+  const result = (ref: string | null): FlowResult => {
+    const answer: FlowResult = {
+      value: snapshot.value,
+      context,
+      status: snapshot.status,
+      ref,
+      tags: tagsOf(table, snapshot.value),
+      flowId: run.flowId ?? '',
+    }
+    // Only with a recording trace: the session check with tracing off builds the object it always built.
+    if (anchor !== undefined) answer.traceparent = anchor
+    return answer
+  }
   const persistence = input.persistence
   if (!persistence || snapshot.status !== 'active') return result(null)
   const record = toFlowRecord(snapshot, input.entry.id, input.entry.version, input.now + persistence.maxAge)

@@ -1,14 +1,16 @@
 /**
  * OpenTelemetry traces of the flows, read back through the SDK's in-memory exporter: an OIDC sign-in through a real
  * OpenID Provider is one trace across its two requests (the trace context kept in the flow record, never the URL),
- * whose state spans are the machine's states in order; each e-mail request is a trace of its states, with the mail send
- * as a producer span; a passkey registration and a passkey sign-in are each one trace across their options and verify
+ * whose state spans are the machine's states in order; an e-mail sign-in in one browser is one trace across its three
+ * requests (the context kept in a cookie holding only it), with the mail send as a producer span, while the link
+ * opened elsewhere or with a forged cookie begins a new trace and a sampled-out sign-in sets no cookie; a passkey registration and a passkey sign-in are each one trace across their options and verify
  * requests, their states in the machine's order; a refused callback ends its trace with the refusal code; no
  * attribute carries a secret (nor a passkey's credential id or user handle: docs/observability.md).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { SpanStatusCode, trace } from '@opentelemetry/api'
 import {
+  AlwaysOffSampler,
   BasicTracerProvider,
   InMemorySpanExporter,
   SimpleSpanProcessor,
@@ -19,9 +21,9 @@ import OIDC from '../../src/providers/oidc.js'
 import Nodemailer from '../../src/providers/nodemailer.js'
 import Passkey from '../../src/providers/passkey.js'
 import { CookieJar, csrfToken, origin, secret, send, testConfig } from '../support/auth-harness.js'
-import { confirmationFields } from '../support/http-site.js'
+import { followLink, requestLink } from '../support/email-sign-in.js'
 import { startOidcProvider, type RunningOidcProvider } from '../support/oidc-provider.js'
-import { signInLinkOf, startSmtpSink, type SmtpSink } from '../support/smtp-sink.js'
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.js'
 import { SoftAuthenticator } from '../support/soft-authenticator.js'
 
 const exporter = new InMemorySpanExporter()
@@ -45,6 +47,55 @@ afterAll(async () => {
 })
 beforeEach(() => exporter.reset())
 
+const emailConfig = () =>
+  testConfig({
+    url: `${origin}/auth`,
+    adapter: MemoryAdapter(createMemoryStore()),
+    providers: [Nodemailer({ id: 'email', server: smtp.url, from: 'Site <login@site.test>' })],
+  })
+
+/** The e-mail sign-in's trace cookie (on plain HTTP), and the line of a response that sets or clears it. */
+const traceCookie = 'authchart.email-trace'
+const traceCookieLine = (response: Response) =>
+  response.headers.getSetCookie().find((line) => line.startsWith(`${traceCookie}=`))
+
+/** The e-mail machine's states: the form post's, then the link's (the confirmation page, then its POST). */
+const requestHalf = [
+  'resolvingCallbackUrl',
+  'normalisingIdentifier',
+  'countingClientRequests',
+  'countingAddressRequests',
+  'countingAddressCeiling',
+  'checkingSignInRequest',
+  'storingToken',
+  'sendingMail',
+  'verificationSent',
+]
+const confirmationHalf = [
+  'awaitingConfirmation',
+  'resolvingLinkCallbackUrl',
+  'consumingToken',
+  'findingUser',
+  'completingSignIn.checkingSignIn',
+  'completingSignIn.savingUser',
+  'completingSignIn.checkingSecondFactor',
+  'completingSignIn.issuingSession',
+  'completingSignIn.announcingSignIn',
+  'signedIn',
+]
+
+/** Values a trace cookie may come back with that are not a W3C trace context this version reads. */
+const forgedTraceCookies = [
+  'not-a-trace-context',
+  `00-${'0'.repeat(32)}-${'1'.repeat(16)}-01`,
+  `00-${'1'.repeat(32)}-${'0'.repeat(16)}-01`,
+  `00-${'A'.repeat(32)}-${'B'.repeat(16)}-01`,
+  `ff-${'1'.repeat(32)}-${'2'.repeat(16)}-01`,
+  `00-${'1'.repeat(32)}-${'2'.repeat(16)}-01-extra`,
+  `00-${'1'.repeat(32)}-${'2'.repeat(16)}-01`.repeat(3),
+  '<script>x</script>',
+]
+
 const oidcConfig = () =>
   testConfig({
     providers: [OIDC({ id: 'idp', name: 'IdP', issuer: op.issuer, clientId: 'app', clientSecret })],
@@ -54,6 +105,11 @@ const byStart = (a: ReadableSpan, b: ReadableSpan) => a.startTime[0] - b.startTi
 const stateSpans = (spans: ReadableSpan[]) =>
   spans.filter((s) => s.attributes['authchart.state'] !== undefined).sort(byStart)
 const requestSpans = (spans: ReadableSpan[]) => spans.filter((s) => s.name.startsWith('authchart.flow ')).sort(byStart)
+const emailRequests = (spans: ReadableSpan[]) =>
+  requestSpans(spans).filter((s) => s.attributes['authchart.machine'] === 'email')
+/** Each request's own state spans (its children), in the order entered. */
+const statesUnder = (requests: ReadableSpan[], states: ReadableSpan[]) =>
+  requests.map((r) => states.filter((s) => s.parentSpanContext?.spanId === r.spanContext().spanId))
 
 /** Every attribute value and status message of every span, with the values a leak would show up as. */
 function expectNoSecret(spans: ReadableSpan[], secrets: string[]): void {
@@ -144,63 +200,130 @@ describe('flow traces', () => {
     expectNoSecret(spans, [clientSecret, ...callback.searchParams.values()])
   })
 
-  it('an e-mail sign-in: each of its three requests is a trace of its states in order, the mail send a producer span', async () => {
-    const config = testConfig({
-      url: `${origin}/auth`,
-      adapter: MemoryAdapter(createMemoryStore()),
-      providers: [Nodemailer({ id: 'email', server: smtp.url, from: 'Site <login@site.test>' })],
-    })
+  it('an e-mail sign-in in one browser is one trace across its three requests, carried by the trace cookie', async () => {
+    const config = emailConfig()
     const jar = new CookieJar()
-    const seen = smtp.messages.length
     const address = 'grace@example.test'
-    await send(config, '/auth/signin/email', { jar, form: { csrfToken: await csrfToken(config, jar), email: address } })
-    const link = signInLinkOf(await smtp.next(seen))
-    const confirm = await send(config, `${link.pathname}${link.search}`, { jar })
-    expect(confirm.status).toBe(200)
-    const html = await confirm.text()
-    const action = (/<form action="([^"]+)"/.exec(html)?.[1] ?? '').replace(/&amp;/g, '&')
-    const done = await send(config, action.replace(origin, ''), { jar, form: confirmationFields(html) })
-    expect(done.status).toBe(302)
+    const { sent, link } = await requestLink(config, smtp, jar, address)
+    const kept = traceCookieLine(sent)
+    const { confirm, done } = await followLink(config, link, jar)
+    // The page continues the trace the browser brought: nothing to set; the sign-in's end clears the cookie.
+    expect(traceCookieLine(confirm)).toBeUndefined()
+    expect(traceCookieLine(done)).toMatch(/Max-Age=0/)
+    expect(jar.cookies.has(traceCookie)).toBe(false)
 
     const spans = exporter.getFinishedSpans()
-    const requests = requestSpans(spans).filter((s) => s.attributes['authchart.machine'] === 'email')
-    // The form post, the link's confirmation page and its POST: each a trace of its own (no flow record joins them,
-    // and a trace context in the link would be one in a URL: docs/observability.md), its states in the machine's order.
-    expect(requests.every((s) => s.parentSpanContext === undefined)).toBe(true)
-    expect(new Set(requests.map((s) => s.spanContext().traceId)).size).toBe(3)
+    const requests = emailRequests(spans)
+    expect(requests).toHaveLength(3)
+    // One trace: the link's two requests hang under the form post's request span, the first request's flow span.
+    expect(new Set(spans.map((s) => s.spanContext().traceId)).size).toBe(1)
+    const first = requests[0].spanContext()
+    expect(requests[0].parentSpanContext).toBeUndefined()
+    expect(requests.slice(1).map((s) => s.parentSpanContext?.spanId)).toEqual([first.spanId, first.spanId])
+    // The cookie held the first request's W3C trace context and nothing else: httpOnly, Lax, as long as the link.
+    expect(kept).toBe(
+      `${traceCookie}=00-${first.traceId}-${first.spanId}-01; Max-Age=86400; Path=/; HttpOnly; SameSite=Lax`,
+    )
+    // The state spans are the machine's states in the order entered, across the three requests.
     const states = stateSpans(spans)
-    const under = requests.map((r) => states.filter((s) => s.parentSpanContext?.spanId === r.spanContext().spanId))
-    expect(under.flat()).toEqual(states)
-    expect(under.map((own) => own.map((s) => s.attributes['authchart.state']))).toEqual([
-      [
-        'resolvingCallbackUrl',
-        'normalisingIdentifier',
-        'countingClientRequests',
-        'countingAddressRequests',
-        'countingAddressCeiling',
-        'checkingSignInRequest',
-        'storingToken',
-        'sendingMail',
-        'verificationSent',
-      ],
-      ['awaitingConfirmation'],
-      [
-        'resolvingLinkCallbackUrl',
-        'consumingToken',
-        'findingUser',
-        'completingSignIn.checkingSignIn',
-        'completingSignIn.savingUser',
-        'completingSignIn.checkingSecondFactor',
-        'completingSignIn.issuingSession',
-        'completingSignIn.announcingSignIn',
-        'signedIn',
-      ],
+    expect(statesUnder(requests, states).flat()).toEqual(states)
+    expect(states.map((s) => s.attributes['authchart.state'])).toEqual([...requestHalf, ...confirmationHalf])
+    // Each request's share: the form post's states, the page's one, then the POST's.
+    expect(statesUnder(requests, states).map((own) => own.length)).toEqual([
+      requestHalf.length,
+      1,
+      confirmationHalf.length - 1,
     ])
+    for (const span of states) expect(span.name).toBe(`email.${String(span.attributes['authchart.state'])}`)
+    expect(requests.every((s) => s.status.code !== SpanStatusCode.ERROR)).toBe(true)
     const mail = spans.find((s) => s.name === 'sendVerificationRequest')
     expect(mail?.attributes['messaging.operation.type']).toBe('send')
     const mailState = states.find((s) => s.spanContext().spanId === mail?.parentSpanContext?.spanId)
     expect(mailState?.attributes['authchart.state']).toBe('sendingMail')
     expectNoSecret(spans, [address, secret, ...link.searchParams.values(), ...jar.cookies.values()])
+  })
+
+  it('an e-mail link opened on another device begins a new trace, one across the confirmation page and its POST', async () => {
+    const config = emailConfig()
+    const { sent, link } = await requestLink(config, smtp, new CookieJar(), 'ada@example.test')
+    expect(traceCookieLine(sent)).toBeDefined()
+    const other = new CookieJar()
+    const { confirm, done } = await followLink(config, link, other)
+    expect(traceCookieLine(confirm)).toMatch(/Max-Age=900;/)
+    expect(traceCookieLine(done)).toMatch(/Max-Age=0/)
+
+    const requests = emailRequests(exporter.getFinishedSpans())
+    expect(requests).toHaveLength(3)
+    // Nothing joins the two devices: the link's half is a root trace of its own, with no span link to the first.
+    expect(requests[1].parentSpanContext).toBeUndefined()
+    expect(requests[1].links).toEqual([])
+    expect(requests[1].spanContext().traceId).not.toBe(requests[0].spanContext().traceId)
+    expect(requests[2].parentSpanContext?.spanId).toBe(requests[1].spanContext().spanId)
+  })
+
+  it.each(forgedTraceCookies)(
+    'a forged trace cookie (%j) is ignored: a new trace, and the sign-in goes on',
+    async (forged) => {
+      const config = emailConfig()
+      const jar = new CookieJar()
+      const { link } = await requestLink(config, smtp, jar, 'lin@example.test')
+      jar.cookies.set(traceCookie, forged)
+      const { confirm, done } = await followLink(config, link, jar)
+      // The page began a trace of its own and keeps it for the POST, in place of the forged value; the end clears it.
+      expect(traceCookieLine(confirm)).toMatch(new RegExp(`^${traceCookie}=00-[0-9a-f]{32}-[0-9a-f]{16}-01;`))
+      expect(traceCookieLine(done)).toMatch(/Max-Age=0/)
+      expect(config.recorded.refusals).toEqual([])
+
+      const requests = emailRequests(exporter.getFinishedSpans())
+      expect(requests).toHaveLength(3)
+      expect(requests[1].parentSpanContext).toBeUndefined()
+      expect(requests[1].spanContext().traceId).not.toBe(requests[0].spanContext().traceId)
+      expect(requests[2].parentSpanContext?.spanId).toBe(requests[1].spanContext().spanId)
+      expect(requests.every((s) => s.status.code !== SpanStatusCode.ERROR)).toBe(true)
+    },
+  )
+
+  it('on HTTPS the trace cookie is __Host-authchart.email-trace, Secure', async () => {
+    const base = 'https://site.test'
+    const config = testConfig({
+      url: `${base}/auth`,
+      adapter: MemoryAdapter(createMemoryStore()),
+      providers: [Nodemailer({ id: 'email', server: smtp.url, from: 'Site <login@site.test>' })],
+    })
+    const jar = new CookieJar()
+    const seen = smtp.messages.length
+    const form = { csrfToken: await csrfToken(config, jar, base), email: 'emmy@example.test' }
+    const sent = await send(config, '/auth/signin/email', { jar, base, form })
+    expect(sent.status).toBe(302)
+    // Its mail delivered here, so that the next test's wait for a mail is not answered by this one.
+    await smtp.next(seen)
+    const line = sent.headers.getSetCookie().find((l) => l.startsWith('__Host-authchart.email-trace='))
+    expect(line).toMatch(
+      /^__Host-authchart\.email-trace=00-[0-9a-f]{32}-[0-9a-f]{16}-01; Max-Age=86400; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+    )
+  })
+
+  it('sets no trace cookie while the SDK records nothing (a sampler that drops every trace)', async () => {
+    // Its own exporter: shutting the provider down shuts its exporter down too.
+    const dropped = new InMemorySpanExporter()
+    const dropping = new BasicTracerProvider({
+      sampler: new AlwaysOffSampler(),
+      spanProcessors: [new SimpleSpanProcessor(dropped)],
+    })
+    trace.disable()
+    trace.setGlobalTracerProvider(dropping)
+    try {
+      const config = emailConfig()
+      const jar = new CookieJar()
+      const { sent, link } = await requestLink(config, smtp, jar, 'barbara@example.test')
+      const { confirm, done } = await followLink(config, link, jar)
+      expect([sent, confirm, done].map(traceCookieLine)).toEqual([undefined, undefined, undefined])
+      expect(dropped.getFinishedSpans()).toEqual([])
+    } finally {
+      trace.disable()
+      trace.setGlobalTracerProvider(provider)
+      await dropping.shutdown()
+    }
   })
 
   it('a passkey registration and sign-in: each ceremony is one trace across its options and verify requests', async () => {

@@ -27,6 +27,7 @@ import { logRefusal } from '../../logger.js'
 import { outboundOrigin } from '../outbound-origin.js'
 import { passkeysServed, signedInUserId } from '../user-resolution.js'
 import { unprovenPasskeyCheck } from '../../effects/webauthn/unproven-passkey-account.js'
+import { clearEmailTrace, emailTraceOf, keepEmailTrace } from '../email-trace-cookie.js'
 
 /** One memory counter per provider config object, when the app configured no store. */
 const memoryCounters = new WeakMap<EmailConfig, RequestCounter>()
@@ -100,6 +101,8 @@ export async function emailSignInAction(ctx: RequestContext, provider: EmailConf
   )
   const result = await runMachine(ctx, ctx.config.machines.email, event, handlers)
   const context = result.context as { error?: ErrorType; redirectTo?: string }
+  // The link opened in this browser continues this request's trace (only a sent link comes back to continue it).
+  if (result.value === 'verificationSent') keepEmailTrace(ctx, provider, 'request', result.traceparent)
   // Over the limit looks exactly like a sent link: the page tells no one which addresses exist or were asked for.
   if (result.value === 'verificationSent' || result.value === 'throttled') return verifyRequestRedirect(ctx, provider)
   if (result.value === 'redirected') return { redirect: context.redirectTo as string, cookies: ctx.setCookies }
@@ -123,9 +126,12 @@ export async function emailCallbackAction(ctx: RequestContext, provider: EmailCo
       ? { type: 'LINK_CONFIRMED', ...base, csrfVerified: ctx.csrfVerified }
       : { type: 'LINK_FOLLOWED', ...base, consumeOnGet: provider.dangerousConsumeOnGet === true }
   const handlers = emailFlowEffects(env, flowInput(ctx, provider, { linkToken, linkIdentifier }))
-  const result = await runMachine(ctx, ctx.config.machines.email, event, handlers)
+  const traceparent = emailTraceOf(ctx)
+  const result = await runMachine(ctx, ctx.config.machines.email, event, handlers, { traceparent })
   const context = result.context as { error?: ErrorType; redirectTo?: string }
   if (result.value === 'awaitingConfirmation') {
+    // The POST continues the sign-in's trace: the one the browser brought, else the one this page began.
+    if (result.traceparent !== traceparent) keepEmailTrace(ctx, provider, 'confirmation', result.traceparent)
     const locale = pageLocaleOf(ctx)
     const body = renderEmailConfirmPage({
       actionUrl: actionUrl(ctx, 'callback', provider.id),
@@ -150,6 +156,8 @@ export async function emailCallbackAction(ctx: RequestContext, provider: EmailCo
       cookies: ctx.setCookies,
     }
   }
+  // Any other answer ends the sign-in, and its trace.
+  clearEmailTrace(ctx)
   if (awaitsSecondFactor(result)) return secondFactorStop(ctx, 'email', result)
   if (completedSignIn(result)) return signInAnswer(ctx, env, result)
   return errorRedirect(ctx, errorFromType(context.error ?? 'Verification'))

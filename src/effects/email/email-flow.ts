@@ -20,7 +20,7 @@ import type { SessionIssuer } from '../session/issue-jwt-session.js'
 import { runRedirectCallback } from '../shared/redirect-callback.js'
 import { runSignInCallback } from '../shared/sign-in-callback.js'
 import { normalizeEmailAddress } from './normalize-identifier.js'
-import { hashVerificationToken, newVerificationToken } from './verification-token.js'
+import { hashVerificationToken, newVerificationToken, verificationTokenMaxAge } from './verification-token.js'
 import type { UnprovenPasskeyCheck } from '../webauthn/unproven-passkey-account.js'
 
 /** The e-mail machine's handlers, as its contract types them. */
@@ -149,7 +149,7 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
         token = provider.generateVerificationToken ? await provider.generateVerificationToken() : newVerificationToken()
         if (typeof token !== 'string' || token === '')
           throw new TypeError('generateVerificationToken returned no token')
-        expires = new Date((env.now + (provider.maxAge ?? 24 * 60 * 60)) * 1000)
+        expires = new Date((env.now + verificationTokenMaxAge(provider)) * 1000)
         await adapter.createVerificationToken({
           identifier,
           token: hashVerificationToken(token, input.secret),

@@ -1,6 +1,12 @@
 /** The verification token as Auth.js stores it, so links sent before a migration keep working. */
 import { hash } from 'node:crypto'
 import { randomHex } from '../../security/random.js'
+import type { EmailConfig } from '../../types/providers.js'
+
+/** Seconds a link stays good: the provider's `maxAge`, 24 hours by default (as in Auth.js). */
+export function verificationTokenMaxAge(provider: EmailConfig): number {
+  return provider.maxAge ?? 24 * 60 * 60
+}
 
 /** 32 random bytes in hex: the token the link carries. */
 export function newVerificationToken(): string {
