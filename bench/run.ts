@@ -25,6 +25,7 @@ import { runLibrariesBench } from './libraries.bench.js'
 import { runLogoutRevocationBench } from './logout-revocation.bench.js'
 import { runManyUsersBench } from './many-users.bench.js'
 import { runOidcBench } from './oidc.bench.js'
+import { runSecondFactorBench } from './second-factor.bench.js'
 import { runSessionManagementBench } from './session-management.bench.js'
 import { runXStateApiBench } from './xstate-api.bench.js'
 
@@ -53,6 +54,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   libraries: async () => runLibrariesBench({ quick }),
   'logout-revocation': () => runLogoutRevocationBench({ quick }),
   'session-management': () => runSessionManagementBench({ quick }),
+  'second-factor': () => runSecondFactorBench({ quick }),
 }
 
 if (!Number.isInteger(repeat) || repeat < 1) throw new Error('--repeat takes a whole number of runs, 1 or more')

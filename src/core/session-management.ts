@@ -13,6 +13,8 @@ import { databaseSessionId, managedJwtSession, recordFromRow } from '../effects/
 import { readChunkedCookie } from '../session/cookie-chunks.js'
 import { parseCookieHeader } from '../session/cookie-header.js'
 import { readSessionToken } from '../session/session-token.js'
+import { revokedAtProvider } from '../effects/session/op-logout-claim.js'
+import type { JWT } from '../types/jwt.js'
 import type { AdapterSession } from '../types/adapters.js'
 import type { AuthConfig } from '../types/index.js'
 import type { SessionRecord, SessionStore, StoredSessionRecord } from '../types/session-store.js'
@@ -36,7 +38,8 @@ function storeOf(config: ResolvedConfig): SessionStore {
   return store
 }
 
-function resolved(config: AuthConfig): ResolvedConfig {
+/** The config resolved for a call from the app; a config that cannot be resolved is logged, then thrown. */
+export function resolved(config: AuthConfig): ResolvedConfig {
   try {
     return resolveConfig(config)
   } catch (error) {
@@ -55,28 +58,46 @@ export function sessionCookieName(config: ResolvedConfig, request: Request): str
 }
 
 /**
- * The request's session under session management, or null when nobody is signed in (no cookie, an unreadable,
- * expired or revoked one).
+ * The request's signed-in session as its cookie names it, every revocation checked: a database session's row (gone
+ * when a back-channel logout or a sign-out deleted it; refused when session management revoked its id), or a JWT
+ * session's token (refused when session management revoked it or a back-channel logout revoked its OP account or OP
+ * session). The one lookup for whoever reads the session outside the session check (this module, step-up).
  */
-export async function currentSessionOf(config: ResolvedConfig, request: Request): Promise<CurrentSession | null> {
-  const store = storeOf(config)
+export type LiveSession =
+  | { readonly strategy: 'database'; readonly userId: string; readonly id: string; readonly row: AdapterSession }
+  | { readonly strategy: 'jwt'; readonly userId: string; readonly id?: string; readonly token: JWT }
+
+/** The request's live session (see `LiveSession`), or null when nobody is signed in. */
+export async function liveSessionOf(config: ResolvedConfig, request: Request): Promise<LiveSession | null> {
   const name = sessionCookieName(config, request)
   const raw = readChunkedCookie(name, parseCookieHeader(request.headers.get('cookie')))
   if (!raw) return null
   const nowMs = Date.now()
+  const store = config.sessionManagement?.store
   if (config.session.strategy === 'database' && config.adapter) {
     const found = await config.adapter.getSessionAndUser(raw)
     if (!found || found.session.expires.getTime() <= nowMs) return null
     const id = databaseSessionId(raw)
-    if (await store.isRevoked(found.user.id, id, Number.POSITIVE_INFINITY)) return null
-    return { userId: found.user.id, id }
+    if (store && (await store.isRevoked(found.user.id, id, Number.POSITIVE_INFINITY))) return null
+    return { strategy: 'database', userId: found.user.id, id, row: found.session }
   }
   const token = await readSessionToken(config, name, raw, Math.floor(nowMs / 1000))
-  if (!token) return null
+  if (!token || typeof token.sub !== 'string') return null
+  if (await revokedAtProvider(config, token)) return null
   const managed = managedJwtSession(config, token)
-  if (!managed) return null
-  if (await store.isRevoked(managed.userId, managed.claim.id, managed.claim.at)) return null
-  return { userId: managed.userId, id: managed.claim.id }
+  if (!managed) return { strategy: 'jwt', userId: token.sub, token }
+  if (await managed.store.isRevoked(managed.userId, managed.claim.id, managed.claim.at)) return null
+  return { strategy: 'jwt', userId: managed.userId, id: managed.claim.id, token }
+}
+
+/**
+ * The request's session under session management, or null when nobody is signed in (no cookie, an unreadable,
+ * expired or revoked one, or a JWT session issued before session management, which has no id).
+ */
+export async function currentSessionOf(config: ResolvedConfig, request: Request): Promise<CurrentSession | null> {
+  storeOf(config)
+  const live = await liveSessionOf(config, request)
+  return live?.id === undefined ? null : { userId: live.userId, id: live.id }
 }
 
 /**

@@ -10,16 +10,13 @@
  * sign-in: whoever signs in gets a new session (the old cookie is replaced), and the route checks that fresh one.
  * See docs/step-up.md.
  */
-import { AuthError, InvalidConfig } from '../errors.js'
-import { createLogger, logRefusal } from '../logger.js'
-import { databaseSessionId, databaseSignInRecord, managedJwtSession } from '../effects/session/session-record.js'
+import { InvalidConfig } from '../errors.js'
+import { logRefusal } from '../logger.js'
+import { databaseSignInRecord } from '../effects/session/session-record.js'
 import { isRecentAuthentication } from '../session/authentication-methods.js'
-import { readChunkedCookie } from '../session/cookie-chunks.js'
-import { parseCookieHeader } from '../session/cookie-header.js'
-import { readSessionToken } from '../session/session-token.js'
 import type { AuthConfig } from '../types/index.js'
-import { resolveConfig, type ResolvedConfig } from './config.js'
-import { sessionCookieName } from './session-management.js'
+import type { ResolvedConfig } from './config.js'
+import { liveSessionOf, resolved } from './session-management.js'
 
 /** When and how the request's session was authenticated, as a step-up reads it. */
 export interface SessionAuthentication {
@@ -69,31 +66,21 @@ function methodsOrUndefined(value: unknown): string[] | undefined {
 
 /**
  * The request's session as a step-up reads it, or null when nobody is signed in (no cookie; an unreadable, expired
- * or revoked one). A database session's sign-in is read from its record (`databaseSignInRecord`), which needs
- * `sessionManagement`.
+ * or revoked one: by session management or a back-channel logout, through `liveSessionOf`). A database session's
+ * sign-in is read from its record (`databaseSignInRecord`), which needs `sessionManagement`.
  */
 export async function sessionAuthenticationOf(
   config: ResolvedConfig,
   request: Request,
 ): Promise<SessionAuthentication | null> {
-  const name = sessionCookieName(config, request)
-  const raw = readChunkedCookie(name, parseCookieHeader(request.headers.get('cookie')))
-  if (!raw) return null
-  const nowMs = Date.now()
-  const store = config.sessionManagement?.store
-  if (config.session.strategy === 'database' && config.adapter) {
-    const found = await config.adapter.getSessionAndUser(raw)
-    if (!found || found.session.expires.getTime() <= nowMs) return null
-    const userId = found.user.id
-    if (store && (await store.isRevoked(userId, databaseSessionId(raw), Number.POSITIVE_INFINITY))) return null
-    const signIn = await databaseSignInRecord(config, found.session)
-    return { userId, authTime: numberOrUndefined(signIn?.authTime), amr: methodsOrUndefined(signIn?.amr) }
+  const live = await liveSessionOf(config, request)
+  if (!live) return null
+  if (live.strategy === 'database') {
+    const signIn = await databaseSignInRecord(config, live.row)
+    return { userId: live.userId, authTime: numberOrUndefined(signIn?.authTime), amr: methodsOrUndefined(signIn?.amr) }
   }
-  const token = await readSessionToken(config, name, raw, Math.floor(nowMs / 1000))
-  if (!token || typeof token.sub !== 'string') return null
-  const managed = managedJwtSession(config, token)
-  if (managed && (await managed.store.isRevoked(managed.userId, managed.claim.id, managed.claim.at))) return null
-  return { userId: token.sub, authTime: numberOrUndefined(token.auth_time), amr: methodsOrUndefined(token.amr) }
+  const { token } = live
+  return { userId: live.userId, authTime: numberOrUndefined(token.auth_time), amr: methodsOrUndefined(token.amr) }
 }
 
 /** The URL the request was made to, as the browser sees the site: the configured origin, else the request's. */
@@ -157,15 +144,6 @@ export function stepUp(
 ): Promise<StepUpOutcome> {
   const checked = checkRecentAuthOptions(options)
   return stepUpOf(resolved(config), request, checked)
-}
-
-function resolved(config: AuthConfig): ResolvedConfig {
-  try {
-    return resolveConfig(config)
-  } catch (error) {
-    createLogger(config ?? {}).error(error instanceof Error ? error : new AuthError(String(error)))
-    throw error
-  }
 }
 
 /**

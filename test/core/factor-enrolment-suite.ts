@@ -7,7 +7,7 @@ import { Secret, TOTP } from 'otpauth'
 import { expect, it } from 'vitest'
 import { hashRecoveryCode } from '../../src/factors/recovery-codes.js'
 import type { Adapter, AdapterFactor } from '../../src/types/adapters.js'
-import type { AuditRecord, FactorMessage } from '../../src/types/index.js'
+import type { AuditRecord, AuthConfig, FactorMessage } from '../../src/types/index.js'
 import Credentials from '../../src/providers/credentials.js'
 import { getSessionAuthentication } from '../../src/index.js'
 import type { AdapterUser } from '../../src/types/adapters.js'
@@ -33,7 +33,10 @@ function appCode(secret: string, offsetSteps = 0): string {
 /** The code that is certainly wrong now: the one of ten steps ago. */
 const staleCode = (secret: string) => appCode(secret, -10)
 
-function site({ adapter, users }: Awaited<ReturnType<FactorAdapterFactory>>) {
+function site(
+  { adapter, users }: Awaited<ReturnType<FactorAdapterFactory>>,
+  secondFactor?: AuthConfig['secondFactor'],
+) {
   const enrolled: FactorMessage[] = []
   const audited: AuditRecord[] = []
   const removed: FactorMessage[] = []
@@ -48,6 +51,7 @@ function site({ adapter, users }: Awaited<ReturnType<FactorAdapterFactory>>) {
       }),
     ],
     session: { strategy: 'jwt' },
+    ...(secondFactor === undefined ? {} : { secondFactor }),
     audit: (record) => void audited.push(record),
     events: {
       factorEnrolled: (message) => void enrolled.push(message),
@@ -127,27 +131,51 @@ async function answerChallenge(
   return send(s.config, '/auth/second-factor', { jar, form: { ...form, csrfToken: token } })
 }
 
-/** Ada enrols a TOTP factor (signed in without one), signs out, and signs in again: stopped at the challenge. */
-async function enrolledAndStopped(s: Site): Promise<{ jar: CookieJar; secret: string; codes: string[] }> {
-  const first = new CookieJar()
-  await signIn(s.config, first, 'ada')
-  const started = (await (await post(s, first, { intent: 'start' }, true)).json()) as {
+/** Enrols a TOTP factor for whoever is signed in in `jar`; answers its secret and recovery codes. */
+async function enrolTotp(s: Site, jar: CookieJar): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const started = (await (await post(s, jar, { intent: 'start' }, true)).json()) as {
     enrolment: string
     secret: string
   }
   const confirmed = await post(
     s,
-    first,
+    jar,
     { intent: 'confirm', enrolment: started.enrolment, code: appCode(started.secret) },
     true,
   )
+  expect(confirmed.status).toBe(200)
   const { recoveryCodes } = (await confirmed.json()) as { recoveryCodes: string[] }
+  return { secret: started.secret, recoveryCodes }
+}
+
+/** Where a sign-in answer sends the browser, as a path and query on the site. */
+function sentTo(answer: Response): string {
+  const location = new URL(answer.headers.get('location') ?? '', 'http://localhost:3000')
+  return `${location.pathname}${location.search}`
+}
+
+/** The sign-in method the session of `jar` records, or null when `jar` holds no session. */
+async function signInMethods(s: Site, jar: CookieJar): Promise<string[] | null> {
+  const signedIn = await getSessionAuthentication(
+    new Request('http://localhost:3000/', { headers: { cookie: jar.header() } }),
+    s.config,
+  )
+  return signedIn === null ? null : (signedIn.amr ?? [])
+}
+
+const enrolPage = `/auth/factors?callbackUrl=${encodeURIComponent('http://localhost:3000/app')}`
+
+/** Ada enrols a TOTP factor (signed in without one), signs out, and signs in again: stopped at the challenge. */
+async function enrolledAndStopped(s: Site): Promise<{ jar: CookieJar; secret: string; codes: string[] }> {
+  const first = new CookieJar()
+  await signIn(s.config, first, 'ada')
+  const { secret, recoveryCodes } = await enrolTotp(s, first)
   const jar = new CookieJar()
   const stopped = await signIn(s.config, jar, 'ada')
   expect(stopped.status).toBe(302)
   expect(stopped.headers.get('location')).toBe('http://localhost:3000/auth/second-factor')
   expect(jar.cookies.has('authjs.session-token')).toBe(false)
-  return { jar, secret: started.secret, codes: recoveryCodes }
+  return { jar, secret, codes: recoveryCodes }
 }
 
 /** The scenarios, on a fresh adapter from `makeAdapter` each. */
@@ -479,5 +507,110 @@ export function factorEnrolmentSuite(makeAdapter: FactorAdapterFactory): void {
     const checked = s.config.recorded.warnings.filter((w) => w === 'refused:second-factor-code').length - before
     expect(checked + answers.filter((a) => a.status === 403).length).toBe(50)
     expect(checked).toBeLessThanOrEqual(5)
+  })
+
+  it("policy 'required': a user without a factor is signed in and sent to enrol at every sign-in until enrolled, then challenged", async () => {
+    const s = site(await makeAdapter(), 'required')
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const jar = new CookieJar()
+      // The app asked to come back to /app: the sign-in goes to the enrolment page instead, /app kept for after it.
+      const answer = await signIn(s.config, jar, 'ada', 'x', { callbackUrl: 'http://localhost:3000/app' })
+      expect(answer.status).toBe(302)
+      expect(sentTo(answer)).toBe(enrolPage)
+      // Signed in (enrolment needs a session), with the password only: a route asking for two factors refuses it.
+      expect(await signInMethods(s, jar)).toEqual(['pwd'])
+      const page = await send(s.config, sentTo(answer), { jar })
+      expect(page.status).toBe(200)
+      expect(await page.text()).toContain('No authenticator app is set up yet.')
+    }
+    // A JSON sign-in (an app with its own UI) is sent to the same place, not to the app.
+    const viaJson = new CookieJar()
+    const token = await csrfToken(s.config, viaJson)
+    const json = await send(s.config, '/auth/callback/credentials', {
+      jar: viaJson,
+      json: { username: 'ada', password: 'x', csrfToken: token, callbackUrl: 'http://localhost:3000/app' },
+      headers: { accept: 'application/json' },
+    })
+    const jsonTarget =
+      json.status === 200 ? ((await json.json()) as { url?: string }).url : json.headers.get('location')
+    expect(new URL(jsonTarget ?? '', 'http://localhost:3000').pathname).toBe('/auth/factors')
+
+    // Enrolled: the next sign-in stops at the challenge, and its code gives a session of two factors.
+    const first = new CookieJar()
+    await signIn(s.config, first, 'ada')
+    const { secret } = await enrolTotp(s, first)
+    const jar = new CookieJar()
+    const stopped = await signIn(s.config, jar, 'ada', 'x', { callbackUrl: 'http://localhost:3000/app' })
+    expect(sentTo(stopped)).toBe('/auth/second-factor')
+    expect(await signInMethods(s, jar)).toBeNull()
+    const done = await answerChallenge(s, jar, { factor: 'otp', code: appCode(secret, 1) })
+    expect(done.headers.get('location')).toBe('http://localhost:3000/app')
+    expect(await signInMethods(s, jar)).toEqual(['mfa', 'otp', 'pwd'])
+    // Alan, also without a factor, is sent to enrol as well: the policy is everybody's.
+    const alan = new CookieJar()
+    expect(sentTo(await signIn(s.config, alan, 'alan', 'x', { callbackUrl: 'http://localhost:3000/app' }))).toBe(
+      enrolPage,
+    )
+    expect(s.config.recorded.errors).toEqual([])
+  })
+
+  it('a policy function: enrolment for the user it answers true for, none for the one it answers false for', async () => {
+    const made = await makeAdapter()
+    const asked: Array<[string, string | undefined]> = []
+    const s = site(made, {
+      policy: (user, account) => {
+        asked.push([user.id ?? '', account?.provider])
+        return user.email === 'ada@example.com'
+      },
+    })
+    const ada = new CookieJar()
+    expect(sentTo(await signIn(s.config, ada, 'ada', 'x', { callbackUrl: 'http://localhost:3000/app' }))).toBe(
+      enrolPage,
+    )
+    const alan = new CookieJar()
+    const alanAnswer = await signIn(s.config, alan, 'alan', 'x', { callbackUrl: 'http://localhost:3000/app' })
+    expect(alanAnswer.headers.get('location')).toBe('http://localhost:3000/app')
+    expect(await signInMethods(s, alan)).toEqual(['pwd'])
+    // Asked with the stored user and the sign-in's account (the credentials provider's).
+    expect(asked).toEqual([
+      [s.ada, 'credentials'],
+      [s.alan, 'credentials'],
+    ])
+
+    // Once Alan has a factor of his own, he is challenged whatever the policy says of him.
+    const { secret } = await enrolTotp(s, alan)
+    const again = new CookieJar()
+    expect(sentTo(await signIn(s.config, again, 'alan'))).toBe('/auth/second-factor')
+    expect((await answerChallenge(s, again, { factor: 'otp', code: appCode(secret, 1) })).status).toBe(302)
+    expect(await signInMethods(s, again)).toEqual(['mfa', 'otp', 'pwd'])
+    expect(s.config.recorded.errors).toEqual([])
+  })
+
+  it('a policy function that throws or rejects: the sign-in is refused with the error page, logged once, no session', async () => {
+    for (const policy of [
+      () => {
+        throw new Error('policy store down')
+      },
+      () => Promise.reject(new Error('policy store down')),
+    ]) {
+      const s = site(await makeAdapter(), { policy })
+      const jar = new CookieJar()
+      const answer = await signIn(s.config, jar, 'ada', 'x', { callbackUrl: 'http://localhost:3000/app' })
+      expect(answer.status).toBe(302)
+      expect(sentTo(answer)).toMatch(/^\/auth\/(error|signin)\?error=/)
+      expect(await signInMethods(s, jar)).toBeNull()
+      expect(s.config.recorded.errors).toHaveLength(1)
+      expect(s.config.recorded.errors[0]?.message).not.toContain('at ')
+      // The JSON answer of an app with its own UI: a clear error, never a 500.
+      const viaJson = new CookieJar()
+      const token = await csrfToken(s.config, viaJson)
+      const json = await send(s.config, '/auth/callback/credentials', {
+        jar: viaJson,
+        json: { username: 'ada', password: 'x', csrfToken: token },
+        headers: { accept: 'application/json' },
+      })
+      expect(json.status).toBeLessThan(500)
+      expect(await signInMethods(s, viaJson)).toBeNull()
+    }
   })
 }

@@ -17,12 +17,13 @@ import {
 } from '../../src/frameworks/express.js'
 import { MemorySessionStore } from '../../src/flow/stores/logout.js'
 import { encode } from '../../src/jwt.js'
-import { Auth, getSessionAuthentication, requireRecentAuth } from '../../src/index.js'
+import { Auth, getSessionAuthentication, requireRecentAuth, revokeUserSessions } from '../../src/index.js'
 import type { Adapter } from '../../src/types/adapters.js'
 import type { AuthConfig } from '../../src/types/index.js'
 import { CookieJar, secret, testConfig, users } from '../support/auth-harness.js'
 import { HttpBrowser } from '../support/http-site.js'
 import { startApp } from '../frameworks/express-http.js'
+import { signIn as signInAtOp, startLogoutSite } from '../support/logout-site.js'
 import { createScratchPostgresSchema, describeWithService, probePostgres } from '../support/services.js'
 
 const maxAge = 300
@@ -359,4 +360,47 @@ it('database sessions without session management: requireRecentAuth says what is
   await expect(requireRecentAuth(new Request('http://localhost:3000/account'), config, { maxAge: 60 })).rejects.toThrow(
     /sessionManagement/,
   )
+})
+
+describe('a session ended elsewhere is no recent sign-in (JWT sessions signed in at a real OpenID provider)', () => {
+  it('refuses a fresh session revoked by back-channel logout, and one ended through session management', async () => {
+    const s = await startLogoutSite({
+      strategy: 'jwt',
+      config: { sessionManagement: { store: new MemorySessionStore() } },
+    })
+    try {
+      const account = async (browser: HttpBrowser, cookie = browser.jar.header()) =>
+        requireRecentAuth(new Request(`${s.site.origin}/account`, { headers: { cookie } }), s.config, { maxAge })
+      const browser = new HttpBrowser(s.site.origin)
+      const atOp = s.op.browser()
+      await signInAtOp(browser, atOp, 'alice')
+      expect(await account(browser)).toBeNull()
+      const kept = browser.jar.header()
+
+      // The user signs out at the OP: its logout token revokes the OP session. The cookie, as kept before the session
+      // check clears it (by a tab that has not checked yet, or by whoever copied it), is still a well-sealed token
+      // with a fresh auth_time.
+      await atOp.endSession(`${s.op.issuer}/session/end`)
+      expect(await browser.session()).toBeNull()
+      const afterLogout = await account(browser, kept)
+      expect(afterLogout?.status).toBe(303)
+      expect(afterLogout?.headers.get('location')).toContain('error=ReauthenticationRequired')
+
+      // A new sign-in passes; the app then ends all of the user's sessions (session management).
+      const again = new HttpBrowser(s.site.origin)
+      await signInAtOp(again, s.op.browser(), 'alice')
+      const who = await getSessionAuthentication(
+        new Request(`${s.site.origin}/account`, { headers: { cookie: again.jar.header() } }),
+        s.config,
+      )
+      expect(who?.authTime).toBe(seconds())
+      expect(await account(again)).toBeNull()
+      // (A revocation ends the sessions signed in before it: a second later, still well within maxAge.)
+      timePasses(1)
+      await revokeUserSessions(s.config, who?.userId ?? '')
+      expect((await account(again))?.status).toBe(303)
+    } finally {
+      await s.close()
+    }
+  })
 })

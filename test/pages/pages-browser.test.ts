@@ -23,6 +23,7 @@ import { builtInPages, pagesConfig, startPageSite, type BuiltInPage, type Provid
 import { MemorySessionStore } from '../../src/flow/stores/logout.js'
 import Credentials from '../../src/providers/credentials.js'
 import { compareWithBaseline } from './screenshot-baseline.js'
+import { Secret, TOTP } from 'otpauth'
 
 const chromiumPath = '/usr/bin/chromium'
 const inCI = process.env.CI === 'true'
@@ -351,6 +352,111 @@ describe.runIf(canRun)('built-in pages in Chromium', () => {
           }
         })
       }
+    }
+  })
+
+  describe('the second-factor pages: enrolment, recovery codes, challenge', () => {
+    const locales = [
+      ['en', 'en-US'],
+      ['fr', 'fr-FR'],
+      ['de', 'de-DE'],
+      ['es', 'es-ES'],
+      ['ja', 'ja-JP'],
+    ] as const
+    /** What an authenticator app shows now for `key` (as the page shows it, in groups). */
+    const appCode = (key: string, offsetSteps = 0) =>
+      new TOTP({ secret: Secret.fromBase32(key.replace(/ /g, '')) }).generate({
+        timestamp: Date.now() + offsetSteps * 30_000,
+      })
+
+    /** A site whose credentials sign in Ada, with a memory adapter that stores factors. */
+    function factorSite() {
+      return startHttpSite(() =>
+        pagesConfig('credentials', {
+          providers: [
+            Credentials({
+              credentials: { username: { label: 'Username' } },
+              authorize: () => ({ id: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' }),
+            }),
+          ],
+        }),
+      )
+    }
+
+    async function newPage(origin: string, device: Device, scheme: Scheme, locale: string) {
+      const context = await (browser as Browser).newContext({
+        ...devices[device],
+        deviceScaleFactor: 1,
+        colorScheme: scheme,
+        locale,
+      })
+      const page = await context.newPage()
+      const problems: string[] = []
+      page.on('pageerror', (error) => problems.push(error.message))
+      // Signed in through the browser itself, as Ada.
+      await page.goto(`${origin}/auth/signin`)
+      await page.locator('#input-username-for-credentials').fill('ada')
+      await page.locator('form[action$="/callback/credentials"] button[type=submit]').click()
+      await page.waitForURL(`${origin}/`)
+      return { page, problems, context }
+    }
+
+    async function checked(page: Page, name: string, device: Device, mask: string): Promise<void> {
+      await page.evaluate(() => document.fonts.ready.then(() => undefined))
+      await expectLikeBaseline(page, name, { mask })
+      await expectFitsWidth(page, device)
+      await expectAccessible(page)
+    }
+
+    const cases = [
+      ...(['desktop', 'phone'] as const).flatMap((device) =>
+        (['light', 'dark'] as const).map((scheme) => ({ device, scheme, lang: 'en', locale: 'en-US' })),
+      ),
+      ...locales
+        .slice(1)
+        .map(([lang, locale]) => ({ device: 'phone' as const, scheme: 'light' as const, lang, locale })),
+    ]
+    for (const { device, scheme, lang, locale } of cases) {
+      const suffix = `${device}-${scheme}${lang === 'en' ? '' : `-${lang}`}`
+      it(`${locale}, ${device}, ${scheme}: each page in its language, like its baseline (secrets masked), fits, no axe violation`, async () => {
+        const site = await factorSite()
+        const { page, problems, context } = await newPage(site.origin, device, scheme, locale)
+        try {
+          const factors = builtInPageMessages[lang]?.factors
+          const challenge = builtInPageMessages[lang]?.secondFactor
+          // Enrolment: the QR code and the key, then the first code.
+          await page.goto(`${site.origin}/auth/factors`)
+          await page.locator('input[name=intent][value=start] ~ button').click()
+          await page.waitForSelector('.qr svg')
+          expect(await page.getAttribute('html', 'lang')).toBe(lang)
+          expect(await page.locator('h1').textContent()).toBe(factors?.enrolTitle)
+          await checked(page, `factor-enrol-${suffix}`, device, '.qr, .key')
+          const key = (await page.locator('.key').textContent()) ?? ''
+          await page.locator('#code').fill(appCode(key))
+          await page.locator('form button[type=submit]').first().click()
+          // Recovery codes, shown once.
+          await page.waitForSelector('ol.codes')
+          expect(await page.locator('h1').textContent()).toBe(factors?.codesTitle)
+          expect(await page.locator('ol.codes li').count()).toBe(10)
+          await checked(page, `factor-codes-${suffix}`, device, 'ol.codes')
+          // Signed out and in again: the challenge, with its recovery-code form.
+          await context.clearCookies()
+          await page.goto(`${site.origin}/auth/signin`)
+          await page.locator('#input-username-for-credentials').fill('ada')
+          await page.locator('form[action$="/callback/credentials"] button[type=submit]').click()
+          await page.waitForURL(`${site.origin}/auth/second-factor`)
+          expect(await page.locator('h1').textContent()).toBe(challenge?.title)
+          await checked(page, `factor-challenge-${suffix}`, device, 'input[type=hidden]')
+          await page.locator('#code').fill(appCode(key, 1))
+          await page.locator('#code').press('Enter')
+          await page.waitForURL(`${site.origin}/`)
+          expect(problems).toEqual([])
+        } finally {
+          await context.close()
+          await site.close()
+        }
+        // Three pages, each shot and audited, on a shared two-core machine.
+      }, 120_000)
     }
   })
 })

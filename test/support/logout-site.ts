@@ -51,6 +51,8 @@ export interface LogoutSite {
   op: RunningOidcProvider
   recorder: Awaited<ReturnType<typeof startLogoutRecorder>>
   recorded: ReturnType<typeof recordingLogger>
+  /** The site's config, for the app-side calls a test makes (`requireRecentAuth`, `listSessions`, …). */
+  config: AuthConfig
   close(): Promise<void>
 }
 
@@ -68,6 +70,7 @@ export async function startLogoutSite(options: LogoutSiteOptions): Promise<Logou
   let siteOrigin = ''
   const recorder = await startLogoutRecorder(() => `${siteOrigin}/auth/backchannel-logout/idp`)
   let op: RunningOidcProvider | undefined
+  let config: AuthConfig = {}
   const site = await startHttpSite(async (origin): Promise<AuthConfig> => {
     siteOrigin = origin
     op = await startOidcProvider({
@@ -83,7 +86,7 @@ export async function startLogoutSite(options: LogoutSiteOptions): Promise<Logou
       ],
       features: { rpInitiatedLogout: { enabled: true }, backchannelLogout: { enabled: true } },
     })
-    return {
+    config = {
       url: `${origin}/auth`,
       secret,
       logger: recorded.logger,
@@ -104,12 +107,14 @@ export async function startLogoutSite(options: LogoutSiteOptions): Promise<Logou
       ],
       ...options.config,
     }
+    return config
   })
   return {
     site,
     op: op as RunningOidcProvider,
     recorder,
     recorded,
+    config,
     close: async () => {
       await site.close()
       await op?.close()

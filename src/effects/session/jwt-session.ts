@@ -26,7 +26,7 @@ import {
   type ProviderTokens,
 } from '../token-refresh/provider-tokens.js'
 import { refreshTokenError, refreshVerdict } from '../token-refresh/refresh-verdict.js'
-import { opLogoutClaimName, readOpLogoutClaim, sessionKeys } from './op-logout-claim.js'
+import { opLogoutClaimName, readOpLogoutClaim, revokedAtProvider } from './op-logout-claim.js'
 import { buildProviderLogoutUrl, type ProviderLogoutTarget, type SessionLogoutInput } from './provider-logout.js'
 import { keptSignInClaims, withoutSignInClaims } from './sign-in-authentication.js'
 import {
@@ -69,26 +69,6 @@ function keptTokens(token: JWT): Array<[string, ProviderTokens]> {
   return providersWithTokens(token).map((id) => [id, providerTokensIn(token, id) ?? {}])
 }
 
-/**
- * Whether a back-channel logout revoked this token's OP account or OP session after it was signed in: one store
- * lookup, made only when back-channel logout is configured and the token came from an OP that can send one.
- */
-function revocationCheck(env: EffectEnv, token: JWT): Promise<boolean> | undefined {
-  const store = env.config.backchannelLogout?.store
-  const claim = store ? readOpLogoutClaim(token) : undefined
-  if (!store || !claim) return undefined
-  return store.revokedAt(sessionKeys(claim)).then(
-    (revokedAt) => revokedAt !== undefined && revokedAt >= claim.at,
-    (err: unknown) => {
-      // Neither "signed in" nor "signed out" can be known: the client is told to try again shortly (503).
-      throw new FlowStoreUnavailable('the logout store could not be read', {
-        store: store.kind,
-        err: err instanceof Error ? err : undefined,
-      })
-    },
-  )
-}
-
 function errorOf(err: unknown): { err: Error | undefined } {
   return { err: err instanceof Error ? err : undefined }
 }
@@ -119,7 +99,7 @@ class JwtSessionEffects implements SessionHandlers {
   }
 
   #checked(token: JWT | null): Answer<'loadSession'> {
-    const revoked = token ? revocationCheck(this.env, token) : undefined
+    const revoked = token ? revokedAtProvider(this.env.config, token) : undefined
     if (!revoked) return this.#checkedHere(token)
     return revoked.then((isRevoked) =>
       isRevoked ? ({ type: 'SESSION_REVOKED_AT_PROVIDER' } as const) : this.#checkedHere(token),

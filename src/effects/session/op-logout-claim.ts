@@ -5,6 +5,8 @@
  * callback; a database session is indexed in the logout store under the same keys.
  */
 import { decodeJwt } from 'jose'
+import { FlowStoreUnavailable } from '../../errors.js'
+import type { BackchannelLogoutOptions } from '../../types/logout-store.js'
 import type { JWT } from '../../types/jwt.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
 import type { Account, TokenSet } from '../../types/index.js'
@@ -92,4 +94,30 @@ export function sessionKeys(claim: Pick<OpLogoutClaim, 'p' | 'sub' | 'sid'>): st
 export function logoutKeys(provider: string, sub: string | undefined, sid: string | undefined): string[] {
   if (!sid) return sub ? [key('sub', provider, sub)] : []
   return sub ? [key('sid', provider, sid), key('nosid', provider, sub)] : [key('sid', provider, sid)]
+}
+
+/**
+ * Whether a back-channel logout revoked this token's OP account or OP session after it was signed in: one store
+ * lookup, made only when back-channel logout is configured and the token came from an OP that can send one (else
+ * undefined, and nothing is awaited). Every reader of a JWT session asks this one function: the session check and
+ * `liveSessionOf` (session management, step-up).
+ * @throws FlowStoreUnavailable (in the promise) when the store cannot be read: neither "signed in" nor "signed out"
+ *   can be known
+ */
+export function revokedAtProvider(
+  config: { backchannelLogout?: BackchannelLogoutOptions },
+  token: JWT,
+): Promise<boolean> | undefined {
+  const store = config.backchannelLogout?.store
+  const claim = store ? readOpLogoutClaim(token) : undefined
+  if (!store || !claim) return undefined
+  return store.revokedAt(sessionKeys(claim)).then(
+    (revokedAt) => revokedAt !== undefined && revokedAt >= claim.at,
+    (err: unknown) => {
+      throw new FlowStoreUnavailable('the logout store could not be read', {
+        store: store.kind,
+        err: err instanceof Error ? err : undefined,
+      })
+    },
+  )
 }
