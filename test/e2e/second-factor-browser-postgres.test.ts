@@ -116,24 +116,23 @@ await describeWithService('postgres', probePostgres, () => {
         ],
         logger: {
           warn: (code, detail) => refusals.push(`${code}${detail?.reason ? ` (${detail.reason})` : ''}`),
-          error: (error) => {
-            errors.push(error.message)
-            console.error(error)
-          },
+          error: (error) => errors.push(error.message),
           debug: () => {},
         },
       }),
     )
     browser = await chromium.launch({ executablePath: chromiumPath, args })
     context = await browser.newContext()
-    // The OP's login and consent are driven from here; the browser follows its answer back to the site.
-    const issuer = new URL(op.issuer).origin
+    // The OP's login and consent are driven from here: the site's redirect to the OP is caught (a route does not
+    // see the requests a redirect leads to), the OP answers for `ada`, and the browser follows its answer back to the
+    // site with the site's own cookies.
     await context.route(
-      (url) => url.origin === issuer,
+      (url) => url.pathname === '/auth/signin/idp',
       async (route) => {
-        const result = await op.signInAs(route.request().url(), 'ada')
+        const sent = await route.fetch({ maxRedirects: 0 })
+        const result = await op.signInAs(sent.headers()['location'] ?? '', 'ada')
         if (result.mode !== 'query') throw new Error('expected a query response')
-        await route.fulfill({ status: 302, headers: { location: result.callbackUrl.href } })
+        await route.fulfill({ response: sent, headers: { ...sent.headers(), location: result.callbackUrl.href } })
       },
     )
     page = await context.newPage()
@@ -311,12 +310,14 @@ await describeWithService('postgres', probePostgres, () => {
     async () => {
       const [code] = recoveryCodes
       await byPassword()
+      await page.click('text=Use a recovery code')
       await page.fill('#recovery', code)
       await Promise.all([page.waitForURL(landing()), page.click('form:has(#recovery) button')])
       expect(await session()).toMatchObject({ user: { email } })
       await signOut()
 
       await byPassword()
+      await page.click('text=Use a recovery code')
       await page.fill('#recovery', code)
       await page.click('form:has(#recovery) button')
       await page.locator('#code-error[role="alert"]').waitFor()
