@@ -128,7 +128,7 @@ describe('the second-factor challenge, walked once on the completion with every 
       ends.some((events) =>
         events.some((e) => e.type === 'FACTOR_VERIFIED' && (e as { factor?: unknown }).factor === factor),
       )
-    expect(verified('otp') && verified('recovery')).toBe(true)
+    expect(verified('otp') && verified('recovery') && verified('webauthn')).toBe(true)
     const refusals = new Set(paths.map((p) => (p.state.context as { refusal?: unknown }).refusal))
     expect(refusals).toContain('second-factor-limit')
     expect(refusals).toContain('flow-expired')

@@ -8,6 +8,7 @@ import { FlowRejected, type ErrorType } from '../../errors.js'
 import { secondFactorHandlers, type SecondFactorSubject } from '../../effects/shared/second-factor.js'
 import { emitAppEvent } from '../../effects/shared/app-events.js'
 import type { FlowAccount, FlowUser, SecondFactorKind } from '../../../machines/sign-in-completion.js'
+import { passkeyFactors } from '../../effects/session/sign-in-authentication.js'
 import { logRefusal } from '../../logger.js'
 import { renderSecondFactorPage } from '../../pages/second-factor-page.js'
 import type { Account, ResponseInternal, User } from '../../types/index.js'
@@ -21,7 +22,7 @@ import { secondFactorInputFor } from '../second-factor.js'
 import { sessionIssuerFor } from '../session-issuer.js'
 import { ensureCsrfToken } from './read-only.js'
 import { awaitsSecondFactor, completedSignIn, signInAnswer } from './sign-in-answer.js'
-import type { FlowResult } from '../../flow/runtime.js'
+import { compiledMachineOf, fromFlowRecord, type FlowResult } from '../../flow/runtime.js'
 
 /** The machines that compose the completion, and so may stop at the challenge. */
 const signInMachines: ReadonlySet<string> = new Set(['credentials', 'email', 'oauth', 'webauthn'])
@@ -69,10 +70,61 @@ function nothingToAnswer(ctx: RequestContext): ResponseInternal {
   return { redirect: pageUrl(ctx, 'signIn'), cookies: ctx.setCookies }
 }
 
-/** GET /second-factor: the challenge page (or, as JSON, which answers it takes). */
-export function secondFactorPageAction(ctx: RequestContext): ResponseInternal {
-  if (!stoppedSignIn(ctx)) return nothingToAnswer(ctx)
-  if (wantsJson(ctx)) return json(ctx, 200, { factors: ['otp', 'recovery'] })
+/**
+ * The challenge the stopped sign-in waits at, read without taking the flow out of its store (the answer does that):
+ * who it is for and its id, from which a passkey's WebAuthn challenge is derived. Undefined when the flow is gone,
+ * expired, or not waiting at the challenge.
+ */
+async function waitingChallenge(
+  ctx: RequestContext,
+  stopped: { machineId: string; ref: string },
+): Promise<{ userId: string; challenge: string } | undefined> {
+  const entry = ctx.config.machines[stopped.machineId]
+  const record = await ctx.config.flowStore.load(stopped.ref)
+  if (!entry || !record) return undefined
+  try {
+    const { value, context } = fromFlowRecord(record, compiledMachineOf(entry), entry.version, ctx.now)
+    const { user, secondFactorChallenge, secondFactorExpiresAt } = context as {
+      user?: FlowUser
+      secondFactorChallenge?: unknown
+      secondFactorExpiresAt?: unknown
+    }
+    const waiting = value.endsWith('.awaitingSecondFactor') && Number(secondFactorExpiresAt) > ctx.now
+    if (!waiting || typeof secondFactorChallenge !== 'string' || typeof user?.id !== 'string') return undefined
+    return { userId: user.id, challenge: secondFactorChallenge }
+  } catch (error) {
+    if (error instanceof FlowRejected) return undefined
+    throw error
+  }
+}
+
+/**
+ * The passkey answer for this stopped sign-in, if any. A sign-in whose first factor was a passkey is not answered by
+ * a passkey again: the same kind of factor twice is not two factors.
+ */
+function passkeyAnswerFor(ctx: RequestContext, stopped: { machineId: string }) {
+  return stopped.machineId === 'webauthn' ? undefined : secondFactorInputFor(ctx).passkey
+}
+
+/**
+ * GET /second-factor: the challenge page; as JSON, which answers it takes (`webauthn` when the user holds a
+ * passkey), and with `?factor=webauthn` the request options for `navigator.credentials.get`.
+ */
+export async function secondFactorPageAction(ctx: RequestContext): Promise<ResponseInternal> {
+  const stopped = stoppedSignIn(ctx)
+  if (!stopped) return nothingToAnswer(ctx)
+  const passkey = passkeyAnswerFor(ctx, stopped)
+  const waiting = passkey ? await waitingChallenge(ctx, stopped) : undefined
+  if (ctx.req.query.get('factor') === 'webauthn') {
+    const options = passkey && waiting ? await passkey.options(waiting) : undefined
+    if (!options) {
+      logRefusal(ctx.config.logger, 'second-factor-code', { reason: 'passkey options without a passkey to answer' })
+      return json(ctx, 404, { error: 'NoPasskey', message: 'No passkey can answer this sign-in' })
+    }
+    return json(ctx, 200, { options })
+  }
+  const withPasskey = passkey !== undefined && waiting !== undefined && (await passkey.held(waiting.userId))
+  if (wantsJson(ctx)) return json(ctx, 200, { factors: ['otp', 'recovery', ...(withPasskey ? ['webauthn'] : [])] })
   return page(ctx, 200)
 }
 
@@ -96,7 +148,10 @@ export async function secondFactorAction(ctx: RequestContext): Promise<ResponseI
   const env = effectEnv(ctx)
   const body = ctx.req.body ?? {}
   const subject: SecondFactorSubject = { user: null, account: null }
-  const input = secondFactorInputFor(ctx, { factor: body.factor, code: body.code })
+  const input = {
+    ...secondFactorInputFor(ctx, { factor: body.factor, code: body.code, data: body.data }),
+    passkey: passkeyAnswerFor(ctx, stopped),
+  }
   const issue = sessionIssuerFor(ctx.config)
   type Resumed = { user: FlowUser; isNewUser: boolean; account?: FlowAccount; secondFactor?: SecondFactorKind }
   // The user and account the stopped sign-in kept (the account without provider tokens): the session and the signIn
@@ -105,12 +160,21 @@ export async function secondFactorAction(ctx: RequestContext): Promise<ResponseI
     user: await fullUser(ctx, user),
     account: account ? { ...account } : null,
   })
+  // The passkey that passed the challenge, when one did: the session's `amr` tells a synced one from a device-bound one.
+  let passkeyDeviceType: string | undefined
   const handlers = {
-    ...secondFactorHandlers(env, input, () => subject),
+    ...secondFactorHandlers(
+      env,
+      input,
+      () => subject,
+      (deviceType) => (passkeyDeviceType = deviceType),
+    ),
     issueSession: async (params: Resumed) => {
       const { user, account } = await signedIn(params)
       // The factor the challenge verified joins the sign-in's `amr` (docs/step-up.md).
-      const factors = params.secondFactor ? { secondFactorMethod: params.secondFactor } : undefined
+      const factors = params.secondFactor
+        ? { secondFactorMethod: params.secondFactor, ...passkeyFactors(passkeyDeviceType) }
+        : undefined
       return issue(env, { user, account, isNewUser: params.isNewUser, ...(factors ? { factors } : {}) })
     },
     emitSignInEvent: async (params: Resumed) => {

@@ -6,7 +6,7 @@ import { FlowRejected, MissingAdapter, type ErrorType } from '../../errors.js'
 import { SpentChallenges } from '../../effects/webauthn-challenges.js'
 import { webAuthnEffects } from '../../effects/webauthn/webauthn-flow.js'
 import { logRefusal } from '../../logger.js'
-import type { RelyingParty, WebAuthnConfig } from '../../types/providers.js'
+import type { WebAuthnConfig } from '../../types/providers.js'
 import { randomToken } from '../../security/random.js'
 import type { ResponseInternal } from '../../types/index.js'
 import { requestedCallbackUrl } from '../callback-url.js'
@@ -15,6 +15,7 @@ import type { RequestContext } from '../context.js'
 import { flowMaxAge } from '../cookie-set.js'
 import { effectEnv, runMachine } from '../effect-outcome.js'
 import { errorFromType, errorRedirect, unservedMethod } from '../error-response.js'
+import { relyingPartyOf } from '../relying-party.js'
 import { sessionIssuerFor } from '../session-issuer.js'
 import { signedInUserId } from '../user-resolution.js'
 import { awaitsSecondFactor, completedSignIn, secondFactorStop, signInAnswer } from './sign-in-answer.js'
@@ -38,15 +39,6 @@ function json(status: number, body: Record<string, unknown>, ctx: RequestContext
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
     cookies: ctx.setCookies,
   }
-}
-
-/** The relying party of this request: the provider's function, else its fixed fields, else this site's own origin. */
-export function relyingPartyOf(ctx: RequestContext, provider: WebAuthnConfig): RelyingParty {
-  if (typeof provider.getRelayingParty === 'function')
-    return provider.getRelayingParty({ origin: ctx.origin, provider }, ctx.req.request)
-  const fixed = provider.relayingParty ?? {}
-  const host = new URL(ctx.origin).hostname
-  return { id: fixed.id ?? host, name: fixed.name ?? host, origin: fixed.origin ?? ctx.origin }
 }
 
 /** Where a refused passkey response sends the browser: back to the sign-in page, whose message invites a retry. */

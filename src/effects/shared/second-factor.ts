@@ -41,8 +41,23 @@ export interface SecondFactorInput {
   /** Undefined when the adapter stores no factors: then nobody is enrolled. */
   factors: FactorStore | undefined
   secrets: readonly string[]
-  /** The answer the browser posted to the challenge, on the request that resumes it. */
-  answer?: { factor: unknown; code: unknown }
+  /** A passkey as an answer: present when the app serves passkeys (a WebAuthn provider) and the adapter keeps them. */
+  passkey?: PasskeyAnswerer
+  /** The answer the browser posted to the challenge, on the request that resumes it (`data`: a passkey's assertion). */
+  answer?: { factor: unknown; code: unknown; data?: unknown }
+}
+
+/** What a passkey answer came to: the passkey's device type on success (the session's `amr` names it). */
+export type PasskeyAnswerResult = { ok: true; deviceType: string } | { ok: false; reason: string }
+
+/** The passkey answer of the challenge (src/effects/webauthn/passkey-second-factor.ts). */
+export interface PasskeyAnswerer {
+  /** Whether the user holds a passkey that could answer. */
+  held(userId: string): Promise<boolean>
+  /** The request options for the challenge `challenge` of the user, or undefined when they hold no passkey. */
+  options(params: { userId: string; challenge: string }): Promise<Record<string, unknown> | undefined>
+  /** Verifies the posted assertion (`data`) against the challenge and the user's own passkeys; spends its counter. */
+  verify(params: { userId: string; challenge: string; data: unknown }): Promise<PasskeyAnswerResult>
 }
 
 /** Who is signing in, as the method's handlers know them (the full user and account, not the machine's copy). */
@@ -82,7 +97,7 @@ function flowAccountOf(account: Account | null, providerId: string, userId: stri
 }
 
 function kindOf(value: unknown): SecondFactorKind | undefined {
-  return value === 'otp' || value === 'recovery' ? value : undefined
+  return value === 'otp' || value === 'recovery' || value === 'webauthn' ? value : undefined
 }
 
 /** The three handlers, for one request; `subject` reads the method's user and account when the check runs. */
@@ -90,6 +105,8 @@ export function secondFactorHandlers(
   env: EffectEnv,
   input: SecondFactorInput,
   subject: () => SecondFactorSubject,
+  /** Told the device type of a passkey that passed the challenge (for the session's `amr`). */
+  onPasskey?: (deviceType: string) => void,
 ): SecondFactorHandlers {
   const { logger } = env.config
   const { settings } = input
@@ -127,6 +144,22 @@ export function secondFactorHandlers(
     const codeHash = hashRecoveryCode(userId, code)
     if (!input.factors || codeHash === null) return false
     return input.factors.useRecoveryCode({ userId, codeHash })
+  }
+
+  /** A passkey answer; `reason` says why one failed (logged, never the assertion itself). */
+  async function verifyPasskey(userId: string, challenge: string): Promise<{ passed: boolean; reason?: string }> {
+    if (!input.passkey) return { passed: false, reason: 'no passkey may answer this sign-in' }
+    const result = await input.passkey.verify({ userId, challenge, data: input.answer?.data })
+    if (!result.ok) return { passed: false, reason: result.reason }
+    onPasskey?.(result.deviceType)
+    return { passed: true }
+  }
+
+  async function verifyAnswer(factor: SecondFactorKind | undefined, userId: string, challenge: string) {
+    const code = input.answer?.code
+    if (factor === 'webauthn') return verifyPasskey(userId, challenge)
+    if (factor === undefined || typeof code !== 'string') return { passed: false }
+    return { passed: factor === 'otp' ? await verifyOtp(userId, code) : await verifyRecovery(userId, code) }
   }
 
   return {
@@ -192,21 +225,21 @@ export function secondFactorHandlers(
 
     async verifySecondFactor({ providerId, userId, challenge }) {
       const factor = kindOf(input.answer?.factor)
-      const code = input.answer?.code
-      let passed: boolean
+      let verdict: { passed: boolean; reason?: string }
       try {
-        passed =
-          factor !== undefined &&
-          typeof code === 'string' &&
-          (factor === 'otp' ? await verifyOtp(userId, code) : await verifyRecovery(userId, code))
+        verdict = await verifyAnswer(factor, userId, challenge)
       } catch (err) {
         storeError('verification', err)
         return { type: 'FACTOR_VERIFY_FAILED' }
       }
       const reported = factor ?? 'otp'
+      const { passed, reason: why } = verdict
       if (!passed) {
         if (!last)
-          logRefusal(logger, 'second-factor-code', { provider: providerId, reason: `wrong ${reported} answer` })
+          logRefusal(logger, 'second-factor-code', {
+            provider: providerId,
+            reason: why ? `wrong ${reported} answer: ${why}` : `wrong ${reported} answer`,
+          })
         await emitAppEvent(env, 'secondFactor', { userId, success: false, factor: reported })
         return { type: 'FACTOR_REJECTED' }
       }

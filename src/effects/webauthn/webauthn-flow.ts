@@ -22,13 +22,14 @@ import { passkeyFactors } from '../session/sign-in-authentication.js'
 import { runRedirectCallback } from '../shared/redirect-callback.js'
 import { runSignInCallback } from '../shared/sign-in-callback.js'
 import type { SpentChallenges } from '../webauthn-challenges.js'
+import { credentialIdToBase64, toBase64, transportsFromString, transportsToString } from '../webauthn-encoding.js'
 import {
-  credentialIdToBase64,
-  fromBase64,
-  toBase64,
-  transportsFromString,
-  transportsToString,
-} from '../webauthn-encoding.js'
+  authenticationOptions,
+  postedCredential as postedCredentialOf,
+  verifyAssertion,
+  webAuthnLibrary,
+  type PostedCredential,
+} from './passkey-assertion.js'
 
 export type WebAuthnHandlers = HandlersFor<WebAuthnCommand, WebAuthnEvent, typeof webAuthnContract>
 
@@ -49,15 +50,6 @@ export interface WebAuthnEffectInput {
 }
 
 type Library = typeof WebAuthnServer
-
-/**
- * The optional peer dependency, loaded on first use so apps without passkeys never need it. Bundlers (Next.js's
- * Turbopack and webpack) are told to leave the import to Node: resolved at build time, it would fail every app built
- * without the package.
- */
-async function library(): Promise<Library> {
-  return import(/* webpackIgnore: true */ /* turbopackIgnore: true */ '@simplewebauthn/server')
-}
 
 function flowUser(user: {
   id?: string
@@ -84,22 +76,9 @@ async function defaultUserInfo(adapter: WrappedAdapter, query: URLSearchParams):
     : { user: { email }, exists: false }
 }
 
-/** The browser's JSON-encoded PublicKeyCredential from the callback body's `data` field, if it looks like one. */
-function postedCredential(
-  env: EffectEnv,
-): ({ id: string; response: Record<string, unknown> } & Record<string, unknown>) | undefined {
-  const data = env.body?.data
-  if (typeof data !== 'string' || data.length > 64 * 1024) return undefined
-  try {
-    const parsed: unknown = JSON.parse(data)
-    if (typeof parsed !== 'object' || parsed === null) return undefined
-    const record = parsed as Record<string, unknown>
-    if (typeof record.id !== 'string' || typeof record.response !== 'object' || record.response === null)
-      return undefined
-    return record as { id: string; response: Record<string, unknown> } & Record<string, unknown>
-  } catch {
-    return undefined
-  }
+/** The browser's PublicKeyCredential from the callback body's `data` field, if it looks like one. */
+function postedCredential(env: EffectEnv): PostedCredential | undefined {
+  return postedCredentialOf(env.body?.data)
 }
 
 function reason(error: unknown): string {
@@ -154,7 +133,7 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
 
     async buildRegistrationOptions({ challenge, user: subject }) {
       try {
-        const { generateRegistrationOptions } = await library()
+        const { generateRegistrationOptions } = await webAuthnLibrary()
         const held = subject.id ? await adapter.listAuthenticatorsByUserId(subject.id) : []
         sink.options = {
           ...(await generateRegistrationOptions({
@@ -186,20 +165,8 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
 
     async buildAuthenticationOptions({ challenge, userId }) {
       try {
-        const { generateAuthenticationOptions } = await library()
         const held = userId ? await adapter.listAuthenticatorsByUserId(userId) : []
-        sink.options = {
-          ...(await generateAuthenticationOptions({
-            ...provider.authenticationOptions,
-            rpID: relyingParty.id,
-            challenge: new Uint8Array(Buffer.from(challenge, 'base64url')),
-            // Empty: any discoverable credential of this relying party may answer.
-            allowCredentials: held.map((a) => ({
-              id: Buffer.from(a.credentialID, 'base64').toString('base64url'),
-              transports: transportsFromString(a.transports),
-            })),
-          })),
-        }
+        sink.options = await authenticationOptions({ provider, relyingParty, challenge, held })
         return { type: 'OPTIONS_BUILT' }
       } catch (error) {
         log.error(
@@ -225,7 +192,7 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
       if (!response) return { type: 'VERIFICATION_FAILED', reason: 'the body carries no registration response' }
       let info
       try {
-        const { verifyRegistrationResponse } = await library()
+        const { verifyRegistrationResponse } = await webAuthnLibrary()
         const verified = await verifyRegistrationResponse({
           ...provider.verifyRegistrationOptions,
           response: response as unknown as Parameters<Library['verifyRegistrationResponse']>[0]['response'],
@@ -278,28 +245,10 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
       const response = postedCredential(env)
       if (!response || !stored)
         return { type: 'VERIFICATION_FAILED', reason: 'the body carries no authentication response' }
-      try {
-        const { verifyAuthenticationResponse } = await library()
-        const verified = await verifyAuthenticationResponse({
-          ...provider.verifyAuthenticationOptions,
-          response: response as unknown as Parameters<Library['verifyAuthenticationResponse']>[0]['response'],
-          expectedChallenge: challenge,
-          expectedOrigin: relyingParty.origin,
-          expectedRPID: relyingParty.id,
-          // 0: the machine compares counters itself (isAuthenticatorCounterRegressed).
-          credential: {
-            id: response.id,
-            publicKey: fromBase64(stored.credentialPublicKey),
-            counter: 0,
-            transports: transportsFromString(stored.transports),
-          },
-        })
-        if (!verified.verified) return { type: 'VERIFICATION_FAILED', reason: 'authentication response not verified' }
-        passkeyVerified = verified.authenticationInfo.userVerified === true
-        return { type: 'ASSERTION_VERIFIED', newCounter: verified.authenticationInfo.newCounter }
-      } catch (error) {
-        return { type: 'VERIFICATION_FAILED', reason: reason(error) }
-      }
+      const verified = await verifyAssertion({ provider, relyingParty, stored, response, expectedChallenge: challenge })
+      if (!verified.verified) return { type: 'VERIFICATION_FAILED', reason: verified.reason }
+      passkeyVerified = verified.userVerified
+      return { type: 'ASSERTION_VERIFIED', newCounter: verified.newCounter }
     },
 
     async updateCounter({ newCounter }) {
