@@ -7,23 +7,26 @@
  * The fixture turns Qwik City's own `checkOrigin` off, so every cross-site refusal seen here is the binding's. The
  * guide's samples (docs/frameworks/qwik.md) are type-checked in the installed app too.
  */
-import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { Kysely, PostgresDialect } from 'kysely'
-import pg from 'pg'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { KyselyAdapter, migrate } from '../../../adapters/sql/index.js'
 import { messages } from '../../../src/frameworks/qwik/input.js'
 import { qwikSamples } from '../../docs/framework-sample-projects.js'
 import { expectSamplesToCompile } from '../../docs/framework-samples.js'
 import { startOidcProvider, type RunningOidcProvider } from '../../support/oidc-provider.js'
+import { describeWithService, probePostgres } from '../../support/services.js'
 import {
-  createScratchPostgresSchema,
-  describeWithService,
-  probePostgres,
-  type ScratchPostgresSchema,
-} from '../../support/services.js'
+  chromiumArgs,
+  chromiumPath,
+  describeDatabaseConformance,
+  describeJwtConformance,
+  describeTrustHostConformance,
+  hasChromium as withChromium,
+  loginAtProvider as loginAt,
+  sessionCookie,
+  type BindingAdapter,
+  type FixtureServer,
+} from '../support/binding-conformance.js'
 import {
   browse,
   CookieJar,
@@ -38,21 +41,7 @@ import {
 
 vi.setConfig({ hookTimeout: 300_000, testTimeout: 60_000 })
 
-const chromiumPath = '/usr/bin/chromium'
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
-const withChromium = existsSync(chromiumPath) || process.env.CI === 'true'
 const secret = 'qwik-fixture-secret-0123456789abcdefgh'
-const sessionCookie = 'authjs.session-token'
-const aliceId = '5f0c1a2e-7d1b-4c5e-9a51-3e8d2b6f4a10'
 /** The actions' ids: Qwik City prefixes the `id` option given to globalActionQrl with `id_`. */
 const signInAction = 'id_authchart-signin'
 const signOutAction = 'id_authchart-signout'
@@ -181,25 +170,26 @@ async function printedResult(response: Response): Promise<unknown> {
   return JSON.parse(json)
 }
 
-/** Walks the OP's login form in the browser as `alice` and waits for the app to have taken the callback. */
-async function loginAtProvider(page: Page, app: RunningServer): Promise<void> {
-  const issuer = (await provider()).issuer
-  try {
-    await page.waitForURL((url) => url.origin === new URL(issuer).origin, { timeout: 15_000 })
-  } catch (error) {
-    const text =
-      (await page
-        .locator('body')
-        .textContent()
-        .catch(() => '')) ?? ''
-    throw new Error(
-      `never reached the provider; at ${page.url()} showing ${JSON.stringify(text.slice(0, 300))}; app log:\n${app.output().slice(-2000)}`,
-      { cause: error },
-    )
-  }
-  await page.locator('input[name="login"]').fill('alice')
-  await page.locator('input[name="login"]').press('Enter')
-  await page.waitForURL((url) => url.origin === app.origin && !url.pathname.startsWith('/auth/callback'))
+/** Walks the OP's login form in the browser as `alice`. */
+async function loginAtProvider(page: Page, app: FixtureServer): Promise<void> {
+  await loginAt(page, (await provider()).issuer, app, '/auth')
+}
+
+/** How the conformance cases drive this app: the useSignIn / useSignOut actions posted without JavaScript. */
+const adapter: Omit<BindingAdapter, 'app'> = {
+  authPrefix: '/auth',
+  protectedPath: '/protected/',
+  signedOutRedirect: { status: 303, location: '/auth/signin?callbackUrl=%2Fprotected%2F' },
+  postSignIn: (app, jar, headers, password = 'wonderland') =>
+    browse(`${app.origin}/signin/?qaction=${signInAction}`, jar, {
+      form: { providerId: 'credentials', username: 'alice', password, redirectTo: '/protected/' },
+      headers,
+    }),
+  signedIn: { status: 303, location: () => '/protected/' },
+  refusedStatus: 303,
+  postSignOut: (app, jar, headers) =>
+    browse(`${app.origin}/?qaction=${signOutAction}`, jar, { form: { redirectTo: '/' }, headers }),
+  signedOut: { status: 303, location: () => '/' },
 }
 
 it(`every TypeScript sample of ${qwikSamples.page} compiles in this app (tsc)`, async () => {
@@ -213,26 +203,7 @@ describe('JWT sessions (production build, AUTH_TRUST_HOST=true)', () => {
     app = await serve(ports.jwt!, { AUTH_TRUST_HOST: 'true' })
   })
 
-  it('the protected route sends a signed-out visitor to the sign-in page; useSession on the home page says nobody', async () => {
-    const response = await browse(`${app.origin}/protected/`, new CookieJar())
-    expect(response.status).toBe(303)
-    expect(response.headers.get('location')).toBe('/auth/signin?callbackUrl=%2Fprotected%2F')
-    expect(await (await browse(`${app.origin}/`, new CookieJar())).text()).toContain('<p id="status">Not signed in</p>')
-  })
-
-  it('credentials sign-in through useSignIn sets a JWT session; useSession and the protected route see the user', async () => {
-    const jar = new CookieJar()
-    const response = await signInWithCredentials(app, jar)
-    expect(response.status).toBe(303)
-    expect(response.headers.get('location')).toBe('/protected/')
-    // A JWT session: the cookie is an encrypted token (JWE compact form, five parts), HttpOnly as the core set it.
-    expect(jar.cookies.get(sessionCookie)?.split('.')).toHaveLength(5)
-    expect(response.headers.getSetCookie().find((line) => line.startsWith(`${sessionCookie}=`))).toMatch(/HttpOnly/i)
-    const page = await browse(`${app.origin}/protected/`, jar)
-    expect(page.status).toBe(200)
-    expect(await page.text()).toContain('Protected page for Alice Credentials (alice@fixture.test)')
-    expect(await (await browse(`${app.origin}/`, jar)).text()).toContain('Signed in as Alice Credentials')
-  })
+  describeJwtConformance({ ...adapter, app: () => app }, async () => (await provider()).issuer)
 
   it("an Auth.js Qwik form's options.username / options.password fields sign in (posted without JavaScript)", async () => {
     const jar = new CookieJar()
@@ -247,27 +218,6 @@ describe('JWT sessions (production build, AUTH_TRUST_HOST=true)', () => {
     expect(await (await browse(`${app.origin}/protected/`, jar)).text()).toContain(
       'Protected page for Alice Credentials (alice@fixture.test)',
     )
-  })
-
-  it('a wrong password signs nobody in and lands on the sign-in page with the error', async () => {
-    const jar = new CookieJar()
-    const response = await signInWithCredentials(app, jar, 'not-the-password')
-    expect(response.status).toBe(303)
-    const location = new URL(response.headers.get('location') ?? '', app.origin)
-    expect(location.pathname).toBe('/auth/signin')
-    expect(location.searchParams.get('error')).toBe('CredentialsSignin')
-    expect(jar.cookies.has(sessionCookie)).toBe(false)
-  })
-
-  it('useSignOut ends the session', async () => {
-    const jar = new CookieJar()
-    await signInWithCredentials(app, jar)
-    expect(jar.cookies.has(sessionCookie)).toBe(true)
-    const response = await postAction(app, jar, '/', signOutAction, { redirectTo: '/' })
-    expect(response.status).toBe(303)
-    expect(response.headers.get('location')).toBe('/')
-    expect(jar.cookies.has(sessionCookie)).toBe(false)
-    expect((await browse(`${app.origin}/protected/`, jar)).status).toBe(303)
   })
 
   it('missing or malformed providerId / redirectTo / options / authorizationParams come back as fieldErrors, with no session', async () => {
@@ -310,7 +260,7 @@ describe('JWT sessions (production build, AUTH_TRUST_HOST=true)', () => {
     expect((await browse(`${app.origin}/protected/`, jar)).status).toBe(200)
   })
 
-  it('refuses cross-site posts to the actions (403, formErrors) while the same post from the app origin succeeds', async () => {
+  it('a cross-site post to an action is refused with formErrors naming why (the refusal itself: conformance)', async () => {
     const jar = new CookieJar()
     const foreign = await postAction(
       app,
@@ -323,61 +273,6 @@ describe('JWT sessions (production build, AUTH_TRUST_HOST=true)', () => {
     expect(foreign.status).toBe(403)
     expect(await printedResult(foreign)).toEqual({ failed: true, fieldErrors: {}, formErrors: [crossSite] })
     expect(jar.cookies.has(sessionCookie)).toBe(false)
-    // Without Origin only Fetch Metadata could vouch for the post; cross-site says it is not.
-    const bare = await fetch(`${app.origin}/signin/?qaction=${signInAction}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' },
-      body: 'providerId=credentials&username=alice&password=wonderland',
-      redirect: 'manual',
-    })
-    expect(bare.status).toBe(403)
-    expect(bare.headers.getSetCookie().join('\n')).not.toContain(sessionCookie)
-    // A signed-in visitor cannot be signed out by another site either.
-    await signInWithCredentials(app, jar)
-    const signOut = await postAction(app, jar, '/', signOutAction, {}, 'http://evil.test')
-    expect(signOut.status).toBe(403)
-    expect(jar.cookies.has(sessionCookie)).toBe(true)
-    expect((await browse(`${app.origin}/protected/`, jar)).status).toBe(200)
-  })
-
-  it('refuses a cross-site POST to /auth/signin/<provider> and /auth/callback/credentials even with a valid CSRF token; from the app origin the same succeeds', async () => {
-    async function withToken(): Promise<{ jar: CookieJar; csrfToken: string }> {
-      const jar = new CookieJar()
-      const body = (await (
-        await browse(`${app.origin}/auth/csrf`, jar, { headers: { accept: 'application/json' } })
-      ).json()) as { csrfToken: string }
-      return { jar, csrfToken: body.csrfToken }
-    }
-    const issuer = new URL((await provider()).issuer).origin
-    for (const origin of ['http://evil.test', app.origin]) {
-      const { jar, csrfToken } = await withToken()
-      const response = await browse(`${app.origin}/auth/signin/oidc`, jar, {
-        form: { csrfToken, callbackUrl: '/protected/' },
-        headers: { origin },
-      })
-      if (origin === app.origin) {
-        expect(response.status).toBe(302)
-        expect(new URL(response.headers.get('location') ?? '').origin).toBe(issuer)
-      } else {
-        expect(response.status).toBe(403)
-        expect(response.headers.get('location')).toBeNull()
-      }
-    }
-    for (const origin of ['http://evil.test', app.origin]) {
-      const { jar, csrfToken } = await withToken()
-      const response = await browse(`${app.origin}/auth/callback/credentials`, jar, {
-        form: { csrfToken, username: 'alice', password: 'wonderland', callbackUrl: '/protected/' },
-        headers: { origin },
-      })
-      expect(jar.cookies.has(sessionCookie), origin).toBe(origin === app.origin)
-      expect(response.status, origin).toBe(origin === app.origin ? 302 : 403)
-    }
-    // From the app origin but without the double-submitted token, Auth()'s own CSRF check still refuses.
-    const bare = await browse(`${app.origin}/auth/callback/credentials`, new CookieJar(), {
-      form: { username: 'alice', password: 'wonderland' },
-      headers: { origin: app.origin },
-    })
-    expect(bare.headers.getSetCookie().join('\n')).not.toContain(sessionCookie)
   })
 
   it.runIf(withChromium)(
@@ -457,62 +352,20 @@ describe('JWT sessions (production build, AUTH_TRUST_HOST=true)', () => {
 await describeWithService('postgres', probePostgres, () => {
   describe('database sessions on PostgreSQL (KyselyAdapter, AUTH_URL set)', () => {
     let app: RunningServer
-    let scratch: ScratchPostgresSchema
-    let db: pg.Pool
-
-    beforeAll(async () => {
-      scratch = await createScratchPostgresSchema()
-      const kysely = new Kysely<unknown>({
-        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 1 }) }),
-      })
-      await migrate(kysely)
-      // Database sessions point at a user row: the credentials provider's user must exist.
-      await KyselyAdapter(kysely).createUser({
-        id: aliceId,
-        name: 'Alice Credentials',
-        email: 'alice@fixture.test',
-        emailVerified: null,
-      })
-      await kysely.destroy()
-      db = new pg.Pool({ connectionString: scratch.url, max: 2 })
-      await provider()
-      const origin = `http://127.0.0.1:${ports.database!}`
-      app = await serve(ports.database!, {
-        SESSION_STRATEGY: 'database',
-        DATABASE_URL: scratch.url,
-        AUTH_URL: origin,
-        AUTH_TRUST_HOST: 'true',
-      })
-    })
-    afterAll(async () => {
-      await app?.stop()
-      await db?.end()
-      await scratch?.drop()
-    })
-
-    async function sessionRow(token: string): Promise<{ userId: string } | undefined> {
-      const result = await db.query<{ userId: string }>('select "userId" from "Session" where "sessionToken" = $1', [
-        token,
-      ])
-      return result.rows[0]
-    }
-
-    it('credentials sign-in through useSignIn stores a session row; useSession reads it; useSignOut deletes it', async () => {
-      const jar = new CookieJar()
-      const response = await signInWithCredentials(app, jar)
-      expect(response.status).toBe(303)
-      const token = jar.cookies.get(sessionCookie) ?? ''
-      // A database session: the cookie holds an opaque token, not a JWE.
-      expect(token).toMatch(/^[^.]{16,}$/)
-      expect((await sessionRow(token))?.userId).toBe(aliceId)
-      expect(await (await browse(`${app.origin}/protected/`, jar)).text()).toContain(
-        'Protected page for Alice Credentials',
-      )
-      const out = await postAction(app, jar, '/', signOutAction, { redirectTo: '/' })
-      expect(out.status).toBe(303)
-      expect(await sessionRow(token)).toBeUndefined()
-      expect((await browse(`${app.origin}/protected/`, jar)).status).toBe(303)
-    })
+    const { database } = describeDatabaseConformance(
+      { ...adapter, app: () => app },
+      {
+        async beforeAll({ url }) {
+          await provider()
+          app = await serve(ports.database!, {
+            SESSION_STRATEGY: 'database',
+            DATABASE_URL: url,
+            AUTH_URL: `http://127.0.0.1:${ports.database!}`,
+            AUTH_TRUST_HOST: 'true',
+          })
+        },
+      },
+    )
 
     it.runIf(withChromium)('in Chromium: OIDC sign-in creates the user, the account and a session row', async () => {
       const ctx = await context()
@@ -523,13 +376,18 @@ await describeWithService('postgres', probePostgres, () => {
         await loginAtProvider(page, app)
         expect(await page.locator('#user').textContent()).toBe('Protected page for Alice Liddell (alice@example.test)')
         const token = (await ctx.cookies()).find((cookie) => cookie.name === sessionCookie)?.value ?? ''
-        const row = await sessionRow(token)
+        const row = await database().sessionRow(token)
         expect(row).toBeDefined()
-        const account = await db.query('select "provider" from "Account" where "userId" = $1', [row!.userId])
+        const account = await database().db.query('select "provider" from "Account" where "userId" = $1', [row!.userId])
         expect(account.rows).toEqual([{ provider: 'oidc' }])
       } finally {
         await ctx.close()
       }
     })
   })
+})
+
+// After the database sessions: its server takes a port picked while the database app's port was not yet bound.
+describe('AUTH_TRUST_HOST=false in a production build', () => {
+  describeTrustHostConformance(adapter, async (env) => serve(await freePort(), env))
 })

@@ -5,21 +5,24 @@
  * The JWT app keeps the default prefix `/api/auth`; the database app is served with `prefix: '/auth'`, so the custom
  * prefix is proven end to end, the provider's callback URL included.
  */
-import { existsSync } from 'node:fs'
-import { Kysely, PostgresDialect } from 'kysely'
-import pg from 'pg'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { KyselyAdapter, migrate } from '../../../adapters/sql/index.js'
 import { solidStartSamples } from '../../docs/framework-sample-projects.js'
 import { expectSamplesToCompile } from '../../docs/framework-samples.js'
 import { startOidcProvider, type RunningOidcProvider } from '../../support/oidc-provider.js'
+import { describeWithService, probePostgres } from '../../support/services.js'
 import {
-  createScratchPostgresSchema,
-  describeWithService,
-  probePostgres,
-  type ScratchPostgresSchema,
-} from '../../support/services.js'
+  chromiumArgs,
+  chromiumPath,
+  csrfToken,
+  describeDatabaseConformance,
+  describeJwtConformance,
+  describeTrustHostConformance,
+  hasChromium,
+  loginAtProvider,
+  sessionCookie,
+  type BindingAdapter,
+} from '../support/binding-conformance.js'
 import { browse, clientHeaders, CookieJar, freePort, packAuthchart } from '../support/fixture-app.js'
 import {
   buildFixture,
@@ -30,22 +33,7 @@ import {
   type RunningApp,
 } from './solid-app.js'
 
-const chromiumPath = '/usr/bin/chromium'
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
-const hasChromium = existsSync(chromiumPath) || process.env.CI === 'true'
 const secret = 'solid-start-fixture-secret-0123456789abcdef'
-const sessionCookie = 'authjs.session-token'
-/** The id of the user the fixture's credentials provider returns. */
-const aliceId = '5f0c1a2e-7d1b-4c5e-9a51-3e8d2b6f4a10'
 
 /**
  * Builds start as soon as the test file asks for them, each at most once: the file starts both fixtures' installs
@@ -68,59 +56,39 @@ export interface SuiteOptions extends FixtureOptions {
   nodeMajor?: number
 }
 
-/** Gets a CSRF token (and its cookie into `jar`) as a page of the app would. */
-async function csrfToken(app: RunningApp, prefix: string, jar: CookieJar): Promise<string> {
-  const response = await browse(`${app.origin}${prefix}/csrf`, jar, { headers: { accept: 'application/json' } })
-  const body = (await response.json()) as { csrfToken?: string }
-  expect(body.csrfToken).toMatch(/^[0-9a-f]{32,}$/)
-  return body.csrfToken ?? ''
-}
-
-/** Signs in with credentials over HTTP, as a same-origin page posting the form with its CSRF token. */
-async function signInWithCredentials(
-  app: RunningApp,
-  prefix: string,
-  jar: CookieJar,
-  password = 'wonderland',
-): Promise<Response> {
-  const token = await csrfToken(app, prefix, jar)
-  return browse(`${app.origin}${prefix}/callback/credentials`, jar, {
-    form: { username: 'alice', password, callbackUrl: `${app.origin}/protected`, csrfToken: token },
-    headers: { origin: app.origin },
-  })
-}
-
-async function signOut(app: RunningApp, prefix: string, jar: CookieJar): Promise<Response> {
-  const token = await csrfToken(app, prefix, jar)
-  return browse(`${app.origin}${prefix}/signout`, jar, {
-    form: { callbackUrl: `${app.origin}/`, csrfToken: token },
-    headers: { origin: app.origin },
-  })
+/**
+ * How the conformance cases drive an app with the auth routes under `prefix`: SolidStart's server-side sign-in and
+ * sign-out are Auth()'s own routes, posted as a page of the app would (with the CSRF token it fetched).
+ */
+function adapterFor(prefix: string): Omit<BindingAdapter, 'app'> {
+  return {
+    authPrefix: prefix,
+    protectedPath: '/protected',
+    signedOutRedirect: { status: 302, location: '/' },
+    async postSignIn(app, jar, headers, password = 'wonderland') {
+      const token = await csrfToken(app, prefix, jar)
+      return browse(`${app.origin}${prefix}/callback/credentials`, jar, {
+        form: { username: 'alice', password, callbackUrl: `${app.origin}/protected`, csrfToken: token },
+        headers,
+      })
+    },
+    signedIn: { status: 302, location: (origin) => `${origin}/protected` },
+    refusedStatus: 302,
+    async postSignOut(app, jar, headers) {
+      const token = await csrfToken(app, prefix, jar)
+      return browse(`${app.origin}${prefix}/signout`, jar, {
+        form: { callbackUrl: `${app.origin}/`, csrfToken: token },
+        headers,
+      })
+    },
+    signedOut: { status: 302 },
+    devicesPath: '/api/devices',
+  }
 }
 
 /** Waits until the page's handlers are attached (the fixture pages mark themselves once hydrated). */
 async function hydrated(page: Page): Promise<void> {
   await page.locator('main[data-ready="yes"]').waitFor()
-}
-
-/** Walks the OP's login form in the browser as `alice` and waits for the app to have taken the callback. */
-async function loginAtProvider(page: Page, op: RunningOidcProvider, app: RunningApp, prefix: string): Promise<void> {
-  try {
-    await page.waitForURL((url) => url.origin === op.issuer, { timeout: 15_000 })
-  } catch (error) {
-    const text =
-      (await page
-        .locator('body')
-        .textContent()
-        .catch(() => '')) ?? ''
-    throw new Error(
-      `never reached the provider; at ${page.url()} showing ${JSON.stringify(text.slice(0, 300))}; app log:\n${app.output().slice(-2000)}`,
-      { cause: error },
-    )
-  }
-  await page.locator('input[name="login"]').fill('alice')
-  await page.locator('input[name="login"]').press('Enter')
-  await page.waitForURL((url) => url.origin === app.origin && !url.pathname.startsWith(`${prefix}/callback`))
 }
 
 export async function defineSolidStartSuite(options: SuiteOptions): Promise<void> {
@@ -201,101 +169,7 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
       server = await serve(ports.jwt!, { AUTH_TRUST_HOST: 'true' })
     })
 
-    it('redirects a signed-out visitor of the protected page to / (requireSession in a server function)', async () => {
-      const response = await browse(`${server.origin}/protected`, new CookieJar())
-      expect(response.status).toBe(302)
-      expect(response.headers.get('location')).toBe('/')
-      expect(await (await browse(`${server.origin}/`, new CookieJar())).text()).toContain('Not signed in')
-    })
-
-    it('signs in with credentials over HTTP; getSession in a server function sees the user', async () => {
-      const jar = new CookieJar()
-      const response = await signInWithCredentials(server, prefix, jar)
-      expect(response.status).toBe(302)
-      expect(response.headers.get('location')).toBe(`${server.origin}/protected`)
-      // A JWT session: the cookie is an encrypted token (JWE compact form, five parts).
-      expect(jar.cookies.get(sessionCookie)?.split('.')).toHaveLength(5)
-      const page = await browse(`${server.origin}/protected`, jar)
-      expect(page.status).toBe(200)
-      expect(await page.text()).toContain('Protected page for Alice Credentials (alice@fixture.test)')
-      expect(await (await browse(`${server.origin}/`, jar)).text()).toContain('Signed in as Alice Credentials')
-    })
-
-    it('session management: an API route lists the user’s devices and ends the others (listSessions, revokeOtherSessions)', async () => {
-      const [here, elsewhere] = [new CookieJar(), new CookieJar()]
-      await signInWithCredentials(server, prefix, elsewhere)
-      await signInWithCredentials(server, prefix, here)
-      const listed = (await (await browse(`${server.origin}/api/devices`, here)).json()) as Array<{ current: boolean }>
-      expect(listed.length).toBeGreaterThanOrEqual(2)
-      expect(listed.filter((session) => session.current)).toHaveLength(1)
-      expect(listed[0]?.current).toBe(true)
-      const ended = await browse(`${server.origin}/api/devices`, here, {
-        method: 'POST',
-        headers: { origin: server.origin },
-      })
-      expect(((await ended.json()) as { ended: number }).ended).toBe(listed.length - 1)
-      expect(await (await browse(`${server.origin}${prefix}/session`, elsewhere)).json()).toBeNull()
-      expect(await (await browse(`${server.origin}/api/devices`, here)).json()).toHaveLength(1)
-      expect(await (await browse(`${server.origin}/api/devices`, new CookieJar())).json()).toBeNull()
-    })
-
-    it('a wrong password signs nobody in and lands on the sign-in page with the error', async () => {
-      const jar = new CookieJar()
-      const response = await signInWithCredentials(server, prefix, jar, 'not-the-password')
-      expect(response.status).toBe(302)
-      const location = new URL(response.headers.get('location') ?? '', server.origin)
-      expect(location.pathname).toBe(`${prefix}/signin`)
-      expect(location.searchParams.get('error')).toBe('CredentialsSignin')
-      expect(jar.cookies.has(sessionCookie)).toBe(false)
-    })
-
-    it('signs out over HTTP: the session cookie goes, the protected page redirects again', async () => {
-      const jar = new CookieJar()
-      await signInWithCredentials(server, prefix, jar)
-      expect(jar.cookies.has(sessionCookie)).toBe(true)
-      const response = await signOut(server, prefix, jar)
-      expect(response.status).toBe(302)
-      expect(jar.cookies.has(sessionCookie)).toBe(false)
-      expect((await browse(`${server.origin}/protected`, jar)).status).toBe(302)
-    })
-
-    it('refuses cross-site POSTs: a foreign Origin (even with a valid token pair), Fetch Metadata cross-site, and a post without the CSRF token', async () => {
-      // The attacker's own token and cookie pair: valid for Auth(), but the post comes from another site.
-      const jar = new CookieJar()
-      const token = await csrfToken(server, prefix, jar)
-      const form = { username: 'alice', password: 'wonderland', callbackUrl: '/protected', csrfToken: token }
-      const foreign = await browse(`${server.origin}${prefix}/callback/credentials`, jar, {
-        form,
-        headers: { origin: 'http://evil.test' },
-      })
-      expect(foreign.status).toBe(403)
-      expect(foreign.headers.getSetCookie().join('\n')).not.toContain(sessionCookie)
-      const signin = await browse(`${server.origin}${prefix}/signin/oidc`, jar, {
-        form: { csrfToken: token },
-        headers: { origin: 'http://evil.test' },
-      })
-      expect(signin.status).toBe(403)
-      const bare = await fetch(`${server.origin}${prefix}/signout`, {
-        method: 'POST',
-        headers: {
-          ...clientHeaders,
-          cookie: jar.header(),
-          'content-type': 'application/x-www-form-urlencoded',
-          'sec-fetch-site': 'cross-site',
-        },
-        body: new URLSearchParams({ csrfToken: token }),
-        redirect: 'manual',
-      })
-      expect(bare.status).toBe(403)
-      // Same origin but no token: Auth()'s double-submit check refuses it (MissingCSRF reaches the client as `Signin`).
-      const tokenless = await browse(`${server.origin}${prefix}/callback/credentials`, new CookieJar(), {
-        form: { username: 'alice', password: 'wonderland' },
-        headers: { origin: server.origin },
-      })
-      expect(tokenless.headers.getSetCookie().join('\n')).not.toContain(sessionCookie)
-      expect(tokenless.status).toBe(302)
-      expect(new URL(tokenless.headers.get('location') ?? '', server.origin).searchParams.get('error')).toBe('Signin')
-    })
+    describeJwtConformance({ ...adapterFor(prefix), app: () => server }, async () => (await provider()).issuer)
 
     it('reports a route mounted at a path other than the prefix: the log and a plain 500 name both paths', async () => {
       // The fixture also mounts the handlers at /auth, which this app's prefix (/api/auth) does not name.
@@ -324,7 +198,7 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
             (request) => new URL(request.url()).pathname === `${prefix}/callback/oidc`,
           )
           await page.getByRole('button', { name: 'Sign in with oidc' }).click()
-          await loginAtProvider(page, await provider(), server, prefix)
+          await loginAtProvider(page, (await provider()).issuer, server, prefix)
           await callback
           expect(new URL(page.url()).pathname).toBe('/protected')
           expect(await page.locator('#user').textContent()).toBe(
@@ -385,65 +259,30 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
     )
   })
 
+  describe('AUTH_TRUST_HOST=false in a production build', () => {
+    describeTrustHostConformance(adapterFor('/api/auth'), async (env) => serve(await freePort(), env))
+  })
+
   await describeWithService('postgres', probePostgres, () => {
     describe('database sessions on PostgreSQL (KyselyAdapter), custom prefix /auth, AUTH_URL set', () => {
       const prefix = '/auth'
       let server: RunningApp
-      let scratch: ScratchPostgresSchema
-      let db: pg.Pool
-
-      beforeAll(async () => {
-        scratch = await createScratchPostgresSchema()
-        const kysely = new Kysely<unknown>({
-          dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 1 }) }),
-        })
-        await migrate(kysely)
-        // The user the fixture's credentials provider returns must exist: database sessions point at a user row.
-        await KyselyAdapter(kysely).createUser({
-          id: aliceId,
-          name: 'Alice Credentials',
-          email: 'alice@fixture.test',
-          emailVerified: null,
-        })
-        await kysely.destroy()
-        db = new pg.Pool({ connectionString: scratch.url, max: 2 })
-        await provider()
-        const origin = `http://127.0.0.1:${ports.database!}`
-        server = await serve(ports.database!, {
-          SESSION_STRATEGY: 'database',
-          DATABASE_URL: scratch.url,
-          AUTH_URL: origin,
-          AUTH_PREFIX: prefix,
-        })
-      })
+      const { database } = describeDatabaseConformance(
+        { ...adapterFor(prefix), app: () => server },
+        {
+          async beforeAll({ url }) {
+            await provider()
+            server = await serve(ports.database!, {
+              SESSION_STRATEGY: 'database',
+              DATABASE_URL: url,
+              AUTH_URL: `http://127.0.0.1:${ports.database!}`,
+              AUTH_PREFIX: prefix,
+            })
+          },
+        },
+      )
       afterAll(async () => {
         await server?.stop()
-        await db?.end()
-        await scratch?.drop()
-      })
-
-      async function sessionRow(token: string): Promise<{ userId: string } | undefined> {
-        const result = await db.query<{ userId: string }>('select "userId" from "Session" where "sessionToken" = $1', [
-          token,
-        ])
-        return result.rows[0]
-      }
-
-      it('credentials sign-in under /auth stores a session row; getSession reads it; sign-out deletes it', async () => {
-        const jar = new CookieJar()
-        const response = await signInWithCredentials(server, prefix, jar)
-        expect(response.status).toBe(302)
-        const token = jar.cookies.get(sessionCookie) ?? ''
-        // A database session: the cookie holds an opaque token, not a JWE.
-        expect(token).toMatch(/^[^.]{16,}$/)
-        expect((await sessionRow(token))?.userId).toBe(aliceId)
-        expect(await (await browse(`${server.origin}/protected`, jar)).text()).toContain(
-          'Protected page for Alice Credentials',
-        )
-        const out = await signOut(server, prefix, jar)
-        expect(out.status).toBe(302)
-        expect(await sessionRow(token)).toBeUndefined()
-        expect((await browse(`${server.origin}/protected`, jar)).status).toBe(302)
       })
 
       it('the default route /api/auth is reported as mounted at the wrong path, and signs nobody in', async () => {
@@ -476,15 +315,17 @@ export async function defineSolidStartSuite(options: SuiteOptions): Promise<void
               (request) => new URL(request.url()).pathname === `${prefix}/callback/oidc`,
             )
             await page.getByRole('button', { name: 'Sign in with oidc' }).click()
-            await loginAtProvider(page, await provider(), server, prefix)
+            await loginAtProvider(page, (await provider()).issuer, server, prefix)
             await callback
             await expect
               .poll(() => page.locator('#user').textContent())
               .toBe('Protected page for Alice Liddell (alice@example.test)')
             const token = (await ctx.cookies()).find((cookie) => cookie.name === sessionCookie)?.value ?? ''
-            const row = await sessionRow(token)
+            const row = await database().sessionRow(token)
             expect(row).toBeDefined()
-            const account = await db.query('select "provider" from "Account" where "userId" = $1', [row!.userId])
+            const account = await database().db.query('select "provider" from "Account" where "userId" = $1', [
+              row!.userId,
+            ])
             expect(account.rows).toEqual([{ provider: 'oidc' }])
           } finally {
             await ctx.close()

@@ -3,25 +3,26 @@
  * tarball, the app built by `vite build` and served by `node build`, driven over HTTP and in headless Chromium,
  * against a real OpenID Provider (`oidc-provider`) and, for database sessions, a real PostgreSQL.
  */
-import { existsSync } from 'node:fs'
-import { Kysely, PostgresDialect } from 'kysely'
-import pg from 'pg'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { KyselyAdapter, migrate } from '../../../adapters/sql/index.js'
 import { expectSamplesToCompile, type SamplesProject } from '../../docs/framework-samples.js'
 import { startOidcProvider, type RunningOidcProvider } from '../../support/oidc-provider.js'
+import { describeWithService, probePostgres } from '../../support/services.js'
 import {
-  createScratchPostgresSchema,
-  describeWithService,
-  probePostgres,
-  type ScratchPostgresSchema,
-} from '../../support/services.js'
+  chromiumArgs,
+  chromiumPath,
+  describeDatabaseConformance,
+  describeJwtConformance,
+  describeTrustHostConformance,
+  hasChromium,
+  loginAtProvider,
+  sessionCookie,
+  type BindingAdapter,
+} from '../support/binding-conformance.js'
 import {
   browse,
   buildFixture,
   clientHeaders,
-  CookieJar,
   freePort,
   packAuthchart,
   startApp,
@@ -31,23 +32,9 @@ import {
   type RunningApp,
 } from './kit-app.js'
 
-const chromiumPath = '/usr/bin/chromium'
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 const secret = 'sveltekit-fixture-secret-0123456789abcdef'
-const sessionCookie = 'authjs.session-token'
 /** The origin the fixture's svelte.config.js trusts for forms (`csrf.trustedOrigins`). */
 const trustedPartner = 'http://trusted-partner.test'
-/** The id of the user the fixture's credentials provider returns (a UUID: the SQL schema's ids are). */
-const aliceId = '5f0c1a2e-7d1b-4c5e-9a51-3e8d2b6f4a10'
 
 export interface SuiteOptions {
   /** Directory name under test/frameworks/sveltekit. */
@@ -67,37 +54,29 @@ function sharedBuild(options: SuiteOptions): () => Promise<BuiltApp> {
     (built ??= Promise.resolve().then(async () => buildFixture(options.fixture, await packAuthchart(), options.node)))
 }
 
-async function signInWithCredentials(app: RunningApp, jar: CookieJar, password = 'wonderland'): Promise<Response> {
-  return browse(`${app.origin}/signin`, jar, {
-    form: { providerId: 'credentials', username: 'alice', password, redirectTo: '/protected' },
-    headers: { origin: app.origin },
-  })
+/** How the conformance cases drive this app: the `signIn` / `signOut` form actions on `/signin` and `/signout`. */
+const adapter: Omit<BindingAdapter, 'app'> = {
+  authPrefix: '/auth',
+  protectedPath: '/protected',
+  signedOutRedirect: { status: 303, location: '/auth/signin?callbackUrl=%2Fprotected' },
+  postSignIn: (app, jar, headers, password = 'wonderland') =>
+    browse(`${app.origin}/signin`, jar, {
+      form: { providerId: 'credentials', username: 'alice', password, redirectTo: '/protected' },
+      headers,
+    }),
+  signedIn: { status: 303, location: (origin) => `${origin}/protected` },
+  refusedStatus: 303,
+  postSignOut: (app, jar, headers) => browse(`${app.origin}/signout`, jar, { form: { redirectTo: '/' }, headers }),
+  signedOut: { status: 303, location: (origin) => `${origin}/` },
+  devicesPath: '/devices',
+  // svelte.config.js trusts it for forms (`csrf.trustedOrigins`): the binding's own checks must still refuse it.
+  lenientOrigins: [trustedPartner],
 }
 
-/** Walks the OP's login form in the browser as `alice` and waits for the app to have taken the callback. */
 /** Opens a page of the app and waits until it is hydrated (the fixture's root layout marks it). */
 async function gotoHydrated(page: Page, url: string): Promise<void> {
   await page.goto(url)
   await page.locator('html[data-hydrated]').waitFor({ state: 'attached' })
-}
-
-async function loginAtProvider(page: Page, op: RunningOidcProvider, app: RunningApp): Promise<void> {
-  try {
-    await page.waitForURL((url) => url.origin === op.issuer, { timeout: 15_000 })
-  } catch (error) {
-    const text =
-      (await page
-        .locator('body')
-        .textContent()
-        .catch(() => '')) ?? ''
-    throw new Error(
-      `never reached the provider; at ${page.url()} showing ${JSON.stringify(text.slice(0, 300))}; app log:\n${app.output().slice(-2000)}`,
-      { cause: error },
-    )
-  }
-  await page.locator('input[name="login"]').fill('alice')
-  await page.locator('input[name="login"]').press('Enter')
-  await page.waitForURL((url) => url.origin === app.origin && !url.pathname.startsWith('/auth/callback'))
 }
 
 export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void> {
@@ -181,118 +160,9 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
       app = await serve(ports.jwt!, { AUTH_TRUST_HOST: 'true' })
     })
 
-    it('redirects a signed-out visitor of a protected page to the sign-in page', async () => {
-      const response = await browse(`${app.origin}/protected`, new CookieJar())
-      expect(response.status).toBe(303)
-      expect(response.headers.get('location')).toBe('/auth/signin?callbackUrl=%2Fprotected')
-      const home = await (await browse(`${app.origin}/`, new CookieJar())).text()
-      expect(home).toContain('Not signed in')
-    })
+    describeJwtConformance({ ...adapter, app: () => app }, async () => (await provider()).issuer)
 
-    it('signs in with credentials through the signIn form action; locals.auth() in a server load sees the user', async () => {
-      const jar = new CookieJar()
-      const response = await signInWithCredentials(app, jar)
-      expect(response.status).toBe(303)
-      expect(response.headers.get('location')).toBe(`${app.origin}/protected`)
-      // A JWT session: the cookie is an encrypted token (JWE compact form, five parts).
-      expect(jar.cookies.get(sessionCookie)?.split('.')).toHaveLength(5)
-      const page = await browse(`${app.origin}/protected`, jar)
-      expect(page.status).toBe(200)
-      expect(await page.text()).toContain('Protected page for Alice Credentials (alice@fixture.test)')
-      expect(await (await browse(`${app.origin}/`, jar)).text()).toContain('Signed in as Alice Credentials')
-    })
-
-    it('session management through the binding: a route lists the user’s devices and ends the others', async () => {
-      const [here, elsewhere] = [new CookieJar(), new CookieJar()]
-      await signInWithCredentials(app, elsewhere)
-      await signInWithCredentials(app, here)
-      const listed = (await (await browse(`${app.origin}/devices`, here)).json()) as Array<{ current: boolean }>
-      expect(listed.length).toBeGreaterThanOrEqual(2)
-      expect(listed.filter((session) => session.current)).toHaveLength(1)
-      expect(listed[0]?.current).toBe(true)
-      const ended = (await (
-        await browse(`${app.origin}/devices`, here, { method: 'POST', headers: { origin: app.origin } })
-      ).json()) as {
-        ended: number
-      }
-      expect(ended.ended).toBe(listed.length - 1)
-      expect(await (await browse(`${app.origin}/auth/session`, elsewhere)).json()).toBeNull()
-      expect(await (await browse(`${app.origin}/devices`, here)).json()).toHaveLength(1)
-      expect(await (await browse(`${app.origin}/devices`, new CookieJar())).json()).toBeNull()
-    })
-
-    it('a wrong password signs nobody in and lands on the sign-in page with the error', async () => {
-      const jar = new CookieJar()
-      const response = await signInWithCredentials(app, jar, 'not-the-password')
-      expect(response.status).toBe(303)
-      const location = new URL(response.headers.get('location') ?? '', app.origin)
-      expect(location.pathname).toBe('/auth/signin')
-      expect(location.searchParams.get('error')).toBe('CredentialsSignin')
-      expect(jar.cookies.has(sessionCookie)).toBe(false)
-    })
-
-    it('signs out through the signOut form action', async () => {
-      const jar = new CookieJar()
-      await signInWithCredentials(app, jar)
-      expect(jar.cookies.has(sessionCookie)).toBe(true)
-      const response = await browse(`${app.origin}/signout`, jar, {
-        form: { redirectTo: '/' },
-        headers: { origin: app.origin },
-      })
-      expect(response.status).toBe(303)
-      expect(response.headers.get('location')).toBe(`${app.origin}/`)
-      expect(jar.cookies.has(sessionCookie)).toBe(false)
-      expect((await browse(`${app.origin}/protected`, jar)).status).toBe(303)
-    })
-
-    it('refuses a cross-site POST to the signIn action: SvelteKit for a foreign origin, the action itself for one SvelteKit trusts', async () => {
-      for (const origin of ['http://evil.test', trustedPartner]) {
-        const jar = new CookieJar()
-        const response = await browse(`${app.origin}/signin`, jar, {
-          form: { providerId: 'credentials', username: 'alice', password: 'wonderland' },
-          headers: { origin },
-        })
-        expect(response.status, origin).toBe(403)
-        expect(response.headers.getSetCookie().join('\n'), origin).not.toContain(sessionCookie)
-      }
-      // Without Origin, only Fetch Metadata could vouch for the post; cross-site says it is not.
-      const bare = await fetch(`${app.origin}/signout`, {
-        method: 'POST',
-        headers: {
-          ...clientHeaders,
-          'content-type': 'application/x-www-form-urlencoded',
-          'sec-fetch-site': 'cross-site',
-        },
-        body: '',
-        redirect: 'manual',
-      })
-      expect(bare.status).toBe(403)
-    })
-
-    it('refuses a cross-site POST to /auth/*: no session without the double-submitted CSRF token', async () => {
-      const form = { username: 'alice', password: 'wonderland', callbackUrl: '/protected' }
-      const foreign = await browse(`${app.origin}/auth/callback/credentials`, new CookieJar(), {
-        form,
-        headers: { origin: 'http://evil.test' },
-      })
-      expect(foreign.status).toBe(403)
-      expect(foreign.headers.getSetCookie().join('\n')).not.toContain(sessionCookie)
-      // An origin SvelteKit lets through (and a same-origin post without a token) still meets Auth()'s CSRF check.
-      for (const origin of [trustedPartner, app.origin]) {
-        const response = await browse(`${app.origin}/auth/callback/credentials`, new CookieJar(), {
-          form,
-          headers: { origin },
-        })
-        expect(response.headers.getSetCookie().join('\n'), origin).not.toContain(sessionCookie)
-        expect(response.status, origin).toBe(302)
-        // MissingCSRF reaches the client as the generic `Signin` error.
-        expect(new URL(response.headers.get('location') ?? '', app.origin).searchParams.get('error'), origin).toBe(
-          'Signin',
-        )
-      }
-    })
-
-    it.runIf(existsSync(chromiumPath) || process.env.CI === 'true')(
+    it.runIf(hasChromium)(
       'in Chromium: OIDC sign-in with the SignIn component, the protected page, sign-out with SignOut',
       async () => {
         const ctx = await context()
@@ -301,7 +171,7 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
           await gotoHydrated(page, `${app.origin}/`)
           expect(await page.locator('#status').textContent()).toBe('Not signed in')
           await page.getByRole('button', { name: 'Sign in with oidc' }).click()
-          await loginAtProvider(page, await provider(), app)
+          await loginAtProvider(page, (await provider()).issuer, app, '/auth')
           expect(new URL(page.url()).pathname).toBe('/protected')
           expect(await page.locator('#user').textContent()).toBe(
             'Protected page for Alice Liddell (alice@example.test)',
@@ -323,7 +193,7 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
       },
     )
 
-    it.runIf(existsSync(chromiumPath) || process.env.CI === 'true')(
+    it.runIf(hasChromium)(
       'in Chromium: credentials through the SignIn component, and the client signIn / signOut',
       async () => {
         const ctx = await context()
@@ -363,105 +233,51 @@ export async function defineSvelteKitSuite(options: SuiteOptions): Promise<void>
   })
 
   describe('AUTH_TRUST_HOST=false in a production build', () => {
-    it('is honoured: without AUTH_URL the host is not trusted, and the error carries no stack', async () => {
-      const app = await serve(await freePort(), { AUTH_TRUST_HOST: 'false' })
-      const response = await browse(`${app.origin}/auth/session`, new CookieJar())
-      expect(response.status).toBeGreaterThanOrEqual(400)
-      const body = await response.text()
-      expect(body).not.toMatch(/\n\s+at /)
-      const jar = new CookieJar()
-      const signIn = await signInWithCredentials(app, jar)
-      expect(jar.cookies.has(sessionCookie)).toBe(false)
-      expect(signIn.status).toBeGreaterThanOrEqual(400)
-      expect(app.output()).toContain('UntrustedHost')
-    })
+    describeTrustHostConformance(adapter, async (env) => serve(await freePort(), env))
   })
 
   await describeWithService('postgres', probePostgres, () => {
     describe('database sessions on PostgreSQL (KyselyAdapter, AUTH_URL set)', () => {
       let app: RunningApp
-      let scratch: ScratchPostgresSchema
-      let db: pg.Pool
-
-      beforeAll(async () => {
-        scratch = await createScratchPostgresSchema()
-        const kysely = new Kysely<unknown>({
-          dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 1 }) }),
-        })
-        await migrate(kysely)
-        // The user the fixture's credentials provider returns must exist: database sessions point at a user row.
-        await KyselyAdapter(kysely).createUser({
-          id: aliceId,
-          name: 'Alice Credentials',
-          email: 'alice@fixture.test',
-          emailVerified: null,
-        })
-        await kysely.destroy()
-        db = new pg.Pool({ connectionString: scratch.url, max: 2 })
-        await provider()
-        const origin = `http://127.0.0.1:${ports.database!}`
-        app = await serve(ports.database!, {
-          SESSION_STRATEGY: 'database',
-          DATABASE_URL: scratch.url,
-          AUTH_URL: origin,
-          AUTH_TRUST_HOST: 'true',
-        })
-      })
-      afterAll(async () => {
-        await app?.stop()
-        await db?.end()
-        await scratch?.drop()
-      })
-
-      async function sessionRow(token: string): Promise<{ userId: string } | undefined> {
-        const result = await db.query<{ userId: string }>('select "userId" from "Session" where "sessionToken" = $1', [
-          token,
-        ])
-        return result.rows[0]
-      }
-
-      it('credentials sign-in through the form action stores a session row; locals.auth() reads it; sign-out deletes it', async () => {
-        const jar = new CookieJar()
-        const response = await signInWithCredentials(app, jar)
-        expect(response.status).toBe(303)
-        const token = jar.cookies.get(sessionCookie) ?? ''
-        // A database session: the cookie holds an opaque token, not a JWE.
-        expect(token).toMatch(/^[^.]{16,}$/)
-        expect((await sessionRow(token))?.userId).toBe(aliceId)
-        expect(await (await browse(`${app.origin}/protected`, jar)).text()).toContain(
-          'Protected page for Alice Credentials',
-        )
-        const out = await browse(`${app.origin}/signout`, jar, {
-          form: { redirectTo: '/' },
-          headers: { origin: app.origin },
-        })
-        expect(out.status).toBe(303)
-        expect(await sessionRow(token)).toBeUndefined()
-        expect((await browse(`${app.origin}/protected`, jar)).status).toBe(303)
-      })
-
-      it.runIf(existsSync(chromiumPath) || process.env.CI === 'true')(
-        'in Chromium: OIDC sign-in creates the user, the account and a session row',
-        async () => {
-          const ctx = await context()
-          try {
-            const page = await ctx.newPage()
-            await gotoHydrated(page, `${app.origin}/signin`)
-            await page.getByRole('button', { name: 'Sign in with oidc' }).click()
-            await loginAtProvider(page, await provider(), app)
-            expect(await page.locator('#user').textContent()).toBe(
-              'Protected page for Alice Liddell (alice@example.test)',
-            )
-            const token = (await ctx.cookies()).find((cookie) => cookie.name === sessionCookie)?.value ?? ''
-            const row = await sessionRow(token)
-            expect(row).toBeDefined()
-            const account = await db.query('select "provider" from "Account" where "userId" = $1', [row!.userId])
-            expect(account.rows).toEqual([{ provider: 'oidc' }])
-          } finally {
-            await ctx.close()
-          }
+      const { database } = describeDatabaseConformance(
+        { ...adapter, app: () => app },
+        {
+          async beforeAll({ url }) {
+            await provider()
+            app = await serve(ports.database!, {
+              SESSION_STRATEGY: 'database',
+              DATABASE_URL: url,
+              AUTH_URL: `http://127.0.0.1:${ports.database!}`,
+              AUTH_TRUST_HOST: 'true',
+            })
+          },
         },
       )
+      afterAll(async () => {
+        await app?.stop()
+      })
+
+      it.runIf(hasChromium)('in Chromium: OIDC sign-in creates the user, the account and a session row', async () => {
+        const ctx = await context()
+        try {
+          const page = await ctx.newPage()
+          await gotoHydrated(page, `${app.origin}/signin`)
+          await page.getByRole('button', { name: 'Sign in with oidc' }).click()
+          await loginAtProvider(page, (await provider()).issuer, app, '/auth')
+          expect(await page.locator('#user').textContent()).toBe(
+            'Protected page for Alice Liddell (alice@example.test)',
+          )
+          const token = (await ctx.cookies()).find((cookie) => cookie.name === sessionCookie)?.value ?? ''
+          const row = await database().sessionRow(token)
+          expect(row).toBeDefined()
+          const account = await database().db.query('select "provider" from "Account" where "userId" = $1', [
+            row!.userId,
+          ])
+          expect(account.rows).toEqual([{ provider: 'oidc' }])
+        } finally {
+          await ctx.close()
+        }
+      })
     })
   })
 }
