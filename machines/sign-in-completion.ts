@@ -395,3 +395,26 @@ export function signInCompletion<Steps extends object = Record<never, never>>(
     },
   }
 }
+
+/**
+ * What a sign-in machine hands back when it ends (its `output`): where the browser goes, whether the user signed up
+ * (`pages.newUser`), whether it must enrol a factor first, or why it was refused.
+ */
+export interface SignInOutput {
+  error?: ErrorType
+  redirectTo?: string
+  callbackUrl?: string
+  isNewUser?: boolean
+  secondFactorEnrolmentRequired?: boolean
+}
+
+/** The completion's part of a sign-in machine's `output`, read from its context when it reaches a final state. */
+export function signInOutput(context: CompletionContext): SignInOutput {
+  return {
+    error: context.error,
+    redirectTo: context.redirectTo,
+    callbackUrl: context.callbackUrl,
+    isNewUser: context.isNewUser,
+    secondFactorEnrolmentRequired: context.secondFactorEnrolmentRequired,
+  }
+}

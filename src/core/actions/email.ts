@@ -3,7 +3,7 @@
  * request. The request half ends on the verify-request page; the link half shows the confirmation page (GET) or
  * consumes the token and signs in (POST, or GET with `dangerousConsumeOnGet`).
  */
-import { MissingAdapter, UntrustedHost, type ErrorType } from '../../errors.js'
+import { MissingAdapter, UntrustedHost } from '../../errors.js'
 import { emailFlowEffects } from '../../effects/email/email-flow.js'
 import { renderEmailConfirmPage } from '../../pages/email-confirm-page.js'
 import {
@@ -99,11 +99,12 @@ export async function emailSignInAction(ctx: RequestContext, provider: EmailConf
     }),
   )
   const result = await runMachine(ctx, ctx.config.machines.email, event, handlers)
-  const context = result.context as { error?: ErrorType; redirectTo?: string }
+  const output = result.output
   // Over the limit looks exactly like a sent link: the page tells no one which addresses exist or were asked for.
   if (result.value === 'verificationSent' || result.value === 'throttled') return verifyRequestRedirect(ctx, provider)
-  if (result.value === 'redirected') return { redirect: context.redirectTo as string, cookies: ctx.setCookies }
-  return errorRedirect(ctx, errorFromType(context.error ?? 'EmailSignInError'))
+  if (result.value === 'redirected' && output?.redirectTo !== undefined)
+    return { redirect: output.redirectTo, cookies: ctx.setCookies }
+  return errorRedirect(ctx, errorFromType(output?.error ?? 'EmailSignInError'))
 }
 
 function linkValue(ctx: RequestContext, name: string): string | undefined {
@@ -124,7 +125,6 @@ export async function emailCallbackAction(ctx: RequestContext, provider: EmailCo
       : { type: 'LINK_FOLLOWED', ...base, consumeOnGet: provider.dangerousConsumeOnGet === true }
   const handlers = emailFlowEffects(env, flowInput(ctx, provider, { linkToken, linkIdentifier }))
   const result = await runMachine(ctx, ctx.config.machines.email, event, handlers)
-  const context = result.context as { error?: ErrorType; redirectTo?: string }
   if (result.value === 'awaitingConfirmation') {
     const locale = pageLocaleOf(ctx)
     const body = renderEmailConfirmPage({
@@ -152,5 +152,5 @@ export async function emailCallbackAction(ctx: RequestContext, provider: EmailCo
   }
   if (awaitsSecondFactor(result)) return secondFactorStop(ctx, 'email', result)
   if (completedSignIn(result)) return signInAnswer(ctx, env, result)
-  return errorRedirect(ctx, errorFromType(context.error ?? 'Verification'))
+  return errorRedirect(ctx, errorFromType(result.output?.error ?? 'Verification'))
 }
