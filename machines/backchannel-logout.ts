@@ -25,6 +25,11 @@ export interface BackchannelLogoutContext {
   refusalReason?: string
 }
 
+/** What the back-channel logout machine hands back when it ends: how many database sessions it ended. */
+export interface BackchannelLogoutOutput {
+  ended: number
+}
+
 export type BackchannelLogoutEvent =
   | {
       type: 'LOGOUT_TOKEN_RECEIVED'
@@ -77,6 +82,7 @@ export const backchannelLogoutMachine = setup({
     events: {} as BackchannelLogoutEvent,
     // Machines emit nothing; declared so parameterised assigns type-check.
     emitted: {} as { type: 'authchart.none' },
+    output: {} as BackchannelLogoutOutput,
   },
   guards: {
     isConfigured: ({ event }) => (event as Received).configured,
@@ -98,6 +104,7 @@ export const backchannelLogoutMachine = setup({
   },
 }).createMachine({
   id: 'backchannelLogout',
+  output: ({ context }) => ({ ended: context.ended ?? 0 }),
   context: {},
   initial: 'received',
   states: {

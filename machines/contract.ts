@@ -35,3 +35,32 @@ export type HandlersFor<
     params: Extract<Command, { type: K }>['params'],
   ) => Awaitable<Extract<Event, { type: Contract[K][number] }>>
 }
+
+/** The event types a handler record answers, per command, as its handlers' own (inferred) return types say. */
+export type AnswersOf<Handlers> = {
+  [K in keyof Handlers]: Handlers[K] extends (...args: never[]) => infer Answer
+    ? Awaited<Answer> extends { type: infer Type }
+      ? Type
+      : never
+    : never
+}
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+
+/**
+ * Per command of `Contract`, whether the handlers answer exactly its listed events: `true`, or the events listed
+ * that no handler's type can produce (`missing`) and the ones it produces without the list naming them (`extra`).
+ * A handler record built with `satisfies HandlersFor<…>` keeps its handlers' own return types, so this is the
+ * type-level form of "every event a handler may answer is produced" (test/flow/contract-types.test.ts checks each
+ * machine's).
+ */
+export type AnswersExactly<Handlers, Contract extends Readonly<Record<string, readonly string[]>>> = {
+  [K in keyof Contract]: K extends keyof Handlers
+    ? Same<AnswersOf<Handlers>[K], Contract[K][number]> extends true
+      ? true
+      : {
+          missing: Exclude<Contract[K][number], AnswersOf<Handlers>[K]>
+          extra: Exclude<AnswersOf<Handlers>[K], Contract[K][number]>
+        }
+    : { missing: Contract[K][number]; extra: never }
+}

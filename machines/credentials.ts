@@ -23,6 +23,8 @@ import {
   signInCompletion,
   type CompletionContext,
   type CompletionEvent,
+  signInOutput,
+  type SignInOutput,
 } from './sign-in-completion.js'
 
 /** `user` is the one `authorize` returned (id, name, e-mail and image); `isNewUser` is always false (Auth.js). */
@@ -49,6 +51,14 @@ export interface CredentialsContext extends CompletionContext {
   retryAfterSeconds?: number
   refusalReason?: string
   now: number
+}
+
+/** What the credentials machine hands back when it ends: the completion's, and a refusal's code and lockout wait. */
+export interface CredentialsOutput extends SignInOutput {
+  /** `CredentialsSignin.code`, shown in the redirect URL. */
+  errorCode?: string
+  /** Seconds until the lockout that refused this request ends. */
+  retryAfterSeconds?: number
 }
 
 export type CredentialsEvent =
@@ -106,6 +116,7 @@ export const credentialsMachine = setup({
     events: {} as CredentialsEvent,
     // Machines emit nothing; declared so parameterised assigns type-check.
     emitted: {} as { type: 'authchart.none' },
+    output: {} as CredentialsOutput,
   },
   // Security checks are not listed here: they are inline guards (src/security/flow-guards.ts) that provide() cannot replace.
   guards: {
@@ -123,6 +134,11 @@ export const credentialsMachine = setup({
   },
 }).createMachine({
   id: 'credentials',
+  output: ({ context }) => ({
+    ...signInOutput(context),
+    errorCode: context.errorCode,
+    retryAfterSeconds: context.retryAfterSeconds,
+  }),
   context: { now: 0 },
   initial: 'idle',
   states: {

@@ -33,6 +33,7 @@ import {
   type CompletionEvent,
   type FlowUser,
 } from './sign-in-completion.js'
+import { signInOutput, type SignInOutput } from './sign-in-completion.js'
 
 export interface EmailContext extends CompletionContext {
   /** The address as normalised (request), or as the stored token names it (link). */
@@ -177,6 +178,7 @@ export const emailMachine = setup({
     events: {} as EmailEvent,
     // Machines emit nothing; declared so parameterised assigns type-check.
     emitted: {} as { type: 'authchart.none' },
+    output: {} as SignInOutput,
   },
   // Security checks are not listed here: they are inline guards (src/security/flow-guards.ts) that provide() cannot replace.
   guards: {
@@ -222,6 +224,7 @@ export const emailMachine = setup({
   },
 }).createMachine({
   id: 'email',
+  output: ({ context }) => signInOutput(context),
   context: { now: 0 },
   initial: 'idle',
   states: {

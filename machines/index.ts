@@ -71,8 +71,25 @@ export const backchannelLogoutEntry: MachineEntry<typeof backchannelLogoutMachin
   extensionPoints: [],
 }
 
+/**
+ * The built-in machines by id, each with its own machine type: what a run returns (its output) is typed per machine.
+ * Indexed by any other id, a registry answers an entry of any machine.
+ */
+export interface MachineRegistry extends Readonly<Record<string, MachineEntry>> {
+  readonly backchannelLogout: typeof backchannelLogoutEntry
+  readonly credentials: typeof credentialsEntry
+  readonly email: typeof emailEntry
+  readonly oauth: typeof oauthEntry
+  readonly session: typeof sessionEntry
+  readonly tokenRefresh: typeof tokenRefreshEntry
+  readonly webauthn: typeof webAuthnEntry
+}
+
+/** The machines that sign a user in: each composes the completion and can stop at its second-factor challenge. */
+export type SignInMachineId = 'credentials' | 'email' | 'oauth' | 'webauthn'
+
 /** Every built-in machine by id. */
-export const machineRegistry: Record<string, MachineEntry> = {
+export const machineRegistry: MachineRegistry = {
   backchannelLogout: backchannelLogoutEntry,
   credentials: credentialsEntry,
   email: emailEntry,

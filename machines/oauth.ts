@@ -26,6 +26,7 @@ import {
   type CompletionEvent,
   type FlowUser,
 } from './sign-in-completion.js'
+import { signInOutput, type SignInOutput } from './sign-in-completion.js'
 
 export interface OAuthContext extends CompletionContext {
   /** A random id for the audit trail, the same on both requests of one flow (not a secret: it grants nothing). */
@@ -240,6 +241,7 @@ export const oauthMachine = setup({
     context: {} as OAuthContext,
     events: {} as OAuthEvent,
     emitted: {} as { type: 'authchart.none' },
+    output: {} as SignInOutput,
   },
   // Security checks are not listed here: they are inline guards (src/security/flow-guards.ts) that provide() cannot replace.
   guards: {
@@ -270,6 +272,7 @@ export const oauthMachine = setup({
   },
 }).createMachine({
   id: 'oauth',
+  output: ({ context }) => signInOutput(context),
   context: {},
   initial: 'idle',
   states: {

@@ -38,6 +38,13 @@ export interface SessionContext {
   issuedAt?: number
 }
 
+/** What the session machine hands back when it ends: why it failed, or where a sign-out sends the browser. */
+export interface SessionOutput {
+  error?: ErrorType
+  redirectTo?: string
+  providerLogoutUrl?: string
+}
+
 export type SessionEvent =
   | { type: 'SESSION_REQUESTED'; now: number; updateAge: number }
   | { type: 'SESSION_UPDATE_REQUESTED'; csrfVerified: boolean; now: number; updateAge: number }
@@ -103,6 +110,7 @@ export const sessionMachine = setup({
     events: {} as SessionEvent,
     // Machines emit nothing; declared so parameterised assigns type-check.
     emitted: {} as { type: 'authchart.none' },
+    output: {} as SessionOutput,
   },
   // Security checks are not listed here: they are inline guards (src/security/flow-guards.ts) that provide() cannot replace.
   guards: {
@@ -126,6 +134,11 @@ export const sessionMachine = setup({
   },
 }).createMachine({
   id: 'session',
+  output: ({ context }) => ({
+    error: context.error,
+    redirectTo: context.redirectTo,
+    providerLogoutUrl: context.providerLogoutUrl,
+  }),
   context: { now: 0 },
   initial: 'idle',
   states: {

@@ -142,61 +142,65 @@ export const completionContract = {
   verifySecondFactor: ['FACTOR_VERIFIED', 'FACTOR_REJECTED', 'FACTOR_VERIFY_FAILED'],
 } as const
 
+/** Whether `event` is the completion's event `type`: the machine's event union holds it with exactly that payload. */
+function isCompletionEvent<T extends CompletionEvent['type']>(
+  event: EventObject,
+  ...types: T[]
+): event is Extract<CompletionEvent, { type: T }> {
+  return types.some((type) => event.type === type)
+}
+
 /**
  * The completion's own context updates, for a machine's `setup({ actions })`: `...completionActions<Context, Event>()`.
- * `fail` and the `allowSignIn` guard are the machine's own (every sign-in machine has both).
+ * Each is an xstate `assign` typed by the machine's context `C`, which extends the completion's: it updates only the
+ * completion's keys, and reads the payloads from the completion's own events, narrowed by their type (no cast).
+ * `fail` and the `allowSignIn` guard are the machine's own.
  */
 export function completionActions<C extends CompletionContext, E extends EventObject>() {
+  type Assigner = (args: { context: C; event: E }) => Partial<CompletionContext>
+  // The machine's context with the completion's keys updated is still a C (it extends the completion's context):
+  // xstate merges it over the context as it merges any partial, so the result is the same.
+  const update = (assigner: Assigner) =>
+    assign<C, E, undefined, E, never>(({ context, event }) => ({ ...context, ...assigner({ context, event }) }))
   return {
     /** The URL the signIn callback returned, then as the redirect callback resolved it. */
-    keepSignInRedirect: assign<C, E, undefined, E, never>(({ event }) => {
-      const url = (event as { url?: unknown }).url
-      return typeof url === 'string' ? ({ redirectTo: url } as Partial<C>) : {}
-    }),
-    forgetSignInRedirect: assign<C, E, undefined, E, never>(() => ({ redirectTo: undefined }) as Partial<C>),
-    /** Signed in: the browser goes to the callback URL. */
-    landOnCallbackUrl: assign<C, E, undefined, E, never>(
-      ({ context }) => ({ redirectTo: context.callbackUrl }) as Partial<C>,
+    keepSignInRedirect: update(({ event }) =>
+      isCompletionEvent(event, 'SIGNIN_REDIRECTED', 'REDIRECT_RESOLVED') ? { redirectTo: event.url } : {},
     ),
+    forgetSignInRedirect: update(() => ({ redirectTo: undefined })),
+    /** Signed in: the browser goes to the callback URL. */
+    landOnCallbackUrl: update(({ context }) => ({ redirectTo: context.callbackUrl })),
     /** The session could not be issued: the issuer named the error. */
-    sessionFailed: assign<C, E, undefined, E, never>(({ event }) => {
-      const error = (event as { error?: ErrorType }).error
-      return (error ? { error } : {}) as Partial<C>
-    }),
+    sessionFailed: update(({ event }) =>
+      isCompletionEvent(event, 'SESSION_FAILED') && event.error ? { error: event.error } : {},
+    ),
     /** A challenge begins: its id, deadline and the account the session will need once it is passed. */
-    beginSecondFactor: assign<C, E, undefined, E, never>(({ context, event }) => {
-      const e = event as { challenge?: unknown; expiresAt?: unknown; account?: FlowAccount; userId?: unknown }
+    beginSecondFactor: update(({ context, event }) => {
+      if (!isCompletionEvent(event, 'SECOND_FACTOR_CHECKED')) return {}
       return {
         // The user as stored (an OAuth sign-in knows the provider's profile until then): the challenge's answer is
         // checked against this id's factors, and the session is issued to it.
-        ...(typeof e.userId === 'string' ? { user: { ...context.user, id: e.userId } } : {}),
-        secondFactorChallenge: typeof e.challenge === 'string' ? e.challenge : undefined,
-        secondFactorExpiresAt: typeof e.expiresAt === 'number' ? e.expiresAt : undefined,
-        secondFactorAccount: e.account,
-      } as Partial<C>
+        ...(typeof event.userId === 'string' ? { user: { ...context.user, id: event.userId } } : {}),
+        secondFactorChallenge: event.challenge,
+        secondFactorExpiresAt: event.expiresAt,
+        secondFactorAccount: event.account,
+      }
     }),
     /** Whether this attempt is the last one allowed. Reset after a wrong code, so the waiting state is the same again. */
-    keepFactorAttempt: assign<C, E, undefined, E, never>(({ event }) => {
-      return {
-        secondFactorLastAttempt: isLastFactorAttempt({ event }) ? true : undefined,
-        // The challenge page says the last answer was wrong.
-        ...(event.type === 'FACTOR_REJECTED' ? { secondFactorRejected: true } : {}),
-      } as Partial<C>
-    }),
+    keepFactorAttempt: update(({ event }) => ({
+      secondFactorLastAttempt: isLastFactorAttempt({ event }) ? true : undefined,
+      // The challenge page says the last answer was wrong.
+      ...(event.type === 'FACTOR_REJECTED' ? { secondFactorRejected: true } : {}),
+    })),
     /** Passed: which factor did it; the challenge's own fields are no longer needed. */
-    passSecondFactor: assign<C, E, undefined, E, never>(({ event }) => {
-      const factor = (event as { factor?: SecondFactorKind }).factor
-      return {
-        secondFactorUsed: factor,
-        secondFactorChallenge: undefined,
-        secondFactorExpiresAt: undefined,
-        secondFactorLastAttempt: undefined,
-        secondFactorRejected: undefined,
-      } as Partial<C>
-    }),
-    requireFactorEnrolment: assign<C, E, undefined, E, never>(
-      () => ({ secondFactorEnrolmentRequired: true }) as Partial<C>,
-    ),
+    passSecondFactor: update(({ event }) => ({
+      secondFactorUsed: isCompletionEvent(event, 'FACTOR_VERIFIED') ? event.factor : undefined,
+      secondFactorChallenge: undefined,
+      secondFactorExpiresAt: undefined,
+      secondFactorLastAttempt: undefined,
+      secondFactorRejected: undefined,
+    })),
+    requireFactorEnrolment: update(() => ({ secondFactorEnrolmentRequired: true })),
   }
 }
 
@@ -393,5 +397,28 @@ export function signInCompletion<Steps extends object = Record<never, never>>(
         on: { SIGNIN_ANNOUNCED: { target: exit.signedIn } },
       },
     },
+  }
+}
+
+/**
+ * What a sign-in machine hands back when it ends (its `output`): where the browser goes, whether the user signed up
+ * (`pages.newUser`), whether it must enrol a factor first, or why it was refused.
+ */
+export interface SignInOutput {
+  error?: ErrorType
+  redirectTo?: string
+  callbackUrl?: string
+  isNewUser?: boolean
+  secondFactorEnrolmentRequired?: boolean
+}
+
+/** The completion's part of a sign-in machine's `output`, read from its context when it reaches a final state. */
+export function signInOutput(context: CompletionContext): SignInOutput {
+  return {
+    error: context.error,
+    redirectTo: context.redirectTo,
+    callbackUrl: context.callbackUrl,
+    isNewUser: context.isNewUser,
+    secondFactorEnrolmentRequired: context.secondFactorEnrolmentRequired,
   }
 }

@@ -28,6 +28,7 @@ import {
   type CompletionEvent,
   type FlowUser,
 } from './sign-in-completion.js'
+import { signInOutput, type SignInOutput } from './sign-in-completion.js'
 
 export type WebAuthnAction = 'register' | 'authenticate'
 
@@ -217,6 +218,7 @@ export const webAuthnMachine = setup({
     context: {} as WebAuthnContext,
     events: {} as WebAuthnEvent,
     emitted: {} as { type: 'authchart.none' },
+    output: {} as SignInOutput,
   },
   // Security checks are not listed here: they are inline guards (src/security/flow-guards.ts) that provide() cannot replace.
   guards: {
@@ -240,6 +242,7 @@ export const webAuthnMachine = setup({
   },
 }).createMachine({
   id: 'webauthn',
+  output: ({ context }) => signInOutput(context),
   context: {},
   initial: 'idle',
   states: {

@@ -2,8 +2,7 @@
  * Config resolution, done once per distinct config object: defaults applied, providers merged, cookie sets built,
  * machines configured, the flow store keyed. Per request only the origin-dependent parts are looked up.
  */
-import { machineRegistry } from '../../machines/index.js'
-import type { MachineEntry } from '../../machines/machine-entry.js'
+import { machineRegistry, type MachineRegistry } from '../../machines/index.js'
 import {
   adapterMethodsNeededBy,
   defaultAdapterTimeoutMs,
@@ -85,7 +84,7 @@ export interface ResolvedConfig {
   csrfEnabled: boolean
   /** Cookie sets for plain HTTP and for HTTPS; `useSecureCookies` pins one. */
   cookies: { insecure: CookieSet; secure: CookieSet; forced?: boolean }
-  machines: Record<string, MachineEntry>
+  machines: MachineRegistry
   flowStore: FlowStore
   /** Back-channel logout, when configured: its store, and how old a logout token may be. */
   backchannelLogout?: { store: LogoutStore; maxTokenAge: number }

@@ -2,6 +2,7 @@
  * The environment a request's effects run in, and turning what they left behind into cookies, plus the one call
  * every action uses to run its machine through the runtime with the request's clock, logger and audit hook.
  */
+import type { AnyStateMachine } from 'xstate'
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import type { EffectEnv, EffectOutcome } from '../effects/shared/effect-env.js'
 import { runFlow, type AnyHandlers, type FlowEvent, type FlowPersistence, type FlowResult } from '../flow/runtime.js'
@@ -61,16 +62,17 @@ export function effectEnv(ctx: RequestContext): EffectEnv {
 
 /**
  * Runs `entry` through the one runtime for this request (persisted when `persistence` is given; joining the trace
- * `traceparent` names, for a flow whose caller carries its trace context).
+ * `traceparent` names, for a flow whose caller carries its trace context); the result is typed by the entry's machine
+ * (its output and context).
  */
-export function runMachine(
+export function runMachine<M extends AnyStateMachine>(
   ctx: RequestContext,
-  entry: MachineEntry,
+  entry: MachineEntry<M>,
   event: FlowEvent,
   handlers: AnyHandlers,
   extra: { flowId?: string; persistence?: FlowPersistence; traceparent?: string } = {},
-): FlowResult | Promise<FlowResult> {
-  const run = (): FlowResult | Promise<FlowResult> =>
+): FlowResult<M> | Promise<FlowResult<M>> {
+  const run = (): FlowResult<M> | Promise<FlowResult<M>> =>
     runFlow({
       entry,
       event,

@@ -8,8 +8,9 @@
  *
  * Only what Authchart's machines use is supported: atomic and final states, compound states (a step defined once and
  * composed into several machines, such as machines/sign-in-completion.ts) with entry actions, guarded transitions and
- * `always` transitions on any of them, `and` / `or` / `not` guards, `assign` actions (inline or named in `setup`), and
- * named command actions with params. A state of the table is a leaf of the machine, named by its dotted path
+ * `always` transitions on any of them, `and` / `or` / `not` guards, `assign` actions (inline or named in `setup`),
+ * named command actions with params, and `output` (the machine's, and its final states', which the machine's reads
+ * from the done event): what a finished flow hands back to the runtime's caller. A state of the table is a leaf of the machine, named by its dotted path
  * (`completingSignIn.issuingSession`); a transition of an ancestor is tried after the leaf's own, as xstate does.
  * Anything else (parallel or history states, final states below the root and their done events, exit actions,
  * delayed transitions, invocations, inline side effects, raise/sendTo) is refused when the table is built, so a
@@ -37,11 +38,15 @@ export interface CompiledSnapshot {
   value: string
   context: FlowContext
   status: 'active' | 'done'
+  /** The machine's `output` once it is done (xstate's `snapshot.output`); absent while it runs or when it has none. */
+  output?: unknown
 }
 
 type GuardCheck = (context: FlowContext, event: FlowEvent) => boolean
 type ParamsOf = (context: FlowContext, event: FlowEvent) => Record<string, unknown>
 type Assigner = (context: FlowContext, event: FlowEvent) => FlowContext
+/** An `output` mapper (of the machine or of a final state), or a fixed value. */
+type OutputOf = (context: FlowContext, event: FlowEvent) => unknown
 
 type ActionStep = { kind: 'assign'; assign: Assigner } | { kind: 'command'; type: string; params: ParamsOf }
 
@@ -57,6 +62,10 @@ interface CompiledTransition {
 interface CompiledState {
   key: string
   final: boolean
+  /** A final state's xstate id, which names its done event (`xstate.done.state.<id>`). */
+  id: string
+  /** A final state's own `output`: the payload of its done event, which the machine's `output` reads. */
+  output: OutputOf | undefined
   tags: ReadonlySet<string>
   /** The leaf's own entry actions (a transition's `enter` runs them, after any ancestor's it enters). */
   entry: readonly ActionStep[]
@@ -69,6 +78,8 @@ export interface CompiledMachine {
   id: string
   states: ReadonlyMap<string, CompiledState>
   initial: CompiledSnapshot
+  /** The machine's `output`, computed once a final state is reached. */
+  output: OutputOf | undefined
 }
 
 /** What one event did: the snapshot after it and the commands it emitted. */
@@ -82,6 +93,7 @@ export class UnsupportedMachineFeature extends Error {}
 
 // The slices of xstate's StateNode and action objects the table reads. xstate exposes them on the machine at run time.
 interface NodeLike {
+  id: string
   key: string
   path: string[]
   parent?: NodeLike
@@ -95,6 +107,7 @@ interface NodeLike {
   always?: TransitionLike[]
   after?: unknown[]
   invoke?: unknown[]
+  output?: unknown
 }
 interface TransitionLike {
   target?: NodeLike[]
@@ -163,6 +176,16 @@ function actionStep(machineId: string, action: unknown, implementations: Impleme
   if (typeof implementation !== 'function')
     return unsupported(machineId, `the action "${type}" without an implementation`)
   return { kind: 'command', type, params: paramsOf }
+}
+
+/** An `output` as xstate resolves it: a mapper called with the context and the event, or the value itself. */
+function outputOf(mapper: unknown): OutputOf | undefined {
+  if (mapper === undefined) return undefined
+  if (typeof mapper === 'function') {
+    const fn = mapper as (args: { context: FlowContext; event: FlowEvent }) => unknown
+    return (context, event) => fn({ context, event })
+  }
+  return () => mapper
 }
 
 /** xstate's combinators carry their evaluator in `check`; these are the ones the table reproduces. */
@@ -307,6 +330,8 @@ function build(machine: AnyStateMachine): CompiledMachine {
     states.set(pathKey(node), {
       key: pathKey(node),
       final: node.type === 'final',
+      id: node.id,
+      output: outputOf(node.output),
       tags: new Set(node.tags),
       entry: node.entry.map((action) => actionStep(machine.id, action, implementations)),
       on,
@@ -318,10 +343,12 @@ function build(machine: AnyStateMachine): CompiledMachine {
   return {
     id: machine.id,
     states,
+    output: outputOf(root.output),
     initial: {
       value: first.value,
       context: first.context as FlowContext,
       status: first.status === 'done' ? 'done' : 'active',
+      ...(first.status === 'done' ? { output: first.output } : {}),
     },
   }
 }
@@ -395,7 +422,22 @@ export function stepCompiled(
     }
     transition = state.final ? undefined : firstEnabled(state.always, context, event)
   }
-  return { snapshot: { value: state.key, context, status: state.final ? 'done' : 'active' }, commands }
+  if (!state.final) return { snapshot: { value: state.key, context, status: 'active' }, commands }
+  return {
+    snapshot: { value: state.key, context, status: 'done', output: machineOutput(table, state, context, event) },
+    commands,
+  }
+}
+
+/**
+ * The output of a machine that reached `final`, as xstate computes it: the final state's own `output` (resolved with
+ * the event that led there) is the payload of its done event, and the machine's `output` is resolved with that done
+ * event. A machine without an `output` has none, whatever its final states declare.
+ */
+function machineOutput(table: CompiledMachine, final: CompiledState, context: FlowContext, event: FlowEvent): unknown {
+  if (!table.output) return undefined
+  const done: FlowEvent = { type: `xstate.done.state.${final.id}`, output: final.output?.(context, event) }
+  return table.output(context, done)
 }
 
 /** The tags of a state (e.g. `awaitingBrowser`). */

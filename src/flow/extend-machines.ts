@@ -32,7 +32,10 @@ type MachineGuard = (args: { context: unknown; event: unknown }) => boolean
  */
 const appGuardMarker = Symbol.for('authchart.appGuard')
 
-const configuredByExtensions = new WeakMap<object, WeakMap<object, Record<string, MachineEntry>>>()
+/** A registry of machine entries by id (the built-in one is typed per machine: machines/index.ts). */
+type Registry = Readonly<Record<string, MachineEntry>>
+
+const configuredByExtensions = new WeakMap<object, WeakMap<object, Registry>>()
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -87,10 +90,7 @@ function failClosedGuard(machineId: string, name: string, hook: GuardHook, logge
 }
 
 /** Checks `config.flows` against the registry and returns the hooks per machine. */
-function validateExtensions(
-  registry: Record<string, MachineEntry>,
-  extensions: unknown,
-): Map<string, Record<string, GuardHook>> {
+function validateExtensions(registry: Registry, extensions: unknown): Map<string, Record<string, GuardHook>> {
   if (!isRecord(extensions))
     throw new InvalidFlowExtension('config.flows must be an object keyed by machine id', {
       received: typeof extensions,
@@ -150,30 +150,59 @@ function validateExtensions(
  * @throws InvalidFlowExtension for an unknown machine id, a guard name that is not an extension point of that
  *   machine, or a hook that is not a function
  */
-export function configureMachines(
-  registry: Record<string, MachineEntry>,
+export function configureMachines<R extends Registry>(
+  registry: R,
   extensions: FlowExtensions | undefined,
   logger?: LoggerInstance,
-): Record<string, MachineEntry> {
+): R {
   if (extensions === undefined) return registry
   const cached = configuredByExtensions.get(extensions)?.get(registry)
-  if (cached) return cached
+  if (cached && isSameRegistry(registry, cached)) return cached
 
   const hooks = validateExtensions(registry, extensions)
   let configured = registry
   if (hooks.size > 0) {
     const log = logger ?? createLogger({})
-    configured = { ...registry }
     for (const [machineId, machineHooks] of hooks) {
-      const entry = registry[machineId]
+      if (!isEntryOf(configured, machineId)) continue
       const guards: Record<string, MachineGuard> = {}
       for (const [name, hook] of Object.entries(machineHooks))
         guards[name] = failClosedGuard(machineId, name, hook, log)
-      configured[machineId] = { ...entry, machine: entry.machine.provide({ guards }) }
+      configured = withGuardsAt(configured, machineId, guards)
     }
   }
-  const perRegistry = configuredByExtensions.get(extensions) ?? new WeakMap<object, Record<string, MachineEntry>>()
+  const perRegistry = configuredByExtensions.get(extensions) ?? new WeakMap<object, Registry>()
   perRegistry.set(registry, configured)
   configuredByExtensions.set(extensions, perRegistry)
   return configured
+}
+
+/** Whether `id` names an entry of `registry` (validateExtensions checked every id already). */
+function isEntryOf<R extends Registry>(registry: R, id: string): id is keyof R & string {
+  return Object.hasOwn(registry, id)
+}
+
+/**
+ * Whether a cached registry was configured from `registry` (the cache is keyed by it): the same ids, each entry the
+ * same machine id and version, so it is typed as `registry` is.
+ */
+function isSameRegistry<R extends Registry>(registry: R, cached: Registry): cached is R {
+  return Object.keys(registry).every(
+    (id) => cached[id]?.id === registry[id].id && cached[id]?.version === registry[id].version,
+  )
+}
+
+/** The entry with the app's guards provided; the machine keeps its type (`provide` returns the same machine kind). */
+function withGuards<E extends MachineEntry>(entry: E, guards: Record<string, MachineGuard>): E {
+  return { ...entry, machine: entry.machine.provide({ guards }) }
+}
+
+/** A copy of `registry` whose entry `id` has the app's guards. */
+function withGuardsAt<R extends Registry, K extends keyof R & string>(
+  registry: R,
+  id: K,
+  guards: Record<string, MachineGuard>,
+): R {
+  const entry: R[K] = registry[id]
+  return { ...registry, [id]: withGuards(entry, guards) }
 }

@@ -17,6 +17,7 @@
  * - The app's `onTransition` hook observes; it never steers. A hook that throws is logged once per request and the
  *   flow goes on exactly as it would have without the hook.
  */
+import type { AnyStateMachine, ContextFrom, OutputFrom } from 'xstate'
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import { AuthError, FlowRejected } from '../errors.js'
 import { isDebugEnabled, logRefusal, type LoggerInstance } from '../logger.js'
@@ -29,7 +30,6 @@ import {
   tagsOf,
   type CompiledMachine,
   type CompiledSnapshot,
-  type FlowContext,
   type FlowEvent,
 } from './compiled-machine.js'
 import type { TransitionRecord } from '../types/flow-extensions.js'
@@ -64,9 +64,9 @@ export interface FlowPersistence {
   maxAge: number
 }
 
-export interface RunFlowInput {
+export interface RunFlowInput<M extends AnyStateMachine = AnyStateMachine> {
   /** The configured machine (after the app's extensions). */
-  entry: MachineEntry
+  entry: MachineEntry<M>
   /** The request event; it carries `now` and any random values. */
   event: FlowEvent
   handlers: AnyHandlers
@@ -89,10 +89,17 @@ export interface RunFlowInput {
   traceparent?: string
 }
 
-export interface FlowResult {
+/**
+ * Where a run of machine `M` stands once the request's event is handled. A finished flow answers through `output`
+ * (the machine's `output`, typed by its `setup({ types: { output } })`); `context` is the snapshot, typed by the
+ * machine, which a flow that waits for the browser keeps.
+ */
+export interface FlowResult<M extends AnyStateMachine = AnyStateMachine> {
   value: string
-  context: FlowContext
+  context: ContextFrom<M>
   status: 'active' | 'done'
+  /** The machine's output once it is done; undefined while the flow waits. */
+  output: OutputFrom<M> | undefined
   /** The ref the browser keeps (null once the flow is over, and for flows that are never persisted). */
   ref: string | null
   tags: ReadonlySet<string>
@@ -318,6 +325,9 @@ interface FlowRun {
  * @throws FlowRejected (logged as a refusal) when the stored flow is missing, replayed, expired or foreign, or the
  *   machine does not accept the event; FlowStoreUnavailable when the store cannot be reached
  */
+export function runFlow<M extends AnyStateMachine>(input: RunFlowInput<M>): FlowResult<M> | Promise<FlowResult<M>>
+// The one place a machine's types meet the values the table computed: the table runs the very definition whose
+// types these are, and test/flow/compiled-equivalence.test.ts holds its contexts and outputs equal to xstate's.
 export function runFlow(input: RunFlowInput): FlowResult | Promise<FlowResult> {
   const table = compiledMachineOf(input.entry)
   const metrics = flowMetrics()
@@ -479,6 +489,7 @@ function finish(run: FlowRun): FlowResult | Promise<FlowResult> {
       value: snapshot.value,
       context,
       status: snapshot.status,
+      output: snapshot.output,
       ref,
       tags: tagsOf(table, snapshot.value),
       flowId: run.flowId ?? '',

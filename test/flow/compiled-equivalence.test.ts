@@ -1,13 +1,15 @@
 /**
  * The compiled transition table must behave exactly as xstate interprets the same machine: on every simple path that
  * @xstate/graph generates (with the app guards the path tests use), after every step, for every event of the
- * machine's alphabet, both agree on acceptance, the next state, the context, the commands emitted and the status.
+ * machine's alphabet, both agree on acceptance, the next state, the context, the commands emitted, the status and the
+ * output (what a finished flow hands back to runFlow's caller).
  * The table names a state by its leaf's dotted path (`completingSignIn.issuingSession`), xstate by a state value
  * (`{ completingSignIn: 'issuingSession' }`): the comparison reads xstate's value as that path.
  */
 import {
   assign,
   createMachine,
+  initialTransition,
   transition,
   type AnyMachineSnapshot,
   type AnyStateMachine,
@@ -28,6 +30,7 @@ interface Outcome {
   value?: unknown
   context?: unknown
   status?: string
+  output?: unknown
   commands?: Array<{ type: string; params: unknown }>
 }
 
@@ -41,7 +44,17 @@ function viaXstate(
   const commands = actions
     .filter((a) => !a.type.startsWith('xstate.'))
     .map((a) => ({ type: a.type, params: a.params ?? {} }))
-  return [{ accepted: true, value: leafPath(next), context: next.context, status: next.status, commands }, next]
+  return [
+    {
+      accepted: true,
+      value: leafPath(next),
+      context: next.context,
+      status: next.status,
+      output: next.output,
+      commands,
+    },
+    next,
+  ]
 }
 
 /** The active leaf of a snapshot, as a dotted path (the machines have no parallel states: one leaf). */
@@ -58,6 +71,7 @@ function viaTable(machine: AnyStateMachine, from: CompiledSnapshot, event: Event
       value: step.snapshot.value,
       context: step.snapshot.context,
       status: step.snapshot.status,
+      output: step.snapshot.output,
       commands: step.commands,
     },
     step.snapshot,
@@ -95,11 +109,57 @@ for (const [label, registry] of [
           }
         }
         expect(compared).toBeGreaterThan(paths.length)
+        // Every path ends in a final state: each machine's output was compared on its way out.
+        expect(paths.some((path) => path.steps.at(-1)?.state.output !== undefined)).toBe(true)
         // Generating every simple path of the OAuth machine is the slow part (seconds on a busy 2-core machine).
       }, 180_000)
     }
   })
 }
+
+describe('outputs', () => {
+  // The machine's output reads the done event, whose payload is the final state's own output (resolved with the
+  // event that led there); a machine without an output has none, whatever its final states declare.
+  const withFinalOutputs = createMachine({
+    id: 'outputs',
+    types: {} as { context: { n: number }; events: { type: 'GO' | 'STOP'; by: number } },
+    context: { n: 1 },
+    initial: 'a',
+    output: ({ context, event }) => ({ n: context.n, done: event.type, from: event.output }),
+    states: {
+      a: {
+        on: {
+          GO: { target: 'ended', actions: assign(({ context, event }) => ({ n: context.n + event.by })) },
+          STOP: 'stopped',
+        },
+      },
+      ended: { type: 'final', entry: assign(({ context }) => ({ n: context.n * 10 })), output: ({ event }) => event },
+      stopped: { type: 'final', output: 'fixed' },
+    },
+  })
+  const withoutMachineOutput = createMachine({
+    id: 'finalOnly',
+    initial: 'a',
+    states: { a: { on: { GO: 'ended' } }, ended: { type: 'final', output: { kept: false } } },
+  })
+
+  it.each([
+    [withFinalOutputs, { type: 'GO', by: 2 }],
+    [withFinalOutputs, { type: 'STOP', by: 0 }],
+    [withoutMachineOutput, { type: 'GO' }],
+  ])('%# the table computes the output xstate does', (machine, event) => {
+    const [expected] = viaXstate(machine, initialTransition(machine)[0], event)
+    const [got] = viaTable(machine, compileMachine(machine).initial, event)
+    expect(expected.status).toBe('done')
+    expect(got).toEqual(expected)
+  })
+
+  it('the machine output reads the final state output and the context after its entry actions', () => {
+    const go = { type: 'GO', by: 2 }
+    const [got] = viaTable(withFinalOutputs, compileMachine(withFinalOutputs).initial, go)
+    expect(got.output).toEqual({ n: 30, done: 'xstate.done.state.outputs.ended', from: { type: 'GO', by: 2 } })
+  })
+})
 
 describe('features the table cannot reproduce', () => {
   it.each([

@@ -11,7 +11,7 @@ import type { OAuthEvent } from '../../machines/oauth.js'
 import type { MachineEntry } from '../../machines/machine-entry.js'
 import { configureMachines } from '../../src/flow/extend-machines.js'
 import type { FlowExtensions } from '../../src/types/flow-extensions.js'
-import { runFlow, type EffectHandlers, type ResultEvent } from '../../src/flow/runtime.js'
+import { runFlow, type EffectHandlers, type FlowResult, type ResultEvent } from '../../src/flow/runtime.js'
 import { isOfficeHours, isStaff } from './fixtures/office-hours-guards.js'
 import { MemoryFlowStore } from './memory-flow-store.js'
 
@@ -48,7 +48,13 @@ async function run(
   let last = { value: undefined as unknown, context: {} as Record<string, unknown> }
   for (const event of requests) {
     const now = (event as { now?: number }).now ?? 0
-    const result = await runFlow({ entry, event, handlers: effects, now, persistence: { store, ref, maxAge: 3600 } })
+    const result: FlowResult = await runFlow({
+      entry,
+      event,
+      handlers: effects,
+      now,
+      persistence: { store, ref, maxAge: 3600 },
+    })
     ref = result.ref
     last = result
   }

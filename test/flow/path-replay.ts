@@ -62,7 +62,7 @@ export async function replayPath(entry: MachineEntry, path: FlowPath, flowId: st
     const event = queue.shift()!
     const eventNow: unknown = (event as { now?: unknown }).now
     if (typeof eventNow === 'number') now = eventNow
-    const result = await runFlow({
+    const result: FlowResult = await runFlow({
       entry,
       event: event,
       handlers: effects,

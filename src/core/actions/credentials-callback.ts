@@ -1,5 +1,4 @@
 /** POST /callback/:provider for a credentials provider: one run of the credentials machine. */
-import type { ErrorType } from '../../errors.js'
 import { credentialsEffects } from '../../effects/credentials/credentials-flow.js'
 import type { CredentialsConfig } from '../../types/providers.js'
 import type { ResponseInternal } from '../../types/index.js'
@@ -14,6 +13,7 @@ import { secondFactorInputFor } from '../second-factor.js'
 import { sessionIssuerFor } from '../session-issuer.js'
 import type { EffectEnv } from '../../effects/shared/effect-env.js'
 import type { FlowResult } from '../../flow/runtime.js'
+import type { credentialsMachine } from '../../../machines/credentials.js'
 
 /**
  * A locked-out sign-in: the sign-in page with Auth.js's `CredentialsSignin` and a code, for every account alike. A
@@ -59,7 +59,7 @@ export function credentialsCallbackAction(
     event,
     credentialsEffects(env, provider, sessionIssuerFor(ctx.config), limits.input, secondFactorInputFor(ctx)),
   )
-  const answer = (ran: FlowResult) => {
+  const answer = (ran: FlowResult<typeof credentialsMachine>) => {
     // The password was right (its failures are cleared): the browser is a known device even if the code is still due.
     if (ran.value === 'signedIn' || awaitsSecondFactor(ran)) rememberDevice(ctx, provider.id, limits)
     if (awaitsSecondFactor(ran)) return secondFactorStop(ctx, 'credentials', ran)
@@ -77,14 +77,14 @@ function rememberDevice(ctx: RequestContext, providerId: string, limits: Resolve
   ctx.setCookies.push(deviceCookieFor(ctx, providerId, limits.input.account))
 }
 
-function credentialsAnswer(ctx: RequestContext, env: EffectEnv, final: FlowResult): ResponseInternal {
-  const context = final.context as {
-    error?: ErrorType
-    errorCode?: string
-    retryAfterSeconds?: number
-  }
+function credentialsAnswer(
+  ctx: RequestContext,
+  env: EffectEnv,
+  final: FlowResult<typeof credentialsMachine>,
+): ResponseInternal {
   if (completedSignIn(final)) return signInAnswer(ctx, env, final)
-  if (final.value === 'lockedOut') return lockedOutAnswer(ctx, context.retryAfterSeconds ?? 1)
-  const code = context.error === 'CredentialsSignin' ? (context.errorCode ?? 'credentials') : undefined
-  return errorRedirect(ctx, errorFromType(context.error ?? 'CallbackRouteError'), code)
+  const output = final.output
+  if (final.value === 'lockedOut') return lockedOutAnswer(ctx, output?.retryAfterSeconds ?? 1)
+  const code = output?.error === 'CredentialsSignin' ? (output.errorCode ?? 'credentials') : undefined
+  return errorRedirect(ctx, errorFromType(output?.error ?? 'CallbackRouteError'), code)
 }

@@ -3,7 +3,7 @@
  * request. The request half ends on the verify-request page; the link half shows the confirmation page (GET) or
  * consumes the token and signs in (POST, or GET with `dangerousConsumeOnGet`).
  */
-import { MissingAdapter, UntrustedHost, type ErrorType } from '../../errors.js'
+import { MissingAdapter, UntrustedHost } from '../../errors.js'
 import { emailFlowEffects } from '../../effects/email/email-flow.js'
 import { renderEmailConfirmPage } from '../../pages/email-confirm-page.js'
 import {
@@ -100,13 +100,14 @@ export async function emailSignInAction(ctx: RequestContext, provider: EmailConf
     }),
   )
   const result = await runMachine(ctx, ctx.config.machines.email, event, handlers)
-  const context = result.context as { error?: ErrorType; redirectTo?: string }
+  const output = result.output
   // The link opened in this browser continues this request's trace (only a sent link comes back to continue it).
   if (result.value === 'verificationSent') keepEmailTrace(ctx, provider, 'request', result.traceparent)
   // Over the limit looks exactly like a sent link: the page tells no one which addresses exist or were asked for.
   if (result.value === 'verificationSent' || result.value === 'throttled') return verifyRequestRedirect(ctx, provider)
-  if (result.value === 'redirected') return { redirect: context.redirectTo as string, cookies: ctx.setCookies }
-  return errorRedirect(ctx, errorFromType(context.error ?? 'EmailSignInError'))
+  if (result.value === 'redirected' && output?.redirectTo !== undefined)
+    return { redirect: output.redirectTo, cookies: ctx.setCookies }
+  return errorRedirect(ctx, errorFromType(output?.error ?? 'EmailSignInError'))
 }
 
 function linkValue(ctx: RequestContext, name: string): string | undefined {
@@ -128,7 +129,6 @@ export async function emailCallbackAction(ctx: RequestContext, provider: EmailCo
   const handlers = emailFlowEffects(env, flowInput(ctx, provider, { linkToken, linkIdentifier }))
   const traceparent = emailTraceOf(ctx)
   const result = await runMachine(ctx, ctx.config.machines.email, event, handlers, { traceparent })
-  const context = result.context as { error?: ErrorType; redirectTo?: string }
   if (result.value === 'awaitingConfirmation') {
     // The POST continues the sign-in's trace: the one the browser brought, else the one this page began.
     if (result.traceparent !== traceparent) keepEmailTrace(ctx, provider, 'confirmation', result.traceparent)
@@ -160,5 +160,5 @@ export async function emailCallbackAction(ctx: RequestContext, provider: EmailCo
   clearEmailTrace(ctx)
   if (awaitsSecondFactor(result)) return secondFactorStop(ctx, 'email', result)
   if (completedSignIn(result)) return signInAnswer(ctx, env, result)
-  return errorRedirect(ctx, errorFromType(context.error ?? 'Verification'))
+  return errorRedirect(ctx, errorFromType(result.output?.error ?? 'Verification'))
 }

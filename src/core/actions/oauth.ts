@@ -3,7 +3,7 @@
  * OAuth machine. In-flight values (state, nonce, PKCE verifier, callback URL) live in ONE flow cookie (or, with a
  * server-side flow store, behind the random id that cookie carries).
  */
-import { FlowRejected, type ErrorType } from '../../errors.js'
+import { FlowRejected } from '../../errors.js'
 import { oauthFlowEffects, profileIsTheUser } from '../../effects/oauth/oauth-flow.js'
 import { oauthRedirectUri, redirectProxyCallbackUrl } from '../../providers-internal/normalize-oauth.js'
 import type { OAuthConfig, OAuthConfigInternal } from '../../types/providers.js'
@@ -89,7 +89,7 @@ export async function oauthSignInAction(ctx: RequestContext, configured: OAuthCo
     ctx.setCookies.push({ name: ctx.cookies.flow.name, value: result.ref, options: flowCookieOptions(ctx, provider) })
     return { redirect: env.outcome.authorizationUrl, cookies: ctx.setCookies }
   }
-  const error = (result.context as { error?: ErrorType }).error ?? 'OAuthSignInError'
+  const error = result.output?.error ?? 'OAuthSignInError'
   return errorRedirect(ctx, errorFromType(error))
 }
 
@@ -161,6 +161,6 @@ export async function oauthCallbackAction(ctx: RequestContext, configured: OAuth
   }
   if (awaitsSecondFactor(result)) return secondFactorStop(ctx, 'oauth', result)
   if (completedSignIn(result)) return signInAnswer(ctx, env, result)
-  const error = (result.context as { error?: ErrorType }).error
+  const error = result.output?.error
   return errorRedirect(ctx, errorFromType(error ?? 'OAuthCallbackError'))
 }

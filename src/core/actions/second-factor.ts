@@ -4,7 +4,7 @@
  * completion's handlers, so the machine counts the attempt, checks the answer and issues the session. A client that
  * sends `Accept: application/json` (an app with its own UI) gets JSON (docs/second-factors.md, "The challenge").
  */
-import { FlowRejected, type ErrorType } from '../../errors.js'
+import { FlowRejected } from '../../errors.js'
 import { secondFactorHandlers, type SecondFactorSubject } from '../../effects/shared/second-factor.js'
 import { emitAppEvent } from '../../effects/shared/app-events.js'
 import type { FlowAccount, FlowUser, SecondFactorKind } from '../../../machines/sign-in-completion.js'
@@ -21,11 +21,27 @@ import { pageHeaders, pageLocaleOf } from '../page-locale.js'
 import { secondFactorInputFor } from '../second-factor.js'
 import { sessionIssuerFor } from '../session-issuer.js'
 import { ensureCsrfToken } from './read-only.js'
-import { awaitsSecondFactor, completedSignIn, signInAnswer } from './sign-in-answer.js'
-import { compiledMachineOf, fromFlowRecord, type FlowResult } from '../../flow/runtime.js'
+import {
+  awaitsSecondFactor,
+  completedSignIn,
+  signInAnswer,
+  type SignInMachine,
+  type SignInResult,
+} from './sign-in-answer.js'
+import type { SignInMachineId } from '../../../machines/index.js'
+import { compiledMachineOf, fromFlowRecord } from '../../flow/runtime.js'
 
 /** The machines that compose the completion, and so may stop at the challenge. */
-const signInMachines: ReadonlySet<string> = new Set(['credentials', 'email', 'oauth', 'webauthn'])
+const signInMachines: Readonly<Record<SignInMachineId, true>> = {
+  credentials: true,
+  email: true,
+  oauth: true,
+  webauthn: true,
+}
+
+function isSignInMachine(id: string): id is SignInMachineId {
+  return Object.hasOwn(signInMachines, id)
+}
 
 const jsonHeaders = { 'content-type': 'application/json', 'cache-control': 'no-store' }
 
@@ -38,13 +54,13 @@ function json(ctx: RequestContext, status: number, body: Record<string, unknown>
 }
 
 /** The stopped sign-in the cookie names: its machine and its stored flow's ref. */
-function stoppedSignIn(ctx: RequestContext): { machineId: string; ref: string } | undefined {
+function stoppedSignIn(ctx: RequestContext): { machineId: SignInMachineId; ref: string } | undefined {
   const value = ctx.req.cookies.get(ctx.cookies.secondFactor.name)
   if (!value) return undefined
   const at = value.indexOf(':')
   const machineId = value.slice(0, at)
   const ref = value.slice(at + 1)
-  return at > 0 && ref !== '' && signInMachines.has(machineId) ? { machineId, ref } : undefined
+  return at > 0 && ref !== '' && isSignInMachine(machineId) ? { machineId, ref } : undefined
 }
 
 function clearCookie(ctx: RequestContext): void {
@@ -184,9 +200,9 @@ export async function secondFactorAction(ctx: RequestContext): Promise<ResponseI
     },
   }
   const event = { type: 'SECOND_FACTOR_SUBMITTED', csrfVerified: ctx.csrfVerified, now: ctx.now }
-  let result: FlowResult
+  let result: SignInResult
   try {
-    result = await runMachine(ctx, ctx.config.machines[stopped.machineId], event, handlers, {
+    result = await runMachine<SignInMachine>(ctx, ctx.config.machines[stopped.machineId], event, handlers, {
       persistence: { store: ctx.config.flowStore, ref: stopped.ref, maxAge: flowMaxAge },
     })
   } catch (error) {
@@ -208,7 +224,7 @@ export async function secondFactorAction(ctx: RequestContext): Promise<ResponseI
     const answer = signInAnswer(ctx, env, result)
     return wantsJson(ctx) ? json(ctx, 200, { url: answer.redirect }) : answer
   }
-  const error = (result.context as { error?: ErrorType }).error ?? 'AccessDenied'
+  const error = result.output?.error ?? 'AccessDenied'
   if (wantsJson(ctx)) return json(ctx, 403, { error, message: 'The second-factor challenge ended' })
   return errorRedirect(ctx, errorFromType(error))
 }

@@ -15,6 +15,7 @@ import type { RequestContext } from '../context.js'
 import { errorFromType, errorRedirect } from '../error-response.js'
 import { applySessionOutcome, effectEnv, runMachine } from '../effect-outcome.js'
 import type { FlowResult } from '../../flow/runtime.js'
+import type { sessionMachine } from '../../../machines/session.js'
 import { privateNoStoreHeaders } from '../response.js'
 
 /** The OIDC providers a sign-out also ends the session at (`endSessionAtProvider`), by id. */
@@ -47,13 +48,12 @@ interface SessionRunResult {
   providerLogoutUrl?: string
 }
 
-function sessionRunResult(final: FlowResult): SessionRunResult {
-  const context = final.context as { error?: ErrorType; redirectTo?: string; providerLogoutUrl?: string }
+function sessionRunResult(final: FlowResult<typeof sessionMachine>): SessionRunResult {
   return {
     state: final.value,
-    error: context.error,
-    redirectTo: context.redirectTo,
-    providerLogoutUrl: context.providerLogoutUrl,
+    error: final.output?.error,
+    redirectTo: final.output?.redirectTo,
+    providerLogoutUrl: final.output?.providerLogoutUrl,
   }
 }
 

@@ -5,22 +5,21 @@
  */
 import type { EffectEnv } from '../../effects/shared/effect-env.js'
 import { toFlowRecord, type FlowResult } from '../../flow/runtime.js'
+import type { MachineRegistry, SignInMachineId } from '../../../machines/index.js'
 import { flowMaxAge } from '../cookie-set.js'
 import type { ResponseInternal } from '../../types/index.js'
 import type { RequestContext } from '../context.js'
 import { applySessionOutcome } from '../effect-outcome.js'
 import { actionUrl } from '../context.js'
 
-/** What the completion leaves in a sign-in machine's context. */
-interface CompletionContext {
-  redirectTo?: string
-  isNewUser?: boolean
-  callbackUrl?: string
-  secondFactorEnrolmentRequired?: boolean
-}
+/** A run of one of the sign-in machines: each ends with the completion's output (machines/sign-in-completion.ts). */
+export type SignInResult = FlowResult<SignInMachine>
+
+/** Any of the sign-in machines (credentials, e-mail, OAuth, passkey). */
+export type SignInMachine = MachineRegistry[SignInMachineId]['machine']
 
 /** Whether the sign-in stopped at the second-factor challenge (its flow is stored; `ref` names it). */
-export function awaitsSecondFactor(result: FlowResult): boolean {
+export function awaitsSecondFactor(result: SignInResult): boolean {
   return result.status === 'active' && result.value.endsWith('.awaitingSecondFactor')
 }
 
@@ -30,8 +29,8 @@ export function awaitsSecondFactor(result: FlowResult): boolean {
  */
 export async function secondFactorStop(
   ctx: RequestContext,
-  machineId: string,
-  result: FlowResult,
+  machineId: SignInMachineId,
+  result: SignInResult,
 ): Promise<ResponseInternal> {
   // A flow that began in this request (credentials, an e-mail link, a passkey) was run without a store: it is kept
   // now, the way the runtime keeps every waiting flow. A resumed one (OAuth's callback) was kept by the runtime.
@@ -40,7 +39,7 @@ export async function secondFactorStop(
     result.ref ??
     (await ctx.config.flowStore.save(
       toFlowRecord(
-        { value: result.value, context: result.context, status: 'active' },
+        { value: result.value, context: { ...result.context }, status: 'active' },
         machineId,
         entry.version,
         ctx.now + flowMaxAge,
@@ -53,13 +52,13 @@ export async function secondFactorStop(
 }
 
 /** Whether the flow ended in one of the completion's two answers that are not a refusal. */
-export function completedSignIn(result: FlowResult): boolean {
+export function completedSignIn(result: SignInResult): boolean {
   return result.value === 'signedIn' || result.value === 'redirected'
 }
 
 /** The redirect (with the session cookie, when one was issued) for a flow that `completedSignIn`. */
-export function signInAnswer(ctx: RequestContext, env: EffectEnv, result: FlowResult): ResponseInternal {
-  const context = result.context as CompletionContext
+export function signInAnswer(ctx: RequestContext, env: EffectEnv, result: SignInResult): ResponseInternal {
+  const context = result.output ?? {}
   applySessionOutcome(ctx, env.outcome)
   // The policy wants a factor the user has not enrolled: signed in, and sent to enrol one before going on.
   if (result.value === 'signedIn' && context.secondFactorEnrolmentRequired === true) {

@@ -108,14 +108,14 @@ export async function webAuthnOptionsAction(ctx: RequestContext): Promise<Respon
     flowId,
     persistence: { store: ctx.config.flowStore, ref: null, maxAge: flowMaxAge },
   })
-  const context = result.context as { action?: string; error?: ErrorType }
   if (result.status === 'active' && result.ref && sink.options) {
     ctx.setCookies.push({ name: ctx.cookies.flow.name, value: result.ref, options: ctx.cookies.flow.options })
-    return json(200, { action: context.action, options: sink.options }, ctx)
+    // The flow waits for the browser's response: the action it decided is in the snapshot it keeps.
+    return json(200, { action: result.context.action, options: sink.options }, ctx)
   }
   return json(
     400,
-    { error: context.error ?? 'WebAuthnVerificationError', message: 'No passkey options for this request' },
+    { error: result.output?.error ?? 'WebAuthnVerificationError', message: 'No passkey options for this request' },
     ctx,
   )
 }
@@ -157,5 +157,5 @@ export async function webAuthnCallbackAction(ctx: RequestContext, provider: WebA
   }
   if (awaitsSecondFactor(result)) return secondFactorStop(ctx, 'webauthn', result)
   if (completedSignIn(result)) return signInAnswer(ctx, env, result)
-  return refused(ctx, (result.context as { error?: ErrorType }).error ?? 'WebAuthnVerificationError')
+  return refused(ctx, result.output?.error ?? 'WebAuthnVerificationError')
 }

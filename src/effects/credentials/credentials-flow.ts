@@ -42,7 +42,7 @@ export function credentialsEffects(
   issueSession: SessionIssuer = issueJwtSession,
   limits: FailureLimitsInput,
   secondFactor: SecondFactorInput,
-): CredentialsHandlers {
+) {
   const { config } = env
   const { csrfToken: _csrf, callbackUrl: _callback, ...credentials } = env.body ?? {}
   let user: User | null = null
@@ -120,5 +120,5 @@ export function credentialsEffects(
       const pending = emitAppEvent(env, 'signIn', { user: user as User, account })
       return pending ? pending.then(() => ({ type: 'SIGNIN_ANNOUNCED' }) as const) : { type: 'SIGNIN_ANNOUNCED' }
     },
-  }
+  } satisfies CredentialsHandlers
 }

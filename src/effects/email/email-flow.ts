@@ -62,7 +62,7 @@ function flowUser(user: User | AdapterUser): FlowUser {
 }
 
 /** Builds the handlers for one request of an e-mail sign-in. */
-export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHandlers {
+export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput) {
   const { config } = env
   const { provider, adapter } = input
   let token: string | undefined
@@ -277,5 +277,5 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput): EmailHa
       })
       return { type: 'SIGNIN_ANNOUNCED' }
     },
-  }
+  } satisfies EmailHandlers
 }

@@ -101,7 +101,7 @@ export interface OAuthFlowInput {
 }
 
 /** Builds the handlers for one OAuth request. */
-export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): OAuthHandlers {
+export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput) {
   const { config } = env
   const { provider } = input
   const subject: SignInSubject = { user: {}, account: null }
@@ -183,5 +183,5 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput): OAuthHa
       })
       return { type: 'SIGNIN_ANNOUNCED' }
     },
-  }
+  } satisfies OAuthHandlers
 }

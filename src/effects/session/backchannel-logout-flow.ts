@@ -39,7 +39,7 @@ export interface BackchannelLogoutInput {
 }
 
 /** Builds the handlers for one request. */
-export function backchannelLogoutEffects(env: EffectEnv, input: BackchannelLogoutInput): BackchannelLogoutHandlers {
+export function backchannelLogoutEffects(env: EffectEnv, input: BackchannelLogoutInput) {
   let subject: LogoutSubject | undefined
 
   /** What a command needs; missing only if the machine ran a command before its checks passed, which is a bug. */
@@ -118,5 +118,5 @@ export function backchannelLogoutEffects(env: EffectEnv, input: BackchannelLogou
         { store, subject: verified },
       )
     },
-  }
+  } satisfies BackchannelLogoutHandlers
 }

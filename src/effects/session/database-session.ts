@@ -39,7 +39,7 @@ export function databaseSessionEffects(
   adapter: WrappedAdapter,
   sessionToken: string | undefined,
   logout?: SessionLogoutInput,
-): SessionHandlers {
+) {
   const { config, outcome } = env
   // The session row does not say which provider the user came from: the sign-out request names it (`provider`).
   // The ID token comes from the user's account row of that provider, when the adapter can list accounts.
@@ -180,7 +180,7 @@ export function databaseSessionEffects(
         return { type: 'SIGNOUT_FAILED' }
       }
     },
-  }
+  } satisfies SessionHandlers
 }
 
 /** Creates a database session for a signed-in user; answers SESSION_ISSUED. */

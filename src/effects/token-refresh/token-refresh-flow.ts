@@ -43,11 +43,7 @@ export interface HandedToken {
 }
 
 /** Builds the handlers for one request; `handed` receives the token to give the app. */
-export function tokenRefreshEffects(
-  env: EffectEnv,
-  input: TokenRefreshInput,
-  handed: HandedToken,
-): TokenRefreshHandlers {
+export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput, handed: HandedToken) {
   const { config } = env
   const { provider, settings, store } = input
   let tokens: ProviderTokens = {}
@@ -132,5 +128,5 @@ export function tokenRefreshEffects(
       }
       return { type: 'SESSION_ENDED' }
     },
-  }
+  } satisfies TokenRefreshHandlers
 }

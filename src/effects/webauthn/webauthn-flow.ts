@@ -86,7 +86,7 @@ function reason(error: unknown): string {
 }
 
 /** Builds the handlers for one WebAuthn request (options or callback). */
-export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): WebAuthnHandlers {
+export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput) {
   const { provider, adapter, relyingParty, sink } = input
   const log = env.config.logger
   let registration:
@@ -329,5 +329,5 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput): Web
       await emitAppEvent(env, 'signIn', { user: user as User, account, isNewUser })
       return { type: 'SIGNIN_ANNOUNCED' }
     },
-  }
+  } satisfies WebAuthnHandlers
 }
