@@ -9,11 +9,12 @@
  *   do); the page's POST consumes the token → the user is found → `signIn` → the user is saved with
  *   `emailVerified` → the session. `consumeOnGet` restores Auth.js's behaviour of consuming on the GET itself.
  */
-import { assign, setup } from 'xstate'
+import { and, assign, not, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
 import type { RefusalCheck } from '../src/types/refusals.js'
 import {
   isCsrfVerified,
+  isSignedInAsFoundUser,
   isSingleMailAddress,
   isUnprovenPasskeyAccount,
   isVerificationTokenExpired,
@@ -98,8 +99,10 @@ export type EmailEvent =
   | {
       type: 'USER_FOUND'
       user: FlowUser
-      /** The user holds a passkey, has not proven this address, and is not the one signed in here. */
+      /** The user holds a passkey and has not proven this address. */
       unprovenPasskeyAccount?: boolean
+      /** The user of the session this browser already has, reported with `unprovenPasskeyAccount`. */
+      signedInUserId?: string
     }
   | { type: 'USER_NOT_FOUND' }
   | { type: 'USER_LOOKUP_FAILED' }
@@ -446,9 +449,10 @@ export const emailMachine = setup({
       on: {
         USER_FOUND: [
           // A passkey account made for this address by someone who never proved it: the mailbox owner must not land
-          // in it (src/effects/webauthn/unproven-passkey-account.ts).
+          // in it (src/effects/webauthn/unproven-passkey-account.ts). From its own session the person holds both the
+          // passkey and the mailbox, and this sign-in verifies the address.
           {
-            guard: isUnprovenPasskeyAccount,
+            guard: and([isUnprovenPasskeyAccount, not(isSignedInAsFoundUser)]),
             target: 'failed',
             actions: { type: 'fail', params: { error: 'OAuthAccountNotLinked', check: 'unverified-passkey-account' } },
           },

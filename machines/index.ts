@@ -24,7 +24,7 @@ export { machineConventions } from './machine-entry.js'
 
 export const oauthEntry: MachineEntry<typeof oauthMachine> = {
   id: 'oauth',
-  version: 6,
+  version: 7,
   machine: oauthMachine,
   extensionPoints: ['allowSignIn', 'allowUserCreation', 'allowAccountLinking'],
 }

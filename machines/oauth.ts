@@ -1,7 +1,8 @@
 /**
  * The OAuth 2 / OpenID Connect authorization-code flow. It spans two requests: POST /signin/:provider builds the
  * authorization URL and waits (persisted in the flow store), GET or POST /callback/:provider resumes it, checks the
- * callback, exchanges the code, and signs the user in. Every way it can fail is a named transition.
+ * callback in its steps (authorization response, code exchange with the ID token, profile) and signs the user in.
+ * Every way it can fail is a named transition.
  */
 import { and, assign, not, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
@@ -66,15 +67,17 @@ export type OAuthEvent =
   | { type: 'AUTHORIZATION_URL_BUILT' }
   | { type: 'AUTHORIZATION_URL_FAILED' }
   | { type: 'CALLBACK_RECEIVED'; providerId: string; state?: string; now: number; dangerousEmailLinking: boolean }
-  | { type: 'CALLBACK_VALIDATED'; user: FlowUser }
+  | { type: 'AUTHORIZATION_RESPONSE_ACCEPTED' }
   | { type: 'PROVIDER_DENIED' }
-  | { type: 'AUTHORIZATION_RESPONSE_REJECTED'; check?: RefusalCheck; reason?: string }
+  | { type: 'PROVIDER_UNREACHABLE' }
+  | { type: 'AUTHORIZATION_RESPONSE_REFUSED'; check?: RefusalCheck; reason?: string }
+  | { type: 'CODE_EXCHANGED' }
   | { type: 'PKCE_FAILED'; check?: RefusalCheck; reason?: string }
-  | { type: 'TOKEN_REQUEST_FAILED' }
-  | { type: 'ID_TOKEN_REJECTED'; check?: RefusalCheck; reason?: string }
-  | { type: 'NONCE_MISMATCHED'; check?: RefusalCheck; reason?: string }
+  | { type: 'TOKEN_EXCHANGE_FAILED' }
+  | { type: 'ID_TOKEN_REFUSED'; check?: RefusalCheck; reason?: string }
+  | { type: 'PROFILE_FETCHED'; user: FlowUser }
   | { type: 'USERINFO_FAILED' }
-  | { type: 'USERINFO_REJECTED'; check?: RefusalCheck; reason?: string }
+  | { type: 'USERINFO_REFUSED'; check?: RefusalCheck; reason?: string }
   | { type: 'PROFILE_REJECTED' }
   | { type: 'ACCOUNT_FOUND'; ownerId: string; signedInUserId?: string }
   | { type: 'SIGNED_IN_USER_FOUND' }
@@ -94,6 +97,10 @@ export type OAuthEvent =
 const providerOf = ({ context }: { context: OAuthContext }) => ({ providerId: context.providerId ?? '' })
 
 const callbackError = { type: 'fail', params: { error: 'OAuthCallbackError' } } as const
+/** A callback step that failed (Auth.js answers all of them `OAuthCallbackError`). */
+const callbackFailed = { target: 'failed', actions: callbackError } as const
+/** A callback step that refused: the same error, and the check that refused kept for the refusal log. */
+const callbackRefused = { target: 'failed', actions: ['noteRefusal', callbackError] } as const
 
 type CallbackChecks = { providerId: string; state?: string; nonce?: string; codeVerifier?: string }
 
@@ -101,7 +108,9 @@ type CallbackChecks = { providerId: string; state?: string; nonce?: string; code
 const commands = {
   ...completionCommands,
   buildAuthorizationUrl: command<CallbackChecks>(),
-  handleCallback: command<CallbackChecks>(),
+  checkAuthorizationResponse: command<CallbackChecks>(),
+  exchangeCode: command<{ providerId: string }>(),
+  fetchProfile: command<{ providerId: string }>(),
   resolveUser: command<{ providerId: string }>(),
   createUser: command<{ providerId: string }>(),
   linkAccount: command<{ providerId: string }>(),
@@ -114,18 +123,14 @@ export type OAuthCommand = CommandsOf<typeof commands>
 export const oauthContract = {
   ...completionContract,
   buildAuthorizationUrl: ['AUTHORIZATION_URL_BUILT', 'AUTHORIZATION_URL_FAILED'],
-  handleCallback: [
-    'CALLBACK_VALIDATED',
+  checkAuthorizationResponse: [
+    'AUTHORIZATION_RESPONSE_ACCEPTED',
     'PROVIDER_DENIED',
-    'AUTHORIZATION_RESPONSE_REJECTED',
-    'PKCE_FAILED',
-    'TOKEN_REQUEST_FAILED',
-    'ID_TOKEN_REJECTED',
-    'NONCE_MISMATCHED',
-    'USERINFO_FAILED',
-    'USERINFO_REJECTED',
-    'PROFILE_REJECTED',
+    'PROVIDER_UNREACHABLE',
+    'AUTHORIZATION_RESPONSE_REFUSED',
   ],
+  exchangeCode: ['CODE_EXCHANGED', 'PKCE_FAILED', 'TOKEN_EXCHANGE_FAILED', 'ID_TOKEN_REFUSED'],
+  fetchProfile: ['PROFILE_FETCHED', 'ID_TOKEN_REFUSED', 'USERINFO_FAILED', 'USERINFO_REFUSED', 'PROFILE_REJECTED'],
   resolveUser: ['ACCOUNT_FOUND', 'SIGNED_IN_USER_FOUND', 'EMAIL_MATCHED', 'USER_NOT_FOUND'],
   createUser: ['USER_CREATED', 'USER_CREATE_FAILED'],
   linkAccount: ['ACCOUNT_LINKED', 'ACCOUNT_LINK_FAILED'],
@@ -361,15 +366,15 @@ export const oauthMachine = setup({
     checkingState: {
       description: 'The state returned by the provider must be the one this browser was sent with.',
       always: [
-        { guard: hasMatchingState, target: 'exchangingCode' },
+        { guard: hasMatchingState, target: 'checkingAuthorizationResponse' },
         { target: 'failed', actions: { type: 'fail', params: { error: 'OAuthCallbackError', check: 'state' } } },
       ],
     },
-    exchangingCode: {
+    checkingAuthorizationResponse: {
       description:
-        'Authorization response checked (iss, error), code exchanged with the PKCE verifier, ID token and userinfo validated, profile mapped.',
+        "The authorization response: the flow's state, nonce and PKCE values, the provider's metadata, the callback's iss, state, error and code.",
       entry: {
-        type: 'handleCallback',
+        type: 'checkAuthorizationResponse',
         params: ({ context }) => ({
           providerId: context.providerId ?? '',
           state: context.state,
@@ -378,23 +383,36 @@ export const oauthMachine = setup({
         }),
       },
       on: {
-        CALLBACK_VALIDATED: {
-          target: completionState,
-          actions: assign(({ event }) => ({
-            user: event.user,
-            state: undefined,
-            nonce: undefined,
-            codeVerifier: undefined,
-          })),
+        // From here on the values live only in this request's handlers (the verifier is a secret).
+        AUTHORIZATION_RESPONSE_ACCEPTED: {
+          target: 'exchangingCode',
+          actions: assign({ state: undefined, nonce: undefined, codeVerifier: undefined }),
         },
-        PROVIDER_DENIED: { target: 'failed', actions: callbackError },
-        AUTHORIZATION_RESPONSE_REJECTED: { target: 'failed', actions: ['noteRefusal', callbackError] },
-        PKCE_FAILED: { target: 'failed', actions: ['noteRefusal', callbackError] },
-        TOKEN_REQUEST_FAILED: { target: 'failed', actions: callbackError },
-        ID_TOKEN_REJECTED: { target: 'failed', actions: ['noteRefusal', callbackError] },
-        NONCE_MISMATCHED: { target: 'failed', actions: ['noteRefusal', callbackError] },
-        USERINFO_FAILED: { target: 'failed', actions: callbackError },
-        USERINFO_REJECTED: { target: 'failed', actions: ['noteRefusal', callbackError] },
+        PROVIDER_DENIED: callbackFailed,
+        PROVIDER_UNREACHABLE: callbackFailed,
+        AUTHORIZATION_RESPONSE_REFUSED: callbackRefused,
+      },
+    },
+    exchangingCode: {
+      description:
+        'The code exchanged at the token endpoint with the PKCE verifier; the token response and its ID token (OIDC) checked as they arrive.',
+      entry: { type: 'exchangeCode', params: providerOf },
+      on: {
+        CODE_EXCHANGED: { target: 'fetchingProfile' },
+        PKCE_FAILED: callbackRefused,
+        TOKEN_EXCHANGE_FAILED: callbackFailed,
+        ID_TOKEN_REFUSED: callbackRefused,
+      },
+    },
+    fetchingProfile: {
+      description:
+        "The profile from the verified ID token or the userinfo endpoint, mapped by the provider's profile().",
+      entry: { type: 'fetchProfile', params: providerOf },
+      on: {
+        PROFILE_FETCHED: { target: completionState, actions: assign(({ event }) => ({ user: event.user })) },
+        ID_TOKEN_REFUSED: callbackRefused,
+        USERINFO_FAILED: callbackFailed,
+        USERINFO_REFUSED: callbackRefused,
         PROFILE_REJECTED: { target: 'failed', actions: { type: 'fail', params: { error: 'OAuthProfileParseError' } } },
       },
     },

@@ -66,7 +66,8 @@ function activeTracer(otel: OtelApi): Tracer | undefined {
 }
 
 /** What a command does, for the OpenTelemetry semantic conventions of its span. */
-const outboundHttp = new Set(['handleCallback', 'refreshTokens', 'verifyLogoutToken'])
+// The token requests (the OAuth callback's other steps fetch only now and then: cold discovery, userinfo).
+const outboundHttp = new Set(['exchangeCode', 'refreshTokens', 'verifyLogoutToken'])
 const mailSends = new Set(['sendVerificationRequest'])
 const adapterCalls = new Set([
   'createUser',

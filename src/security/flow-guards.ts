@@ -144,11 +144,18 @@ export function isRegistrationForCurrentSession({ context, event }: { context: o
 }
 
 /**
- * The user found by the sign-in's address holds a passkey and has never proven that address, and this browser is not
- * signed in as that user: landing there would hand the mailbox owner's sign-in to whoever made the passkey.
+ * The user found by the sign-in's address holds a passkey and has never proven that address: landing there (unless
+ * signed in as that user) would hand the mailbox owner's sign-in to whoever made the passkey.
  */
 export function isUnprovenPasskeyAccount({ event }: { event: object }): boolean {
   return 'unprovenPasskeyAccount' in event && event.unprovenPasskeyAccount === true
+}
+
+/** The user a sign-in found by address is the one this browser is already signed in as. */
+export function isSignedInAsFoundUser({ event }: { event: object }): boolean {
+  const found = 'user' in event && typeof event.user === 'object' && event.user !== null ? event.user : undefined
+  const id = found && 'id' in found ? found.id : undefined
+  return 'signedInUserId' in event && typeof id === 'string' && event.signedInUserId === id
 }
 
 /** A credentials sign-in for a locked-out account or client is refused before `authorize` runs. */

@@ -280,10 +280,18 @@ describe('the demo in Chromium, with no network beyond loopback', () => {
       await expect
         .poll(async () => (await liveMarks(live)).oauth)
         .toEqual({
-          visited: expect.arrayContaining(['idle', 'awaitingCallback', 'checkingState', 'exchangingCode', 'signedIn']),
+          visited: expect.arrayContaining([
+            'idle',
+            'awaitingCallback',
+            'checkingState',
+            'checkingAuthorizationResponse',
+            'exchangingCode',
+            'signedIn',
+          ]),
           taken: expect.arrayContaining([
             'awaitingCallback->checkingState',
-            'checkingState->exchangingCode',
+            'checkingState->checkingAuthorizationResponse',
+            'checkingAuthorizationResponse->exchangingCode',
             'completingSignIn.announcingSignIn->signedIn',
           ]),
         })

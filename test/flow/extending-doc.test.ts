@@ -112,7 +112,9 @@ function oauthSignIn(
   return run(machines.oauth, requests, {
     runRedirectCallback: { type: 'REDIRECT_RESOLVED', url: 'http://localhost:3000/' },
     buildAuthorizationUrl: { type: 'AUTHORIZATION_URL_BUILT' },
-    handleCallback: { type: 'CALLBACK_VALIDATED', user: { id: 'gh-1', email } },
+    checkAuthorizationResponse: { type: 'AUTHORIZATION_RESPONSE_ACCEPTED' },
+    exchangeCode: { type: 'CODE_EXCHANGED' },
+    fetchProfile: { type: 'PROFILE_FETCHED', user: { id: 'gh-1', email } },
     runSignInCallback: { type: 'SIGNIN_ALLOWED' },
     resolveUser: { type: resolved },
     createUser: { type: 'USER_CREATED' },

@@ -167,10 +167,10 @@ describe('flow traces', () => {
     }
     expect(states.at(-1)?.attributes['authchart.state']).toBe('signedIn')
     // The provider fetch of the callback is a client span under its state.
-    const exchange = spans.find((s) => s.name === 'handleCallback')
+    const exchange = spans.find((s) => s.name === 'exchangeCode')
     expect(exchange?.attributes['http.request.method']).toBe('POST')
     const exchangeState = states.find((s) => s.spanContext().spanId === exchange?.parentSpanContext?.spanId)
-    expect(exchangeState?.attributes['authchart.command']).toBe('handleCallback')
+    expect(exchangeState?.attributes['authchart.command']).toBe('exchangeCode')
     expect(requests.every((s) => s.status.code !== SpanStatusCode.ERROR)).toBe(true)
 
     expectNoSecret(spans, [

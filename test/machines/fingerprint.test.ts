@@ -22,7 +22,7 @@ const pinned: Record<string, { version: number; fingerprint: string }> = {
   backchannelLogout: { version: 1, fingerprint: 'y8J_o2n4OqbC' },
   credentials: { version: 5, fingerprint: 'a2vfCpXgH1_K' },
   email: { version: 4, fingerprint: 'YuaOvw1qIeLM' },
-  oauth: { version: 6, fingerprint: 'FQ7zQLPz3QLI' },
+  oauth: { version: 7, fingerprint: 'wodx9lBPXtfU' },
   session: { version: 4, fingerprint: 'wgceGbfMKAb0' },
   tokenRefresh: { version: 1, fingerprint: 'RYSTen21BUvZ' },
   webauthn: { version: 4, fingerprint: 'jCek-AJvEZ_2' },

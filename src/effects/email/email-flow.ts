@@ -226,13 +226,15 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput) {
       try {
         const found = await adapter.getUserByEmail(identifier)
         if (!found) return { type: 'USER_NOT_FOUND' }
-        // A passkey account nobody proved this address for is entered only from its own session: there the person
-        // holds both the passkey and the mailbox, and this sign-in verifies the address.
+        user = found
+        // The facts the machine decides on (machines/email.ts): a passkey account nobody proved this address for,
+        // and who is signed in here.
         if (input.isUnprovenPasskeyAccount && (await input.isUnprovenPasskeyAccount(found))) {
           const current = input.signedInUserId ? await input.signedInUserId() : null
-          if (current !== found.id) return { type: 'USER_FOUND', user: flowUser(found), unprovenPasskeyAccount: true }
+          return current
+            ? { type: 'USER_FOUND', user: flowUser(found), unprovenPasskeyAccount: true, signedInUserId: current }
+            : { type: 'USER_FOUND', user: flowUser(found), unprovenPasskeyAccount: true }
         }
-        user = found
         return { type: 'USER_FOUND', user: flowUser(found) }
       } catch {
         // Logged by the adapter wrapper.

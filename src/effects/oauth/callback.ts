@@ -175,7 +175,91 @@ async function exchangeCode(
 }
 
 /**
- * Completes an OAuth 2 / OIDC sign-in from the provider's callback.
+ * What the authorization response step hands to the later steps of one callback. It holds the PKCE verifier and
+ * lives only in the request that handles the callback (the flow handlers' closure), never in a flow snapshot.
+ */
+export interface CheckedAuthorizationResponse {
+  providerClient: ProviderClient
+  /** The callback's parameters after the RFC 9207 / RFC 6749 §4.1.2 checks. */
+  params: URLSearchParams
+  expectedState?: string
+  codeVerifier?: string
+  /** The code exchange's expectations; the token endpoint guard adds the verified ID token claims. */
+  exchange: CodeExchange
+}
+
+/** What the code exchange step hands on: the checked response and the tokens (secrets: per request only). */
+export interface ExchangedCode extends CheckedAuthorizationResponse {
+  tokens: TokenSet
+}
+
+/**
+ * Step 1, the authorization response: the values the flow kept for the provider's checks (state, nonce, PKCE), the
+ * provider's metadata, and the callback's `iss`, `state`, `error` and `code` parameters.
+ * @throws OAuthCallbackError with `cause.check` `state`, `nonce`, `pkce` (a value the flow lost), `iss`,
+ *   `provider_error`, `code`, or `discovery`, `timeout`, `endpoint` (the provider could not be resolved)
+ */
+export async function checkCallbackResponse(
+  provider: OAuthConfigInternal,
+  input: OAuthCallbackInput,
+): Promise<CheckedAuthorizationResponse> {
+  const nowSeconds = Math.floor((input.now ?? Date.now)() / 1000)
+  const expectedState = provider.checks.includes('state') ? expected(input.expectedState, 'state', provider) : undefined
+  const expectedNonce = provider.checks.includes('nonce') ? expected(input.expectedNonce, 'nonce', provider) : undefined
+  const codeVerifier = provider.checks.includes('pkce') ? expected(input.codeVerifier, 'pkce', provider) : undefined
+  const providerClient = await resolveForCallback(provider, input.timeoutMs)
+  const metadata = providerClient.config.serverMetadata()
+  const params = checkAuthorizationResponse(input.callbackParams, {
+    issuer: providerClient.issuerKnown ? metadata.issuer : undefined,
+    issuerParameterRequired: metadata.authorization_response_iss_parameter_supported === true,
+    expectedState,
+  })
+  return { providerClient, params, expectedState, codeVerifier, exchange: { expectedNonce, now: nowSeconds } }
+}
+
+/**
+ * Step 2, the code exchange at the token endpoint. The ID token is verified as the token response arrives, before
+ * openid-client parses it (`token-response-checks.ts`), so its refusals come out of this step.
+ * @throws OAuthCallbackError with `cause.check` `pkce`, `token_endpoint`, `token_type`, `timeout`, `endpoint`,
+ *   `provider_error`, `code`, `id_token` or `nonce`
+ */
+export async function exchangeCallbackCode(
+  provider: OAuthConfigInternal,
+  input: OAuthCallbackInput,
+  checked: CheckedAuthorizationResponse,
+): Promise<ExchangedCode> {
+  const { providerClient, params, exchange, expectedState, codeVerifier } = checked
+  const tokens = await exchangeCode(provider, providerClient, params, input, exchange, { expectedState, codeVerifier })
+  return { ...checked, tokens }
+}
+
+/**
+ * Step 3, the profile: the verified ID token claims (OIDC) or the userinfo answer, mapped by the provider's
+ * `profile()` onto the app-facing user and account.
+ * @throws OAuthCallbackError with `cause.check` `id_token` (an OIDC exchange without verified claims), `userinfo`,
+ *   `userinfo_signature` or `timeout`
+ * @throws OAuthProfileParseError when the provider's `profile()` throws or returns no id
+ */
+export async function readCallbackProfile(
+  provider: OAuthConfigInternal,
+  input: OAuthCallbackInput,
+  exchanged: ExchangedCode,
+): Promise<OAuthCallbackResult> {
+  const { providerClient, tokens, exchange } = exchanged
+  const profile = await fetchProviderProfile(
+    provider,
+    providerClient,
+    tokens,
+    exchange.verifiedIdTokenClaims,
+    input.callbackParams,
+  )
+  const { user, account, tokens: tokenSet } = await mapUserAndAccount(provider, profile, tokens, exchange.now)
+  return { profile, user, account, tokens: tokenSet }
+}
+
+/**
+ * Completes an OAuth 2 / OIDC sign-in from the provider's callback: the three steps above in order (the OAuth
+ * machine runs them as three states).
  * @param provider the resolved provider (see `normalizeOAuthProvider`)
  * @param input the callback's parameters and what the flow kept from the sign-in (state, nonce, PKCE verifier)
  * @returns the raw profile, the mapped user (`id` = the provider's account id) and account, and the tokens
@@ -188,26 +272,7 @@ export async function handleOAuthCallback(
   provider: OAuthConfigInternal,
   input: OAuthCallbackInput,
 ): Promise<OAuthCallbackResult> {
-  const nowSeconds = Math.floor((input.now ?? Date.now)() / 1000)
-  const expectedState = provider.checks.includes('state') ? expected(input.expectedState, 'state', provider) : undefined
-  const expectedNonce = provider.checks.includes('nonce') ? expected(input.expectedNonce, 'nonce', provider) : undefined
-  const codeVerifier = provider.checks.includes('pkce') ? expected(input.codeVerifier, 'pkce', provider) : undefined
-  const providerClient = await resolveForCallback(provider, input.timeoutMs)
-  const metadata = providerClient.config.serverMetadata()
-  const params = checkAuthorizationResponse(input.callbackParams, {
-    issuer: providerClient.issuerKnown ? metadata.issuer : undefined,
-    issuerParameterRequired: metadata.authorization_response_iss_parameter_supported === true,
-    expectedState,
-  })
-  const exchange: CodeExchange = { expectedNonce, now: nowSeconds }
-  const tokens = await exchangeCode(provider, providerClient, params, input, exchange, { expectedState, codeVerifier })
-  const profile = await fetchProviderProfile(
-    provider,
-    providerClient,
-    tokens,
-    exchange.verifiedIdTokenClaims,
-    input.callbackParams,
-  )
-  const { user, account, tokens: tokenSet } = await mapUserAndAccount(provider, profile, tokens, nowSeconds)
-  return { profile, user, account, tokens: tokenSet }
+  const checked = await checkCallbackResponse(provider, input)
+  const exchanged = await exchangeCallbackCode(provider, input, checked)
+  return readCallbackProfile(provider, input, exchanged)
 }

@@ -12,7 +12,14 @@ import type { EffectEnv } from '../shared/effect-env.js'
 import { secondFactorHandlers, type SecondFactorInput } from '../shared/second-factor.js'
 import type { SessionIssuer, SignInSubject } from '../session/issue-jwt-session.js'
 import { createAuthorizationUrl } from './authorization-url.js'
-import { handleOAuthCallback } from './callback.js'
+import {
+  checkCallbackResponse,
+  exchangeCallbackCode,
+  readCallbackProfile,
+  type CheckedAuthorizationResponse,
+  type ExchangedCode,
+  type OAuthCallbackInput,
+} from './callback.js'
 import { derivedUserId } from '../../security/derived-id.js'
 import type { RefusalCheck } from '../../types/refusals.js'
 import { findAuthError, loggable, type CallbackCheck } from './oauth-failure.js'
@@ -24,24 +31,29 @@ import { opLogoutClaimOf, wantsOpLogout } from '../session/op-logout-claim.js'
 export type OAuthHandlers = HandlersFor<OAuthCommand, OAuthEvent, typeof oauthContract>
 
 type Answer<K extends OAuthCommand['type']> = Awaited<ReturnType<OAuthHandlers[K]>>
-type CallbackFailure = Exclude<Answer<'handleCallback'>, { type: 'CALLBACK_VALIDATED' }>['type']
+type Refusal<K extends OAuthCommand['type']> = Exclude<Answer<K>, { user: unknown }>['type']
 
-/** The result event for each check of the client layer. */
-const eventForCheck: Record<CallbackCheck, CallbackFailure> = {
+/**
+ * Each callback step's result event for the checks of the client layer that can fail in it (src/effects/oauth/
+ * callback.ts says which); a check a step does not list gets the step's general failure.
+ */
+const responseEvents: Partial<Record<CallbackCheck, Refusal<'checkAuthorizationResponse'>>> = {
   provider_error: 'PROVIDER_DENIED',
-  iss: 'AUTHORIZATION_RESPONSE_REJECTED',
-  state: 'AUTHORIZATION_RESPONSE_REJECTED',
-  code: 'AUTHORIZATION_RESPONSE_REJECTED',
+  iss: 'AUTHORIZATION_RESPONSE_REFUSED',
+  state: 'AUTHORIZATION_RESPONSE_REFUSED',
+  code: 'AUTHORIZATION_RESPONSE_REFUSED',
+  // A value the flow lost (nonce, PKCE verifier) refuses the callback before anything is sent.
+  nonce: 'AUTHORIZATION_RESPONSE_REFUSED',
+  pkce: 'AUTHORIZATION_RESPONSE_REFUSED',
+}
+const exchangeEvents: Partial<Record<CallbackCheck, Refusal<'exchangeCode'>>> = {
   pkce: 'PKCE_FAILED',
-  token_endpoint: 'TOKEN_REQUEST_FAILED',
-  token_type: 'TOKEN_REQUEST_FAILED',
-  timeout: 'TOKEN_REQUEST_FAILED',
-  endpoint: 'TOKEN_REQUEST_FAILED',
-  discovery: 'TOKEN_REQUEST_FAILED',
-  id_token: 'ID_TOKEN_REJECTED',
-  nonce: 'NONCE_MISMATCHED',
-  userinfo: 'USERINFO_FAILED',
-  userinfo_signature: 'USERINFO_REJECTED',
+  id_token: 'ID_TOKEN_REFUSED',
+  nonce: 'ID_TOKEN_REFUSED',
+}
+const profileEvents: Partial<Record<CallbackCheck, Refusal<'fetchProfile'>>> = {
+  id_token: 'ID_TOKEN_REFUSED',
+  userinfo_signature: 'USERINFO_REFUSED',
 }
 
 /** Checks of the client layer that are refusals (an attack or a forgery looks like this), by their refusal code. */
@@ -52,6 +64,26 @@ const refusalForCheck: Partial<Record<CallbackCheck, RefusalCheck>> = {
   nonce: 'nonce',
   id_token: 'id-token',
   userinfo_signature: 'userinfo-signature',
+}
+
+/**
+ * The result event of a callback step that threw. A refusal is logged once, by the runtime, under its check code;
+ * other failures are errors worth a stack, logged here.
+ */
+function stepFailure<E extends string>(
+  env: EffectEnv,
+  err: unknown,
+  events: Partial<Record<CallbackCheck, E>>,
+  otherwise: E,
+  profileRejected: E = otherwise,
+): { type: E; check?: RefusalCheck; reason?: string } {
+  const error = findAuthError(err) ?? (err instanceof Error ? err : new Error(String(err)))
+  const check = (error as { cause?: { check?: CallbackCheck } }).cause?.check
+  const type = (check && events[check]) || otherwise
+  const refusal = check && refusalForCheck[check]
+  if (refusal) return { type, check: refusal, reason: loggable(error.message) }
+  env.config.logger.error(error)
+  return { type: error instanceof OAuthProfileParseError ? profileRejected : type }
 }
 
 /** How the user behind a validated callback is found or created; without an adapter the profile is the user. */
@@ -107,6 +139,10 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput) {
   const subject: SignInSubject = { user: {}, account: null }
   /** The user as the provider's profile gave it; a resolution that runs again starts from it, not from a match. */
   let profileUser: User = {}
+  // The callback's steps hand each other the verifier and the tokens here, in this request only: never in the flow.
+  let callbackInput: OAuthCallbackInput | undefined
+  let checked: CheckedAuthorizationResponse | undefined
+  let exchanged: ExchangedCode | undefined
 
   return {
     ...secondFactorHandlers(env, input.secondFactor, () => subject),
@@ -130,33 +166,48 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput) {
       }
     },
 
-    async handleCallback(params): Promise<Answer<'handleCallback'>> {
+    async checkAuthorizationResponse(params) {
+      callbackInput = {
+        callbackParams: input.callbackParams ?? new URLSearchParams(),
+        redirectUri: input.redirectUri,
+        expectedState: params.state,
+        expectedNonce: params.nonce,
+        codeVerifier: params.codeVerifier,
+        timeoutMs: config.providerTimeout,
+        now: () => env.now * 1000,
+      }
       try {
-        const result = await handleOAuthCallback(provider, {
-          callbackParams: input.callbackParams ?? new URLSearchParams(),
-          redirectUri: input.redirectUri,
-          expectedState: params.state,
-          expectedNonce: params.nonce,
-          codeVerifier: params.codeVerifier,
-          timeoutMs: config.providerTimeout,
-          now: () => env.now * 1000,
-        })
+        checked = await checkCallbackResponse(provider, callbackInput)
+        return { type: 'AUTHORIZATION_RESPONSE_ACCEPTED' }
+      } catch (err) {
+        return stepFailure(env, err, responseEvents, 'PROVIDER_UNREACHABLE')
+      }
+    },
+
+    async exchangeCode() {
+      // The machine enters this step only after the previous one, in this request: nothing to exchange otherwise.
+      if (!checked || !callbackInput) return { type: 'TOKEN_EXCHANGE_FAILED' }
+      try {
+        exchanged = await exchangeCallbackCode(provider, callbackInput, checked)
+        return { type: 'CODE_EXCHANGED' }
+      } catch (err) {
+        return stepFailure(env, err, exchangeEvents, 'TOKEN_EXCHANGE_FAILED')
+      }
+    },
+
+    async fetchProfile() {
+      if (!exchanged || !callbackInput) return { type: 'USERINFO_FAILED' }
+      try {
+        const result = await readCallbackProfile(provider, callbackInput, exchanged)
         subject.user = result.user
         profileUser = result.user
         subject.account = result.account
         subject.profile = result.profile
         if (wantsOpLogout(provider, config.backchannelLogout !== undefined))
           subject.opLogout = opLogoutClaimOf(provider, result.account, result.tokens, env.nowMs)
-        return { type: 'CALLBACK_VALIDATED', user: pickUser(result.user) }
+        return { type: 'PROFILE_FETCHED', user: pickUser(result.user) }
       } catch (err) {
-        const error = findAuthError(err) ?? (err instanceof Error ? err : new Error(String(err)))
-        const check = (error as { cause?: { check?: CallbackCheck } }).cause?.check
-        const refusal = check && refusalForCheck[check]
-        // A refusal is logged once, by the runtime, under its check code; other failures are errors worth a stack.
-        if (refusal) return { type: eventForCheck[check], check: refusal, reason: loggable(error.message) }
-        config.logger.error(error)
-        if (error instanceof OAuthProfileParseError) return { type: 'PROFILE_REJECTED' }
-        return { type: (check && eventForCheck[check]) || 'TOKEN_REQUEST_FAILED' }
+        return stepFailure(env, err, profileEvents, 'USERINFO_FAILED', 'PROFILE_REJECTED')
       }
     },
 
