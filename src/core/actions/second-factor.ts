@@ -100,14 +100,12 @@ async function waitingChallenge(
   if (!entry || !record) return undefined
   try {
     const { value, context } = fromFlowRecord(record, compiledMachineOf(entry), entry.version, ctx.now)
-    const { user, secondFactorChallenge, secondFactorExpiresAt } = context as {
-      user?: FlowUser
-      secondFactorChallenge?: unknown
-      secondFactorExpiresAt?: unknown
-    }
+    // The snapshot is read as the store kept it: each field is checked, not assumed.
+    const { user, secondFactorChallenge, secondFactorExpiresAt } = context
+    const userId = typeof user === 'object' && user !== null && 'id' in user ? user.id : undefined
     const waiting = value.endsWith('.awaitingSecondFactor') && Number(secondFactorExpiresAt) > ctx.now
-    if (!waiting || typeof secondFactorChallenge !== 'string' || typeof user?.id !== 'string') return undefined
-    return { userId: user.id, challenge: secondFactorChallenge }
+    if (!waiting || typeof secondFactorChallenge !== 'string' || typeof userId !== 'string') return undefined
+    return { userId, challenge: secondFactorChallenge }
   } catch (error) {
     if (error instanceof FlowRejected) return undefined
     throw error
