@@ -109,8 +109,10 @@ for (const [label, registry] of [
           }
         }
         expect(compared).toBeGreaterThan(paths.length)
-        // Every path ends in a final state: each machine's output was compared on its way out.
-        expect(paths.some((path) => path.steps.at(-1)?.state.output !== undefined)).toBe(true)
+        // Every path ends in a final state: the output of each machine that declares one was compared on its way
+        // out (token refresh declares none: nothing reads it).
+        const declaresOutput = entry.machine.config.output !== undefined
+        expect(paths.some((path) => path.steps.at(-1)?.state.output !== undefined)).toBe(declaresOutput)
         // Generating every simple path of the OAuth machine is the slow part (seconds on a busy 2-core machine).
       }, 180_000)
     }
