@@ -14,8 +14,8 @@ import { Secret, TOTP } from 'otpauth'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { freePort, npm, root } from '../frameworks/support/fixture-app.js'
+import { chromiumArgs, chromiumPath } from '../support/chromium.js'
 
-const chromiumPath = '/usr/bin/chromium'
 const inCI = process.env.CI === 'true'
 const canRun = existsSync(chromiumPath) || inCI
 if (!canRun)
@@ -23,16 +23,7 @@ if (!canRun)
     `[demo-browser] ${chromiumPath} not found: skipping the demo's Chromium tests (apt-get install chromium; under CI=true this fails instead)`,
   )
 
-const args = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
+const args = chromiumArgs
 
 /** The demo started by `npm start`: where it is, as it printed it. */
 interface StartedDemo {

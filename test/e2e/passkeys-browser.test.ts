@@ -23,8 +23,8 @@ import {
   probePostgres,
   type ScratchPostgresSchema,
 } from '../support/services.js'
+import { chromiumArgs, chromiumPath } from '../support/chromium.js'
 
-const chromiumPath = '/usr/bin/chromium'
 const inCI = process.env.CI === 'true'
 const canRun = existsSync(chromiumPath) || inCI
 if (!canRun)
@@ -32,16 +32,7 @@ if (!canRun)
     `[passkeys-browser] ${chromiumPath} not found: skipping the Chromium passkey tests (apt-get install chromium; under CI=true this fails instead)`,
   )
 
-const args = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
+const args = chromiumArgs
 
 let browser: Browser | undefined
 beforeAll(async () => {

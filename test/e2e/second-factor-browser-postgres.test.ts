@@ -34,8 +34,8 @@ import {
   type ScratchPostgresSchema,
 } from '../support/services.js'
 import { signInLinkOf, startSmtpSink, type SmtpSink } from '../support/smtp-sink.js'
+import { chromiumArgs, chromiumPath } from '../support/chromium.js'
 
-const chromiumPath = '/usr/bin/chromium'
 const inCI = process.env.CI === 'true'
 const canRun = existsSync(chromiumPath) || inCI
 if (!canRun)
@@ -43,7 +43,6 @@ if (!canRun)
     `[second-factor-browser-postgres] ${chromiumPath} not found: skipping (apt-get install chromium; under CI=true this fails instead)`,
   )
 
-const args = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking']
 const email = 'ada@example.test'
 const password = 'correct horse battery staple'
 
@@ -121,7 +120,7 @@ await describeWithService('postgres', probePostgres, () => {
         },
       }),
     )
-    browser = await chromium.launch({ executablePath: chromiumPath, args })
+    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs })
     context = await browser.newContext()
     // The OP's login and consent are driven from here: the site's redirect to the OP is caught (a route does not
     // see the requests a redirect leads to), the OP answers for `ada`, and the browser follows its answer back to the

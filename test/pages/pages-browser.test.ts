@@ -24,8 +24,8 @@ import { MemorySessionStore } from '../../src/flow/stores/logout.js'
 import Credentials from '../../src/providers/credentials.js'
 import { compareWithBaseline } from './screenshot-baseline.js'
 import { Secret, TOTP } from 'otpauth'
+import { chromiumArgs, chromiumPath } from '../support/chromium.js'
 
-const chromiumPath = '/usr/bin/chromium'
 const inCI = process.env.CI === 'true'
 const canRun = existsSync(chromiumPath) || inCI
 if (!canRun)
@@ -34,14 +34,7 @@ if (!canRun)
   )
 
 const args = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
+  ...chromiumArgs,
   // The same colours and glyph shapes on every run: screenshots are compared pixel by pixel.
   '--force-color-profile=srgb',
   '--font-render-hinting=none',

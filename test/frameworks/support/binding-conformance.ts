@@ -16,18 +16,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { KyselyAdapter, migrate } from '../../../adapters/sql/index.js'
 import { createScratchPostgresSchema, type ScratchPostgresSchema } from '../../support/services.js'
 import { browse, clientHeaders, CookieJar } from './fixture-app.js'
+import { chromiumArgs, chromiumPath } from '../../support/chromium.js'
 
-export const chromiumPath = '/usr/bin/chromium'
-export const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
+export { chromiumArgs, chromiumPath }
+
 export const hasChromium = existsSync(chromiumPath) || process.env.CI === 'true'
 export const sessionCookie = 'authjs.session-token'
 /** The id of the user the fixtures' credentials provider returns (a UUID: the SQL schema's ids are). */
