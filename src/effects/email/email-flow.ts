@@ -212,6 +212,9 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput) {
           expiresAt: Math.floor(new Date(found.expires).getTime() / 1000),
         }
       } catch (err) {
+        // A database that failed or did not answer: 503 "try again", as every step that needs it answers (the adapter
+        // wrapper has logged it, once). Anything else is a link that cannot be checked.
+        if (err instanceof AdapterError) throw err
         config.logger.error(
           new Verification('the verification token could not be read', {
             err: err instanceof Error ? err : undefined,
@@ -236,8 +239,9 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput) {
             : { type: 'USER_FOUND', user: flowUser(found), unprovenPasskeyAccount: true }
         }
         return { type: 'USER_FOUND', user: flowUser(found) }
-      } catch {
-        // Logged by the adapter wrapper.
+      } catch (err) {
+        // Logged by the adapter wrapper. An outage answers 503 like every step that needs the database.
+        if (err instanceof AdapterError) throw err
         return { type: 'USER_LOOKUP_FAILED' }
       }
     },
@@ -253,8 +257,10 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput) {
         user = await adapter.createUser({ id: randomId(), email: identifier, emailVerified: verifiedAt })
         await emitAppEvent(env, 'createUser', { user })
         return { type: 'USER_SAVED', isNewUser: true, user: flowUser(user) }
-      } catch {
-        // Logged by the adapter wrapper.
+      } catch (err) {
+        // Logged by the adapter wrapper. An outage answers 503, whose page says the sign-in cannot be finished and
+        // links to the sign-in page (the token is spent). What remains is an adapter that refused with an AuthError.
+        if (err instanceof AdapterError) throw err
         return { type: 'USER_SAVE_FAILED' }
       }
     },

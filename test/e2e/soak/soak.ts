@@ -273,6 +273,8 @@ async function drive(rig: Rig, options: SoakOptions): Promise<SoakReport> {
       new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), options.hangMs))),
     ]).finally(() => clearTimeout(timer))
     latencies.get(phase)?.push(performance.now() - begun)
+    // Filed under the phase it began in; a surprise names the phase it ended in too (one begun just before a fault).
+    const endedIn = plan.phaseAt(elapsed())
     let outcome: Outcome
     if (result === null) outcome = 'hang'
     else if (/\n\s+at /.test(result.body)) outcome = 'stack'
@@ -288,7 +290,7 @@ async function drive(rig: Rig, options: SoakOptions): Promise<SoakReport> {
         outcome = 'error-page'
         figures.errorCodes[code] = (figures.errorCodes[code] ?? 0) + 1
         if (!documentedErrorCodes[label]?.includes(code) && surprises.length < 20)
-          surprises.push(`${phase} ${label}: error=${code}`)
+          surprises.push(`${phase}→${endedIn} ${label}: error=${code}`)
       } else {
         outcome = 'unexpected'
       }
@@ -296,7 +298,7 @@ async function drive(rig: Rig, options: SoakOptions): Promise<SoakReport> {
     if (outcome === 'hang' || outcome === 'stack' || outcome === 'server-error' || outcome === 'unexpected')
       if (surprises.length < 20)
         surprises.push(
-          `${phase} ${label}: ${outcome} ${result?.status ?? ''} ${result?.headers.location ?? ''} ${result?.body.slice(0, 160) ?? ''}`,
+          `${phase}→${endedIn} ${label}: ${outcome} ${result?.status ?? ''} ${result?.headers.location ?? ''} ${result?.body.slice(0, 160) ?? ''}`,
         )
     figures.requests++
     figures.outcomes[outcome] = (figures.outcomes[outcome] ?? 0) + 1
