@@ -12,7 +12,7 @@ import type { Awaitable, Session } from '../../types/index.js'
 import { isUnderBasePath } from '../web-handler.js'
 import { parseSetCookie } from '../shared/set-cookie.js'
 import type { PreparedNextConfig as NextAuthConfig } from './config.js'
-import { configuredOrigin } from './origin.js'
+import { appOrigin } from './origin.js'
 import { assertNodeRuntime } from './runtime.js'
 import { readSession } from './session.js'
 
@@ -71,7 +71,7 @@ function signInRedirect(request: NextRequest, config: NextAuthConfig): Response 
   const pathname = request.nextUrl.pathname
   // The sign-in page itself and the auth endpoints stay reachable, or a refusal would loop.
   if (pathname === page || isUnderBasePath(pathname, config.basePath)) return undefined
-  const origin = configuredOrigin(config) ?? request.nextUrl.origin
+  const origin = appOrigin(request.headers, config)
   const target = new URL(page, origin)
   target.searchParams.set('callbackUrl', `${origin}${pathname}${request.nextUrl.search}`)
   return NextResponse.redirect(target)

@@ -38,6 +38,25 @@ function sameOrigin(request: Request, origin: string): boolean {
   return site === null || site === 'same-origin' || site === 'none'
 }
 
+/**
+ * The request as Auth() reads it: at the app's origin (origin.ts), the one the Server Actions, `auth()` and step-up
+ * use. The URL Next.js hands a Route Handler names the server's own hostname (`localhost` under `next start`)
+ * whatever Host the browser reached, and Auth() takes the site's origin from it when no `url` is configured: a
+ * callbackUrl on the browser's origin would not be this site's, and a sign-in would land on another origin.
+ */
+function atAppOrigin(request: NextRequest, origin: string): Request {
+  const url = new URL(request.url)
+  if (url.origin === origin) return request
+  const body = request.body
+  return new Request(`${origin}${url.pathname}${url.search}`, {
+    method: request.method,
+    headers: request.headers,
+    signal: request.signal,
+    // A streamed body (read by Auth() within its own size and time limits) needs half-duplex.
+    ...(body === null ? {} : { body, duplex: 'half' }),
+  })
+}
+
 function plain(status: number, text: string): Response {
   return new Response(text, {
     status,
@@ -55,14 +74,15 @@ export function createHandlers(resolve: (request?: NextRequest) => Promise<NextA
     const basePath = config.basePath
     const pathname = request.nextUrl.pathname
     if (!isUnderBasePath(pathname, basePath)) return plain(404, 'Not found')
+    const origin = appOrigin(request.headers, config)
     if (method === 'POST') {
       const action = pathname.slice(basePath.length).replace(/^\/+/, '')
-      if (!mayComeFromElsewhere(config, action) && !sameOrigin(request, appOrigin(request.headers, config))) {
+      if (!mayComeFromElsewhere(config, action) && !sameOrigin(request, origin)) {
         logRefusal(createLogger(config), 'csrf', { reason: 'cross-site POST to the auth endpoints' })
         return plain(403, 'Cross-site requests to the auth endpoints are refused')
       }
     }
-    return callAuth(request, config)
+    return callAuth(atAppOrigin(request, origin), config)
   }
   return { GET: (request) => handle(request, 'GET'), POST: (request) => handle(request, 'POST') }
 }

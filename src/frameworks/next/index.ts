@@ -9,10 +9,12 @@
  * // auth.ts
  * import NextAuth from 'authchart/next'
  * import GitHub from 'authchart/providers/github'
- * export const { handlers, auth, signIn, signOut } = NextAuth({ providers: [GitHub] })
+ * export const { handlers, auth, signIn, signOut, requireRecentAuth } = NextAuth({ providers: [GitHub] })
  * // app/api/auth/[...nextauth]/route.ts
  * import { handlers } from '@/auth'
  * export const { GET, POST } = handlers
+ * // app/account/delete/page.tsx: only a sign-in of the last five minutes gets here (docs/step-up.md)
+ * await requireRecentAuth({ maxAge: 300, callbackUrl: '/account/delete' })
  * ```
  * @module frameworks/next
  */
@@ -44,7 +46,7 @@ export type {
 export type { AuthorizationParams, SignInOptions, SignOutOptions } from './actions.js'
 export { CrossSiteActionRefused } from './actions.js'
 export type { NextRequireRecentAuthOptions } from './step-up.js'
-export type { SessionAuthentication } from '../shared/step-up.js'
+export type { RequireRecentAuthOptions, SessionAuthentication } from '../../core/step-up.js'
 export { AuthError, CredentialsSignin } from '../../errors.js'
 export { customFetch } from '../../types/symbols.js'
 export type { Account, DefaultSession, Profile, Session, User } from '../../types/index.js'

@@ -44,22 +44,29 @@ function request(
   return new NextRequest(`${origin}${path}`, { method: init.method ?? 'GET', headers, body: init.body })
 }
 
-/** Signs Alice in through the Route Handlers as a browser would; returns her cookies. */
-async function signedIn(handlers: ReturnType<typeof NextAuth>['handlers']): Promise<CookieJar> {
+/**
+ * Signs Alice in through the Route Handlers as a browser would (its requests made by `build`), asking to come back to
+ * `callbackUrl`; returns her cookies and where the sign-in sent her.
+ */
+async function signedIn(
+  handlers: ReturnType<typeof NextAuth>['handlers'],
+  build: typeof request = request,
+  callbackUrl = `${origin}/`,
+): Promise<{ jar: CookieJar; location: string | null }> {
   const jar = new CookieJar()
-  const csrf = await handlers.GET(request('/api/auth/csrf', jar))
+  const csrf = await handlers.GET(build('/api/auth/csrf', jar))
   jar.take(csrf)
   const { csrfToken } = (await csrf.json()) as { csrfToken: string }
   const answer = await handlers.POST(
-    request('/api/auth/callback/credentials', jar, {
+    build('/api/auth/callback/credentials', jar, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
-      body: new URLSearchParams({ csrfToken, password: 'wonderland', callbackUrl: `${origin}/` }).toString(),
+      body: new URLSearchParams({ csrfToken, password: 'wonderland', callbackUrl }).toString(),
     }),
   )
   expect(answer.status).toBe(302)
   jar.take(answer)
-  return jar
+  return { jar, location: answer.headers.get('location') }
 }
 
 afterEach(() => {
@@ -125,9 +132,21 @@ describe('the Route Handlers', () => {
     expect(warnings).toEqual(['refused:csrf'])
   })
 
+  it("take the site's origin from the Host the browser reached (trustHost, no url), not from the URL Next names", async () => {
+    const { handlers } = NextAuth(config({ url: undefined, trustHost: true }))
+    // `next start` hands a Route Handler a URL with its own hostname, whatever the Host.
+    const atLocalhost: typeof request = (path, jar, init = {}) => {
+      const headers = new Headers({ ...init.headers, host: 'app.test' })
+      if (jar && jar.cookies.size > 0) headers.set('cookie', jar.header())
+      return new NextRequest(`http://localhost:3000${path}`, { method: init.method ?? 'GET', headers, body: init.body })
+    }
+    const { location } = await signedIn(handlers, atLocalhost, `${origin}/account`)
+    expect(location).toBe(`${origin}/account`)
+  })
+
   it('sign a browser in with credentials (the session cookie set)', async () => {
     const { handlers } = NextAuth(config())
-    const jar = await signedIn(handlers)
+    const { jar } = await signedIn(handlers)
     const session = await handlers.GET(request('/api/auth/session', jar))
     expect(await session.json()).toMatchObject({ user: { name: 'Alice' } })
   })
@@ -164,7 +183,7 @@ describe('auth as Middleware', () => {
         },
       }),
     )
-    const jar = await signedIn(handlers)
+    const { jar } = await signedIn(handlers)
     const answer = await auth(request('/dashboard', jar))
     expect(answer.headers.get('x-middleware-next')).toBe('1')
     expect(seen).toEqual(['Alice'])
@@ -180,7 +199,7 @@ describe('auth(fn) wrapping a Middleware or a Route Handler', () => {
   it('puts the session on request.auth', async () => {
     const { auth, handlers } = NextAuth(config())
     const handler = auth((req: NextAuthRequest) => Response.json({ name: req.auth?.user?.name ?? null }))
-    const jar = await signedIn(handlers)
+    const { jar } = await signedIn(handlers)
     const context = { params: Promise.resolve({}) }
     expect(await (await handler(request('/api/me', jar), context)).json()).toEqual({ name: 'Alice' })
     expect(await (await handler(request('/api/me'), context)).json()).toEqual({ name: null })

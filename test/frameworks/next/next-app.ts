@@ -3,7 +3,9 @@
  * (a next-auth v5 app: the fixture's package.json and lock file, `npm ci`, `next build`), and moved to Authchart (its
  * imports rewritten by rewrite-imports.ts, next-auth and @auth/kysely-adapter removed from package.json and Authchart
  * installed from the packed tarball, as `npm uninstall next-auth @auth/kysely-adapter && npm install authchart`
- * would), then `next start` on a free loopback port. `next build` is the heavy part, so each built variant is kept
+ * would), then `next start` on a free loopback port. The moved app gains what only Authchart has (step-up's
+ * `requireRecentAuth` from `NextAuth()`, and the pages of fixture-next16-authchart/ copied over it), so the next-auth
+ * build stays the app as written. `next build` is the heavy part, so each built variant is kept
  * outside the clone (the system's temporary directory), under a key made of the lock file, the app's sources and
  * (moved) the tarball: a second run with the same inputs starts the kept build at once.
  */
@@ -26,6 +28,8 @@ import { npm, npmFlags, startNodeServer, type RunningServer } from '../support/f
 import { rewriteImports } from './rewrite-imports.js'
 
 export const fixture = resolve(import.meta.dirname, 'fixture-next16')
+/** The pages only the moved app has: the conformance suite's protected page and a step-up route. */
+export const authchartOnly = resolve(import.meta.dirname, 'fixture-next16-authchart')
 const skip = /[/\\](node_modules|\.next)$/
 
 /** The fixture's files, relative to it, sorted (without build output and node_modules). */
@@ -47,7 +51,10 @@ export type NextAppVariant = { kind: 'next-auth' } | { kind: 'authchart'; tarbal
 export function buildKey(variant: NextAppVariant): string {
   const hash = createHash('sha256').update(variant.kind)
   for (const file of filesOf(fixture)) hash.update(file).update(readFileSync(join(fixture, file)))
-  if (variant.kind === 'authchart') hash.update(readFileSync(variant.tarball))
+  if (variant.kind === 'authchart') {
+    for (const file of filesOf(authchartOnly)) hash.update(file).update(readFileSync(join(authchartOnly, file)))
+    hash.update(readFileSync(variant.tarball))
+  }
   hash.update(process.version)
   return `${variant.kind}-${hash.digest('hex').slice(0, 24)}`
 }
@@ -78,6 +85,21 @@ export function moveImports(dir: string): void {
     const path = join(dir, file)
     writeFileSync(path, rewriteImports(readFileSync(path, 'utf8')))
   }
+}
+
+/** The fixture's `NextAuth()` call, which the moved app also takes `requireRecentAuth` from. */
+const nextAuthCall = 'export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth('
+
+/** Adds what only Authchart has to the moved app in `dir`: `requireRecentAuth`, and the pages that use it. */
+export function addAuthchartOnly(dir: string): void {
+  const path = join(dir, 'auth.ts')
+  const source = readFileSync(path, 'utf8')
+  if (!source.includes(nextAuthCall)) throw new Error(`the fixture's auth.ts no longer has \`${nextAuthCall}\``)
+  writeFileSync(
+    path,
+    source.replace(nextAuthCall, nextAuthCall.replace('unstable_update }', 'unstable_update, requireRecentAuth }')),
+  )
+  cpSync(authchartOnly, dir, { recursive: true })
 }
 
 /** What Authchart replaces: gone from the moved app's package.json (and so, at the next `npm install`, from disk). */
@@ -115,6 +137,7 @@ export async function buildNextApp(variant: NextAppVariant): Promise<BuiltNextAp
     await runAsync(npm, ['ci', ...npmFlags], work)
     if (variant.kind === 'authchart') {
       moveImports(work)
+      addAuthchartOnly(work)
       dropReplaced(work)
       await runAsync(npm, ['install', ...npmFlags, variant.tarball], work)
     }

@@ -4,6 +4,9 @@ import NextAuth, { type NextAuthConfig } from 'next-auth'
 import Credentials from 'next-auth/providers/credentials'
 import pg from 'pg'
 
+/** The user `alice` signs in as (the shared binding conformance suite's user: a UUID, as the SQL schema's ids are). */
+const alice = { id: '5f0c1a2e-7d1b-4c5e-9a51-3e8d2b6f4a10', name: 'Alice Credentials', email: 'alice@fixture.test' }
+
 // One pool for the server's life: the configuration below is made per request.
 let db: Kysely<Database> | undefined
 function database(connectionString: string): Kysely<Database> {
@@ -12,17 +15,19 @@ function database(connectionString: string): Kysely<Database> {
 }
 
 // Read at run time, not at `next build`: the OpenID Provider (AUTH_OIDC_*) and, with DATABASE_URL, database sessions
-// in PostgreSQL, where the credentials provider is left out (Auth.js keeps it to JWT sessions).
+// in PostgreSQL, where the credentials provider is left out (Auth.js keeps it to JWT sessions) unless
+// DATABASE_CREDENTIALS=true (Authchart keeps a credentials sign-in in a session row: the conformance suite's case).
 export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() => {
   const databaseUrl = process.env.DATABASE_URL
   const issuer = process.env.AUTH_OIDC_ISSUER
   const providers: NextAuthConfig['providers'] = []
-  if (!databaseUrl) {
+  if (!databaseUrl || process.env.DATABASE_CREDENTIALS === 'true') {
     providers.push(
       Credentials({
         credentials: { username: { label: 'Name' }, password: { label: 'Password', type: 'password' } },
         authorize: async (credentials) => {
           if (credentials.password !== 'wonderland') return null
+          if (credentials.username === 'alice') return alice
           const name = typeof credentials.username === 'string' ? credentials.username : 'Alice'
           return { id: 'alice', name, email: 'alice@example.test' }
         },

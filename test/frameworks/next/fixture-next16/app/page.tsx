@@ -9,6 +9,7 @@ export default async function Home() {
   return (
     <main>
       <p id="server-user">{session?.user?.name ?? 'nobody'}</p>
+      <p id="status">{session?.user ? `Signed in as ${session.user.name ?? ''}` : 'Not signed in'}</p>
       <form id="sign-in" action={signInWithPassword}>
         <input name="username" defaultValue="Alice" />
         <input name="password" type="password" />
