@@ -32,6 +32,7 @@ import { keptSignInClaims, withoutSignInClaims } from './sign-in-authentication.
 import {
   jwtRecordDue,
   managedJwtSession,
+  recordedSessionIdClaim,
   sessionIdClaimName,
   sessionRecordOf,
   writeSessionRecord,
@@ -84,6 +85,8 @@ class JwtSessionEffects implements SessionHandlers {
   #issuedExpiry: string | undefined = undefined
   #refreshFailed = false
   #providerLogout: ProviderLogoutTarget | undefined
+  /** Session management: the loaded token's id, user and store, read once for the check and the re-issue. */
+  #managed: { token: JWT; session: ReturnType<typeof managedJwtSession> } | undefined
 
   constructor(
     private readonly env: EffectEnv,
@@ -109,6 +112,7 @@ class JwtSessionEffects implements SessionHandlers {
   /** Session management: a session its user or the app ended is refused (a lookup in this process's memory). */
   #checkedHere(token: JWT | null): Answer<'loadSession'> {
     const managed = token ? managedJwtSession(this.env.config, token) : undefined
+    if (token) this.#managed = { token, session: managed }
     if (!managed) return this.#loaded(token)
     const { store, claim, userId } = managed
     const revoked = store.isRevoked(userId, claim.id, claim.at)
@@ -187,14 +191,21 @@ class JwtSessionEffects implements SessionHandlers {
     return { type: 'SESSION_REFRESHED', changed: isUpdate || JSON.stringify(next) !== before }
   }
 
+  /** The managed session of the token about to be re-issued: the one read at load, unless a callback replaced it. */
+  #managedToReissue(token: JWT): ReturnType<typeof managedJwtSession> {
+    const loaded = this.#managed
+    return loaded?.token === token ? loaded.session : managedJwtSession(this.env.config, token)
+  }
+
   reissueSession(): Answer<'reissueSession'> {
     const { env } = this
-    const { iat: _iat, exp: _exp, jti: _jti, ...claims } = this.#token as JWT
+    const token = this.#token as JWT
+    const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token
     // Session management: when the record's "last seen" is due, the new cookie says it was written now.
-    const managed = managedJwtSession(env.config, claims)
+    const managed = this.#managedToReissue(token)
     const recordDue = managed && jwtRecordDue(managed.claim, env.nowMs, env.config.session.updateAge * 1000)
     const recorded = recordDue ? managed : undefined
-    if (recorded) claims[sessionIdClaimName] = { ...recorded.claim, r: env.nowMs }
+    if (recorded) claims[sessionIdClaimName] = recordedSessionIdClaim(recorded.claim, env.nowMs)
     let written: ReturnType<typeof writeSessionToken>
     try {
       written = writeSessionToken(env.config, env.sessionCookieName, claims, env.now)
