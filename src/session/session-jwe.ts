@@ -10,7 +10,7 @@
  *
  * No plaintext is remembered between checks. A memo of the last 2,048 tokens sealed or opened saved the decryption
  * when a browser sent back a cookie the process knew, but keeping each check's token and plaintext alive that long
- * cost a site with many users about 16 % of every check in collection work (docs/benchmarks.md, "Many distinct
+ * cost a site with many users 12 to 16 % of every check, mostly in collection work (docs/benchmarks.md, "Many distinct
  * users"), where no cookie comes back before the memo has forgotten it.
  */
 import { createHash, randomUUID } from 'node:crypto'
