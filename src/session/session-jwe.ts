@@ -7,12 +7,16 @@
  * depends only on the secrets and the salt is worked out once per (secret list, salt) and kept in a keyring: the keys,
  * their thumbprints, the protected header new tokens carry (encoded, with its AAD). A token that carries exactly that
  * header is opened without parsing its header again.
+ *
+ * No plaintext is remembered between checks. A memo of the last 2,048 tokens sealed or opened saved the decryption
+ * when a browser sent back a cookie the process knew, but keeping each check's token and plaintext alive that long
+ * cost a site with many users 12 to 16 % of every check, mostly in collection work (docs/benchmarks.md, "Many distinct
+ * users"), where no cookie comes back before the memo has forgotten it.
  */
 import { createHash, randomUUID } from 'node:crypto'
 import { MissingSecret } from '../errors.js'
 import { deriveSessionTokenKey, type SessionTokenEnc } from './hkdf-keys.js'
 import { openCompactJwe, prepareHeader, sealPrepared, type JweProtectedHeader, type PreparedHeader } from './jwe.js'
-import { OpenedTokens } from './opened-tokens.js'
 
 /** Clock leeway for tokens written and read by servers whose clocks disagree (Auth.js uses the same). */
 const clockToleranceSeconds = 15
@@ -44,8 +48,6 @@ interface Keyring {
   sealingHeader: PreparedHeader
   /** Keys to try for a header: the one its `kid` names (none for a foreign kid), the newest when it names none. */
   candidates: (header: JweProtectedHeader) => readonly Uint8Array[]
-  /** Plaintexts of tokens sealed or opened with these keys lately (src/session/opened-tokens.ts). */
-  opened: OpenedTokens
 }
 
 function buildKeyring(secrets: readonly string[], salt: string): Keyring {
@@ -78,7 +80,6 @@ function buildKeyring(secrets: readonly string[], salt: string): Keyring {
       const keys = keysFor(header.enc)
       return header.kid === undefined ? keys.newest : (keys.byKid.get(header.kid) ?? none)
     },
-    opened: new OpenedTokens(),
   }
 }
 
@@ -97,11 +98,6 @@ function keyringOf(secrets: readonly string[], salt: string): Keyring {
     bySalt.set(salt, ring)
   }
   return ring
-}
-
-/** The memo of recently sealed and opened tokens for one (secret list, salt): for tests and diagnostics. */
-export function openedTokensOf(secrets: readonly string[], salt: string): OpenedTokens {
-  return keyringOf(secrets, salt).opened
 }
 
 function isClaimsObject(value: unknown): value is Record<string, unknown> {
@@ -134,11 +130,7 @@ export function sealSessionToken(
   claims.iat = now
   claims.exp = now + maxAge
   claims.jti = randomUUID()
-  const plaintext = JSON.stringify(claims)
-  const sealed = sealPrepared(plaintext, ring.sealingKey, ring.sealingHeader)
-  // The browser sends this token back on its next request: it opens from the memo.
-  ring.opened.remember(sealed, plaintext, true)
-  return sealed
+  return sealPrepared(JSON.stringify(claims), ring.sealingKey, ring.sealingHeader)
 }
 
 /**
@@ -152,22 +144,15 @@ export function openSessionToken<Payload>(
   now: number,
 ): Payload | null {
   const ring = keyringOf(secrets, salt)
-  let plaintext = ring.opened.get(token)
-  const remembered = plaintext !== undefined
-  if (plaintext === undefined) {
-    const opened = openCompactJwe(token, ring.candidates, openableEncs, ring.sealingHeader)
-    if (!opened) return null
-    plaintext = opened.plaintext.toString()
-  }
+  const opened = openCompactJwe(token, ring.candidates, openableEncs, ring.sealingHeader)
+  if (!opened) return null
   let claims: unknown
   try {
-    claims = JSON.parse(plaintext)
+    claims = JSON.parse(opened.plaintext.toString())
   } catch {
     return null
   }
   if (!isClaimsObject(claims)) return null
-  if (!remembered) ring.opened.remember(token, plaintext)
-  // The clock is checked on every read, remembered or not: the memo keeps plaintexts, never verdicts.
   if (!areTimeClaimsValid(claims, now)) return null
   // The shape beyond the registered claims is the app's (its `jwt` callback wrote it); as in Auth.js it is not checked.
   return claims as Payload
