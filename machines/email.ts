@@ -6,8 +6,8 @@
  * - Request: the form is posted → the address is normalised and checked → the request limits are counted → the
  *   `signIn` callback (with `email.verificationRequest`) → a token is stored → the message is sent → verify-request.
  * - Link: a GET shows a one-click confirmation page and consumes nothing (mail scanners fetch links before people
- *   do); the page's POST consumes the token → the user is found → `signIn` → the user is saved with
- *   `emailVerified` → the session. `consumeOnGet` restores Auth.js's behaviour of consuming on the GET itself.
+ *   do); the page's POST consumes the token → the user is found → `signIn` → a user found has its `emailVerified`
+ *   set, else the user is created (a sign-up) → the session. `consumeOnGet` restores Auth.js's behaviour of consuming on the GET itself.
  */
 import { and, assign, not, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
@@ -106,7 +106,7 @@ export type EmailEvent =
     }
   | { type: 'USER_NOT_FOUND' }
   | { type: 'USER_LOOKUP_FAILED' }
-  | { type: 'USER_SAVED'; isNewUser: boolean; user: FlowUser }
+  | { type: 'USER_SAVED'; user: FlowUser }
   | { type: 'USER_SAVE_FAILED' }
 
 /** What one count is kept under: the client, this address from this client, or this address from every client. */
@@ -121,7 +121,8 @@ const commands = {
   sendVerificationRequest: command<{ providerId: string; identifier: string }>(),
   consumeVerificationToken: command<{ providerId: string }>(),
   findUser: command<{ identifier: string }>(),
-  saveVerifiedUser: command<{ identifier: string }>(),
+  createVerifiedUser: command<{ identifier: string }>(),
+  markEmailVerified: command<{ userId: string }>(),
 }
 
 export type EmailCommand = CommandsOf<typeof commands>
@@ -135,7 +136,8 @@ export const emailContract = {
   sendVerificationRequest: ['MAIL_SENT', 'MAIL_FAILED'],
   consumeVerificationToken: ['TOKEN_CONSUMED', 'TOKEN_NOT_FOUND', 'TOKEN_LOOKUP_FAILED'],
   findUser: ['USER_FOUND', 'USER_NOT_FOUND', 'USER_LOOKUP_FAILED'],
-  saveVerifiedUser: ['USER_SAVED', 'USER_SAVE_FAILED'],
+  createVerifiedUser: ['USER_SAVED', 'USER_SAVE_FAILED'],
+  markEmailVerified: ['USER_SAVED', 'USER_SAVE_FAILED'],
 } as const satisfies CommandContract<EmailCommand, EmailEvent>
 
 /**
@@ -170,6 +172,12 @@ const requestCountFailed = {
   actions: { type: 'fail' as const, params: { error: 'EmailSignInError' as const } },
 }
 
+/** The adapter refused to save the user (an outage is not this: it answers 503 before the machine hears of it). */
+const saveFailed = {
+  target: '#email.failed' as const,
+  actions: { type: 'fail' as const, params: { error: 'EmailCreateAccount' as const } },
+}
+
 const refusedToken = (reason: string) => ({
   type: 'fail' as const,
   params: { error: 'Verification' as const, check: 'verification-token' as const, reason },
@@ -191,6 +199,8 @@ export const emailMachine = setup({
     allowUserCreation: () => true,
     /** The app asked for Auth.js's consume-on-GET (the link works in one click, and scanners can burn it). */
     consumesOnGet: ({ event }) => event.type === 'LINK_FOLLOWED' && event.consumeOnGet,
+    /** No user had this address when it was looked up (`USER_NOT_FOUND`): this sign-in creates it, a sign-up. */
+    isSignUp: ({ context }) => context.isNewUser === true,
     /** The link carries a token at all (a hand-typed or truncated link does not). */
     linkHasToken: ({ event }) => (event.type === 'LINK_FOLLOWED' || event.type === 'LINK_CONFIRMED') && event.hasToken,
   },
@@ -198,10 +208,8 @@ export const emailMachine = setup({
     // Commands: run by the flow runtime with the handlers in src/effects/email/email-flow.ts.
     ...commands,
     ...completionActions<EmailContext, EmailEvent>(),
-    /** The user as saved: its id, and whether this sign-in created it (a sign-up). */
-    keepSavedUser: assign(({ event }) =>
-      event.type === 'USER_SAVED' ? { user: event.user, isNewUser: event.isNewUser } : {},
-    ),
+    /** The user as saved (a created user's id is the adapter's). */
+    keepSavedUser: assign(({ event }) => (event.type === 'USER_SAVED' ? { user: event.user } : {})),
     /** What a followed or confirmed link carries (never its token). */
     rememberLink: assign(({ event }) =>
       event.type === 'LINK_FOLLOWED' || event.type === 'LINK_CONFIRMED'
@@ -476,17 +484,30 @@ export const emailMachine = setup({
       initial: 'savingUser',
       states: {
         savingUser: {
-          description: 'The address is now verified: the user is created (a sign-up), or its emailVerified set.',
+          description:
+            'The address is now verified: a first e-mail sign-in creates the user (a sign-up), a later one sets its emailVerified.',
+          always: [{ guard: 'isSignUp' as const, target: 'creatingUser' }, { target: 'markingVerified' }],
+        },
+        creatingUser: {
+          description: 'The user is created with this address, verified now, and the createUser event sent.',
           entry: {
-            type: 'saveVerifiedUser' as const,
+            type: 'createVerifiedUser' as const,
             params: ({ context }: { context: EmailContext }) => ({ identifier: context.identifier ?? '' }),
           },
           on: {
             USER_SAVED: { target: 'checkingSecondFactor', actions: 'keepSavedUser' as const },
-            USER_SAVE_FAILED: {
-              target: '#email.failed',
-              actions: { type: 'fail' as const, params: { error: 'EmailCreateAccount' as const } },
-            },
+            USER_SAVE_FAILED: saveFailed,
+          },
+        },
+        markingVerified: {
+          description: "The found user's emailVerified is set to now, and the updateUser event sent.",
+          entry: {
+            type: 'markEmailVerified' as const,
+            params: ({ context }: { context: EmailContext }) => ({ userId: context.user?.id ?? '' }),
+          },
+          on: {
+            USER_SAVED: { target: 'checkingSecondFactor', actions: 'keepSavedUser' as const },
+            USER_SAVE_FAILED: saveFailed,
           },
         },
       },

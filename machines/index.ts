@@ -38,14 +38,14 @@ export const credentialsEntry: MachineEntry<typeof credentialsMachine> = {
 
 export const emailEntry: MachineEntry<typeof emailMachine> = {
   id: 'email',
-  version: 4,
+  version: 5,
   machine: emailMachine,
   extensionPoints: ['allowSignIn', 'allowUserCreation'],
 }
 
 export const sessionEntry: MachineEntry<typeof sessionMachine> = {
   id: 'session',
-  version: 4,
+  version: 5,
   machine: sessionMachine,
   extensionPoints: [],
 }

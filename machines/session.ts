@@ -11,6 +11,10 @@
  *
  * Session management is drawn too: a session its user (from the device list) or the app ended is `revoked` on read,
  * on every instance, JWT sessions included.
+ *
+ * So is what a refused provider token refresh (machines/token-refresh.ts) leaves behind: the handlers report which
+ * providers' kept tokens a refusal dropped, with the app's `onFailure` for each; the session is then ended, or goes on
+ * marked with `error: "RefreshTokenError"`, as decided here.
  */
 import { assign, setup } from 'xstate'
 import type { ErrorType } from '../src/errors.js'
@@ -36,6 +40,17 @@ export interface SessionContext {
   providerLogoutUrl?: string
   /** When the session was issued or last re-issued, epoch seconds (as loaded). */
   issuedAt?: number
+  /** A provider refused to refresh the tokens the session keeps: the client sees `error: "RefreshTokenError"`. */
+  refreshRefused?: boolean
+}
+
+/**
+ * A provider with `tokenRefresh` whose tokens, kept by the session, a refused refresh dropped (the account row's, for
+ * a database session), with what the app chose for a refusal (`onFailure: "endSession"`).
+ */
+export interface RefusedRefresh {
+  providerId: string
+  endSessionOnFailure: boolean
 }
 
 /** What the session machine hands back when it ends: why it failed, or where a sign-out sends the browser. */
@@ -49,7 +64,13 @@ export type SessionEvent =
   | { type: 'SESSION_REQUESTED'; now: number; updateAge: number }
   | { type: 'SESSION_UPDATE_REQUESTED'; csrfVerified: boolean; now: number; updateAge: number }
   | { type: 'SIGNOUT_REQUESTED'; csrfVerified: boolean; callbackUrl: string; now: number }
-  | { type: 'SESSION_FOUND'; issuedAt: number; expiresAt: number }
+  | {
+      type: 'SESSION_FOUND'
+      issuedAt: number
+      expiresAt: number
+      /** The providers whose refresh was refused, when there is any (docs/token-refresh.md). */
+      refusedRefreshes?: readonly RefusedRefresh[]
+    }
   | { type: 'SESSION_NOT_FOUND' }
   | { type: 'SESSION_INVALID' }
   | { type: 'SESSION_REVOKED_AT_PROVIDER' }
@@ -75,7 +96,8 @@ const commands = {
   loadSession: command<{ intent: 'read' | 'update' | 'signOut' }>(),
   refreshSession: command<{ trigger: 'update' | 'none' }>(),
   reissueSession: command<Record<string, never>>(),
-  runSessionCallback: command<{ trigger: 'update' | 'none' }>(),
+  /** `refreshRefused`: the session shows `error: "RefreshTokenError"`. */
+  runSessionCallback: command<{ trigger: 'update' | 'none'; refreshRefused: boolean }>(),
   emitSessionEvent: command<Record<string, never>>(),
   clearSession: command<{ removeStored: boolean }>(),
   runRedirectCallback: command<{ url: string }>(),
@@ -121,6 +143,12 @@ export const sessionMachine = setup({
     isReissueDue: ({ context, event }) =>
       (event.type === 'SESSION_REFRESHED' && event.changed) ||
       context.now - (context.issuedAt ?? 0) >= (context.updateAge ?? 0),
+    /** A provider refused to refresh the session's tokens, and the app chose to end the session then. */
+    endsSessionOnRefusedRefresh: ({ event }) =>
+      event.type === 'SESSION_FOUND' && event.refusedRefreshes?.some((refused) => refused.endSessionOnFailure) === true,
+    /** A provider refused to refresh the session's tokens: the session is kept, marked. */
+    isRefreshRefused: ({ event }) =>
+      event.type === 'SESSION_FOUND' && event.refusedRefreshes !== undefined && event.refusedRefreshes.length > 0,
     /** The ended session came from a provider that asked to be signed out of too (RP-initiated logout). */
     endsAtProvider: ({ event }) => event.type === 'SESSION_ENDED' && event.endAtProvider === true,
   },
@@ -131,6 +159,8 @@ export const sessionMachine = setup({
     fail: assign((_, params: { error: ErrorType; check?: RefusalCheck }) =>
       params.check ? { error: params.error, refusal: params.check } : { error: params.error },
     ),
+    /** The session goes on, marked: the client sees `error: "RefreshTokenError"` until the user signs in again. */
+    markRefreshRefused: assign({ refreshRefused: true }),
   },
 }).createMachine({
   id: 'session',
@@ -189,6 +219,15 @@ export const sessionMachine = setup({
       on: {
         SESSION_FOUND: [
           { guard: isSessionExpired, target: 'removingExpired' },
+          // A provider refused to refresh the tokens the session keeps (docs/token-refresh.md): the session ends when
+          // the app chose `onFailure: "endSession"`, else it goes on marked. The refusal itself was logged by the
+          // request whose refresh it was.
+          { guard: 'endsSessionOnRefusedRefresh', target: 'endingRefusedSession' },
+          {
+            guard: 'isRefreshRefused',
+            target: 'refreshing',
+            actions: [assign(({ event }) => ({ issuedAt: event.issuedAt })), 'markRefreshRefused'],
+          },
           { target: 'refreshing', actions: assign(({ event }) => ({ issuedAt: event.issuedAt })) },
         ],
         SESSION_NOT_FOUND: { target: 'anonymous' },
@@ -217,6 +256,12 @@ export const sessionMachine = setup({
       entry: { type: 'clearSession', params: { removeStored: true } },
       on: { SESSION_CLEARED: { target: 'anonymous' } },
     },
+    endingRefusedSession: {
+      description:
+        'A provider refused to refresh the tokens this session keeps and the app chose onFailure "endSession": the session is removed where it is stored and its cookie cleared.',
+      entry: { type: 'clearSession', params: { removeStored: true } },
+      on: { SESSION_CLEARED: { target: 'anonymous' } },
+    },
     refreshing: {
       description: 'The jwt callback runs (trigger "update" on an update).',
       entry: {
@@ -241,7 +286,10 @@ export const sessionMachine = setup({
       description: 'The session callback shapes what the client sees.',
       entry: {
         type: 'runSessionCallback',
-        params: ({ context }) => ({ trigger: context.intent === 'update' ? ('update' as const) : ('none' as const) }),
+        params: ({ context }) => ({
+          trigger: context.intent === 'update' ? ('update' as const) : ('none' as const),
+          refreshRefused: context.refreshRefused === true,
+        }),
       },
       on: {
         SESSION_RESOLVED: { target: 'announcing' },

@@ -320,6 +320,66 @@ describe('a database that does not answer (issue #38)', () => {
   }
 })
 
+/** Requests a link for `address` and confirms it (the page's POST) in `jar`; answers the confirmation. */
+async function confirmLink(config: AuthConfig, address: string, jar = new CookieJar()): Promise<Response> {
+  const seen = smtp.messages.length
+  await requestLink(config, address)
+  const link = signInLinkOf(await smtp.next(seen))
+  return send(config, link.pathname, {
+    jar,
+    form: { token: link.searchParams.get('token') as string, email: address, csrfToken: await csrfToken(config, jar) },
+  })
+}
+
+describe('the confirmed address: a sign-up the first time, a sign-in after', () => {
+  it('the machine creates an unknown user and marks a known one verified, from what the lookup found', async () => {
+    const memory = MemoryAdapter(createMemoryStore())
+    const calls: string[] = []
+    const steps: string[] = []
+    const seen: Array<{ kind: string; trigger?: unknown; isNewUser?: unknown }> = []
+    const { config } = emailConfig(
+      {},
+      {
+        adapter: {
+          ...memory,
+          getUser: (id) => (calls.push('getUser'), memory.getUser(id)),
+          getUserByEmail: (email) => (calls.push('getUserByEmail'), memory.getUserByEmail(email)),
+          createUser: (user) => (calls.push('createUser'), memory.createUser(user)),
+          updateUser: (user) => (calls.push('updateUser'), memory.updateUser(user)),
+        },
+        pages: { newUser: '/welcome' },
+        onTransition: (record) => void (record.machine === 'email' && steps.push(record.to)),
+        events: {
+          createUser: () => void seen.push({ kind: 'createUser' }),
+          updateUser: () => void seen.push({ kind: 'updateUser' }),
+        },
+        callbacks: {
+          jwt: ({ token, trigger, isNewUser }) => {
+            if (trigger) seen.push({ kind: 'jwt', trigger, isNewUser })
+            return token
+          },
+        },
+      },
+    )
+    const first = await confirmLink(config, 'first@example.com')
+    expect(first.headers.get('location')).toMatch(new RegExp(`^${origin}/welcome\\?`))
+    expect(steps).toContain('completingSignIn.creatingUser')
+    expect(steps).not.toContain('completingSignIn.markingVerified')
+    expect(seen).toEqual([{ kind: 'createUser' }, { kind: 'jwt', trigger: 'signUp', isNewUser: true }])
+
+    calls.length = 0
+    steps.length = 0
+    seen.length = 0
+    const again = await confirmLink(config, 'first@example.com')
+    expect(again.headers.get('location')).not.toContain('/welcome')
+    expect(steps).toContain('completingSignIn.markingVerified')
+    expect(steps).not.toContain('completingSignIn.creatingUser')
+    expect(seen).toEqual([{ kind: 'updateUser' }, { kind: 'jwt', trigger: 'signIn', isNewUser: false }])
+    // The lookup's answer is the fact the machine decides on: the user is not read again before it is updated.
+    expect(calls.filter((call) => call !== 'getUserByEmail')).toEqual(['updateUser'])
+  })
+})
+
 describe('GET /auth/callback/email with dangerousConsumeOnGet', () => {
   it('consumes on the GET itself, as Auth.js does', async () => {
     const { config, store } = emailConfig({ dangerousConsumeOnGet: true })

@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { decodeSync } from '../../src/jwt.js'
+import { createMemoryStore, MemoryAdapter } from '../../adapters/memory.js'
+import { decodeSync, encode } from '../../src/jwt.js'
+import OIDC from '../../src/providers/oidc.js'
+import type { TokenRefreshOptions } from '../../src/types/index.js'
 import { CookieJar, csrfToken, origin, secret, send, session, signIn, testConfig } from '../support/auth-harness.js'
 
 afterEach(() => {
@@ -209,5 +212,90 @@ describe('POST /auth/signout', () => {
       form: { csrfToken: token, callbackUrl: 'https://evil.example/' },
     })
     expect(response.headers.get('location')).toBe(origin)
+  })
+})
+
+/**
+ * What a refused provider token refresh leaves in a session (docs/token-refresh.md): the session machine reads it on
+ * every check, and marks the session or ends it as the app chose. The tokens here are the ones a refusal leaves (none),
+ * or live ones; no provider is asked anything on a session check.
+ */
+describe('a session whose provider refused a refresh', () => {
+  const idp = (tokenRefresh: TokenRefreshOptions) =>
+    OIDC({
+      id: 'idp',
+      name: 'IdP',
+      issuer: 'https://idp.example.test',
+      clientId: 'app',
+      clientSecret: 'secret',
+      tokenRefresh,
+    })
+  const alive = { access_token: 'at', refresh_token: 'rt', expires_at: Math.floor(Date.now() / 1000) + 3600 }
+
+  /** A check of a JWT session keeping `tokens` for the provider; answers the session and the states passed. */
+  async function checkJwt(onFailure: 'markSession' | 'endSession', tokens: object) {
+    const steps: string[] = []
+    const config = testConfig({
+      providers: [idp({ onFailure })],
+      onTransition: (record) => void (record.machine === 'session' && steps.push(record.to)),
+    })
+    const jar = new CookieJar()
+    const claims = { sub: 'u-ada', name: 'Ada', 'authchart:tokens': { idp: tokens } }
+    jar.cookies.set('authjs.session-token', await encode({ token: claims, secret, salt: 'authjs.session-token' }))
+    const body = await session(config, jar)
+    return { body, steps, cookie: jar.cookies.has('authjs.session-token') }
+  }
+
+  it('JWT, onFailure "markSession": the session goes on, showing error "RefreshTokenError"', async () => {
+    const checked = await checkJwt('markSession', {})
+    expect(checked.body).toMatchObject({ user: { name: 'Ada' }, error: 'RefreshTokenError' })
+    expect(checked.steps).toContain('refreshing')
+    expect(checked.cookie).toBe(true)
+  })
+
+  it('JWT, onFailure "endSession": the session ends on its check, the cookie cleared', async () => {
+    const checked = await checkJwt('endSession', {})
+    expect(checked.body).toBeNull()
+    expect(checked.steps).toEqual(['loading', 'endingRefusedSession', 'anonymous'])
+    expect(checked.cookie).toBe(false)
+  })
+
+  it('JWT, live tokens: no mark, whatever the app chose', async () => {
+    for (const onFailure of ['markSession', 'endSession'] as const) {
+      const checked = await checkJwt(onFailure, alive)
+      expect(checked.body).toMatchObject({ user: { name: 'Ada' } })
+      expect(checked.body).not.toHaveProperty('error')
+      expect(checked.steps).not.toContain('endingRefusedSession')
+    }
+  })
+
+  it('database: an account row without tokens marks the session, or ends it and deletes its row', async () => {
+    for (const onFailure of ['markSession', 'endSession'] as const) {
+      const store = createMemoryStore()
+      const adapter = MemoryAdapter(store)
+      const steps: string[] = []
+      const config = testConfig({
+        providers: [idp({ onFailure })],
+        adapter,
+        session: { strategy: 'database' },
+        onTransition: (record) => void (record.machine === 'session' && steps.push(record.to)),
+      })
+      const user = await adapter.createUser({ id: 'u-ada', name: 'Ada', email: 'ada@example.com', emailVerified: null })
+      await adapter.linkAccount({ userId: user.id, provider: 'idp', providerAccountId: 'ada', type: 'oidc' })
+      const expires = new Date(Date.now() + 3600_000)
+      await adapter.createSession({ sessionToken: 'row-token', userId: user.id, expires })
+      const jar = new CookieJar()
+      jar.cookies.set('authjs.session-token', 'row-token')
+      const body = await session(config, jar)
+      if (onFailure === 'markSession') {
+        expect(body).toMatchObject({ user: { name: 'Ada' }, error: 'RefreshTokenError' })
+        expect(store.sessions.has('row-token')).toBe(true)
+      } else {
+        expect(body).toBeNull()
+        expect(steps).toEqual(['loading', 'endingRefusedSession', 'anonymous'])
+        expect(store.sessions.has('row-token')).toBe(false)
+        expect(jar.cookies.has('authjs.session-token')).toBe(false)
+      }
+    }
   })
 })

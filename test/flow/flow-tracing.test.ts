@@ -77,7 +77,7 @@ const confirmationHalf = [
   'consumingToken',
   'findingUser',
   'completingSignIn.checkingSignIn',
-  'completingSignIn.savingUser',
+  'completingSignIn.creatingUser',
   'completingSignIn.checkingSecondFactor',
   'completingSignIn.issuingSession',
   'completingSignIn.announcingSignIn',

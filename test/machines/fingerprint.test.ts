@@ -21,9 +21,9 @@ function fingerprint(machine: AnyStateMachine): string {
 const pinned: Record<string, { version: number; fingerprint: string }> = {
   backchannelLogout: { version: 1, fingerprint: 'y8J_o2n4OqbC' },
   credentials: { version: 5, fingerprint: 'a2vfCpXgH1_K' },
-  email: { version: 4, fingerprint: 'YuaOvw1qIeLM' },
+  email: { version: 5, fingerprint: '0qIKLqI9WyXd' },
   oauth: { version: 7, fingerprint: 'wodx9lBPXtfU' },
-  session: { version: 4, fingerprint: 'wgceGbfMKAb0' },
+  session: { version: 5, fingerprint: 'e3aZWzS9aeJm' },
   tokenRefresh: { version: 1, fingerprint: 'RYSTen21BUvZ' },
   webauthn: { version: 4, fingerprint: 'jCek-AJvEZ_2' },
 }

@@ -52,6 +52,9 @@ export interface EmailFlowInput {
 
 type FlowUser = { id?: string; name?: string | null; email?: string | null; image?: string | null }
 
+/** What saving the verified user answers, whichever way the machine chose. */
+type SaveAnswer = Extract<EmailEvent, { type: 'USER_SAVED' | 'USER_SAVE_FAILED' }>
+
 function flowUser(user: User | AdapterUser): FlowUser {
   const picked: FlowUser = {}
   if (typeof user.id === 'string') picked.id = user.id
@@ -77,6 +80,20 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput) {
     type: 'email',
     provider: provider.id,
   })
+
+  /**
+   * Saves the verified user. An adapter outage is rethrown: it answers 503, whose page says the sign-in cannot be
+   * finished and links to the sign-in page (the token is spent); the adapter wrapper has logged it. What remains is an
+   * adapter that refused with an AuthError (logged by the wrapper too).
+   */
+  async function saveUser(save: () => Promise<User | AdapterUser>): Promise<SaveAnswer> {
+    try {
+      return { type: 'USER_SAVED', user: flowUser(await save()) }
+    } catch (err) {
+      if (err instanceof AdapterError) throw err
+      return { type: 'USER_SAVE_FAILED' }
+    }
+  }
 
   const factorHandlers = secondFactorHandlers(env, input.secondFactor, () => ({
     user: user ?? null,
@@ -246,24 +263,21 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput) {
       }
     },
 
-    async saveVerifiedUser({ identifier }) {
-      const verifiedAt = new Date(env.now * 1000)
-      try {
-        if (user && typeof user.id === 'string' && (await adapter.getUser(user.id))) {
-          user = await adapter.updateUser({ id: user.id, emailVerified: verifiedAt })
-          await emitAppEvent(env, 'updateUser', { user })
-          return { type: 'USER_SAVED', isNewUser: false, user: flowUser(user) }
-        }
-        user = await adapter.createUser({ id: randomId(), email: identifier, emailVerified: verifiedAt })
+    // The machine decided whether this is a sign-up (machines/email.ts): a user findUser found has its address marked
+    // verified, else the user is created.
+    createVerifiedUser: ({ identifier }) =>
+      saveUser(async () => {
+        user = await adapter.createUser({ id: randomId(), email: identifier, emailVerified: new Date(env.now * 1000) })
         await emitAppEvent(env, 'createUser', { user })
-        return { type: 'USER_SAVED', isNewUser: true, user: flowUser(user) }
-      } catch (err) {
-        // Logged by the adapter wrapper. An outage answers 503, whose page says the sign-in cannot be finished and
-        // links to the sign-in page (the token is spent). What remains is an adapter that refused with an AuthError.
-        if (err instanceof AdapterError) throw err
-        return { type: 'USER_SAVE_FAILED' }
-      }
-    },
+        return user
+      }),
+
+    markEmailVerified: ({ userId }) =>
+      saveUser(async () => {
+        user = await adapter.updateUser({ id: userId, emailVerified: new Date(env.now * 1000) })
+        await emitAppEvent(env, 'updateUser', { user })
+        return user
+      }),
 
     // The machine says whether this is a sign-up; the full user record stays here.
     issueSession: ({ user: picked, isNewUser }) => {

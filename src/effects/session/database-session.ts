@@ -13,7 +13,7 @@ import type { EffectEnv } from '../shared/effect-env.js'
 import type { SessionHandlers } from './jwt-session.js'
 import { strategyNeutralSessionEffects } from './session-clearing.js'
 import { providerTokensOf } from '../token-refresh/provider-tokens.js'
-import { refreshTokenError, refreshVerdict } from '../token-refresh/refresh-verdict.js'
+import { refreshTokenError, refusedRefreshes } from '../token-refresh/refused-refreshes.js'
 import { buildProviderLogoutUrl, type ProviderLogoutTarget, type SessionLogoutInput } from './provider-logout.js'
 import {
   databaseSessionId,
@@ -51,7 +51,6 @@ export function databaseSessionEffects(
   const { maxAge } = config.session
   let row: AdapterSession | null = null
   let user: AdapterUser | null = null
-  let refreshFailed = false
   const updateData = env.body?.data
 
   /** The ID token of the user's account at the provider signed out of; without one the OP gets `client_id` only. */
@@ -81,26 +80,25 @@ export function databaseSessionEffects(
       const expiresAt = found.session.expires.getTime() / 1000
       // The row keeps only its expiry; it was last extended (or made) maxAge before it. Whole seconds, as the
       // machine's clock counts: a row written 0.7 s into this very second is due again at `updateAge: 0`.
-      return { type: 'SESSION_FOUND', issuedAt: Math.floor(expiresAt - maxAge), expiresAt }
+      const issuedAt = Math.floor(expiresAt - maxAge)
+      // With providers that refresh tokens, the user's accounts are read (one query): the machine marks or ends the
+      // session when a refresh was refused. The mark is the account row's cleared tokens, shared by all the user's
+      // sessions.
+      const refused = config.tokenRefresh?.size
+        ? refusedRefreshes(
+            config,
+            (await adapter.listAccountsByUserId(found.user.id)).map(
+              (account) => [account.provider, providerTokensOf(account)] as const,
+            ),
+          )
+        : undefined
+      return refused
+        ? { type: 'SESSION_FOUND', issuedAt, expiresAt, refusedRefreshes: refused }
+        : { type: 'SESSION_FOUND', issuedAt, expiresAt }
     },
 
-    // Database sessions have no jwt callback: nothing the app can change here. The accounts of providers with
-    // `tokenRefresh` are read (one query) to tell whether a refresh was refused.
-    async refreshSession() {
-      if (config.tokenRefresh?.size) {
-        const accounts = await adapter.listAccountsByUserId((user as AdapterUser).id)
-        const verdict = refreshVerdict(
-          config,
-          accounts.map((account) => [account.provider, providerTokensOf(account)] as const),
-        )
-        if (verdict === 'end') {
-          await adapter.deleteSession((row as AdapterSession).sessionToken)
-          return { type: 'SESSION_REVOKED' }
-        }
-        refreshFailed = verdict === 'mark'
-      }
-      return { type: 'SESSION_REFRESHED', changed: false }
-    },
+    // Database sessions have no jwt callback: nothing the app can change here.
+    refreshSession: () => ({ type: 'SESSION_REFRESHED', changed: false }),
 
     // The slide is when "last seen" is written: at most once per `updateAge`, in the same write as the expiry when
     // the row keeps the record, never a write of its own on a check.
@@ -123,7 +121,7 @@ export function databaseSessionEffects(
     async runSessionCallback(params) {
       const current = row as AdapterSession
       const owner = user as AdapterUser
-      const error: { error?: typeof refreshTokenError } = refreshFailed ? { error: refreshTokenError } : {}
+      const error: { error?: typeof refreshTokenError } = params.refreshRefused ? { error: refreshTokenError } : {}
       if (config.callbacks.session === defaultSessionCallback) {
         outcome.session = defaultSessionCallback({ session: { ...current, user: owner, ...error } })
         return { type: 'SESSION_RESOLVED' }

@@ -25,7 +25,7 @@ import {
   splitProviderTokens,
   type ProviderTokens,
 } from '../token-refresh/provider-tokens.js'
-import { refreshTokenError, refreshVerdict } from '../token-refresh/refresh-verdict.js'
+import { refreshTokenError, refusedRefreshes } from '../token-refresh/refused-refreshes.js'
 import { opLogoutClaimName, readOpLogoutClaim, revokedAtProvider } from './op-logout-claim.js'
 import { buildProviderLogoutUrl, type ProviderLogoutTarget, type SessionLogoutInput } from './provider-logout.js'
 import { keptSignInClaims, withoutSignInClaims } from './sign-in-authentication.js'
@@ -54,13 +54,13 @@ function isoOf(seconds: number): string {
 
 /**
  * The client-visible session of a token, before the session callback: name, e-mail and image only, and the
- * `RefreshTokenError` mark when a provider refused to refresh the tokens the session keeps.
+ * `RefreshTokenError` mark when the machine says a provider refused to refresh the tokens the session keeps.
  */
-function sessionOf(token: JWT, expires: string, refreshFailed: boolean): Session {
+function sessionOf(token: JWT, expires: string, refreshRefused: boolean): Session {
   return {
     user: { name: token.name ?? undefined, email: token.email ?? undefined, image: token.picture ?? undefined },
     expires,
-    ...(refreshFailed ? { error: refreshTokenError } : {}),
+    ...(refreshRefused ? { error: refreshTokenError } : {}),
   }
 }
 
@@ -83,7 +83,6 @@ class JwtSessionEffects implements SessionHandlers {
   #expires = 0
   /** The answer's `expires` when the token was sealed anew by this check. */
   #issuedExpiry: string | undefined = undefined
-  #refreshFailed = false
   #providerLogout: ProviderLogoutTarget | undefined
   /** Session management: the loaded token's id, user and store, read once for the check and the re-issue. */
   #managed: { token: JWT; session: ReturnType<typeof managedJwtSession> } | undefined
@@ -135,18 +134,16 @@ class JwtSessionEffects implements SessionHandlers {
     env.outcome.token = token
     if (!token) return { type: 'SESSION_INVALID' }
     this.#expires = typeof token.exp === 'number' ? token.exp : env.now + env.config.jwt.maxAge
-    return {
-      type: 'SESSION_FOUND',
-      issuedAt: typeof token.iat === 'number' ? token.iat : 0,
-      expiresAt: this.#expires,
-    }
+    const issuedAt = typeof token.iat === 'number' ? token.iat : 0
+    // The kept provider tokens a refused refresh dropped: the machine marks or ends the session for them.
+    const refused = refusedRefreshes(env.config, keptTokens(token))
+    return refused
+      ? { type: 'SESSION_FOUND', issuedAt, expiresAt: this.#expires, refusedRefreshes: refused }
+      : { type: 'SESSION_FOUND', issuedAt, expiresAt: this.#expires }
   }
 
   refreshSession(params: Params<'refreshSession'>): Answer<'refreshSession'> {
     const { config } = this.env
-    const verdict = refreshVerdict(config, keptTokens(this.#token as JWT))
-    if (verdict === 'end') return { type: 'SESSION_REVOKED' }
-    this.#refreshFailed = verdict === 'mark'
     const isUpdate = params.trigger === 'update'
     // The built-in callback hands the token back untouched: nothing can have changed, and nothing need be awaited.
     if (config.callbacks.jwt === defaultJwtCallback) return { type: 'SESSION_REFRESHED', changed: isUpdate }
@@ -260,7 +257,7 @@ class JwtSessionEffects implements SessionHandlers {
     const { config, outcome } = this.env
     const isUpdate = params.trigger === 'update'
     const current = splitProviderTokens(this.#token as JWT).visible
-    const session = sessionOf(current, this.#issuedExpiry ?? isoOf(this.#expires), this.#refreshFailed)
+    const session = sessionOf(current, this.#issuedExpiry ?? isoOf(this.#expires), params.refreshRefused)
     // The built-in callback returns the session it is given.
     if (config.callbacks.session === defaultSessionCallback && !isUpdate) {
       outcome.session = session
