@@ -20,12 +20,12 @@ function fingerprint(machine: AnyStateMachine): string {
 
 const pinned: Record<string, { version: number; fingerprint: string }> = {
   backchannelLogout: { version: 1, fingerprint: 'y8J_o2n4OqbC' },
-  credentials: { version: 5, fingerprint: 'a2vfCpXgH1_K' },
-  email: { version: 4, fingerprint: 'YuaOvw1qIeLM' },
-  oauth: { version: 7, fingerprint: 'wodx9lBPXtfU' },
+  credentials: { version: 6, fingerprint: 'JFMJHe8FK3tQ' },
+  email: { version: 5, fingerprint: 'iLKWcGSKhKIg' },
+  oauth: { version: 8, fingerprint: 'WWqkbEpgtXTe' },
   session: { version: 4, fingerprint: 'wgceGbfMKAb0' },
   tokenRefresh: { version: 1, fingerprint: 'RYSTen21BUvZ' },
-  webauthn: { version: 4, fingerprint: 'jCek-AJvEZ_2' },
+  webauthn: { version: 5, fingerprint: 'aP_fC2aBLdGr' },
 }
 
 describe('machine versions', () => {
