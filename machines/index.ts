@@ -24,21 +24,21 @@ export { machineConventions } from './machine-entry.js'
 
 export const oauthEntry: MachineEntry<typeof oauthMachine> = {
   id: 'oauth',
-  version: 7,
+  version: 8,
   machine: oauthMachine,
   extensionPoints: ['allowSignIn', 'allowUserCreation', 'allowAccountLinking'],
 }
 
 export const credentialsEntry: MachineEntry<typeof credentialsMachine> = {
   id: 'credentials',
-  version: 5,
+  version: 6,
   machine: credentialsMachine,
   extensionPoints: ['allowSignIn'],
 }
 
 export const emailEntry: MachineEntry<typeof emailMachine> = {
   id: 'email',
-  version: 5,
+  version: 6,
   machine: emailMachine,
   extensionPoints: ['allowSignIn', 'allowUserCreation'],
 }
@@ -52,7 +52,7 @@ export const sessionEntry: MachineEntry<typeof sessionMachine> = {
 
 export const webAuthnEntry: MachineEntry<typeof webAuthnMachine> = {
   id: 'webauthn',
-  version: 4,
+  version: 5,
   machine: webAuthnMachine,
   extensionPoints: ['allowSignIn'],
 }

@@ -56,7 +56,7 @@ export interface CompletionContext {
   secondFactorRejected?: boolean
   /** The factor that passed the challenge; absent when there was none. */
   secondFactorUsed?: SecondFactorKind
-  /** The policy wants a factor this user has not enrolled: signed in, then sent to enrolment. */
+  /** The policy wants a factor this user has not enrolled: the sign-in is held, and the browser sent to enrolment. */
   secondFactorEnrolmentRequired?: boolean
 }
 
@@ -117,6 +117,8 @@ type Subject = {
   account?: FlowAccount
   /** The second factor the challenge verified, when there was one: the session's `amr` records it. */
   secondFactor?: SecondFactorKind
+  /** Set by `issuingEnrolmentSession` only: the sign-in is held until a factor is enrolled, no session is issued. */
+  enrolmentPending?: true
 }
 
 /** The completion's commands, with one params shape for every method; spread into each machine's `setup`. */
@@ -292,7 +294,11 @@ export function signInCompletion<Steps extends object = Record<never, never>>(
           SECOND_FACTOR_CHECKED: [
             { guard: isFirstFactorTwo, target: 'issuingSession' },
             { guard: isFactorEnrolled, target: 'awaitingSecondFactor', actions: 'beginSecondFactor' as const },
-            { guard: mustEnrolFactor, target: 'issuingSession', actions: 'requireFactorEnrolment' as const },
+            {
+              guard: mustEnrolFactor,
+              target: 'issuingEnrolmentSession',
+              actions: 'requireFactorEnrolment' as const,
+            },
             { target: 'issuingSession' },
           ],
           FACTOR_CHECK_FAILED: {
@@ -386,6 +392,18 @@ export function signInCompletion<Steps extends object = Record<never, never>>(
         description:
           'The jwt callback shapes the token (trigger signUp for a user created here) and the session cookie is written (or the database session created).',
         entry: { type: 'issueSession' as const, params: subjectOf },
+        on: {
+          SESSION_ISSUED: { target: 'announcingSignIn', actions: 'landOnCallbackUrl' as const },
+          SESSION_FAILED: { target: exit.failed, actions: 'sessionFailed' as const },
+        },
+      },
+      issuingEnrolmentSession: {
+        description:
+          'The policy wants a factor this user has not enrolled: no session, the sign-in is held in the enrolment cookie, which only the factors endpoints accept; the first factor enrolled turns it into the session.',
+        entry: {
+          type: 'issueSession' as const,
+          params: (args: Args) => ({ ...subjectOf(args), enrolmentPending: true as const }),
+        },
         on: {
           SESSION_ISSUED: { target: 'announcingSignIn', actions: 'landOnCallbackUrl' as const },
           SESSION_FAILED: { target: exit.failed, actions: 'sessionFailed' as const },

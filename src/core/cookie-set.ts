@@ -4,6 +4,7 @@
  * CSRF and flow cookies, which are bound to the exact host and path `/`).
  */
 import type { CookieOption, CookiesOptions, CookieSerializeOptions } from '../types/cookies.js'
+import { pendingSignInSeconds } from '../factors/enrolment-pending-sign-in.js'
 
 /** The cookies of one request, with the user's overrides applied. */
 export interface CookieSet {
@@ -16,6 +17,11 @@ export interface CookieSet {
   device: CookieOption
   /** Authchart's second-factor cookie: the sign-in stopped at its challenge (which machine, and its flow's ref). */
   secondFactor: CookieOption
+  /**
+   * Authchart's enrolment cookie: a sign-in the `secondFactor` policy holds until the user enrols a factor (sealed;
+   * not a session, only the factors endpoints read it).
+   */
+  enrolmentPending: CookieOption
   /**
    * Authchart's e-mail trace cookie: the W3C trace context of an e-mail sign-in's first request, set only while an
    * OpenTelemetry SDK records it, so the link opened in the same browser joins that trace. Its Max-Age is the
@@ -84,6 +90,10 @@ export function buildCookieSet(secure: boolean, overrides: Partial<CookiesOption
     secondFactor: {
       name: `${hostPrefix}authchart.second-factor`,
       options: Object.freeze({ ...base, maxAge: flowMaxAgeSeconds }),
+    },
+    enrolmentPending: {
+      name: `${hostPrefix}authchart.enrolment-pending`,
+      options: Object.freeze({ ...base, maxAge: pendingSignInSeconds }),
     },
     emailTrace: { name: `${hostPrefix}authchart.email-trace`, options: Object.freeze({ ...base }) },
   }

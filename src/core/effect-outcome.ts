@@ -97,4 +97,13 @@ export function applySessionOutcome(ctx: RequestContext, outcome: EffectOutcome)
   } else if (outcome.clearSession) {
     ctx.setCookies.push(...clearChunkedCookie(name, options, ctx.req.cookies))
   }
+  if (outcome.enrolmentPending) {
+    const pending = ctx.cookies.enrolmentPending
+    const expires = new Date(outcome.enrolmentPending.expires * 1000)
+    ctx.setCookies.push({
+      name: pending.name,
+      value: outcome.enrolmentPending.value,
+      options: { ...pending.options, expires },
+    })
+  }
 }

@@ -7,6 +7,8 @@ import { databaseSignInRecord } from '../effects/session/session-record.js'
 import { readChunkedCookie } from '../session/cookie-chunks.js'
 import { readSessionToken } from '../session/session-token.js'
 import type { RequestContext } from './context.js'
+import type { FlowUser } from '../../machines/sign-in-completion.js'
+import type { User } from '../types/index.js'
 
 /** The signed-in user of a request, with what the session records of the sign-in (`auth_time`, when it does). */
 export interface SignedInSession {
@@ -50,4 +52,14 @@ export function userResolutionFor(ctx: RequestContext, env: EffectEnv): UserReso
 /** A WebAuthn provider is configured: its passkeys can sign in, and the adapter can list them. */
 export function passkeysServed(ctx: RequestContext): boolean {
   return [...ctx.config.providersById.values()].some((p) => p.kind === 'webauthn')
+}
+
+/** The session's user: the adapter's record when it keeps users (every field the callbacks expect), else `user`. */
+export async function storedUserOf(ctx: RequestContext, user: FlowUser): Promise<User> {
+  const adapter = ctx.config.adapter
+  if (typeof ctx.config.source.adapter?.getUser === 'function' && adapter && user.id) {
+    const found = await adapter.getUser(user.id)
+    if (found) return found
+  }
+  return user
 }

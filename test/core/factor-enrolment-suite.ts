@@ -4,14 +4,25 @@
  * shows, as an authenticator app would: the test never asks Authchart for a code.
  */
 import { Secret, TOTP } from 'otpauth'
-import { expect, it } from 'vitest'
+import { afterEach, expect, it, vi } from 'vitest'
 import { hashRecoveryCode } from '../../src/factors/recovery-codes.js'
 import type { Adapter, AdapterFactor } from '../../src/types/adapters.js'
 import type { AuditRecord, AuthConfig, FactorMessage } from '../../src/types/index.js'
 import Credentials from '../../src/providers/credentials.js'
-import { getSessionAuthentication } from '../../src/index.js'
+import { getSessionAuthentication, requireRecentAuth } from '../../src/index.js'
 import type { AdapterUser } from '../../src/types/adapters.js'
-import { CookieJar, csrfToken, send, signIn, testConfig } from '../support/auth-harness.js'
+import { MemorySessionStore } from '../../src/flow/stores/logout.js'
+import {
+  CookieJar,
+  csrfToken,
+  origin,
+  secret as appSecret,
+  send,
+  session,
+  signIn,
+  testConfig,
+} from '../support/auth-harness.js'
+import { sealPendingSignIn } from '../../src/factors/enrolment-pending-sign-in.js'
 
 /** A fresh adapter, and the two users in it that the suite's credentials provider signs in by name. */
 export type FactorAdapterFactory = () => Promise<{ adapter: Adapter; users: { ada: AdapterUser; alan: AdapterUser } }>
@@ -36,6 +47,8 @@ const staleCode = (secret: string) => appCode(secret, -10)
 function site(
   { adapter, users }: Awaited<ReturnType<FactorAdapterFactory>>,
   secondFactor?: AuthConfig['secondFactor'],
+  /** The session strategy (JWT by default); `ownAuthTime: false` leaves `auth_time` to Authchart (no app callback). */
+  options: { strategy?: 'jwt' | 'database'; ownAuthTime?: boolean } = {},
 ) {
   const enrolled: FactorMessage[] = []
   const audited: AuditRecord[] = []
@@ -50,19 +63,25 @@ function site(
         authorize: ({ username }) => (username === 'ada' ? users.ada : username === 'alan' ? users.alan : null),
       }),
     ],
-    session: { strategy: 'jwt' },
+    session: { strategy: options.strategy ?? 'jwt' },
+    // A database session records its sign-in (auth_time, amr) for the step-up in the session store.
+    ...(options.strategy === 'database' ? { sessionManagement: { store: new MemorySessionStore() } } : {}),
     ...(secondFactor === undefined ? {} : { secondFactor }),
     audit: (record) => void audited.push(record),
     events: {
       factorEnrolled: (message) => void enrolled.push(message),
       factorRemoved: (message) => void removed.push(message),
     },
-    callbacks: {
-      jwt: ({ token, user }) => {
-        if (user) token.auth_time = Math.floor(Date.now() / 1000) + signInClock.offsetSeconds
-        return token
-      },
-    },
+    ...(options.ownAuthTime === false
+      ? {}
+      : {
+          callbacks: {
+            jwt: ({ token, user }) => {
+              if (user) token.auth_time = Math.floor(Date.now() / 1000) + signInClock.offsetSeconds
+              return token
+            },
+          },
+        }),
   })
   return { config, enrolled, removed, audited, signInClock, adapter, ada: users.ada.id, alan: users.alan.id }
 }
@@ -180,6 +199,10 @@ async function enrolledAndStopped(s: Site): Promise<{ jar: CookieJar; secret: st
 
 /** The scenarios, on a fresh adapter from `makeAdapter` each. */
 export function factorEnrolmentSuite(makeAdapter: FactorAdapterFactory): void {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
   it('enrols a TOTP factor in the page: pending until a valid first code, then 10 recovery codes shown once', async () => {
     const s = site(await makeAdapter())
     const adapter = s.adapter
@@ -509,7 +532,7 @@ export function factorEnrolmentSuite(makeAdapter: FactorAdapterFactory): void {
     expect(checked).toBeLessThanOrEqual(5)
   })
 
-  it("policy 'required': a user without a factor is signed in and sent to enrol at every sign-in until enrolled, then challenged", async () => {
+  it("policy 'required': a user without a factor is held and sent to enrol at every sign-in until enrolled, then challenged", async () => {
     const s = site(await makeAdapter(), 'required')
     for (let attempt = 0; attempt < 2; attempt++) {
       const jar = new CookieJar()
@@ -517,8 +540,8 @@ export function factorEnrolmentSuite(makeAdapter: FactorAdapterFactory): void {
       const answer = await signIn(s.config, jar, 'ada', 'x', { callbackUrl: 'http://localhost:3000/app' })
       expect(answer.status).toBe(302)
       expect(sentTo(answer)).toBe(enrolPage)
-      // Signed in (enrolment needs a session), with the password only: a route asking for two factors refuses it.
-      expect(await signInMethods(s, jar)).toEqual(['pwd'])
+      // Held, not signed in: no session to read until a factor is enrolled; the enrolment page accepts it.
+      expect(await signInMethods(s, jar)).toBeNull()
       const page = await send(s.config, sentTo(answer), { jar })
       expect(page.status).toBe(200)
       expect(await page.text()).toContain('No authenticator app is set up yet.')
@@ -552,6 +575,79 @@ export function factorEnrolmentSuite(makeAdapter: FactorAdapterFactory): void {
       enrolPage,
     )
     expect(s.config.recorded.errors).toEqual([])
+  })
+
+  for (const strategy of ['jwt', 'database'] as const)
+    it(`policy 'required', ${strategy} sessions: the held sign-in reads as no session (GET /session, auth(), requireRecentAuth, update(), a forged cookie) until a factor is enrolled, then the full session with its own auth_time`, async () => {
+      const s = site(await makeAdapter(), 'required', { strategy, ownAuthTime: false })
+      const jar = new CookieJar()
+      const heldAt = Math.floor(Date.now() / 1000)
+      const answer = await signIn(s.config, jar, 'ada', 'x', { callbackUrl: 'http://localhost:3000/app' })
+      expect(sentTo(answer)).toBe(enrolPage)
+      expect(jar.cookies.has('authjs.session-token')).toBe(false)
+      const held = jar.cookies.get('authchart.enrolment-pending') ?? ''
+      expect(held).not.toBe('')
+
+      // Every session read finds nobody signed in, as Auth.js answers without a session.
+      expect(await session(s.config, jar)).toBeNull()
+      expect(await signInMethods(s, jar)).toBeNull()
+      const stepUp = await requireRecentAuth(
+        new Request(`${origin}/app`, { headers: { cookie: jar.header() } }),
+        s.config,
+        { maxAge: 300 },
+      )
+      expect(stepUp?.status).toBe(303)
+      // update() has no session to change: still none, and no session cookie comes of it.
+      const updated = await send(s.config, '/auth/session', {
+        jar,
+        json: { csrfToken: await csrfToken(s.config, jar), data: { enrolmentPending: false, amr: ['mfa'] } },
+      })
+      expect(await updated.json()).toBeNull()
+      expect(jar.cookies.has('authjs.session-token')).toBe(false)
+      // The held cookie's value as a session cookie is no session: another key seals it.
+      const forged = new CookieJar()
+      forged.cookies.set('authjs.session-token', held)
+      expect(await session(s.config, forged)).toBeNull()
+      expect(await signInMethods(s, forged)).toBeNull()
+      // A held sign-in sealed by someone without the app's secret is refused by the factors endpoints.
+      const outsider = new CookieJar()
+      outsider.cookies.set(
+        'authchart.enrolment-pending',
+        sealPendingSignIn([`${appSecret}-not-this-app`], {
+          user: { id: s.ada },
+          account: null,
+          authTime: heldAt,
+          expiresAt: heldAt + 600,
+        }),
+      )
+      const refused = await send(s.config, '/auth/factors', { jar: outsider, headers: { accept: 'application/json' } })
+      expect(refused.status).toBe(401)
+
+      // The factors endpoints accept it; the first factor turns it into the full session, two minutes later.
+      const page = await send(s.config, '/auth/factors', { jar })
+      expect(page.status).toBe(200)
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 120_000 })
+      await enrolTotp(s, jar)
+      expect(jar.cookies.has('authchart.enrolment-pending')).toBe(false)
+      const signedIn = await getSessionAuthentication(
+        new Request(`${origin}/`, { headers: { cookie: jar.header() } }),
+        s.config,
+      )
+      // The enrolment's first code proved the app: it joins the amr; the sign-in's time stays the sign-in's.
+      expect(signedIn?.amr).toEqual(['mfa', 'otp', 'pwd'])
+      expect(Math.abs((signedIn?.authTime ?? 0) - heldAt)).toBeLessThanOrEqual(1)
+      expect(await session(s.config, jar)).toMatchObject({ user: { email: 'ada@example.com' } })
+      // The one error: the forged JWT that did not open (a database session's is only not found).
+      expect(s.config.recorded.errors.map((e) => e.name)).toEqual(strategy === 'jwt' ? ['JWTSessionError'] : [])
+    })
+
+  it("policy 'optional' (the default): a user without a factor gets a session at once, no held sign-in", async () => {
+    const s = site(await makeAdapter(), 'optional', { ownAuthTime: false })
+    const jar = new CookieJar()
+    const answer = await signIn(s.config, jar, 'ada', 'x', { callbackUrl: 'http://localhost:3000/app' })
+    expect(answer.headers.get('location')).toBe('http://localhost:3000/app')
+    expect(jar.cookies.has('authchart.enrolment-pending')).toBe(false)
+    expect(await signInMethods(s, jar)).toEqual(['pwd'])
   })
 
   it('a policy function: enrolment for the user it answers true for, none for the one it answers false for', async () => {

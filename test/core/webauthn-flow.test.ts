@@ -11,6 +11,8 @@ import WebAuthn from '../../src/providers/webauthn.js'
 import type { AuthConfig } from '../../src/types/index.js'
 import { CookieJar, csrfToken, origin, recordingLogger, send, session } from '../support/auth-harness.js'
 import { SoftAuthenticator, type CeremonyOverrides } from '../support/soft-authenticator.js'
+import { sealTotpSecret } from '../../src/factors/secret-seal.js'
+import { newTotpSecret } from '../../src/factors/totp.js'
 
 const secret = 'webauthn-flow-test-secret-of-32-chars-at-least'
 
@@ -533,5 +535,79 @@ describe('the options tell a signed-out caller nothing about accounts (#29 findi
     expect(response.headers.get('location')).toContain('/auth/signin?error=Signin')
     expect(await s.adapter.listAuthenticatorsByUserId('late')).toHaveLength(0)
     expect(refusals(s)).toEqual(['refused:webauthn-registration'])
+  })
+})
+
+describe('a passkey sign-in of a user with an authenticator app (docs/second-factors.md, "Policy")', () => {
+  /** Ada registers a passkey, then enrols an authenticator app (stored as the enrolment stores it). */
+  async function adaWithApp(s: Setup, provider: string) {
+    const jar = new CookieJar()
+    const { body } = await options(s, jar, `?email=${encodeURIComponent('ada@example.com')}`, provider)
+    await answer(s, jar, 'register', s.authenticator.create(body.options as never), {}, provider)
+    const user = await s.adapter.getUserByEmail('ada@example.com')
+    if (!user) throw new Error('the registration stored no user')
+    const factorId = 'totp-1'
+    await s.adapter.createFactor?.({
+      id: factorId,
+      userId: user.id,
+      type: 'totp',
+      secret: sealTotpSecret([secret], { userId: user.id, factorId }, newTotpSecret()),
+      lastUsedStep: null,
+      label: null,
+      createdAt: new Date(),
+    })
+  }
+
+  async function signInWithPasskey(s: Setup, provider: string, overrides: CeremonyOverrides = {}) {
+    const jar = new CookieJar()
+    const { body } = await options(s, jar, '', provider)
+    expect(body.action).toBe('authenticate')
+    const response = await answer(
+      s,
+      jar,
+      'authenticate',
+      s.authenticator.get(body.options as never, overrides),
+      {},
+      provider,
+    )
+    const signedIn = await getSessionAuthentication(
+      new Request(`${origin}/page`, { headers: { cookie: jar.header() } }),
+      s.config,
+    )
+    return { location: response.headers.get('location'), amr: signedIn?.amr ?? null }
+  }
+
+  it('a passkey with user verification counts as two factors: no challenge, and the amr says so', async () => {
+    const s = setup()
+    await adaWithApp(s, 'passkey')
+    const { location, amr } = await signInWithPasskey(s, 'passkey')
+    expect(location).toBe(`${origin}/welcome`)
+    expect(amr).toEqual([expect.stringMatching(/^(hwk|swk)$/), 'mfa', 'user'])
+    expect(refusals(s)).toEqual([])
+  })
+
+  it('with passkeyCountsAsTwo: false the same sign-in is challenged, and no session is issued before the answer', async () => {
+    const s = setup({ secondFactor: { passkeyCountsAsTwo: false } })
+    await adaWithApp(s, 'passkey')
+    const { location, amr } = await signInWithPasskey(s, 'passkey')
+    expect(location).toBe(`${origin}/auth/second-factor`)
+    expect(amr).toBeNull()
+  })
+
+  it('a passkey assertion without user verification (a provider that allows one) is challenged', async () => {
+    const s = setup({
+      providers: [
+        WebAuthn({
+          authenticationOptions: { userVerification: 'preferred' },
+          verifyAuthenticationOptions: { requireUserVerification: false },
+        }),
+      ],
+    })
+    await adaWithApp(s, 'webauthn')
+    const { location, amr } = await signInWithPasskey(s, 'webauthn', { userVerified: false })
+    expect(location).toBe(`${origin}/auth/second-factor`)
+    expect(amr).toBeNull()
+    // The same provider with the UV flag set: two factors, no challenge.
+    expect((await signInWithPasskey(s, 'webauthn')).location).toBe(`${origin}/welcome`)
   })
 })

@@ -20,12 +20,12 @@ function fingerprint(machine: AnyStateMachine): string {
 
 const pinned: Record<string, { version: number; fingerprint: string }> = {
   backchannelLogout: { version: 1, fingerprint: 'y8J_o2n4OqbC' },
-  credentials: { version: 5, fingerprint: 'a2vfCpXgH1_K' },
-  email: { version: 5, fingerprint: '0qIKLqI9WyXd' },
-  oauth: { version: 7, fingerprint: 'wodx9lBPXtfU' },
+  credentials: { version: 6, fingerprint: 'JFMJHe8FK3tQ' },
+  email: { version: 6, fingerprint: 'R03s2O4BA4nl' },
+  oauth: { version: 8, fingerprint: 'WWqkbEpgtXTe' },
   session: { version: 5, fingerprint: 'e3aZWzS9aeJm' },
   tokenRefresh: { version: 1, fingerprint: 'RYSTen21BUvZ' },
-  webauthn: { version: 4, fingerprint: 'jCek-AJvEZ_2' },
+  webauthn: { version: 5, fingerprint: 'aP_fC2aBLdGr' },
 }
 
 describe('machine versions', () => {

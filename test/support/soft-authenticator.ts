@@ -50,6 +50,8 @@ export interface CeremonyOverrides {
   counter?: number
   /** Flip a byte of the signature. */
   tamperSignature?: boolean
+  /** Whether the assertion says the user was verified (the UV flag); true by default, as a passkey asks. */
+  userVerified?: boolean
 }
 
 /** One authenticator holding discoverable ES256 credentials. */
@@ -124,7 +126,12 @@ export class SoftAuthenticator {
     if (!credential) throw new Error('the soft authenticator holds no credential')
     const rpId = overrides.rpId ?? options.rpId ?? new URL(this.origin).hostname
     credential.counter = overrides.counter ?? credential.counter + 1
-    const authenticatorData = this.authData(rpId, 0x01 | 0x04, credential.counter)
+    // UP, and UV unless the test asks for an assertion without user verification.
+    const authenticatorData = this.authData(
+      rpId,
+      overrides.userVerified === false ? 0x01 : 0x01 | 0x04,
+      credential.counter,
+    )
     const clientDataJSON = Buffer.from(
       JSON.stringify({
         type: 'webauthn.get',

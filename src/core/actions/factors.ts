@@ -26,6 +26,8 @@ import { openPendingEnrolment } from '../../factors/pending-enrolment.js'
 import { otpauthUri, enrolmentQrSvg } from '../../factors/enrolment.js'
 import { pageHeaders, pageLocaleOf } from '../page-locale.js'
 import { signedInSession, type SignedInSession } from '../user-resolution.js'
+import { completeEnrolmentSignIn, enrolmentPendingOf } from '../enrolment-sign-in.js'
+import type { PendingSignIn } from '../../factors/enrolment-pending-sign-in.js'
 import { ensureCsrfToken } from './read-only.js'
 import { auditAccountChange } from '../audit-trail.js'
 
@@ -80,10 +82,33 @@ function notSignedIn(ctx: RequestContext): ResponseInternal {
   return { redirect: signInUrl(ctx), cookies: ctx.setCookies }
 }
 
+/** Whose factors a request manages: its session's user, or the user of a sign-in held until they enrol one. */
+type FactorsSession = SignedInSession & { pending?: PendingSignIn }
+
+/**
+ * The session, else the sign-in the `secondFactor` policy holds for enrolment (docs/second-factors.md, "Policy"):
+ * enrolment needs a signed-in user, and these endpoints are the only ones that accept a held sign-in as one.
+ */
+async function factorsSessionOf(ctx: RequestContext): Promise<FactorsSession | null> {
+  const session = await signedInSession(ctx)
+  if (session) return session
+  const pending = enrolmentPendingOf(ctx)
+  return pending ? { userId: pending.user.id, claims: { auth_time: pending.authTime }, pending } : null
+}
+
+/**
+ * The factor is enrolled but the held sign-in could not become a session (the `jwt` callback refused or threw, the
+ * issuer logged why): the user signs in again, and is challenged for the new factor.
+ */
+function sessionFailed(ctx: RequestContext): ResponseInternal {
+  if (wantsJson(ctx)) return json(ctx, 401, { error: 'SessionRequired', message: 'Sign in again' })
+  return { redirect: signInUrl(ctx), cookies: ctx.setCookies }
+}
+
 /** GET /factors: the user's factors, or the sign-in page for a visitor without a session. */
 export async function factorsPageAction(ctx: RequestContext): Promise<ResponseInternal> {
   const env = managementEnv(ctx)
-  const session = await signedInSession(ctx)
+  const session = await factorsSessionOf(ctx)
   if (!session) return notSignedIn(ctx)
   const factors = await listFactorsOf(env, session.userId)
   if (wantsJson(ctx)) return json(ctx, 200, { factors })
@@ -138,7 +163,7 @@ export async function factorsAction(ctx: RequestContext): Promise<ResponseIntern
     logRefusal(ctx.config.logger, 'csrf', { reason: 'factor change without a valid CSRF token' })
     return json(ctx, 403, { error: 'MissingCSRF' })
   }
-  const session = await signedInSession(ctx)
+  const session = await factorsSessionOf(ctx)
   if (!session) {
     logRefusal(ctx.config.logger, 'session-token', { reason: 'factor change without a session' })
     return notSignedIn(ctx)
@@ -178,6 +203,8 @@ export async function factorsAction(ctx: RequestContext): Promise<ResponseIntern
           ? enrolAgain(ctx, session, body.enrolment)
           : page(ctx, 400, { kind: 'expired' })
       }
+      // A held sign-in becomes the session it was held from: the code just checked proved the authenticator app.
+      if (session.pending && !(await completeEnrolmentSignIn(ctx, session.pending, 'otp'))) return sessionFailed(ctx)
       if (wantsJson(ctx)) return json(ctx, 200, { factor: confirmed.factor, recoveryCodes: confirmed.recoveryCodes })
       if (confirmed.recoveryCodes)
         return page(ctx, 200, { kind: 'codes', codes: confirmed.recoveryCodes, enrolled: true })

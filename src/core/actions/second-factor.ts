@@ -21,6 +21,7 @@ import { pageHeaders, pageLocaleOf } from '../page-locale.js'
 import { secondFactorInputFor } from '../second-factor.js'
 import { sessionIssuerFor } from '../session-issuer.js'
 import { ensureCsrfToken } from './read-only.js'
+import { storedUserOf } from '../user-resolution.js'
 import {
   awaitsSecondFactor,
   completedSignIn,
@@ -142,16 +143,6 @@ export async function secondFactorPageAction(ctx: RequestContext): Promise<Respo
   return page(ctx, 200)
 }
 
-/** The session's user: the adapter's record when it keeps users (every field the callbacks expect), else the flow's. */
-async function fullUser(ctx: RequestContext, user: FlowUser): Promise<User> {
-  const adapter = ctx.config.adapter
-  if (typeof ctx.config.source.adapter?.getUser === 'function' && adapter && user.id) {
-    const found = await adapter.getUser(user.id)
-    if (found) return found
-  }
-  return user
-}
-
 /** POST /second-factor: the answer; signed in, asked again, or refused. */
 export async function secondFactorAction(ctx: RequestContext): Promise<ResponseInternal> {
   const stopped = stoppedSignIn(ctx)
@@ -171,7 +162,7 @@ export async function secondFactorAction(ctx: RequestContext): Promise<ResponseI
   // The user and account the stopped sign-in kept (the account without provider tokens): the session and the signIn
   // event get them, the user as the adapter has it when it keeps users.
   const signedIn = async ({ user, account }: Resumed): Promise<{ user: User; account: Account | null }> => ({
-    user: await fullUser(ctx, user),
+    user: await storedUserOf(ctx, user),
     account: account ? { ...account } : null,
   })
   // The passkey that passed the challenge, when one did: the session's `amr` tells a synced one from a device-bound one.

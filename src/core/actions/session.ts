@@ -2,6 +2,7 @@
  * GET /session (the check on every page view), POST /session (the app's `update()`), POST /signout: three events of
  * the session machine, each run through the one runtime.
  */
+import { clearEnrolmentPending } from '../enrolment-sign-in.js'
 import type { ErrorType } from '../../errors.js'
 import { databaseSessionEffects } from '../../effects/session/database-session.js'
 import { jwtSessionEffects, type SessionHandlers } from '../../effects/session/jwt-session.js'
@@ -124,6 +125,8 @@ export async function signOutAction(ctx: RequestContext): Promise<ResponseIntern
   if (result.state !== 'signedOut' || !result.redirectTo) {
     return errorRedirect(ctx, errorFromType(result.error ?? 'SignOutError'))
   }
+  // A sign-in held for enrolment ends with the sign-out too (it is no session, so the machine did not see it).
+  clearEnrolmentPending(ctx)
   // RP-initiated logout: the provider first, which sends the browser on to `redirectTo`.
   return { redirect: result.providerLogoutUrl ?? result.redirectTo, cookies: ctx.setCookies }
 }

@@ -114,7 +114,8 @@ export function credentialsEffects(
     runSignInCallback: () => runSignInCallback(env, { user: user as User, account, credentials }, provider.id),
 
     // Auth.js never creates a credentials user: the jwt callback is told so (isNewUser false, trigger signIn).
-    issueSession: ({ isNewUser }) => issueSession(env, { user: user as User, account, isNewUser }),
+    issueSession: ({ isNewUser, enrolmentPending }) =>
+      issueSession(env, { user: user as User, account, isNewUser, enrolmentPending }),
 
     emitSignInEvent() {
       const pending = emitAppEvent(env, 'signIn', { user: user as User, account })

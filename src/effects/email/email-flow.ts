@@ -280,13 +280,14 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput) {
       }),
 
     // The machine says whether this is a sign-up; the full user record stays here.
-    issueSession: ({ user: picked, isNewUser }) => {
+    issueSession: ({ user: picked, isNewUser, enrolmentPending }) => {
       const subject = user ?? picked
       const identifier = subject.email ?? ''
       return input.issueSession(env, {
         user: subject,
         account: account(identifier, subject.id ?? undefined),
         isNewUser,
+        enrolmentPending,
       })
     },
 

@@ -223,7 +223,8 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput) {
     awaitAccountLink: () => input.users.awaitAccountLink(subject),
 
     // The machine says whether this is a sign-up (it saw the user created); the full profile stays here.
-    issueSession: ({ isNewUser }) => input.issueSession(env, { ...subject, isNewUser }),
+    issueSession: ({ isNewUser, enrolmentPending }) =>
+      input.issueSession(env, { ...subject, isNewUser, enrolmentPending }),
 
     async emitSignInEvent({ isNewUser }) {
       await emitAppEvent(env, 'signIn', {

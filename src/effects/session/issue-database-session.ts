@@ -39,7 +39,7 @@ export async function issueDatabaseSession(
   if (!userId) return { type: 'SESSION_FAILED', error: 'CallbackRouteError' }
   await keepTokensInAccount(env, adapter, subject.account)
   // When and how the user signed in, kept with the session's record: never moved when the session slides.
-  const { auth_time: authTime, amr } = signInClaimsOf(env, subject.account?.type, subject.factors)
+  const { auth_time: authTime, amr } = signInClaimsOf(env, subject.account?.type, subject.factors, subject.authTime)
   const issued = await createDatabaseSession(env, adapter, userId, {
     method: subject.account?.provider,
     amr,

@@ -30,6 +30,13 @@ export interface SignInSubject {
   opLogout?: OpLogoutClaim
   /** What the sign-in passed besides its method (a second factor): part of the session's `amr`. */
   factors?: SignInFactors
+  /**
+   * When the user signed in, when it was not in this request: a sign-in held for enrolment keeps its own `auth_time`
+   * when the first factor turns it into a session.
+   */
+  authTime?: number
+  /** The policy wants a factor this user has not enrolled: the sign-in is held, no session issued (the machine's state). */
+  enrolmentPending?: boolean
 }
 
 /** How issuing a session ended: the same two events in every sign-in machine. */
@@ -46,7 +53,7 @@ export function issueJwtSession(env: EffectEnv, subject: SignInSubject): Session
   const { config } = env
   const { user, account } = subject
   // When and how the user signed in: set here, at sign-in, and never moved by a session check.
-  const signIn = signInClaimsOf(env, account?.type, subject.factors)
+  const signIn = signInClaimsOf(env, account?.type, subject.factors, subject.authTime)
   const initial: JWT = {
     name: user.name,
     email: user.email,

@@ -25,14 +25,15 @@ export function passkeyFactors(deviceType: string | null | undefined): SignInFac
   return deviceType === 'multiDevice' || deviceType === 'singleDevice' ? { passkeyDeviceType: deviceType } : {}
 }
 
-/** `auth_time` and `amr` of a sign-in by an account of `providerType`, now. */
+/** `auth_time` and `amr` of a sign-in by an account of `providerType`, now (or at `authTime`, a held sign-in's). */
 export function signInClaimsOf(
   env: Pick<EffectEnv, 'now'>,
   providerType: string | undefined,
   factors: SignInFactors = {},
+  authTime: number = env.now,
 ): SignInClaims {
   return {
-    auth_time: env.now,
+    auth_time: authTime,
     amr: authenticationMethods({ ...factors, providerType: providerType ?? '' }),
   }
 }

@@ -31,6 +31,8 @@ export interface EffectOutcome {
   issuedSession?: { value: string; expires: number }
   /** The session cookie must be cleared. */
   clearSession?: boolean
+  /** A sign-in held until the user enrols a factor: the sealed enrolment cookie, with its expiry (epoch seconds). */
+  enrolmentPending?: { value: string; expires: number }
   /** The session the client sees. */
   // What the app's `session` callback returned; DefaultSession too, since an app's augmented Session may require more.
   session?: Session | DefaultSession | Record<string, unknown> | null

@@ -317,11 +317,12 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput) {
 
     // The machine says whether this is a sign-up (it saw the registration create the user).
     // A synced passkey (`multiDevice`) is a software key in the session's `amr`, any other a hardware one.
-    issueSession: ({ isNewUser }) =>
+    issueSession: ({ isNewUser, enrolmentPending }) =>
       input.issueSession(env, {
         user: user as User,
         account,
         isNewUser,
+        enrolmentPending,
         factors: passkeyFactors(stored?.credentialDeviceType ?? registration?.deviceType),
       }),
 
