@@ -37,10 +37,12 @@ const initial = initialTransition(credentialsMachine)[0]
 
 async function withPureTransition(): Promise<AnyMachineSnapshot> {
   let [snapshot, actions] = transition(credentialsMachine, initial, start)
+  // As the runtime does: one scratch per run, shared by its handlers.
+  const scratch = {}
   for (;;) {
     const command = actions.find((a) => !a.type.startsWith('xstate.'))
     if (!command) return snapshot
-    const answer = (await effects[command.type](command.params ?? {})) as CredentialsEvent
+    const answer = (await effects[command.type](command.params ?? {}, scratch)) as CredentialsEvent
     ;[snapshot, actions] = transition(credentialsMachine, snapshot, answer)
   }
 }

@@ -25,14 +25,21 @@ export type CommandContract<Command extends { type: string }, Event extends { ty
 
 type Awaitable<T> = T | Promise<T>
 
-/** The handlers a contract asks for: params in, one of the listed events out. */
+/**
+ * The handlers a contract asks for: params in, one of the listed events out. `Scratch` is what the handlers of one
+ * run hand each other outside the machine (src/flow/runtime.ts creates it, empty, for every run and passes the same
+ * object to each handler): every key starts absent, so a handler sees it `Partial`. A machine whose handlers keep
+ * nothing leaves it out.
+ */
 export type HandlersFor<
   Command extends { type: string; params: object },
   Event extends { type: string },
   Contract extends CommandContract<Command, Event>,
+  Scratch extends object = Record<never, never>,
 > = {
   [K in Command['type']]: (
     params: Extract<Command, { type: K }>['params'],
+    scratch: Partial<Scratch>,
   ) => Awaitable<Extract<Event, { type: Contract[K][number] }>>
 }
 

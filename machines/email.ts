@@ -118,7 +118,8 @@ const commands = {
   normalizeIdentifier: command<{ providerId: string }>(),
   countSignInRequest: command<{ identifier: string; scope: RequestCountScope }>(),
   storeVerificationToken: command<{ providerId: string; identifier: string }>(),
-  sendVerificationRequest: command<{ providerId: string; identifier: string }>(),
+  /** `callbackUrl`: where the link leads once followed, as the redirect callback decided. */
+  sendVerificationRequest: command<{ providerId: string; identifier: string; callbackUrl: string }>(),
   consumeVerificationToken: command<{ providerId: string }>(),
   findUser: command<{ identifier: string }>(),
   createVerifiedUser: command<{ identifier: string }>(),
@@ -400,7 +401,11 @@ export const emailMachine = setup({
       description: "The provider's sendVerificationRequest delivers the link.",
       entry: {
         type: 'sendVerificationRequest',
-        params: ({ context }) => ({ providerId: context.providerId ?? '', identifier: context.identifier ?? '' }),
+        params: ({ context }) => ({
+          providerId: context.providerId ?? '',
+          identifier: context.identifier ?? '',
+          callbackUrl: context.callbackUrl ?? '',
+        }),
       },
       on: {
         MAIL_SENT: { target: 'verificationSent' },

@@ -43,8 +43,20 @@ export type { FlowEnd } from './flow-metrics.js'
 /** An event that reports how a command ended, with its payload. */
 export type ResultEvent = FlowEvent
 
+/**
+ * What the handlers of one run hand each other and the machine must not see: values a later step needs that do not
+ * belong in the snapshot (a token in the clear, provider tokens, full adapter records). The runtime creates one,
+ * empty, per run and passes it to every handler of the run next to its params; it is dropped when the request ends,
+ * so it never reaches a flow store, a log or the next request. Each machine's handlers type their own
+ * (`HandlersFor`'s `Scratch`).
+ */
+export type FlowScratch = Record<string, unknown>
+
 /** Runs one command and answers with the event that says how it ended. */
-export type EffectHandler = (params: Record<string, unknown>) => ResultEvent | Promise<ResultEvent>
+export type EffectHandler = (
+  params: Record<string, unknown>,
+  scratch: FlowScratch,
+) => ResultEvent | Promise<ResultEvent>
 
 /** Handlers by command type. */
 export type EffectHandlers = Record<string, EffectHandler>
@@ -53,7 +65,9 @@ export type EffectHandlers = Record<string, EffectHandler>
  * What `runFlow` accepts: any handler record, loosely typed (`EffectHandlers`) or typed by a machine's contract
  * (`HandlersFor`, whose handlers take their own params). The machine guarantees each handler gets its command's params.
  */
-export type AnyHandlers = Readonly<Record<string, (params: never) => ResultEvent | Promise<ResultEvent>>>
+export type AnyHandlers = Readonly<
+  Record<string, (params: never, scratch: never) => ResultEvent | Promise<ResultEvent>>
+>
 
 /** Where a flow that waits for the browser is kept between its requests. */
 export interface FlowPersistence {
@@ -316,6 +330,8 @@ interface FlowRun {
   metrics: FlowMetrics | undefined
   /** Epoch milliseconds of the flow's first request, while someone measures or audits flows. */
   began: number | undefined
+  /** This request's scratch, shared by its handlers (`FlowScratch`); it begins empty on every request. */
+  scratch: FlowScratch
 }
 
 /**
@@ -371,6 +387,7 @@ function runFrom(
     metrics,
     // The clock is read only when a flow's duration will be recorded or audited.
     began: loaded.began ?? (metrics || input.onEnd ? Date.now() : undefined),
+    scratch: {},
   }
   const trace = startFlowTrace(input.entry.id, () => (run.flowId ??= flowIdOf()), loaded.traceparent)
   // One-request flows get an id only when someone will read it (the audit hook or a refusal log line).
@@ -450,11 +467,13 @@ function drive(run: FlowRun, first: FlowEvent, budget: number): FlowResult | Pro
     const handlers = input.handlers as Partial<EffectHandlers>
     if (typeof handlers[command.type] !== 'function')
       throw new AuthError(`no handler for command ${command.type}`, { machine: input.entry.id })
-    // Called as a method, so a handler set may be a class instance holding the request's state.
+    // Called as a method, so a handler set may be a class instance holding what the request's handlers share (its
+    // inputs); what one step learns for the next goes through the machine's params or the run's scratch.
     const handler = (handlers as EffectHandlers)[command.type]
+    const { scratch } = run
     const answer = run.trace
-      ? run.trace.effect(command.type, () => handler.call(handlers, command.params))
-      : (handlers as EffectHandlers)[command.type](command.params)
+      ? run.trace.effect(command.type, () => handler.call(handlers, command.params, scratch))
+      : (handlers as EffectHandlers)[command.type](command.params, scratch)
     if (answer instanceof Promise) return answer.then((next) => drive(run, next, budget - 1))
     event = answer
   }

@@ -1,8 +1,10 @@
 /**
  * The contract's other direction, checked by the compiler: every event a machine's contract lists for a command is
  * one its handler's type can answer, and it answers nothing else (machines/contract.ts, `AnswersExactly`). The
- * handler records are built with `satisfies HandlersFor<…>`, so their types are the handlers' own, not the
- * contract's. `tsc` fails on a mismatch; the runtime assertions below only say which records were checked.
+ * handler records are built with `satisfies HandlersFor<…>`, and the answers of the helpers they call (the shared
+ * callbacks, the failure limits, the second factor, the OAuth steps and user resolutions, the session strategies)
+ * are the types their bodies return, never a type derived from the contract: so a listed event no code returns, or
+ * a returned event the list lacks, fails `tsc`. This replaced a search of the handler sources for each event's name.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import type { AnswersExactly, AnswersOf } from '../../machines/contract.js'
@@ -15,7 +17,8 @@ import type { tokenRefreshContract } from '../../machines/token-refresh.js'
 import type { webAuthnContract } from '../../machines/webauthn.js'
 import type { credentialsEffects } from '../../src/effects/credentials/credentials-flow.js'
 import type { emailFlowEffects } from '../../src/effects/email/email-flow.js'
-import type { oauthFlowEffects } from '../../src/effects/oauth/oauth-flow.js'
+import type { oauthFlowEffects, profileIsTheUser } from '../../src/effects/oauth/oauth-flow.js'
+import type { adapterUserResolution } from '../../src/effects/oauth/adapter-user-resolution.js'
 import type { backchannelLogoutEffects } from '../../src/effects/session/backchannel-logout-flow.js'
 import type { databaseSessionEffects } from '../../src/effects/session/database-session.js'
 import type { jwtSessionEffects } from '../../src/effects/session/jwt-session.js'
@@ -41,6 +44,14 @@ describe('handlers answer exactly their contract (type level)', () => {
       Exact<typeof oauthContract>
     >()
   })
+  it('oauth: the user resolution steps, as the two resolutions (adapter, or the profile is the user) answer them', () => {
+    // The flow's handlers answer these through the `UserResolution` interface: the implementations are what is checked.
+    type Resolution = Pick<typeof oauthContract, 'resolveUser' | 'createUser' | 'linkAccount' | 'awaitAccountLink'>
+    type Resolutions = typeof profileIsTheUser | ReturnType<typeof adapterUserResolution>
+    expectTypeOf<AnswersExactly<Resolutions, Resolution>>().toEqualTypeOf<Exact<Resolution>>()
+    // Without an adapter, a user is never looked for: only its derived id is found.
+    expectTypeOf<AnswersOf<typeof profileIsTheUser>['resolveUser']>().toEqualTypeOf<'ACCOUNT_FOUND'>()
+  })
   it('webauthn', () => {
     expectTypeOf<AnswersExactly<ReturnType<typeof webAuthnEffects>, typeof webAuthnContract>>().toEqualTypeOf<
       Exact<typeof webAuthnContract>
@@ -63,6 +74,38 @@ describe('handlers answer exactly their contract (type level)', () => {
     expectTypeOf<
       AnswersExactly<ReturnType<typeof backchannelLogoutEffects>, typeof backchannelLogoutContract>
     >().toEqualTypeOf<Exact<typeof backchannelLogoutContract>>()
+  })
+})
+
+describe('a real machine’s handlers that drift from the contract fail to compile', () => {
+  type Credentials = ReturnType<typeof credentialsEffects>
+  /** `clearFailures` also answers an event its contract does not list. */
+  type AnswersOutside = Omit<Credentials, 'clearFailures'> & {
+    clearFailures: () => { type: 'FAILURES_CLEARED' } | { type: 'LOCKOUT_STARTED' }
+  }
+  /** `authorize` never answers AUTHORIZE_FAILED, which its contract lists. */
+  type NeverFails = Omit<Credentials, 'authorize'> & {
+    authorize: () => Promise<{ type: 'AUTHORIZED' } | { type: 'AUTHORIZE_REJECTED' }>
+  }
+
+  type Contract = typeof credentialsContract
+
+  it('an answer outside the contract', () => {
+    // @ts-expect-error clearFailures may answer LOCKOUT_STARTED, which its contract does not list
+    expectTypeOf<AnswersExactly<AnswersOutside, Contract>>().toEqualTypeOf<Exact<Contract>>()
+    expectTypeOf<AnswersExactly<AnswersOutside, Contract>['clearFailures']>().toEqualTypeOf<{
+      missing: never
+      extra: 'LOCKOUT_STARTED'
+    }>()
+  })
+
+  it('a contract event no handler returns', () => {
+    // @ts-expect-error authorize never answers AUTHORIZE_FAILED, which its contract lists
+    expectTypeOf<AnswersExactly<NeverFails, Contract>>().toEqualTypeOf<Exact<Contract>>()
+    expectTypeOf<AnswersExactly<NeverFails, Contract>['authorize']>().toEqualTypeOf<{
+      missing: 'AUTHORIZE_FAILED'
+      extra: never
+    }>()
   })
 })
 

@@ -5,7 +5,8 @@
  * sends `Accept: application/json` (an app with its own UI) gets JSON (docs/second-factors.md, "The challenge").
  */
 import { FlowRejected } from '../../errors.js'
-import { secondFactorHandlers, type SecondFactorSubject } from '../../effects/shared/second-factor.js'
+import { secondFactorHandlers } from '../../effects/shared/second-factor.js'
+import type { SignInScratch } from '../../effects/shared/sign-in-scratch.js'
 import { emitAppEvent } from '../../effects/shared/app-events.js'
 import type { FlowAccount, FlowUser, SecondFactorKind } from '../../../machines/sign-in-completion.js'
 import { passkeyFactors } from '../../effects/session/sign-in-authentication.js'
@@ -152,7 +153,6 @@ export async function secondFactorAction(ctx: RequestContext): Promise<ResponseI
   }
   const env = effectEnv(ctx)
   const body = ctx.req.body ?? {}
-  const subject: SecondFactorSubject = { user: null, account: null }
   const input = {
     ...secondFactorInputFor(ctx, { factor: body.factor, code: body.code, data: body.data }),
     passkey: passkeyAnswerFor(ctx, stopped),
@@ -165,20 +165,14 @@ export async function secondFactorAction(ctx: RequestContext): Promise<ResponseI
     user: await storedUserOf(ctx, user),
     account: account ? { ...account } : null,
   })
-  // The passkey that passed the challenge, when one did: the session's `amr` tells a synced one from a device-bound one.
-  let passkeyDeviceType: string | undefined
   const handlers = {
-    ...secondFactorHandlers(
-      env,
-      input,
-      () => subject,
-      (deviceType) => (passkeyDeviceType = deviceType),
-    ),
-    issueSession: async (params: Resumed) => {
+    ...secondFactorHandlers(env, input),
+    issueSession: async (params: Resumed, scratch: Partial<SignInScratch>) => {
       const { user, account } = await signedIn(params)
-      // The factor the challenge verified joins the sign-in's `amr` (docs/step-up.md).
+      // The factor the challenge verified joins the sign-in's `amr` (docs/step-up.md); the verification left the
+      // type of a passkey that answered in the scratch, so a synced one is told from a device-bound one.
       const factors = params.secondFactor
-        ? { secondFactorMethod: params.secondFactor, ...passkeyFactors(passkeyDeviceType) }
+        ? { secondFactorMethod: params.secondFactor, ...passkeyFactors(scratch.passkeyDeviceType) }
         : undefined
       return issue(env, { user, account, isNewUser: params.isNewUser, ...(factors ? { factors } : {}) })
     },

@@ -1,13 +1,15 @@
 /**
  * Handlers of the credentials machine's commands: the failure limits (failure-limits.ts), the provider's
- * `authorize`, the `signIn` callback, the session, the `signIn` event. The full user `authorize` returned stays here; the machine keeps only id, name, e-mail, image.
+ * `authorize`, the `signIn` callback, the session, the `signIn` event. The full user `authorize` returned stays in
+ * the run's scratch (`SignInScratch`: it is the app's object, with whatever fields the app put on it, which a stored
+ * flow must not carry); the machine keeps only id, name, e-mail, image.
  */
 import { randomUUID } from 'node:crypto'
 import { CallbackRouteError, CredentialsSignin, defaultMessage } from '../../errors.js'
 import type { CredentialsCommand, credentialsContract, CredentialsEvent } from '../../../machines/credentials.js'
 import type { HandlersFor } from '../../../machines/contract.js'
 import type { CredentialsConfig } from '../../types/providers.js'
-import type { Account, User } from '../../types/index.js'
+import type { User } from '../../types/index.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import { issueJwtSession, type SessionIssuer } from '../session/issue-jwt-session.js'
@@ -15,9 +17,16 @@ import { runRedirectCallback } from '../shared/redirect-callback.js'
 import { runSignInCallback } from '../shared/sign-in-callback.js'
 import { failureLimitHandlers, type FailureLimitsInput } from './failure-limits.js'
 import { secondFactorHandlers, type SecondFactorInput } from '../shared/second-factor.js'
+import { fromScratch } from '../shared/from-scratch.js'
+import type { SignInScratch } from '../shared/sign-in-scratch.js'
 
 /** The credentials machine's handlers, as its contract types them. */
-export type CredentialsHandlers = HandlersFor<CredentialsCommand, CredentialsEvent, typeof credentialsContract>
+export type CredentialsHandlers = HandlersFor<
+  CredentialsCommand,
+  CredentialsEvent,
+  typeof credentialsContract,
+  SignInScratch
+>
 
 function pickUser(user: User): { id?: string; name?: string | null; email?: string | null; image?: string | null } {
   const picked: { id?: string; name?: string | null; email?: string | null; image?: string | null } = {}
@@ -27,9 +36,6 @@ function pickUser(user: User): { id?: string; name?: string | null; email?: stri
   if (typeof user.image === 'string') picked.image = user.image.slice(0, 1024)
   return picked
 }
-
-/** How `authorize` ended, as the machine hears it. */
-type AuthorizeAnswer = Extract<CredentialsEvent, { type: 'AUTHORIZED' | 'AUTHORIZE_REJECTED' | 'AUTHORIZE_FAILED' }>
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as Partial<PromiseLike<T>> | null)?.then === 'function'
@@ -45,11 +51,9 @@ export function credentialsEffects(
 ) {
   const { config } = env
   const { csrfToken: _csrf, callbackUrl: _callback, ...credentials } = env.body ?? {}
-  let user: User | null = null
-  let account: Account | null = null
 
   const limitHandlers = failureLimitHandlers(env, provider.id, limits)
-  const factorHandlers = secondFactorHandlers(env, secondFactor, () => ({ user, account }))
+  const factorHandlers = secondFactorHandlers(env, secondFactor)
   // Named one by one rather than spread into the literal: the handlers object is built on every sign-in.
   return {
     runRedirectCallback: (params) => runRedirectCallback(env, params),
@@ -60,8 +64,8 @@ export function credentialsEffects(
     reserveFactorAttempt: factorHandlers.reserveFactorAttempt,
     verifySecondFactor: factorHandlers.verifySecondFactor,
 
-    authorize() {
-      const rejected = (err: unknown): AuthorizeAnswer => {
+    authorize(_params, scratch) {
+      const rejected = (err: unknown) => {
         if (err instanceof CredentialsSignin) {
           // A wrong password is an everyday outcome, not a server error: one warn line, no stack. The app's own
           // message goes with it; a bare CredentialsSignin's text (Auth.js's "Read more at ...") would add nothing.
@@ -71,7 +75,7 @@ export function credentialsEffects(
           // The spec and Auth.js: the full error always reaches `logger.error` (the built-in logger writes only the
           // warn line above for it, see src/logger.ts).
           config.logger.error(err)
-          return { type: 'AUTHORIZE_REJECTED', code }
+          return { type: 'AUTHORIZE_REJECTED' as const, code }
         }
         config.logger.error(
           new CallbackRouteError('authorize() threw', {
@@ -79,9 +83,9 @@ export function credentialsEffects(
             provider: provider.id,
           }),
         )
-        return { type: 'AUTHORIZE_FAILED' }
+        return { type: 'AUTHORIZE_FAILED' as const }
       }
-      const returned = (found: User | null): AuthorizeAnswer => {
+      const returned = (found: User | null) => {
         if (!found || typeof found !== 'object') {
           config.logger.warn('credentials-signin', {
             provider: provider.id,
@@ -90,15 +94,14 @@ export function credentialsEffects(
           })
           // Auth.js throws (and logs) a bare CredentialsSignin when authorize returns no user: the same error here.
           config.logger.error(new CredentialsSignin())
-          return { type: 'AUTHORIZE_REJECTED', code: 'credentials' }
+          return { type: 'AUTHORIZE_REJECTED' as const, code: 'credentials' }
         }
         // Auth.js gives a user without an id a fresh one; without it two such users would share `token.sub`.
-        user = {
-          ...found,
-          id: found.id === undefined || found.id === null || found.id === '' ? randomUUID() : String(found.id),
-        }
-        account = { providerAccountId: user.id as string, type: 'credentials', provider: provider.id }
-        return { type: 'AUTHORIZED', user: pickUser(user) }
+        const id = found.id === undefined || found.id === null || found.id === '' ? randomUUID() : String(found.id)
+        const user = { ...found, id }
+        scratch.user = user
+        scratch.account = { providerAccountId: id, type: 'credentials', provider: provider.id }
+        return { type: 'AUTHORIZED' as const, user: pickUser(user) }
       }
       let answer: ReturnType<CredentialsConfig['authorize']>
       try {
@@ -111,14 +114,15 @@ export function credentialsEffects(
       return returned(answer)
     },
 
-    runSignInCallback: () => runSignInCallback(env, { user: user as User, account, credentials }, provider.id),
+    runSignInCallback: (_params, { user, account = null }) =>
+      runSignInCallback(env, { user: fromScratch(user, 'the authorized user'), account, credentials }, provider.id),
 
     // Auth.js never creates a credentials user: the jwt callback is told so (isNewUser false, trigger signIn).
-    issueSession: ({ isNewUser, enrolmentPending }) =>
-      issueSession(env, { user: user as User, account, isNewUser, enrolmentPending }),
+    issueSession: ({ isNewUser, enrolmentPending }, { user, account = null }) =>
+      issueSession(env, { user: fromScratch(user, 'the authorized user'), account, isNewUser, enrolmentPending }),
 
-    emitSignInEvent() {
-      const pending = emitAppEvent(env, 'signIn', { user: user as User, account })
+    emitSignInEvent(_params, { user, account = null }) {
+      const pending = emitAppEvent(env, 'signIn', { user: fromScratch(user, 'the authorized user'), account })
       return pending ? pending.then(() => ({ type: 'SIGNIN_ANNOUNCED' }) as const) : { type: 'SIGNIN_ANNOUNCED' }
     },
   } satisfies CredentialsHandlers

@@ -66,8 +66,11 @@ function reserveOn(
   )
 }
 
-/** The four handlers, over one request's account and client. */
-export function failureLimitHandlers(env: EffectEnv, providerId: string, limits: FailureLimitsInput): LimitHandlers {
+/**
+ * The handlers, over one request's account and client. Their answers are the types their bodies return (checked by
+ * `satisfies`, not declared), so test/flow/contract-types.test.ts checks them against the contract.
+ */
+export function failureLimitHandlers(env: EffectEnv, providerId: string, limits: FailureLimitsInput) {
   const { logger } = env.config
   // One request names at most one account and one client: each is digested once, whatever the keys asked for.
   const subjects = new Map<string, string>()
@@ -191,5 +194,5 @@ export function failureLimitHandlers(env: EffectEnv, providerId: string, limits:
         return failed(err)
       }
     },
-  }
+  } satisfies LimitHandlers
 }

@@ -16,6 +16,8 @@ import type { Account, User } from '../../types/index.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import { secondFactorHandlers, type SecondFactorInput } from '../shared/second-factor.js'
+import { fromScratch } from '../shared/from-scratch.js'
+import type { SignInScratch } from '../shared/sign-in-scratch.js'
 import type { SessionIssuer } from '../session/issue-jwt-session.js'
 import { runRedirectCallback } from '../shared/redirect-callback.js'
 import { runSignInCallback } from '../shared/sign-in-callback.js'
@@ -23,8 +25,18 @@ import { normalizeEmailAddress } from './normalize-identifier.js'
 import { hashVerificationToken, newVerificationToken, verificationTokenMaxAge } from './verification-token.js'
 import type { UnprovenPasskeyCheck } from '../webauthn/unproven-passkey-account.js'
 
+/**
+ * What an e-mail request's handlers hand each other in the run's scratch, besides the sign-in's user and account
+ * (`SignInScratch`: the adapter's record, or the one about to be created). The token in the clear exists only here,
+ * between being created and being mailed: the snapshot, the log and the params never see it. Its expiry goes with it.
+ */
+export interface EmailScratch extends SignInScratch {
+  token: string
+  expires: Date
+}
+
 /** The e-mail machine's handlers, as its contract types them. */
-export type EmailHandlers = HandlersFor<EmailCommand, EmailEvent, typeof emailContract>
+export type EmailHandlers = HandlersFor<EmailCommand, EmailEvent, typeof emailContract, EmailScratch>
 
 export interface EmailFlowInput {
   provider: EmailConfig
@@ -68,11 +80,6 @@ function flowUser(user: User | AdapterUser): FlowUser {
 export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput) {
   const { config } = env
   const { provider, adapter } = input
-  let token: string | undefined
-  let expires: Date | undefined
-  let callbackUrl = ''
-  /** The user as the adapter has it, or the one that will be created. */
-  let user: User | AdapterUser | undefined
 
   const account = (identifier: string, userId: string | undefined): Account => ({
     providerAccountId: identifier,
@@ -95,18 +102,16 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput) {
     }
   }
 
-  const factorHandlers = secondFactorHandlers(env, input.secondFactor, () => ({
-    user: user ?? null,
-    account: user ? account(user.email ?? '', user.id ?? undefined) : null,
-  }))
+  /** Keeps the user as the adapter has it (or the one that will be created), and its account, for the later steps. */
+  const keep = <U extends User | AdapterUser>(scratch: Partial<EmailScratch>, user: U): U => {
+    scratch.user = user
+    scratch.account = account(user.email ?? '', user.id ?? undefined)
+    return user
+  }
 
   return {
-    ...factorHandlers,
-    async runRedirectCallback(params) {
-      const result = await runRedirectCallback(env, params)
-      if (result.type === 'REDIRECT_RESOLVED') callbackUrl = result.url
-      return result
-    },
+    ...secondFactorHandlers(env, input.secondFactor),
+    runRedirectCallback: (params) => runRedirectCallback(env, params),
 
     async normalizeIdentifier() {
       const posted = input.postedIdentifier
@@ -146,32 +151,36 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput) {
       }
     },
 
-    async runSignInCallback({ user: asked, verificationRequest }) {
+    async runSignInCallback({ user: asked, verificationRequest }, scratch) {
       const identifier = asked.email ?? ''
       if (verificationRequest) {
         const known = await adapter.getUserByEmail(identifier).catch(() => null)
-        user = known ?? { id: randomId(), email: identifier, emailVerified: null }
+        const user = keep(scratch, known ?? { id: randomId(), email: identifier, emailVerified: null })
         return runSignInCallback(
           env,
           { user, account: account(identifier, user.id), email: { verificationRequest: true } },
           provider.id,
         )
       }
-      const current = user ?? { id: randomId(), email: identifier, emailVerified: null }
+      const current = scratch.user ?? { id: randomId(), email: identifier, emailVerified: null }
       return runSignInCallback(env, { user: current, account: account(identifier, current.id) }, provider.id)
     },
 
-    async storeVerificationToken({ identifier }) {
+    async storeVerificationToken({ identifier }, scratch) {
       try {
-        token = provider.generateVerificationToken ? await provider.generateVerificationToken() : newVerificationToken()
+        const token = provider.generateVerificationToken
+          ? await provider.generateVerificationToken()
+          : newVerificationToken()
         if (typeof token !== 'string' || token === '')
           throw new TypeError('generateVerificationToken returned no token')
-        expires = new Date((env.now + verificationTokenMaxAge(provider)) * 1000)
+        const expires = new Date((env.now + verificationTokenMaxAge(provider)) * 1000)
         await adapter.createVerificationToken({
           identifier,
           token: hashVerificationToken(token, input.secret),
           expires,
         })
+        scratch.token = token
+        scratch.expires = expires
         return { type: 'TOKEN_STORED' }
       } catch (err) {
         // A database that failed or did not answer is an outage, not a failed e-mail: the request answers 503 "try
@@ -187,15 +196,17 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput) {
       }
     },
 
-    async sendVerificationRequest({ identifier }) {
-      const url = `${input.callbackBase}?${new URLSearchParams({ callbackUrl: callbackUrl || env.baseUrl, token: token as string, email: identifier })}`
+    async sendVerificationRequest({ identifier, callbackUrl }, scratch) {
+      const token = fromScratch(scratch.token, 'the verification token')
+      const expires = fromScratch(scratch.expires, 'the verification token’s expiry')
+      const url = `${input.callbackBase}?${new URLSearchParams({ callbackUrl: callbackUrl || env.baseUrl, token, email: identifier })}`
       try {
         await provider.sendVerificationRequest({
           identifier,
           url,
-          expires: expires as Date,
+          expires,
           provider,
-          token: token as string,
+          token,
           theme: config.theme,
           request: env.request,
         })
@@ -242,11 +253,11 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput) {
       }
     },
 
-    async findUser({ identifier }) {
+    async findUser({ identifier }, scratch) {
       try {
         const found = await adapter.getUserByEmail(identifier)
         if (!found) return { type: 'USER_NOT_FOUND' }
-        user = found
+        keep(scratch, found)
         // The facts the machine decides on (machines/email.ts): a passkey account nobody proved this address for,
         // and who is signed in here.
         if (input.isUnprovenPasskeyAccount && (await input.isUnprovenPasskeyAccount(found))) {
@@ -265,23 +276,26 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput) {
 
     // The machine decided whether this is a sign-up (machines/email.ts): a user findUser found has its address marked
     // verified, else the user is created.
-    createVerifiedUser: ({ identifier }) =>
+    createVerifiedUser: ({ identifier }, scratch) =>
       saveUser(async () => {
-        user = await adapter.createUser({ id: randomId(), email: identifier, emailVerified: new Date(env.now * 1000) })
+        const user = keep(
+          scratch,
+          await adapter.createUser({ id: randomId(), email: identifier, emailVerified: new Date(env.now * 1000) }),
+        )
         await emitAppEvent(env, 'createUser', { user })
         return user
       }),
 
-    markEmailVerified: ({ userId }) =>
+    markEmailVerified: ({ userId }, scratch) =>
       saveUser(async () => {
-        user = await adapter.updateUser({ id: userId, emailVerified: new Date(env.now * 1000) })
+        const user = keep(scratch, await adapter.updateUser({ id: userId, emailVerified: new Date(env.now * 1000) }))
         await emitAppEvent(env, 'updateUser', { user })
         return user
       }),
 
-    // The machine says whether this is a sign-up; the full user record stays here.
-    issueSession: ({ user: picked, isNewUser, enrolmentPending }) => {
-      const subject = user ?? picked
+    // The machine says whether this is a sign-up; the full user record stays in the scratch.
+    issueSession: ({ user: picked, isNewUser, enrolmentPending }, scratch) => {
+      const subject = scratch.user ?? picked
       const identifier = subject.email ?? ''
       return input.issueSession(env, {
         user: subject,
@@ -291,8 +305,8 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput) {
       })
     },
 
-    async emitSignInEvent({ isNewUser }) {
-      const subject = user as User
+    async emitSignInEvent({ isNewUser }, scratch) {
+      const subject = fromScratch(scratch.user, 'the signed-in user')
       await emitAppEvent(env, 'signIn', {
         user: subject,
         account: account(subject.email ?? '', subject.id ?? undefined),

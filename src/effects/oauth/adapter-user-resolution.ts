@@ -43,7 +43,8 @@ export function adapterUserResolution(
   adapter: WrappedAdapter,
   signedInUserId: () => Promise<string | null>,
   isUnprovenPasskeyAccount: UnprovenPasskeyCheck = async () => false,
-): UserResolution {
+) {
+  // Its answers are what its steps return (`satisfies`), which test/flow/contract-types.test.ts checks.
   return {
     async resolveUser(subject: SignInSubject) {
       const account = subject.account as Account
@@ -122,5 +123,5 @@ export function adapterUserResolution(
       }
       return { type: 'ACCOUNT_LINK_AWAITED' }
     },
-  }
+  } satisfies UserResolution
 }

@@ -10,6 +10,8 @@ import type { Account, User } from '../../types/index.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import { secondFactorHandlers, type SecondFactorInput } from '../shared/second-factor.js'
+import { fromScratch } from '../shared/from-scratch.js'
+import type { SignInScratch } from '../shared/sign-in-scratch.js'
 import type { SessionIssuer, SignInSubject } from '../session/issue-jwt-session.js'
 import { createAuthorizationUrl } from './authorization-url.js'
 import {
@@ -27,17 +29,38 @@ import { runRedirectCallback } from '../shared/redirect-callback.js'
 import { runSignInCallback } from '../shared/sign-in-callback.js'
 import { opLogoutClaimOf, wantsOpLogout } from '../session/op-logout-claim.js'
 
+/**
+ * What an OAuth callback's handlers hand each other in the run's scratch, besides the sign-in's user and account
+ * (`SignInScratch`; the account carries the provider's tokens). None of it may enter the snapshot, which a sign-in
+ * stopped at a second factor stores: the verifier and the code would let a stolen flow finish the exchange, and the
+ * tokens and the profile are the provider's, handed to the app's callbacks only. The scratch lives for one request,
+ * so the callback's steps, which all run in it, find them, and nothing outlives it.
+ */
+export interface OAuthScratch extends SignInScratch {
+  /** The user as the provider's profile gave it; a resolution that runs again starts from it, not from a match. */
+  profileUser: User
+  profile: SignInSubject['profile']
+  opLogout: SignInSubject['opLogout']
+  /** The callback's parameters with the flow's state, nonce and PKCE verifier, once the machine has let them go. */
+  callbackInput: OAuthCallbackInput
+  /** The accepted authorization response (its code). */
+  checked: CheckedAuthorizationResponse
+  /** The token response. */
+  exchanged: ExchangedCode
+}
+
 /** The OAuth machine's handlers, as its contract types them. */
-export type OAuthHandlers = HandlersFor<OAuthCommand, OAuthEvent, typeof oauthContract>
+export type OAuthHandlers = HandlersFor<OAuthCommand, OAuthEvent, typeof oauthContract, OAuthScratch>
 
 type Answer<K extends OAuthCommand['type']> = Awaited<ReturnType<OAuthHandlers[K]>>
 type Refusal<K extends OAuthCommand['type']> = Exclude<Answer<K>, { user: unknown }>['type']
 
 /**
  * Each callback step's result event for the checks of the client layer that can fail in it (src/effects/oauth/
- * callback.ts says which); a check a step does not list gets the step's general failure.
+ * callback.ts says which); a check a step does not list gets the step's general failure. The maps keep their own
+ * literal types (`satisfies`), so a step's answers are the events its map and fallbacks name, not the contract's.
  */
-const responseEvents: Partial<Record<CallbackCheck, Refusal<'checkAuthorizationResponse'>>> = {
+const responseEvents = {
   provider_error: 'PROVIDER_DENIED',
   iss: 'AUTHORIZATION_RESPONSE_REFUSED',
   state: 'AUTHORIZATION_RESPONSE_REFUSED',
@@ -45,16 +68,16 @@ const responseEvents: Partial<Record<CallbackCheck, Refusal<'checkAuthorizationR
   // A value the flow lost (nonce, PKCE verifier) refuses the callback before anything is sent.
   nonce: 'AUTHORIZATION_RESPONSE_REFUSED',
   pkce: 'AUTHORIZATION_RESPONSE_REFUSED',
-}
-const exchangeEvents: Partial<Record<CallbackCheck, Refusal<'exchangeCode'>>> = {
+} as const satisfies Partial<Record<CallbackCheck, Refusal<'checkAuthorizationResponse'>>>
+const exchangeEvents = {
   pkce: 'PKCE_FAILED',
   id_token: 'ID_TOKEN_REFUSED',
   nonce: 'ID_TOKEN_REFUSED',
-}
-const profileEvents: Partial<Record<CallbackCheck, Refusal<'fetchProfile'>>> = {
+} as const satisfies Partial<Record<CallbackCheck, Refusal<'exchangeCode'>>>
+const profileEvents = {
   id_token: 'ID_TOKEN_REFUSED',
   userinfo_signature: 'USERINFO_REFUSED',
-}
+} as const satisfies Partial<Record<CallbackCheck, Refusal<'fetchProfile'>>>
 
 /** Checks of the client layer that are refusals (an attack or a forgery looks like this), by their refusal code. */
 const refusalForCheck: Partial<Record<CallbackCheck, RefusalCheck>> = {
@@ -99,7 +122,7 @@ export interface UserResolution {
  * JWT sessions without an adapter: the user is whoever the provider says, with an id derived from the provider and
  * the provider's account id, so two providers' users never share `token.sub` (src/security/derived-id.ts).
  */
-export const profileIsTheUser: UserResolution = {
+export const profileIsTheUser = {
   resolveUser: async (subject) => {
     const account = subject.account as Account
     const id = derivedUserId(account.provider, account.providerAccountId)
@@ -109,7 +132,7 @@ export const profileIsTheUser: UserResolution = {
   createUser: async () => ({ type: 'USER_CREATED' }),
   linkAccount: async () => ({ type: 'ACCOUNT_LINKED' }),
   awaitAccountLink: async () => ({ type: 'ACCOUNT_LINK_AWAITED' }),
-}
+} satisfies UserResolution
 
 function pickUser(user: User) {
   return {
@@ -136,16 +159,23 @@ export interface OAuthFlowInput {
 export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput) {
   const { config } = env
   const { provider } = input
-  const subject: SignInSubject = { user: {}, account: null }
-  /** The user as the provider's profile gave it; a resolution that runs again starts from it, not from a match. */
-  let profileUser: User = {}
-  // The callback's steps hand each other the verifier and the tokens here, in this request only: never in the flow.
-  let callbackInput: OAuthCallbackInput | undefined
-  let checked: CheckedAuthorizationResponse | undefined
-  let exchanged: ExchangedCode | undefined
+  /** Who is signing in, as the scratch has them by now (the user resolution's steps read and replace the user). */
+  const subjectOf = (scratch: Partial<OAuthScratch>): SignInSubject => ({
+    user: scratch.user ?? {},
+    account: scratch.account ?? null,
+    profile: scratch.profile,
+    opLogout: scratch.opLogout,
+  })
+  /** One step of the user resolution: it gets the subject and may replace its user (the stored one, a new one). */
+  const resolving = async <A>(scratch: Partial<OAuthScratch>, step: (subject: SignInSubject) => Promise<A>) => {
+    const subject = subjectOf(scratch)
+    const answer = await step(subject)
+    scratch.user = subject.user
+    return answer
+  }
 
   return {
-    ...secondFactorHandlers(env, input.secondFactor, () => subject),
+    ...secondFactorHandlers(env, input.secondFactor),
     runRedirectCallback: (params) => runRedirectCallback(env, params),
 
     async buildAuthorizationUrl(params) {
@@ -166,8 +196,8 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput) {
       }
     },
 
-    async checkAuthorizationResponse(params) {
-      callbackInput = {
+    async checkAuthorizationResponse(params, scratch) {
+      const callbackInput: OAuthCallbackInput = {
         callbackParams: input.callbackParams ?? new URLSearchParams(),
         redirectUri: input.redirectUri,
         expectedState: params.state,
@@ -176,63 +206,64 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput) {
         timeoutMs: config.providerTimeout,
         now: () => env.now * 1000,
       }
+      scratch.callbackInput = callbackInput
       try {
-        checked = await checkCallbackResponse(provider, callbackInput)
+        scratch.checked = await checkCallbackResponse(provider, callbackInput)
         return { type: 'AUTHORIZATION_RESPONSE_ACCEPTED' }
       } catch (err) {
         return stepFailure(env, err, responseEvents, 'PROVIDER_UNREACHABLE')
       }
     },
 
-    async exchangeCode() {
+    async exchangeCode(_params, scratch) {
+      const { checked, callbackInput } = scratch
       // The machine enters this step only after the previous one, in this request: nothing to exchange otherwise.
       if (!checked || !callbackInput) return { type: 'TOKEN_EXCHANGE_FAILED' }
       try {
-        exchanged = await exchangeCallbackCode(provider, callbackInput, checked)
+        scratch.exchanged = await exchangeCallbackCode(provider, callbackInput, checked)
         return { type: 'CODE_EXCHANGED' }
       } catch (err) {
         return stepFailure(env, err, exchangeEvents, 'TOKEN_EXCHANGE_FAILED')
       }
     },
 
-    async fetchProfile() {
+    async fetchProfile(_params, scratch) {
+      const { exchanged, callbackInput } = scratch
       if (!exchanged || !callbackInput) return { type: 'USERINFO_FAILED' }
       try {
         const result = await readCallbackProfile(provider, callbackInput, exchanged)
-        subject.user = result.user
-        profileUser = result.user
-        subject.account = result.account
-        subject.profile = result.profile
+        scratch.user = result.user
+        scratch.profileUser = result.user
+        scratch.account = result.account
+        scratch.profile = result.profile
         if (wantsOpLogout(provider, config.backchannelLogout !== undefined))
-          subject.opLogout = opLogoutClaimOf(provider, result.account, result.tokens, env.nowMs)
+          scratch.opLogout = opLogoutClaimOf(provider, result.account, result.tokens, env.nowMs)
         return { type: 'PROFILE_FETCHED', user: pickUser(result.user) }
       } catch (err) {
         return stepFailure(env, err, profileEvents, 'USERINFO_FAILED', 'PROFILE_REJECTED')
       }
     },
 
-    runSignInCallback: () =>
-      runSignInCallback(env, { user: subject.user, account: subject.account, profile: subject.profile }, provider.id),
-
-    resolveUser: () => {
-      subject.user = profileUser
-      return input.users.resolveUser(subject)
+    runSignInCallback: (_params, scratch) => {
+      const { user, account, profile } = subjectOf(scratch)
+      return runSignInCallback(env, { user, account, profile }, provider.id)
     },
-    createUser: () => input.users.createUser(subject),
-    linkAccount: () => input.users.linkAccount(subject),
-    awaitAccountLink: () => input.users.awaitAccountLink(subject),
 
-    // The machine says whether this is a sign-up (it saw the user created); the full profile stays here.
-    issueSession: ({ isNewUser, enrolmentPending }) =>
-      input.issueSession(env, { ...subject, isNewUser, enrolmentPending }),
+    resolveUser: (_params, scratch) => {
+      scratch.user = fromScratch(scratch.profileUser, 'the profile’s user')
+      return resolving(scratch, input.users.resolveUser)
+    },
+    createUser: (_params, scratch) => resolving(scratch, input.users.createUser),
+    linkAccount: (_params, scratch) => resolving(scratch, input.users.linkAccount),
+    awaitAccountLink: (_params, scratch) => resolving(scratch, input.users.awaitAccountLink),
 
-    async emitSignInEvent({ isNewUser }) {
-      await emitAppEvent(env, 'signIn', {
-        user: subject.user,
-        account: subject.account,
-        profile: subject.profile,
-        isNewUser,
-      })
+    // The machine says whether this is a sign-up (it saw the user created); the full profile stays in the scratch.
+    issueSession: ({ isNewUser, enrolmentPending }, scratch) =>
+      input.issueSession(env, { ...subjectOf(scratch), isNewUser, enrolmentPending }),
+
+    async emitSignInEvent({ isNewUser }, scratch) {
+      const { user, account, profile } = subjectOf(scratch)
+      await emitAppEvent(env, 'signIn', { user, account, profile, isNewUser })
       return { type: 'SIGNIN_ANNOUNCED' }
     },
   } satisfies OAuthHandlers

@@ -1,7 +1,9 @@
 /**
  * Handlers of the back-channel logout machine's commands (machines/backchannel-logout.ts). They verify the token,
  * claim its id and end the sessions, and report what happened; the machine decides what is refused and how the
- * request is answered. The verified token's subject stays here, between the commands of the one request.
+ * request is answered. The verified token's subject goes from the verification to the store steps in the run's
+ * scratch (`BackchannelLogoutScratch`), never through the machine: a step can only act on a token this request
+ * verified, and the snapshot carries no session id.
  */
 import type { HandlersFor } from '../../../machines/contract.js'
 import type {
@@ -23,11 +25,18 @@ import {
   type LogoutSubject,
 } from './backchannel-logout.js'
 
+/** What the handlers of one logout request hand each other in the run's scratch. */
+export interface BackchannelLogoutScratch {
+  /** Whose sessions the verified logout token ends (its `sub`, `sid` and `jti`). */
+  subject: LogoutSubject
+}
+
 /** The back-channel logout machine's handlers, as its contract types them. */
 export type BackchannelLogoutHandlers = HandlersFor<
   BackchannelLogoutCommand,
   BackchannelLogoutEvent,
-  typeof backchannelLogoutContract
+  typeof backchannelLogoutContract,
+  BackchannelLogoutScratch
 >
 
 /** What the request brought and the config holds; the machine runs no command before it has checked all of it. */
@@ -40,8 +49,6 @@ export interface BackchannelLogoutInput {
 
 /** Builds the handlers for one request. */
 export function backchannelLogoutEffects(env: EffectEnv, input: BackchannelLogoutInput) {
-  let subject: LogoutSubject | undefined
-
   /** What a command needs; missing only if the machine ran a command before its checks passed, which is a bug. */
   function checked<T>(value: T | undefined, what: string): T {
     if (value === undefined) throw new AuthError(`back-channel logout ran a command without ${what}`)
@@ -73,16 +80,16 @@ export function backchannelLogoutEffects(env: EffectEnv, input: BackchannelLogou
   }
 
   return {
-    async verifyLogoutToken() {
+    async verifyLogoutToken(_params, scratch) {
       const provider = checked(input.provider, 'a provider')
       const { maxTokenAge } = checked(input.options, 'a logout store')
       const verified = await verifyLogoutToken(env, provider, checked(input.logoutToken, 'a token'), maxTokenAge)
       if ('refused' in verified) return { type: 'TOKEN_REJECTED', reason: verified.refused }
-      subject = verified
+      scratch.subject = verified
       return { type: 'TOKEN_VERIFIED' }
     },
 
-    claimTokenId() {
+    claimTokenId(_params, { subject }) {
       const { store } = checked(input.options, 'a logout store')
       const verified = checked(subject, 'a verified token')
       return storeStep(async () =>
@@ -92,7 +99,7 @@ export function backchannelLogoutEffects(env: EffectEnv, input: BackchannelLogou
       )
     },
 
-    deleteSessions() {
+    deleteSessions(_params, { subject }) {
       const { store } = checked(input.options, 'a logout store')
       const adapter = checked(input.adapter, 'an adapter')
       const provider = checked(input.provider, 'a provider')
@@ -106,7 +113,7 @@ export function backchannelLogoutEffects(env: EffectEnv, input: BackchannelLogou
       )
     },
 
-    revokeSessions() {
+    revokeSessions(_params, { subject }) {
       const { store } = checked(input.options, 'a logout store')
       const provider = checked(input.provider, 'a provider')
       const verified = checked(subject, 'a verified token')

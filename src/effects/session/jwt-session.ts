@@ -41,7 +41,6 @@ import {
 /** The session machine's handlers, as its contract types them. */
 export type SessionHandlers = HandlersFor<SessionCommand, SessionEvent, typeof sessionContract>
 
-type Answer<K extends keyof SessionHandlers> = ReturnType<SessionHandlers[K]>
 type Params<K extends keyof SessionHandlers> = Parameters<SessionHandlers[K]>[0]
 
 /** One ISO string per expiry second: every check of one token shows the same `expires`. */
@@ -93,14 +92,14 @@ class JwtSessionEffects implements SessionHandlers {
     private readonly logout?: SessionLogoutInput,
   ) {}
 
-  loadSession(): Answer<'loadSession'> {
-    if (!this.rawCookie) return { type: 'SESSION_NOT_FOUND' }
+  loadSession() {
+    if (!this.rawCookie) return { type: 'SESSION_NOT_FOUND' } as const
     const { env } = this
     const read = readSessionToken(env.config, env.sessionCookieName, this.rawCookie, env.now)
     return read instanceof Promise ? read.then((token) => this.#checked(token)) : this.#checked(read)
   }
 
-  #checked(token: JWT | null): Answer<'loadSession'> {
+  #checked(token: JWT | null) {
     const revoked = token ? revokedAtProvider(this.env.config, token) : undefined
     if (!revoked) return this.#checkedHere(token)
     return revoked.then((isRevoked) =>
@@ -109,13 +108,13 @@ class JwtSessionEffects implements SessionHandlers {
   }
 
   /** Session management: a session its user or the app ended is refused (a lookup in this process's memory). */
-  #checkedHere(token: JWT | null): Answer<'loadSession'> {
+  #checkedHere(token: JWT | null) {
     const managed = token ? managedJwtSession(this.env.config, token) : undefined
     if (token) this.#managed = { token, session: managed }
     if (!managed) return this.#loaded(token)
     const { store, claim, userId } = managed
     const revoked = store.isRevoked(userId, claim.id, claim.at)
-    if (revoked === true) return { type: 'SESSION_REVOKED_BY_SITE' }
+    if (revoked === true) return { type: 'SESSION_REVOKED_BY_SITE' } as const
     if (revoked === false) return this.#loaded(token)
     return revoked.then(
       (isRevoked) => (isRevoked ? ({ type: 'SESSION_REVOKED_BY_SITE' } as const) : this.#loaded(token)),
@@ -128,29 +127,29 @@ class JwtSessionEffects implements SessionHandlers {
     )
   }
 
-  #loaded(token: JWT | null): Awaited<Answer<'loadSession'>> {
+  #loaded(token: JWT | null) {
     const { env } = this
     this.#token = token
     env.outcome.token = token
-    if (!token) return { type: 'SESSION_INVALID' }
+    if (!token) return { type: 'SESSION_INVALID' } as const
     this.#expires = typeof token.exp === 'number' ? token.exp : env.now + env.config.jwt.maxAge
     const issuedAt = typeof token.iat === 'number' ? token.iat : 0
     // The kept provider tokens a refused refresh dropped: the machine marks or ends the session for them.
     const refused = refusedRefreshes(env.config, keptTokens(token))
     return refused
-      ? { type: 'SESSION_FOUND', issuedAt, expiresAt: this.#expires, refusedRefreshes: refused }
-      : { type: 'SESSION_FOUND', issuedAt, expiresAt: this.#expires }
+      ? ({ type: 'SESSION_FOUND', issuedAt, expiresAt: this.#expires, refusedRefreshes: refused } as const)
+      : ({ type: 'SESSION_FOUND', issuedAt, expiresAt: this.#expires } as const)
   }
 
-  refreshSession(params: Params<'refreshSession'>): Answer<'refreshSession'> {
+  refreshSession(params: Params<'refreshSession'>) {
     const { config } = this.env
     const isUpdate = params.trigger === 'update'
     // The built-in callback hands the token back untouched: nothing can have changed, and nothing need be awaited.
-    if (config.callbacks.jwt === defaultJwtCallback) return { type: 'SESSION_REFRESHED', changed: isUpdate }
+    if (config.callbacks.jwt === defaultJwtCallback) return { type: 'SESSION_REFRESHED', changed: isUpdate } as const
     return this.#refreshWithAppCallback(isUpdate)
   }
 
-  async #refreshWithAppCallback(isUpdate: boolean): Promise<Awaited<Answer<'refreshSession'>>> {
+  async #refreshWithAppCallback(isUpdate: boolean) {
     const { config } = this.env
     // The app's callback sees its own token; Authchart's provider-token claim is put back afterwards.
     const { visible: current, own } = splitProviderTokens(this.#token as JWT)
@@ -167,9 +166,9 @@ class JwtSessionEffects implements SessionHandlers {
       })
     } catch (err) {
       config.logger.error(new JWTSessionError('the jwt callback threw', errorOf(err)))
-      return { type: 'SESSION_REFRESH_FAILED', error: 'JWTSessionError' }
+      return { type: 'SESSION_REFRESH_FAILED', error: 'JWTSessionError' } as const
     }
-    if (next === null || next === undefined) return { type: 'SESSION_REVOKED' }
+    if (next === null || next === undefined) return { type: 'SESSION_REVOKED' } as const
     const rejoined = rejoinProviderTokens(next, own)
     // Authchart's logout and session id claims outlive a callback that rebuilds the token from scratch.
     const logoutClaim = current[opLogoutClaimName]
@@ -185,7 +184,7 @@ class JwtSessionEffects implements SessionHandlers {
       ...(sessionIdClaim !== undefined ? { [sessionIdClaimName]: sessionIdClaim } : {}),
     }
     // An update is the app asking for a new cookie, whatever the callback did.
-    return { type: 'SESSION_REFRESHED', changed: isUpdate || JSON.stringify(next) !== before }
+    return { type: 'SESSION_REFRESHED', changed: isUpdate || JSON.stringify(next) !== before } as const
   }
 
   /** The managed session of the token about to be re-issued: the one read at load, unless a callback replaced it. */
@@ -194,7 +193,7 @@ class JwtSessionEffects implements SessionHandlers {
     return loaded?.token === token ? loaded.session : managedJwtSession(this.env.config, token)
   }
 
-  reissueSession(): Answer<'reissueSession'> {
+  reissueSession() {
     const { env } = this
     const token = this.#token as JWT
     const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token
@@ -218,11 +217,7 @@ class JwtSessionEffects implements SessionHandlers {
     return this.#reissued(written, claims, recorded)
   }
 
-  #reissued(
-    issued: { value: string; expires: number },
-    claims: JWT,
-    recorded: ReturnType<typeof managedJwtSession>,
-  ): Awaited<Answer<'reissueSession'>> {
+  #reissued(issued: { value: string; expires: number }, claims: JWT, recorded: ReturnType<typeof managedJwtSession>) {
     this.env.outcome.issuedSession = issued
     this.#expires = issued.expires
     // As Auth.js answers: the new expiry counted from the request's clock to the millisecond (the token's `exp`
@@ -245,15 +240,15 @@ class JwtSessionEffects implements SessionHandlers {
       })
       void writeSessionRecord(this.env, record)
     }
-    return { type: 'SESSION_REISSUED' }
+    return { type: 'SESSION_REISSUED' } as const
   }
 
-  #reissueFailed(err: unknown): Awaited<Answer<'reissueSession'>> {
+  #reissueFailed(err: unknown) {
     this.env.config.logger.error(new JWTSessionError('the session token could not be encoded', errorOf(err)))
-    return { type: 'SESSION_REISSUE_FAILED' }
+    return { type: 'SESSION_REISSUE_FAILED' } as const
   }
 
-  runSessionCallback(params: Params<'runSessionCallback'>): Answer<'runSessionCallback'> {
+  runSessionCallback(params: Params<'runSessionCallback'>) {
     const { config, outcome } = this.env
     const isUpdate = params.trigger === 'update'
     const current = splitProviderTokens(this.#token as JWT).visible
@@ -261,16 +256,12 @@ class JwtSessionEffects implements SessionHandlers {
     // The built-in callback returns the session it is given.
     if (config.callbacks.session === defaultSessionCallback && !isUpdate) {
       outcome.session = session
-      return { type: 'SESSION_RESOLVED' }
+      return { type: 'SESSION_RESOLVED' } as const
     }
     return this.#sessionWithAppCallback(session, current, isUpdate)
   }
 
-  async #sessionWithAppCallback(
-    session: Session,
-    current: JWT,
-    isUpdate: boolean,
-  ): Promise<Awaited<Answer<'runSessionCallback'>>> {
+  async #sessionWithAppCallback(session: Session, current: JWT, isUpdate: boolean) {
     const { config, outcome } = this.env
     try {
       outcome.session = await config.callbacks.session({
@@ -279,34 +270,36 @@ class JwtSessionEffects implements SessionHandlers {
         user: undefined as never,
         ...(isUpdate ? { trigger: 'update' as const, newSession: this.env.body?.data } : {}),
       })
-      return { type: 'SESSION_RESOLVED' }
+      return { type: 'SESSION_RESOLVED' } as const
     } catch (err) {
       config.logger.error(new JWTSessionError('the session callback threw', errorOf(err)))
-      return { type: 'SESSION_CALLBACK_FAILED' }
+      return { type: 'SESSION_CALLBACK_FAILED' } as const
     }
   }
 
-  emitSessionEvent(): Answer<'emitSessionEvent'> {
+  emitSessionEvent() {
     const { env } = this
-    if (!env.config.events.session) return { type: 'SESSION_ANNOUNCED' }
+    if (!env.config.events.session) return { type: 'SESSION_ANNOUNCED' } as const
     const token = splitProviderTokens(this.#token as JWT).visible
     const pending = emitAppEvent(env, 'session', { session: env.outcome.session as Session, token })
-    return pending ? pending.then(() => ({ type: 'SESSION_ANNOUNCED' }) as const) : { type: 'SESSION_ANNOUNCED' }
+    return pending
+      ? pending.then(() => ({ type: 'SESSION_ANNOUNCED' }) as const)
+      : ({ type: 'SESSION_ANNOUNCED' } as const)
   }
 
-  clearSession(params: Params<'clearSession'>): Answer<'clearSession'> {
+  clearSession(params: Params<'clearSession'>) {
     return clearSessionOutcome(this.env, params)
   }
 
-  runRedirectCallback(params: Params<'runRedirectCallback'>): Answer<'runRedirectCallback'> {
+  runRedirectCallback(params: Params<'runRedirectCallback'>) {
     return runRedirectCallback(this.env, params)
   }
 
-  buildProviderLogoutUrl(params: Params<'buildProviderLogoutUrl'>): Answer<'buildProviderLogoutUrl'> {
+  buildProviderLogoutUrl(params: Params<'buildProviderLogoutUrl'>) {
     return buildProviderLogoutUrl(this.env, this.#providerLogout, params)
   }
 
-  async endSession(): Promise<Awaited<Answer<'endSession'>>> {
+  async endSession() {
     const { env } = this
     try {
       const ending = this.rawCookie
@@ -319,12 +312,12 @@ class JwtSessionEffects implements SessionHandlers {
       await emitAppEvent(env, 'signOut', { token: ending && splitProviderTokens(ending).visible })
       const claim = readOpLogoutClaim(ending)
       const provider = claim?.idt ? this.logout?.endSessionProvider(claim.p) : undefined
-      if (!provider) return { type: 'SESSION_ENDED' }
+      if (!provider) return { type: 'SESSION_ENDED' } as const
       this.#providerLogout = { provider, idToken: claim?.idt }
-      return { type: 'SESSION_ENDED', endAtProvider: true }
+      return { type: 'SESSION_ENDED', endAtProvider: true } as const
     } catch (err) {
       env.config.logger.error(new SignOutError('sign-out failed', errorOf(err)))
-      return { type: 'SIGNOUT_FAILED' }
+      return { type: 'SIGNOUT_FAILED' } as const
     }
   }
 }

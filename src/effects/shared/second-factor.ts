@@ -17,9 +17,10 @@ import type { WrappedAdapter } from '../../types/adapters.js'
 import type { SecondFactorKind, SecondFactorPolicy } from '../../types/factor-management.js'
 import type { Account, User } from '../../types/index.js'
 import type { FailureCounter } from '../../types/providers.js'
-import type { CompletionEvent, FlowAccount, FlowUser } from '../../../machines/sign-in-completion.js'
+import type { FlowAccount, FlowUser } from '../../../machines/sign-in-completion.js'
 import { emitAppEvent } from './app-events.js'
 import type { EffectEnv } from './effect-env.js'
+import type { SignInScratch } from './sign-in-scratch.js'
 
 /** The `secondFactor` option with its defaults applied. */
 export interface ResolvedSecondFactor {
@@ -60,26 +61,6 @@ export interface PasskeyAnswerer {
   verify(params: { userId: string; challenge: string; data: unknown }): Promise<PasskeyAnswerResult>
 }
 
-/** Who is signing in, as the method's handlers know them (the full user and account, not the machine's copy). */
-export interface SecondFactorSubject {
-  user: User | null
-  account: Account | null
-  /** The first factor was a passkey that verified the user. */
-  passkeyVerified?: boolean
-}
-
-type Answer<T extends CompletionEvent['type']> = Extract<CompletionEvent, { type: T }>
-
-type CheckAnswer = Answer<'SECOND_FACTOR_CHECKED' | 'FACTOR_CHECK_FAILED'>
-type ReserveAnswer = Answer<'FACTOR_ATTEMPT_RESERVED' | 'FACTOR_ATTEMPT_RESERVE_FAILED'>
-type VerifyAnswer = Answer<'FACTOR_VERIFIED' | 'FACTOR_REJECTED' | 'FACTOR_VERIFY_FAILED'>
-
-export interface SecondFactorHandlers {
-  checkSecondFactor(params: { providerId: string; user: FlowUser }): CheckAnswer | Promise<CheckAnswer>
-  reserveFactorAttempt(params: { userId: string; challenge: string }): Promise<ReserveAnswer>
-  verifySecondFactor(params: { providerId: string; userId: string; challenge: string }): Promise<VerifyAnswer>
-}
-
 /** Stored keys name a digest of the user id or challenge, never the id itself. */
 const keyOf = (kind: 'challenge' | 'passed' | 'account', value: string): string =>
   `authchart:second-factor:${kind}:${hash('sha256', value, 'base64url').slice(0, 32)}`
@@ -100,19 +81,14 @@ function kindOf(value: unknown): SecondFactorKind | undefined {
   return value === 'otp' || value === 'recovery' || value === 'webauthn' ? value : undefined
 }
 
-/** The three handlers, for one request; `subject` reads the method's user and account when the check runs. */
-export function secondFactorHandlers(
-  env: EffectEnv,
-  input: SecondFactorInput,
-  subject: () => SecondFactorSubject,
-  /** Told the device type of a passkey that passed the challenge (for the session's `amr`). */
-  onPasskey?: (deviceType: string) => void,
-): SecondFactorHandlers {
+/**
+ * The three handlers, for one request. They read the method's user and account from the run's scratch
+ * (`SignInScratch`), and leave there what the verification and the session of the same request need. Their answers
+ * are the types their bodies return, so test/flow/contract-types.test.ts checks them against the contract.
+ */
+export function secondFactorHandlers(env: EffectEnv, input: SecondFactorInput) {
   const { logger } = env.config
   const { settings } = input
-  // Set by the reservation, read by the verification of the same request: a wrong last answer is logged once, as
-  // the limit the machine records, not also as a wrong code.
-  let last = false
 
   const storeError = (what: string, err: unknown) =>
     logger.error(
@@ -146,40 +122,52 @@ export function secondFactorHandlers(
     return input.factors.useRecoveryCode({ userId, codeHash })
   }
 
-  /** A passkey answer; `reason` says why one failed (logged, never the assertion itself). */
-  async function verifyPasskey(userId: string, challenge: string): Promise<{ passed: boolean; reason?: string }> {
+  /**
+   * A passkey answer; `reason` says why one failed (logged, never the assertion itself). The passkey's device type
+   * is left in the scratch for the session's `amr`.
+   */
+  async function verifyPasskey(
+    userId: string,
+    challenge: string,
+    scratch: Partial<SignInScratch>,
+  ): Promise<{ passed: boolean; reason?: string }> {
     if (!input.passkey) return { passed: false, reason: 'no passkey may answer this sign-in' }
     const result = await input.passkey.verify({ userId, challenge, data: input.answer?.data })
     if (!result.ok) return { passed: false, reason: result.reason }
-    onPasskey?.(result.deviceType)
+    scratch.passkeyDeviceType = result.deviceType
     return { passed: true }
   }
 
-  async function verifyAnswer(factor: SecondFactorKind | undefined, userId: string, challenge: string) {
+  async function verifyAnswer(
+    factor: SecondFactorKind | undefined,
+    userId: string,
+    challenge: string,
+    scratch: Partial<SignInScratch>,
+  ) {
     const code = input.answer?.code
-    if (factor === 'webauthn') return verifyPasskey(userId, challenge)
+    if (factor === 'webauthn') return verifyPasskey(userId, challenge, scratch)
     if (factor === undefined || typeof code !== 'string') return { passed: false }
     return { passed: factor === 'otp' ? await verifyOtp(userId, code) : await verifyRecovery(userId, code) }
   }
 
   return {
-    checkSecondFactor({ providerId, user }) {
-      const { user: fullUser, account, passkeyVerified } = subject()
+    checkSecondFactor({ providerId, user }: { providerId: string; user: FlowUser }, scratch: Partial<SignInScratch>) {
+      const { user: fullUser = null, account = null, passkeyVerified } = scratch
       // The method's own user (the stored one) comes first: an OAuth machine's copy may still be the profile's id.
       const userId = typeof fullUser?.id === 'string' && fullUser.id !== '' ? fullUser.id : user.id
-      const check = async (): Promise<CheckAnswer> => {
+      const check = async () => {
         const factors = userId && input.factors ? await input.factors.listFactorsByUserId(userId) : []
         const enrolled = factors.some((factor) => factor.type === 'totp')
         const countsAsTwo = passkeyVerified === true && settings.passkeyCountsAsTwo
         if (!enrolled || !userId)
           return {
-            type: 'SECOND_FACTOR_CHECKED',
+            type: 'SECOND_FACTOR_CHECKED' as const,
             enrolled: false,
             mustEnrol: await mustEnrol(fullUser, account),
             countsAsTwo,
           }
         return {
-          type: 'SECOND_FACTOR_CHECKED',
+          type: 'SECOND_FACTOR_CHECKED' as const,
           enrolled: true,
           mustEnrol: false,
           countsAsTwo,
@@ -195,7 +183,10 @@ export function secondFactorHandlers(
       })
     },
 
-    async reserveFactorAttempt({ userId, challenge }) {
+    async reserveFactorAttempt(
+      { userId, challenge }: { userId: string; challenge: string },
+      scratch: Partial<SignInScratch>,
+    ) {
       const { store } = settings
       try {
         // The challenge's count and its "passed" mark are read in one step where the store can (reserve): a
@@ -215,33 +206,36 @@ export function secondFactorHandlers(
           accountAttempts,
           accountLimit: settings.maxAttemptsPerAccount,
         } as const
-        last = isLastFactorAttempt({ event: answer })
+        scratch.lastFactorAttempt = isLastFactorAttempt({ event: answer })
         return answer
       } catch (err) {
         storeError('attempt counter', err)
-        return { type: 'FACTOR_ATTEMPT_RESERVE_FAILED' }
+        return { type: 'FACTOR_ATTEMPT_RESERVE_FAILED' as const }
       }
     },
 
-    async verifySecondFactor({ providerId, userId, challenge }) {
+    async verifySecondFactor(
+      { providerId, userId, challenge }: { providerId: string; userId: string; challenge: string },
+      scratch: Partial<SignInScratch>,
+    ) {
       const factor = kindOf(input.answer?.factor)
       let verdict: { passed: boolean; reason?: string }
       try {
-        verdict = await verifyAnswer(factor, userId, challenge)
+        verdict = await verifyAnswer(factor, userId, challenge, scratch)
       } catch (err) {
         storeError('verification', err)
-        return { type: 'FACTOR_VERIFY_FAILED' }
+        return { type: 'FACTOR_VERIFY_FAILED' as const }
       }
       const reported = factor ?? 'otp'
       const { passed, reason: why } = verdict
       if (!passed) {
-        if (!last)
+        if (scratch.lastFactorAttempt !== true)
           logRefusal(logger, 'second-factor-code', {
             provider: providerId,
             reason: why ? `wrong ${reported} answer: ${why}` : `wrong ${reported} answer`,
           })
         await emitAppEvent(env, 'secondFactor', { userId, success: false, factor: reported })
-        return { type: 'FACTOR_REJECTED' }
+        return { type: 'FACTOR_REJECTED' as const }
       }
       try {
         // Passed: the challenge is marked so a replay of its snapshot is refused, and the account's count starts again.
@@ -254,7 +248,7 @@ export function secondFactorHandlers(
         storeError('attempt counter', err)
       }
       await emitAppEvent(env, 'secondFactor', { userId, success: true, factor: reported })
-      return { type: 'FACTOR_VERIFIED', factor: reported }
+      return { type: 'FACTOR_VERIFIED' as const, factor: reported }
     },
   }
 }

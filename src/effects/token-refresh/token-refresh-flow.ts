@@ -10,9 +10,24 @@ import type { EffectEnv, ResolvedTokenRefresh } from '../shared/effect-env.js'
 import type { ProviderTokens } from './provider-tokens.js'
 import { exchangeRefreshToken } from './refresh-grant.js'
 import { coordinatorFor } from './single-flight.js'
+import { fromScratch } from '../shared/from-scratch.js'
+
+/**
+ * What the handlers of one refresh hand each other in the run's scratch: the session's provider tokens, loaded,
+ * then renewed, then saved. The machine decides on whether they are there and when they expire, never on the
+ * tokens themselves, which are secrets.
+ */
+export interface TokenRefreshScratch {
+  tokens: ProviderTokens
+}
 
 /** The token refresh machine's handlers, as its contract types them. */
-export type TokenRefreshHandlers = HandlersFor<TokenRefreshCommand, TokenRefreshEvent, typeof tokenRefreshContract>
+export type TokenRefreshHandlers = HandlersFor<
+  TokenRefreshCommand,
+  TokenRefreshEvent,
+  typeof tokenRefreshContract,
+  TokenRefreshScratch
+>
 
 /** Where a session keeps a provider's tokens, and what can be done to it. */
 export interface SessionTokenStore {
@@ -46,7 +61,6 @@ export interface HandedToken {
 export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput, handed: HandedToken) {
   const { config } = env
   const { provider, settings, store } = input
-  let tokens: ProviderTokens = {}
   const hand = (from: ProviderTokens) => {
     handed.accessToken = from.access_token
     handed.expiresAt = from.expires_at
@@ -59,11 +73,12 @@ export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput, ha
     }))
 
   return {
-    async loadTokens() {
+    async loadTokens(_params, scratch) {
       const loaded = await store.load()
       if (loaded === 'no-session') return { type: 'SESSION_NOT_FOUND' }
       if (loaded === 'no-tokens') return { type: 'TOKENS_NOT_FOUND' }
-      tokens = loaded
+      const tokens = loaded
+      scratch.tokens = tokens
       hand(tokens)
       return {
         type: 'TOKENS_FOUND',
@@ -73,8 +88,10 @@ export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput, ha
       }
     },
 
-    async refreshTokens() {
-      const refreshToken = tokens.refresh_token as string
+    async refreshTokens(_params, scratch) {
+      // The machine comes here only once TOKENS_FOUND said the tokens include a refresh token (an app that replaces
+      // that guard and lets none through gets the provider's refusal of an empty one).
+      const refreshToken = fromScratch(scratch.tokens, 'the loaded tokens').refresh_token ?? ''
       const { outcome, led } = await coordinator().refresh({
         providerId: provider.id,
         refreshToken,
@@ -92,14 +109,16 @@ export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput, ha
       // The refusal is the provider's answer to one exchange: logged by the request that made it, not by each joiner.
       if (outcome.kind === 'refused') return { type: 'REFRESH_REFUSED', reason: outcome.reason, joined: !led }
       if (outcome.kind === 'unavailable') return { type: 'REFRESH_UNAVAILABLE' }
-      tokens = outcome.tokens
+      const tokens = outcome.tokens
+      scratch.tokens = tokens
       return {
         type: 'TOKENS_REFRESHED',
         ...(tokens.expires_at !== undefined ? { expiresAt: tokens.expires_at } : {}),
       }
     },
 
-    async saveTokens() {
+    async saveTokens(_params, scratch) {
+      const tokens = fromScratch(scratch.tokens, 'the renewed tokens')
       try {
         await store.save(tokens)
       } catch (err) {

@@ -13,10 +13,11 @@ import type { AdapterAuthenticator, AdapterUser } from '../../types/adapters.js'
 import { WebAuthnVerificationError } from '../../errors.js'
 import type { RelyingParty, WebAuthnConfig, WebAuthnUserInfo } from '../../types/providers.js'
 import { randomId } from '../../security/random.js'
-import type { Account, User } from '../../types/index.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import { secondFactorHandlers, type SecondFactorInput } from '../shared/second-factor.js'
+import { fromScratch } from '../shared/from-scratch.js'
+import type { SignInScratch } from '../shared/sign-in-scratch.js'
 import type { SessionIssuer } from '../session/issue-jwt-session.js'
 import { passkeyFactors } from '../session/sign-in-authentication.js'
 import { runRedirectCallback } from '../shared/redirect-callback.js'
@@ -31,7 +32,26 @@ import {
   type PostedCredential,
 } from './passkey-assertion.js'
 
-export type WebAuthnHandlers = HandlersFor<WebAuthnCommand, WebAuthnEvent, typeof webAuthnContract>
+/**
+ * What a WebAuthn request's handlers hand each other in the run's scratch, besides the sign-in's user and account
+ * (`SignInScratch`: the adapter's records). Neither belongs in the snapshot, which a sign-in stopped at a second
+ * factor stores: the machine decides on the counter and the owner's id, never on key material or a whole record.
+ */
+export interface WebAuthnScratch extends SignInScratch {
+  /** The registration the library verified (public key, counter, device type), kept for the step that saves it. */
+  registration: {
+    credentialID: string
+    publicKey: string
+    counter: number
+    backedUp: boolean
+    deviceType: string
+    transports?: string
+  }
+  /** The stored authenticator the presented passkey names, as the adapter has it (its public key included). */
+  stored: AdapterAuthenticator
+}
+
+export type WebAuthnHandlers = HandlersFor<WebAuthnCommand, WebAuthnEvent, typeof webAuthnContract, WebAuthnScratch>
 
 /** What one request's WebAuthn effects need besides the effect environment. */
 export interface WebAuthnEffectInput {
@@ -89,24 +109,9 @@ function reason(error: unknown): string {
 export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput) {
   const { provider, adapter, relyingParty, sink } = input
   const log = env.config.logger
-  let registration:
-    | {
-        credentialID: string
-        publicKey: string
-        counter: number
-        backedUp: boolean
-        deviceType: string
-        transports?: string
-      }
-    | undefined
-  let stored: AdapterAuthenticator | undefined
-  let user: User | undefined
-  let account: Account | null = null
-  /** The passkey presented verified its user (PIN, biometrics): with the policy's leave, two factors at once. */
-  let passkeyVerified = false
 
   return {
-    ...secondFactorHandlers(env, input.secondFactor, () => ({ user: user ?? null, account, passkeyVerified })),
+    ...secondFactorHandlers(env, input.secondFactor),
     async lookUpUser({ signedInUserId }) {
       try {
         if (signedInUserId) {
@@ -187,7 +192,7 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput) {
         : { type: 'CHALLENGE_SPENT' }
     },
 
-    async verifyRegistration({ challenge }) {
+    async verifyRegistration({ challenge }, scratch) {
       const response = postedCredential(env)
       if (!response) return { type: 'VERIFICATION_FAILED', reason: 'the body carries no registration response' }
       let info
@@ -207,7 +212,7 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput) {
       }
       const credentialID = credentialIdToBase64(info.credential.id)
       if (await adapter.getAuthenticator(credentialID)) return { type: 'CREDENTIAL_TAKEN' }
-      registration = {
+      scratch.registration = {
         credentialID,
         publicKey: toBase64(info.credential.publicKey),
         counter: info.credential.counter,
@@ -223,16 +228,16 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput) {
       return { type: 'REGISTRATION_VERIFIED' }
     },
 
-    async findCredential() {
+    async findCredential(_params, scratch) {
       const response = postedCredential(env)
       if (!response) return { type: 'CREDENTIAL_UNKNOWN' }
       // Auth.js stores standard base64; the browser sends base64url. Both spell the same bytes.
       const found = await adapter.getAuthenticator(credentialIdToBase64(response.id))
       const owner = found ? await adapter.getUser(found.userId) : null
       if (!found || !owner) return { type: 'CREDENTIAL_UNKNOWN' }
-      stored = found
-      user = owner
-      account = {
+      scratch.stored = found
+      scratch.user = owner
+      scratch.account = {
         type: 'webauthn',
         provider: provider.id,
         providerAccountId: found.providerAccountId,
@@ -241,33 +246,46 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput) {
       return { type: 'CREDENTIAL_FOUND', storedCounter: Number(found.counter) || 0, user: flowUser(owner) }
     },
 
-    async verifyAuthentication({ challenge }) {
+    async verifyAuthentication({ challenge }, scratch) {
       const response = postedCredential(env)
+      const { stored } = scratch
       if (!response || !stored)
         return { type: 'VERIFICATION_FAILED', reason: 'the body carries no authentication response' }
       const verified = await verifyAssertion({ provider, relyingParty, stored, response, expectedChallenge: challenge })
       if (!verified.verified) return { type: 'VERIFICATION_FAILED', reason: verified.reason }
-      passkeyVerified = verified.userVerified
+      scratch.passkeyVerified = verified.userVerified
       return { type: 'ASSERTION_VERIFIED', newCounter: verified.newCounter }
     },
 
-    async updateCounter({ newCounter }) {
-      await adapter.updateAuthenticatorCounter((stored as AdapterAuthenticator).credentialID, newCounter)
+    async updateCounter({ newCounter }, { stored }) {
+      await adapter.updateAuthenticatorCounter(fromScratch(stored, 'the stored authenticator').credentialID, newCounter)
       return { type: 'COUNTER_UPDATED' }
     },
 
     // A registration asks about the user the options named and the new passkey's account (no id unless signed in);
     // an authentication about the stored owner of the passkey presented and its account.
-    async runSignInCallback({ user: subject }) {
-      if (registration) {
-        user = { ...(subject.id ? { id: subject.id } : {}), email: subject.email ?? null, name: subject.name ?? null }
-        account = { type: 'webauthn', provider: provider.id, providerAccountId: registration.credentialID }
+    async runSignInCallback({ user: subject }, scratch) {
+      if (scratch.registration) {
+        scratch.user = {
+          ...(subject.id ? { id: subject.id } : {}),
+          email: subject.email ?? null,
+          name: subject.name ?? null,
+        }
+        scratch.account = {
+          type: 'webauthn',
+          provider: provider.id,
+          providerAccountId: scratch.registration.credentialID,
+        }
       }
-      return runSignInCallback(env, { user: user as User, account }, provider.id)
+      return runSignInCallback(
+        env,
+        { user: fromScratch(scratch.user, 'the passkey’s user'), account: scratch.account ?? null },
+        provider.id,
+      )
     },
 
-    async saveRegistration({ user: subject, signedInUserId }) {
-      const fresh = registration
+    async saveRegistration({ user: subject, signedInUserId }, scratch) {
+      const fresh = scratch.registration
       if (!fresh) return { type: 'SAVE_FAILED' }
       let owner: AdapterUser | null
       let isNewUser = false
@@ -310,24 +328,24 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput) {
         credentialDeviceType: fresh.deviceType,
         transports: fresh.transports ?? null,
       })
-      user = owner
-      account = linked
+      scratch.user = owner
+      scratch.account = linked
       return { type: 'REGISTRATION_SAVED', user: flowUser(owner), isNewUser }
     },
 
     // The machine says whether this is a sign-up (it saw the registration create the user).
     // A synced passkey (`multiDevice`) is a software key in the session's `amr`, any other a hardware one.
-    issueSession: ({ isNewUser, enrolmentPending }) =>
+    issueSession: ({ isNewUser, enrolmentPending }, scratch) =>
       input.issueSession(env, {
-        user: user as User,
-        account,
+        user: fromScratch(scratch.user, 'the passkey’s user'),
+        account: scratch.account ?? null,
         isNewUser,
         enrolmentPending,
-        factors: passkeyFactors(stored?.credentialDeviceType ?? registration?.deviceType),
+        factors: passkeyFactors(scratch.stored?.credentialDeviceType ?? scratch.registration?.deviceType),
       }),
 
-    async emitSignInEvent({ isNewUser }) {
-      await emitAppEvent(env, 'signIn', { user: user as User, account, isNewUser })
+    async emitSignInEvent({ isNewUser }, { user, account = null }) {
+      await emitAppEvent(env, 'signIn', { user: fromScratch(user, 'the passkey’s user'), account, isNewUser })
       return { type: 'SIGNIN_ANNOUNCED' }
     },
   } satisfies WebAuthnHandlers
