@@ -263,6 +263,8 @@ export const challengeStates = [
   'completingSignIn.awaitingSecondFactor',
   'completingSignIn.reservingFactorAttempt',
   'completingSignIn.verifyingSecondFactor',
+  // A sign-in held for enrolment (secondFactor 'required', no factor yet): walked with the challenge, not per machine.
+  'completingSignIn.issuingEnrolmentSession',
   'completingSignIn.issuingSession',
   'completingSignIn.announcingSignIn',
 ] as const
