@@ -165,14 +165,22 @@ export function describeJwtConformance(adapter: BindingAdapter, issuer: () => Pr
     const app = adapter.app()
     const refused = async (response: Response, what: string) => {
       expect(response.status, what).toBe(adapter.crossSiteStatus ?? 403)
-      expect(sessionSet(response), what).toBe(false)
       expect(await response.text(), what).not.toMatch(/\n\s+at /)
     }
+    // A refused sign-in sets no session. (A refused sign-out may carry the visitor's own session cookie, re-issued by
+    // the session read of the app's request hook, as Qwik's does: what counts there is that the session still works.)
+    const refusedSignIn = async (response: Response, what: string) => {
+      expect(sessionSet(response), what).toBe(false)
+      await refused(response, what)
+    }
     for (const origin of [foreignOrigin, ...(adapter.lenientOrigins ?? [])]) {
-      await refused(await adapter.postSignIn(app, new CookieJar(), { origin }), origin)
+      await refusedSignIn(await adapter.postSignIn(app, new CookieJar(), { origin }), origin)
     }
     // Without Origin, only Fetch Metadata could vouch for the post; cross-site says it is not.
-    await refused(await adapter.postSignIn(app, new CookieJar(), { 'sec-fetch-site': 'cross-site' }), 'cross-site')
+    await refusedSignIn(
+      await adapter.postSignIn(app, new CookieJar(), { 'sec-fetch-site': 'cross-site' }),
+      'cross-site',
+    )
     // A signed-in visitor cannot be signed out by another site either.
     const jar = new CookieJar()
     await signIn(adapter, jar)
