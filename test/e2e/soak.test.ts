@@ -36,7 +36,11 @@ await describeWithService(
       // Session checks do not need Redis: the revocations are in each process's memory.
       expect(phases['redis-down'].bySteps['session check']).toEqual({ ok: expect.any(Number) })
       // Before the faults everything succeeded; after them the same processes sign users in again.
-      expect(Object.keys(phases.before.outcomes)).toEqual(['ok'])
+      // The message names the steps and error codes, should one fail (a CI run once saw an error page here).
+      expect(
+        Object.keys(phases.before.outcomes),
+        JSON.stringify([phases.before.bySteps, phases.before.errorCodes]),
+      ).toEqual(['ok'])
       expect(phases.after.bySteps['credentials callback']?.ok).toBeGreaterThan(0)
       expect(phases.after.bySteps['oidc callback']?.ok).toBeGreaterThan(0)
       expect(phases.after.bySteps['email confirm']?.ok).toBeGreaterThan(0)
