@@ -174,7 +174,7 @@ export async function secondFactorAction(ctx: RequestContext): Promise<ResponseI
       const factors = params.secondFactor
         ? { secondFactorMethod: params.secondFactor, ...passkeyFactors(scratch.passkeyDeviceType) }
         : undefined
-      return issue(env, { user, account, isNewUser: params.isNewUser, ...(factors ? { factors } : {}) })
+      return issue(env, { user, account, isNewUser: params.isNewUser, ...(factors ? { factors } : {}) }, scratch)
     },
     emitSignInEvent: async (params: Resumed) => {
       const { user, account } = await signedIn(params)
@@ -185,9 +185,15 @@ export async function secondFactorAction(ctx: RequestContext): Promise<ResponseI
   const event = { type: 'SECOND_FACTOR_SUBMITTED', csrfVerified: ctx.csrfVerified, now: ctx.now }
   let result: SignInResult
   try {
-    result = await runMachine<SignInMachine>(ctx, ctx.config.machines[stopped.machineId], event, handlers, {
-      persistence: { store: ctx.config.flowStore, ref: stopped.ref, maxAge: flowMaxAge },
-    })
+    result = await runMachine<SignInMachine, typeof handlers>(
+      ctx,
+      ctx.config.machines[stopped.machineId],
+      event,
+      handlers,
+      {
+        persistence: { store: ctx.config.flowStore, ref: stopped.ref, maxAge: flowMaxAge },
+      },
+    )
   } catch (error) {
     // The runtime logged the refusal (a missing, replayed, expired or foreign challenge).
     if (!(error instanceof FlowRejected)) throw error
@@ -204,7 +210,7 @@ export async function secondFactorAction(ctx: RequestContext): Promise<ResponseI
   }
   clearCookie(ctx)
   if (completedSignIn(result)) {
-    const answer = signInAnswer(ctx, env, result)
+    const answer = signInAnswer(ctx, result)
     return wantsJson(ctx) ? json(ctx, 200, { url: answer.redirect }) : answer
   }
   const error = result.output?.error ?? 'AccessDenied'
