@@ -649,6 +649,17 @@ export function factorEnrolmentSuite(makeAdapter: FactorAdapterFactory): void {
       true,
     )
     expect(await viaJson.json()).toMatchObject({ recoveryCodes: null, url: 'http://localhost:3000/dashboard' })
+    // An unusable callback URL (a control character) is ignored: the page stays on itself, the refusal logged once.
+    const refusedBefore = s.config.recorded.warnings.filter((w) => w === 'refused:callback-url').length
+    const more = (await (await post(s, jar, { intent: 'start' }, true)).json()) as { enrolment: string; secret: string }
+    const unusable = await post(s, jar, {
+      intent: 'confirm',
+      enrolment: more.enrolment,
+      code: appCode(more.secret),
+      callbackUrl: '/dashboard\u0001',
+    })
+    expect(unusable.headers.get('location')).toBe('http://localhost:3000/auth/factors')
+    expect(s.config.recorded.warnings.filter((w) => w === 'refused:callback-url').length - refusedBefore).toBe(1)
 
     // An off-site callback URL given to the factors page itself: the default redirect callback refuses it, so the
     // enrolment goes on to the base URL.
