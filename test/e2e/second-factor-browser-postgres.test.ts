@@ -7,7 +7,8 @@
  * (computed from the key the enrolment page showed). A recovery code works once and is refused the second time; the
  * passkey (the DevTools Protocol's virtual authenticator) answers the challenge through its JSON endpoints, and an
  * assertion made for one stopped sign-in does not answer another. The challenge page's own passkey button answers
- * it too, and shows its failure text when an authenticator that only claims the passkey's id (another key) answers.
+ * it too, and shows its failure text when an authenticator that only claims the passkey's id (another key) answers;
+ * without JavaScript the button stays hidden and the codes answer.
  * Without Chromium the suite is skipped with a reason, except under CI=true.
  */
 import { generateKeyPairSync } from 'node:crypto'
@@ -174,8 +175,8 @@ await describeWithService('postgres', probePostgres, () => {
   }
 
   /** The `amr` of the browser's session, read by the app's server-side helper from the browser's cookies. */
-  async function sessionMethods(): Promise<string[] | null> {
-    const cookie = (await context.cookies(base)).map((c) => `${c.name}=${c.value}`).join('; ')
+  async function sessionMethods(of: BrowserContext = context): Promise<string[] | null> {
+    const cookie = (await of.cookies(base)).map((c) => `${c.name}=${c.value}`).join('; ')
     const signedIn = await getSessionAuthentication(new Request(`${base}/`, { headers: { cookie } }), config)
     return signedIn === null ? null : (signedIn.amr ?? [])
   }
@@ -400,9 +401,13 @@ await describeWithService('postgres', probePostgres, () => {
     60_000,
   )
   it.runIf(canRun)(
-    "the challenge page's passkey button answers it: signed in, the passkey in the session's amr",
+    "the challenge page's passkey button answers it (shown again after a wrong code): signed in, the passkey in the amr",
     async () => {
       await byPassword()
+      // A mistyped code first: the page that says so still offers the passkey.
+      await page.fill('#code', '000000')
+      await page.click('form:has(#code) button')
+      await page.locator('#code-error[role="alert"]').waitFor()
       const button = page.getByRole('button', { name: builtInPageMessages.en?.secondFactor?.usePasskey })
       await button.waitFor()
       const before = (await credentials())[0].signCount
@@ -457,6 +462,31 @@ await describeWithService('postgres', probePostgres, () => {
       expect(await session()).toMatchObject({ user: { email } })
       expect(errors).toEqual([])
       await signOut()
+    },
+    60_000,
+  )
+  it.runIf(canRun)(
+    'without JavaScript the challenge page is the code forms: no passkey button, and a code finishes the sign-in',
+    async () => {
+      const plain = await browser.newContext({ javaScriptEnabled: false })
+      try {
+        const tab = await plain.newPage()
+        await tab.goto(`${base}/auth/signin?callbackUrl=${encodeURIComponent(landing())}`)
+        await tab.fill('#input-email-for-credentials', email)
+        await tab.fill('#input-password-for-credentials', password)
+        await Promise.all([tab.waitForURL(`${base}/auth/second-factor`), tab.click('text=Sign in with Credentials')])
+        // The user holds a passkey, so its button is in the page, hidden until a script shows it.
+        expect(await tab.locator('[data-passkey-answer]').count()).toBe(1)
+        expect(
+          await tab.getByRole('button', { name: builtInPageMessages.en?.secondFactor?.usePasskey }).isVisible(),
+        ).toBe(false)
+        expect(await sessionMethods(plain)).toBeNull()
+        await tab.fill('#code', await nextCode())
+        await Promise.all([tab.waitForURL(landing()), tab.click('form:has(#code) button')])
+        expect(await sessionMethods(plain)).toEqual(['mfa', 'otp', 'pwd'])
+      } finally {
+        await plain.close()
+      }
     },
     60_000,
   )
