@@ -155,9 +155,10 @@ export interface PasskeySecondFactorOptions {
 /**
  * Answers the second-factor challenge of the sign-in stopped in this browser with one of the user's passkeys
  * (docs/second-factors.md, "A passkey as the second factor").
- * @returns the URL the finished sign-in goes to
- * @throws Error naming Authchart's refusal (`NoPasskey`, `InvalidCode`: the challenge still waits; `AccessDenied`,
- *   `ChallengeExpired`: sign in again), or the browser's own error when the dialog was cancelled
+ * @returns the URL Authchart sends the browser to: the finished sign-in's, or the error page when the challenge is
+ *   over (too many wrong answers, expired)
+ * @throws Error naming Authchart's refusal while the challenge still waits (`InvalidCode`, `NoPasskey`), or the
+ *   browser's own error when the dialog was cancelled
  */
 export async function passkeySecondFactor(options: PasskeySecondFactorOptions = {}): Promise<string> {
   const base = (options.basePath ?? '/auth').replace(/\/+$/, '')
@@ -176,6 +177,7 @@ export async function passkeySecondFactor(options: PasskeySecondFactorOptions = 
     headers: { ...json, 'content-type': 'application/x-www-form-urlencoded' },
   })
   const answer = (await done.json()) as { url?: string; error?: string }
-  if (!done.ok || !answer.url) throw new Error(`passkey refused: ${answer.error ?? done.status}`)
+  // A refusal with a URL ended the challenge: the browser goes where the form would have sent it.
+  if (!answer.url) throw new Error(`passkey refused: ${answer.error ?? done.status}`)
   return answer.url
 }

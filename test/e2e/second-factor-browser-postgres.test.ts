@@ -174,6 +174,33 @@ await describeWithService('postgres', probePostgres, () => {
     return added.authenticatorId
   }
 
+  const challengeTexts = builtInPageMessages.en?.secondFactor
+  const passkeyButton = () => page.getByRole('button', { name: challengeTexts?.usePasskey })
+
+  /**
+   * Runs `body` with another authenticator in place of the user's: it claims the user's passkey (its id and user
+   * handle) but signs with a key of its own. The user's own authenticator is back afterwards.
+   */
+  async function withImpostor(body: () => Promise<void>): Promise<void> {
+    const [real] = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials
+    await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId })
+    authenticatorId = await newAuthenticator()
+    const otherKey = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      .privateKey.export({ format: 'der', type: 'pkcs8' })
+      .toString('base64')
+    await cdp.send('WebAuthn.addCredential', {
+      authenticatorId,
+      credential: { ...real, privateKey: otherKey, signCount: real.signCount + 10 },
+    })
+    try {
+      await body()
+    } finally {
+      await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId })
+      authenticatorId = await newAuthenticator()
+      await cdp.send('WebAuthn.addCredential', { authenticatorId, credential: real })
+    }
+  }
+
   /** The `amr` of the browser's session, read by the app's server-side helper from the browser's cookies. */
   async function sessionMethods(of: BrowserContext = context): Promise<string[] | null> {
     const cookie = (await of.cookies(base)).map((c) => `${c.name}=${c.value}`).join('; ')
@@ -408,7 +435,7 @@ await describeWithService('postgres', probePostgres, () => {
       await page.fill('#code', '000000')
       await page.click('form:has(#code) button')
       await page.locator('#code-error[role="alert"]').waitFor()
-      const button = page.getByRole('button', { name: builtInPageMessages.en?.secondFactor?.usePasskey })
+      const button = passkeyButton()
       await button.waitFor()
       const before = (await credentials())[0].signCount
       await Promise.all([page.waitForURL(landing()), button.click()])
@@ -424,44 +451,43 @@ await describeWithService('postgres', probePostgres, () => {
   it.runIf(canRun)(
     'the button with an assertion from another authenticator: refused, the page shows why, the challenge still waits',
     async () => {
-      // Another authenticator that claims the user's passkey (its id and user handle) but signs with a key of its own.
-      const [real] = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials
-      await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId })
-      authenticatorId = await newAuthenticator()
-      const otherKey = generateKeyPairSync('ec', { namedCurve: 'P-256' })
-        .privateKey.export({ format: 'der', type: 'pkcs8' })
-        .toString('base64')
-      await cdp.send('WebAuthn.addCredential', {
-        authenticatorId,
-        credential: { ...real, privateKey: otherKey, signCount: real.signCount + 10 },
-      })
-      try {
+      await withImpostor(async () => {
         await byPassword()
         const refusedBefore = refusals.length
-        const messages = builtInPageMessages.en?.secondFactor
-        await page.getByRole('button', { name: messages?.usePasskey }).click()
+        await passkeyButton().click()
         const alert = page.locator('.passkey p.error[role="alert"]')
         await alert.waitFor()
-        expect(await alert.textContent()).toBe(messages?.passkeyFailed)
+        expect(await alert.textContent()).toBe(challengeTexts?.passkeyFailed)
         expect(page.url()).toBe(`${base}/auth/second-factor`)
         expect(await session()).toBeNull()
         expect(
           refusals.slice(refusedBefore).some((r) => r.startsWith('refused:second-factor-code (wrong webauthn')),
         ).toBe(true)
-      } finally {
-        // The user's own authenticator again.
-        await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId })
-        authenticatorId = await newAuthenticator()
-        await cdp.send('WebAuthn.addCredential', { authenticatorId, credential: real })
-      }
+      })
       // The challenge still waits: the real passkey, through the same button, finishes it.
-      await Promise.all([
-        page.waitForURL(landing()),
-        page.getByRole('button', { name: builtInPageMessages.en?.secondFactor?.usePasskey }).click(),
-      ])
+      await Promise.all([page.waitForURL(landing()), passkeyButton().click()])
       expect(await session()).toMatchObject({ user: { email } })
       expect(errors).toEqual([])
       await signOut()
+    },
+    60_000,
+  )
+
+  it.runIf(canRun)(
+    'five refused answers through the button end the challenge: the browser goes to the error page, as the form would',
+    async () => {
+      await withImpostor(async () => {
+        await byPassword()
+        const alert = page.locator('.passkey p.error[role="alert"]')
+        for (let attempt = 1; attempt < 5; attempt++) {
+          await passkeyButton().click()
+          await alert.waitFor()
+          await page.locator('.passkey button:not([disabled])').waitFor()
+        }
+        await Promise.all([page.waitForURL(`${base}/auth/error?error=AccessDenied`), passkeyButton().click()])
+        expect(await session()).toBeNull()
+        expect(refusals.some((r) => r.startsWith('refused:second-factor-limit'))).toBe(true)
+      })
     },
     60_000,
   )

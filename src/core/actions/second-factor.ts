@@ -201,8 +201,11 @@ export async function secondFactorAction(ctx: RequestContext): Promise<ResponseI
     // The runtime logged the refusal (a missing, replayed, expired or foreign challenge).
     if (!(error instanceof FlowRejected)) throw error
     clearCookie(ctx)
-    if (wantsJson(ctx)) return json(ctx, 400, { error: 'ChallengeExpired', message: 'Sign in again' })
-    return errorRedirect(ctx, errorFromType('AccessDenied'))
+    const ended = errorRedirect(ctx, errorFromType('AccessDenied'))
+    // JSON names the error page a browser would have been sent to, so a script can go there as the form does.
+    if (wantsJson(ctx))
+      return json(ctx, 400, { error: 'ChallengeExpired', message: 'Sign in again', url: ended.redirect })
+    return ended
   }
   if (awaitsSecondFactor(result) && result.ref) {
     // A wrong answer with attempts left: the challenge waits again, under the ref its store gave it now.
@@ -222,6 +225,8 @@ export async function secondFactorAction(ctx: RequestContext): Promise<ResponseI
     return wantsJson(ctx) ? json(ctx, 200, { url: answer.redirect }) : answer
   }
   const error = result.output?.error ?? 'AccessDenied'
-  if (wantsJson(ctx)) return json(ctx, 403, { error, message: 'The second-factor challenge ended' })
-  return errorRedirect(ctx, errorFromType(error))
+  const ended = errorRedirect(ctx, errorFromType(error))
+  if (wantsJson(ctx))
+    return json(ctx, 403, { error, message: 'The second-factor challenge ended', url: ended.redirect })
+  return ended
 }
