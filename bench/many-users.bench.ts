@@ -57,6 +57,10 @@ function tagOf(aad: Buffer, iv: Buffer, ciphertext: Buffer): Buffer {
   al.writeBigUInt64BE(BigInt(aad.length * 8))
   return createHmac('sha512', macKey).update(aad).update(iv).update(ciphertext).update(al).digest().subarray(0, 32)
 }
+function isClaims(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null
+}
+
 /** Opens a token and seals the next one: the claims and the new token. */
 function floorSeal(token: string): { claims: Record<string, unknown>; token: string; exp: number } {
   const [header = '', , ivPart = '', ciphertextPart = '', tagPart = ''] = token.split('.')
@@ -66,7 +70,7 @@ function floorSeal(token: string): { claims: Record<string, unknown>; token: str
   if (!tagOf(aad, iv, ciphertext).equals(Buffer.from(tagPart, 'base64url'))) throw new Error('floor: MAC mismatch')
   const decipher = createDecipheriv('aes-256-cbc', encKey, iv)
   const claims: unknown = JSON.parse(Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString())
-  if (typeof claims !== 'object' || claims === null) throw new Error('floor: the claims are not an object')
+  if (!isClaims(claims)) throw new Error('floor: the claims are not an object')
   const now = Math.floor(Date.now() / 1000)
   const exp = now + 2_592_000
   const next = JSON.stringify({ ...claims, iat: now, exp, jti: randomUUID() })
@@ -75,7 +79,7 @@ function floorSeal(token: string): { claims: Record<string, unknown>; token: str
   const newCiphertext = Buffer.concat([cipher.update(next), cipher.final()])
   const newTag = tagOf(aad, newIv, newCiphertext)
   return {
-    claims: { ...claims },
+    claims,
     token: `${header}..${newIv.toString('base64url')}.${newCiphertext.toString('base64url')}.${newTag.toString('base64url')}`,
     exp,
   }
