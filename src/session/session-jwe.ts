@@ -15,6 +15,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto'
 import { MissingSecret } from '../errors.js'
+import { vouchUnreservedValue } from './cookie-header.js'
 import { deriveSessionTokenKey, type SessionTokenEnc } from './hkdf-keys.js'
 import { openCompactJwe, prepareHeader, sealPrepared, type JweProtectedHeader, type PreparedHeader } from './jwe.js'
 
@@ -130,7 +131,10 @@ export function sealSessionToken(
   claims.iat = now
   claims.exp = now + maxAge
   claims.jti = randomUUID()
-  return sealPrepared(JSON.stringify(claims), ring.sealingKey, ring.sealingHeader)
+  const sealed = sealPrepared(JSON.stringify(claims), ring.sealingKey, ring.sealingHeader)
+  // A compact JWE is base64url segments and dots: its cookie needs no percent-encoding, and need not be scanned.
+  vouchUnreservedValue(sealed)
+  return sealed
 }
 
 /**

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { InvalidCookieOption } from '../../src/errors.js'
-import { parseCookieHeader, serializeCookie } from '../../src/session/cookie-header.js'
+import { parseCookieHeader, serializeCookie, vouchUnreservedValue } from '../../src/session/cookie-header.js'
+import { sealSessionToken } from '../../src/session/session-jwe.js'
 import type { CookieRecord } from '../../src/types/cookies.js'
 // The serializer @auth/core uses internally (not a public export), loaded by path to compare wire output.
 import { serialize as authjsSerialize } from '../../node_modules/@auth/core/lib/vendored/cookie.js'
@@ -186,5 +187,24 @@ describe('serializeCookie', () => {
       [JSON.parse('{"sameSite":"loose"}') as CookieRecord['options'], 'sameSite'],
     ]
     for (const [options, attribute] of bad) rejects({ name: 'n', value: 'v', options }, attribute)
+  })
+})
+
+describe('a value vouched for by a sealer', () => {
+  it('is written as it is, and vouching for one value never lets another through unencoded', () => {
+    const sealed = sealSessionToken(
+      ['a-secret-of-at-least-32-characters!!'],
+      'authjs.session-token',
+      { sub: 'u' },
+      60,
+      1,
+    )
+    expect(serializeCookie({ name: 'authjs.session-token', value: sealed, options: {} })).toBe(
+      `authjs.session-token=${sealed}`,
+    )
+    expect(serializeCookie({ name: 'c', value: 'a b;c', options: {} })).toBe('c=a%20b%3Bc')
+    vouchUnreservedValue('x.y')
+    expect(serializeCookie({ name: 'c', value: 'x.y z', options: {} })).toBe('c=x.y%20z')
+    expect(serializeCookie({ name: 'c', value: sealed, options: {} })).toBe(`c=${sealed}`)
   })
 })

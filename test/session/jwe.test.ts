@@ -2,7 +2,7 @@ import { createCipheriv, createHmac, randomBytes } from 'node:crypto'
 import { CompactEncrypt, compactDecrypt, decodeProtectedHeader } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { SessionTokenError } from '../../src/errors.js'
-import { openCompactJwe, sealCompactJwe, type ContentEncryption } from '../../src/session/jwe.js'
+import { decodeBase64url, openCompactJwe, sealCompactJwe, type ContentEncryption } from '../../src/session/jwe.js'
 
 const cbcKey = randomBytes(64)
 const gcmKey = randomBytes(32)
@@ -250,6 +250,49 @@ describe('openCompactJwe rejects malformed or unauthenticated input with null', 
       const junk = randomBytes(i % 120).toString(i % 2 ? 'base64url' : 'latin1')
       expect(open(junk)).toBeNull()
       expect(open(`${junk}.${junk}..${junk}.${junk}`)).toBeNull()
+    }
+  })
+})
+
+describe('decodeBase64url', () => {
+  /** The definition: the base64url alphabet only, no padding, no length of 4n + 1. */
+  const reference = (segment: string) =>
+    segment.length % 4 === 1 || !/^[A-Za-z0-9_-]*$/.test(segment) ? null : Buffer.from(segment, 'base64url')
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+
+  it('refuses what Node would decode anyway: +, /, =, spaces and characters beyond ASCII', () => {
+    for (const segment of [
+      'ab+c',
+      'ab/c',
+      'abc=',
+      'ab==',
+      'a bc',
+      'ab\ncd',
+      'ab\u0A4Ec',
+      '\u0A4E\u0B2B',
+      'abc\u0100',
+    ]) {
+      expect(decodeBase64url(segment), JSON.stringify(segment)).toBeNull()
+    }
+    expect(decodeBase64url('')).toEqual(Buffer.alloc(0))
+    expect(decodeBase64url('AQID_-8')).toEqual(Buffer.from([1, 2, 3, 255, 239]))
+  })
+
+  it('agrees with the alphabet pattern on random segments with random characters put in', () => {
+    let seed = 37
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
+      return seed % n
+    }
+    for (let trial = 0; trial < 50_000; trial++) {
+      let segment = ''
+      for (let i = random(14); i > 0; i--) segment += alphabet[random(64)]
+      for (let edits = random(3); edits > 0; edits--) {
+        const at = random(segment.length + 1)
+        const code = random(5) === 0 ? random(0x3000) : random(256)
+        segment = segment.slice(0, at) + String.fromCharCode(code) + segment.slice(at + random(2))
+      }
+      expect(decodeBase64url(segment), JSON.stringify(segment)).toEqual(reference(segment))
     }
   })
 })

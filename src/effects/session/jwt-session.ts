@@ -11,6 +11,7 @@ import type { HandlersFor } from '../../../machines/contract.js'
 import { FlowStoreUnavailable, JWTSessionError, SignOutError } from '../../errors.js'
 import type { JWT } from '../../types/jwt.js'
 import { readSessionToken, writeSessionToken } from '../../session/session-token.js'
+import { isoStringOf } from '../../session/expiry-strings.js'
 import type { Session } from '../../types/index.js'
 import { defaultJwtCallback, defaultSessionCallback } from '../shared/default-callbacks.js'
 import { emitAppEvent } from '../shared/app-events.js'
@@ -228,7 +229,7 @@ class JwtSessionEffects implements SessionHandlers {
     this.#expires = issued.expires
     // As Auth.js answers: the new expiry counted from the request's clock to the millisecond (the token's `exp`
     // holds whole seconds).
-    this.#issuedExpiry = new Date(this.env.nowMs + (issued.expires - this.env.now) * 1000).toISOString()
+    this.#issuedExpiry = isoStringOf(this.env.nowMs + (issued.expires - this.env.now) * 1000)
     if (recorded) {
       // The record says when the session was last seen, and from where. Not waited for: a "last seen" that fails
       // to be written is logged and costs the device list nothing but freshness, so the answer does not wait on the
