@@ -6,7 +6,7 @@
 import type { HandlersFor } from '../../../machines/contract.js'
 import type { TokenRefreshCommand, tokenRefreshContract, TokenRefreshEvent } from '../../../machines/token-refresh.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
-import type { EffectEnv, ResolvedTokenRefresh } from '../shared/effect-env.js'
+import type { EffectEnv } from '../shared/effect-env.js'
 import type { ProviderTokens } from './provider-tokens.js'
 import { exchangeRefreshToken } from './refresh-grant.js'
 import { coordinatorFor } from './single-flight.js'
@@ -47,7 +47,6 @@ export interface SessionTokenStore {
 
 export interface TokenRefreshInput {
   provider: OAuthConfigInternal
-  settings: ResolvedTokenRefresh
   store: SessionTokenStore
 }
 
@@ -60,7 +59,7 @@ export interface HandedToken {
 /** Builds the handlers for one request; `handed` receives the token to give the app. */
 export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput, handed: HandedToken) {
   const { config } = env
-  const { provider, settings, store } = input
+  const { provider, store } = input
   const hand = (from: ProviderTokens) => {
     handed.accessToken = from.access_token
     handed.expiresAt = from.expires_at
@@ -90,7 +89,8 @@ export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput, ha
 
     async refreshTokens(_params, scratch) {
       // The machine comes here only once TOKENS_FOUND said the tokens include a refresh token (an app that replaces
-      // that guard and lets none through gets the provider's refusal of an empty one).
+      // that guard and lets none through gets the provider's refusal of an empty one), or, following a kept result
+      // that ran short, once TOKENS_REFRESHED said it brought a newer one: the scratch holds that result.
       const refreshToken = fromScratch(scratch.tokens, 'the loaded tokens').refresh_token ?? ''
       const { outcome, led } = await coordinator().refresh({
         providerId: provider.id,
@@ -99,10 +99,6 @@ export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput, ha
           exchangeRefreshToken(provider, current, { timeoutMs: config.providerTimeout, log: config.logger.error }),
         persist: store.persist?.bind(store),
         reread: store.reread?.bind(store),
-        isFresh: (candidate) =>
-          candidate.access_token !== undefined &&
-          (candidate.expires_at === undefined ||
-            candidate.expires_at - settings.margin > Math.floor(Date.now() / 1000)),
         log: config.logger.error,
       })
       handed.accessToken = undefined
@@ -110,10 +106,15 @@ export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput, ha
       if (outcome.kind === 'refused') return { type: 'REFRESH_REFUSED', reason: outcome.reason, joined: !led }
       if (outcome.kind === 'unavailable') return { type: 'REFRESH_UNAVAILABLE' }
       const tokens = outcome.tokens
+      // When the machine follows a result that has run short, its newer refresh token is the next one exchanged.
       scratch.tokens = tokens
+      // Facts only: whether a result made before this request is still fresh enough is the machine's decision.
       return {
         type: 'TOKENS_REFRESHED',
         ...(tokens.expires_at !== undefined ? { expiresAt: tokens.expires_at } : {}),
+        hasAccessToken: tokens.access_token !== undefined,
+        refreshedAt: Math.floor(outcome.at / 1000),
+        hasNewerRefreshToken: tokens.refresh_token !== undefined && tokens.refresh_token !== refreshToken,
       }
     },
 
