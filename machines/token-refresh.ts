@@ -5,8 +5,9 @@
  * handler joins a refresh in progress, here or, through the Redis flow store, on another instance), and the session
  * gets the new tokens. A result kept from an earlier refresh (handed to a request that still carried the refresh
  * token it replaced) whose access token has run short since is not handed out: the newer refresh token it brought is
- * exchanged next, a few times at most (the rotated one is never spent twice). A refresh the provider refuses marks the session (`session.error = "RefreshTokenError"`) or,
- * when the app chose so, ends it. It runs within one request and is never persisted.
+ * exchanged next, a few times at most (the rotated one is never spent twice). A refresh the provider refuses marks
+ * the session (`session.error = "RefreshTokenError"`) or, when the app chose so, ends it. It runs within one request
+ * and is never persisted.
  */
 import { assign, setup } from 'xstate'
 import type { RefusalCheck } from '../src/types/refusals.js'
