@@ -11,7 +11,7 @@ import { AdapterError, AuthError, InvalidConfig } from '../errors.js'
 import { createLogger } from '../logger.js'
 import { databaseSessionTokens } from '../effects/token-refresh/database-session-tokens.js'
 import { jwtSessionTokens } from '../effects/token-refresh/jwt-session-tokens.js'
-import { tokenRefreshEffects, type HandedToken } from '../effects/token-refresh/token-refresh-flow.js'
+import { tokenRefreshEffects } from '../effects/token-refresh/token-refresh-flow.js'
 import { readChunkedCookie } from '../session/cookie-chunks.js'
 import { parseCookieHeader, serializeCookie } from '../session/cookie-header.js'
 import type { ResolvedTokenRefresh } from '../effects/shared/effect-env.js'
@@ -98,14 +98,13 @@ export async function getAccessToken(
   }
   const env = effectEnv(ctx)
   const sessionCookie = readChunkedCookie(ctx.cookies.sessionToken.name, ctx.req.cookies)
-  const handed: HandedToken = {}
-  let state: string
+  let result
   try {
     const store =
       resolved.session.strategy === 'database' && resolved.adapter
         ? databaseSessionTokens(env, resolved.adapter, provider.id, sessionCookie)
         : jwtSessionTokens(env, provider.id, sessionCookie)
-    const handlers = tokenRefreshEffects(env, { provider, store }, handed)
+    const handlers = tokenRefreshEffects(env, { provider, store })
     const event = {
       type: 'ACCESS_TOKEN_REQUESTED',
       providerId: provider.id,
@@ -113,19 +112,22 @@ export async function getAccessToken(
       margin: settings.margin,
       endSessionOnFailure: settings.onFailure === 'endSession',
     }
-    state = (await runMachine(ctx, resolved.machines.tokenRefresh, event, handlers)).value
+    result = await runMachine(ctx, resolved.machines.tokenRefresh, event, handlers)
   } catch (error) {
     // A store that could not be reached; adapter failures were logged by the adapter wrapper already.
     if (!(error instanceof AdapterError))
       resolved.logger.error(error instanceof Error ? error : new AuthError(String(error)))
     return failed('RefreshUnavailable')
   }
-  applySessionOutcome(ctx, env.outcome)
+  applySessionOutcome(ctx, result.scratch)
   const setCookie = ctx.setCookies.map(serializeCookie)
-  if ((state === 'valid' || state === 'refreshed') && handed.accessToken) {
+  const state = result.value
+  // The tokens the run ended with: in `valid` the loaded ones, in `refreshed` the ones it saved.
+  const tokens = state === 'valid' || state === 'refreshed' ? result.scratch.tokens : undefined
+  if (tokens?.access_token) {
     return {
-      accessToken: handed.accessToken,
-      ...(handed.expiresAt !== undefined ? { expiresAt: handed.expiresAt } : {}),
+      accessToken: tokens.access_token,
+      ...(tokens.expires_at !== undefined ? { expiresAt: tokens.expires_at } : {}),
       refreshed: state === 'refreshed',
       setCookie,
     }

@@ -1,11 +1,20 @@
 /**
- * The environment a request's effects run in, and turning what they left behind into cookies, plus the one call
- * every action uses to run its machine through the runtime with the request's clock, logger and audit hook.
+ * The environment a request's effects run in, and turning the session cookie writes a run left in its scratch into
+ * cookies, plus the one call every action uses to run its machine through the runtime with the request's clock,
+ * logger and audit hook.
  */
 import type { AnyStateMachine } from 'xstate'
 import type { MachineEntry } from '../../machines/machine-entry.js'
-import type { EffectEnv, EffectOutcome } from '../effects/shared/effect-env.js'
-import { runFlow, type AnyHandlers, type FlowEvent, type FlowPersistence, type FlowResult } from '../flow/runtime.js'
+import type { EffectEnv } from '../effects/shared/effect-env.js'
+import type { SessionCookieWrites } from '../effects/shared/session-cookie-writes.js'
+import {
+  runFlow,
+  type AnyHandlers,
+  type FlowEvent,
+  type FlowPersistence,
+  type FlowResult,
+  type ScratchOf,
+} from '../flow/runtime.js'
 import { loadTracing, tracingLoaded } from '../flow/flow-tracing.js'
 import { chunkCookie, clearChunkedCookie, cookieChunkSize } from '../session/cookie-chunks.js'
 import type { RequestContext } from './context.js'
@@ -24,7 +33,6 @@ class RequestEffectEnv implements EffectEnv {
   readonly now: number
   readonly nowMs: number
   readonly body: Record<string, unknown> | undefined
-  readonly outcome: EffectOutcome = {}
 
   constructor(private readonly ctx: RequestContext) {
     this.config = ctx.config
@@ -63,16 +71,16 @@ export function effectEnv(ctx: RequestContext): EffectEnv {
 /**
  * Runs `entry` through the one runtime for this request (persisted when `persistence` is given; joining the trace
  * `traceparent` names, for a flow whose caller carries its trace context); the result is typed by the entry's machine
- * (its output and context).
+ * (its output and context) and by the handlers (the scratch they leave).
  */
-export function runMachine<M extends AnyStateMachine>(
+export function runMachine<M extends AnyStateMachine, H extends AnyHandlers = AnyHandlers>(
   ctx: RequestContext,
   entry: MachineEntry<M>,
   event: FlowEvent,
-  handlers: AnyHandlers,
+  handlers: H,
   extra: { flowId?: string; persistence?: FlowPersistence; traceparent?: string } = {},
-): FlowResult<M> | Promise<FlowResult<M>> {
-  const run = (): FlowResult<M> | Promise<FlowResult<M>> =>
+): FlowResult<M, ScratchOf<H>> | Promise<FlowResult<M, ScratchOf<H>>> {
+  const run = (): FlowResult<M, ScratchOf<H>> | Promise<FlowResult<M, ScratchOf<H>>> =>
     runFlow({
       entry,
       event,
@@ -87,8 +95,8 @@ export function runMachine<M extends AnyStateMachine>(
   return tracingLoaded() ? run() : loadTracing().then(run)
 }
 
-/** Adds the session cookie writes the effects asked for to the response's cookies. */
-export function applySessionOutcome(ctx: RequestContext, outcome: EffectOutcome): void {
+/** Adds the session cookie writes a run left in its scratch (or an issuer outside a run) to the response's cookies. */
+export function applySessionOutcome(ctx: RequestContext, outcome: Partial<SessionCookieWrites>): void {
   const { name, options } = ctx.cookies.sessionToken
   if (outcome.issuedSession) {
     const cookieOptions = { ...options, expires: new Date(outcome.issuedSession.expires * 1000) }

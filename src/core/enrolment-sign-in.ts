@@ -6,6 +6,7 @@
 import { openPendingSignIn, type PendingSignIn } from '../factors/enrolment-pending-sign-in.js'
 import type { SignInFactors } from '../effects/session/sign-in-authentication.js'
 import type { Account } from '../types/index.js'
+import type { SessionCookieWrites } from '../effects/shared/session-cookie-writes.js'
 import type { RequestContext } from './context.js'
 import { applySessionOutcome, effectEnv } from './effect-outcome.js'
 import { sessionIssuerFor } from './session-issuer.js'
@@ -35,20 +36,25 @@ export async function completeEnrolmentSignIn(
   pending: PendingSignIn,
   proved: SignInFactors['secondFactorMethod'],
 ): Promise<boolean> {
-  const env = effectEnv(ctx)
   const account: Account | null = pending.account ? { ...pending.account } : null
-  const issued = await sessionIssuerFor(ctx.config)(env, {
-    user: await storedUserOf(ctx, pending.user),
-    account,
-    isNewUser: false,
-    authTime: pending.authTime,
-    factors: {
-      ...(proved ? { secondFactorMethod: proved } : {}),
-      ...(pending.passkeyDeviceType ? { passkeyDeviceType: pending.passkeyDeviceType } : {}),
+  // Issued outside any flow: the issuer leaves the cookie writes here, as it would in a run's scratch.
+  const writes: Partial<SessionCookieWrites> = {}
+  const issued = await sessionIssuerFor(ctx.config)(
+    effectEnv(ctx),
+    {
+      user: await storedUserOf(ctx, pending.user),
+      account,
+      isNewUser: false,
+      authTime: pending.authTime,
+      factors: {
+        ...(proved ? { secondFactorMethod: proved } : {}),
+        ...(pending.passkeyDeviceType ? { passkeyDeviceType: pending.passkeyDeviceType } : {}),
+      },
     },
-  })
+    writes,
+  )
   clearEnrolmentPending(ctx)
   if (issued.type !== 'SESSION_ISSUED') return false
-  applySessionOutcome(ctx, env.outcome)
+  applySessionOutcome(ctx, writes)
   return true
 }

@@ -10,12 +10,13 @@ import type { ResolvedConfig } from './config.js'
  */
 export function sessionIssuerFor(config: ResolvedConfig): SessionIssuer {
   const issue = strategyIssuerFor(config)
-  return (env, subject) => (subject.enrolmentPending ? issueEnrolmentPendingSignIn(env, subject) : issue(env, subject))
+  return (env, subject, scratch) =>
+    subject.enrolmentPending ? issueEnrolmentPendingSignIn(env, subject, scratch) : issue(env, subject, scratch)
 }
 
 function strategyIssuerFor(config: ResolvedConfig): SessionIssuer {
   const adapter = config.adapter
   if (config.session.strategy === 'database' && adapter)
-    return (env, subject) => issueDatabaseSession(env, adapter, subject)
+    return (env, subject, scratch) => issueDatabaseSession(env, adapter, subject, scratch)
   return issueJwtSession
 }

@@ -45,12 +45,27 @@ export type ResultEvent = FlowEvent
 
 /**
  * What the handlers of one run hand each other and the machine must not see: values a later step needs that do not
- * belong in the snapshot (a token in the clear, provider tokens, full adapter records). The runtime creates one,
- * empty, per run and passes it to every handler of the run next to its params; it is dropped when the request ends,
- * so it never reaches a flow store, a log or the next request. Each machine's handlers type their own
+ * belong in the snapshot (a token in the clear, provider tokens, full adapter records), and the run's results that
+ * are secrets (a sealed session for its cookie). The runtime creates one, empty, per run, passes it to every handler
+ * of the run next to its params, and returns it to the run's caller only (`FlowResult.scratch`); it never reaches a
+ * flow store, a log, `onTransition`, the audit trail or the next request. Each machine's handlers type their own
  * (`HandlersFor`'s `Scratch`).
  */
 export type FlowScratch = Record<string, unknown>
+
+/**
+ * The scratch a handler record's handlers are given, as their second parameter says (`HandlersFor` types it
+ * `Partial<Scratch>`): what `runFlow` returns on `FlowResult.scratch`. A record none of whose handlers names it gets
+ * the loose `FlowScratch`.
+ */
+export type ScratchOf<Handlers> =
+  Handlers extends Readonly<Record<string, (params: never, scratch: infer Scratch) => unknown>>
+    ? unknown extends Scratch
+      ? FlowScratch
+      : [Scratch] extends [never]
+        ? FlowScratch
+        : Scratch
+    : FlowScratch
 
 /** Runs one command and answers with the event that says how it ended. */
 export type EffectHandler = (
@@ -78,12 +93,12 @@ export interface FlowPersistence {
   maxAge: number
 }
 
-export interface RunFlowInput<M extends AnyStateMachine = AnyStateMachine> {
+export interface RunFlowInput<M extends AnyStateMachine = AnyStateMachine, H extends AnyHandlers = AnyHandlers> {
   /** The configured machine (after the app's extensions). */
   entry: MachineEntry<M>
   /** The request event; it carries `now` and any random values. */
   event: FlowEvent
-  handlers: AnyHandlers
+  handlers: H
   /** Epoch seconds. */
   now: number
   /** Where refusals, a throwing `onTransition` and (at debug) each step are reported. */
@@ -106,9 +121,10 @@ export interface RunFlowInput<M extends AnyStateMachine = AnyStateMachine> {
 /**
  * Where a run of machine `M` stands once the request's event is handled. A finished flow answers through `output`
  * (the machine's `output`, typed by its `setup({ types: { output } })`); `context` is the snapshot, typed by the
- * machine, which a flow that waits for the browser keeps.
+ * machine, which a flow that waits for the browser keeps. What the run produced that must stay out of the snapshot
+ * (a sealed session, a provider URL or passkey options for a flow that waits) is on `scratch`, typed by the handlers.
  */
-export interface FlowResult<M extends AnyStateMachine = AnyStateMachine> {
+export interface FlowResult<M extends AnyStateMachine = AnyStateMachine, Scratch = FlowScratch> {
   value: string
   context: ContextFrom<M>
   status: 'active' | 'done'
@@ -120,6 +136,11 @@ export interface FlowResult<M extends AnyStateMachine = AnyStateMachine> {
   flowId: string
   /** The `traceparent` a later request of the flow may continue from, while an OpenTelemetry SDK records this one. */
   traceparent?: string
+  /**
+   * The run's scratch as its handlers left it (`FlowScratch`): the caller's to answer with, and no one else's. It is
+   * never part of `context`, so a flow record, `onTransition`, the logs and the audit trail never see it.
+   */
+  scratch: Scratch
 }
 
 /** Bound on command results fed back in one request: a machine that loops longer than this has a bug. */
@@ -330,7 +351,7 @@ interface FlowRun {
   metrics: FlowMetrics | undefined
   /** Epoch milliseconds of the flow's first request, while someone measures or audits flows. */
   began: number | undefined
-  /** This request's scratch, shared by its handlers (`FlowScratch`); it begins empty on every request. */
+  /** This request's scratch, shared by its handlers and returned to the caller (`FlowScratch`); empty at first. */
   scratch: FlowScratch
 }
 
@@ -341,7 +362,9 @@ interface FlowRun {
  * @throws FlowRejected (logged as a refusal) when the stored flow is missing, replayed, expired or foreign, or the
  *   machine does not accept the event; FlowStoreUnavailable when the store cannot be reached
  */
-export function runFlow<M extends AnyStateMachine>(input: RunFlowInput<M>): FlowResult<M> | Promise<FlowResult<M>>
+export function runFlow<M extends AnyStateMachine, H extends AnyHandlers = AnyHandlers>(
+  input: RunFlowInput<M, H>,
+): FlowResult<M, ScratchOf<H>> | Promise<FlowResult<M, ScratchOf<H>>>
 // The one place a machine's types meet the values the table computed: the table runs the very definition whose
 // types these are, and test/flow/compiled-equivalence.test.ts holds its contexts and outputs equal to xstate's.
 export function runFlow(input: RunFlowInput): FlowResult | Promise<FlowResult> {
@@ -512,6 +535,7 @@ function finish(run: FlowRun): FlowResult | Promise<FlowResult> {
       ref,
       tags: tagsOf(table, snapshot.value),
       flowId: run.flowId ?? '',
+      scratch: run.scratch,
     }
     // Only with a recording trace: the session check with tracing off builds the object it always built.
     if (anchor !== undefined) answer.traceparent = anchor

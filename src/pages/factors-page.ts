@@ -15,13 +15,14 @@ import { enFactors } from './locales/en.js'
 export type FactorsView =
   | { kind: 'list'; factors: readonly FactorSummary[]; notice?: 'unknown' }
   | { kind: 'enrol'; enrolment: string; secret: string; qrSvg: string; problem?: 'wrongCode' }
-  | { kind: 'codes'; codes: readonly string[]; enrolled: boolean }
+  /** `onward`: where the confirmed enrolment goes on to (the vetted callback URL), linked after the codes. */
+  | { kind: 'codes'; codes: readonly string[]; enrolled: boolean; onward?: string }
   | { kind: 'reauth'; signInUrl: string }
   | { kind: 'expired' }
 
-function messagesOf(locale: PageLocale): FactorsPageMessages {
-  // An app's own language without these texts falls back to English.
-  return locale.messages.factors ?? enFactors
+function messagesOf(locale: PageLocale): Required<FactorsPageMessages> {
+  // An app's own language without these texts (or without the newer ones) falls back to English.
+  return { ...enFactors, ...locale.messages.factors }
 }
 
 /** The QR code as an image with a name, on a light ground whatever the page's scheme (scanners want dark on light). */
@@ -94,7 +95,10 @@ export function renderFactorsPage(input: {
       title = m.codesTitle
       const done = view.enrolled ? `<p role="status"><strong>${escapeHtml(m.enrolled)}</strong></p>` : ''
       const codes = view.codes.map((code) => `<li>${escapeHtml(code)}</li>`).join('')
-      content = `<h1>${escapeHtml(m.codesTitle)}</h1>${done}<p>${escapeHtml(m.codesText)}</p><ol class="codes">${codes}</ol>${back}`
+      const onward = view.onward
+        ? `<p><a class="button" href="${escapeHtml(view.onward)}">${escapeHtml(m.continue)}</a></p>`
+        : ''
+      content = `<h1>${escapeHtml(m.codesTitle)}</h1>${done}<p>${escapeHtml(m.codesText)}</p><ol class="codes">${codes}</ol>${onward}${back}`
       break
     }
     case 'reauth':

@@ -64,6 +64,7 @@ button.provider img { width: 20px; height: 20px; margin-right: .6rem; vertical-a
 input:focus-visible { outline-offset: 0; border-color: var(--focus); }
 .error { margin: 0 0 1rem; padding: .7rem .8rem; border-radius: 6px; background: var(--error-bg); color: var(--error-text); }
 form .error { margin: .25rem 0 0; }
+.passkey .error { margin: .5rem 0 0; }
 .factors { list-style: none; padding: 0; margin: 0 0 1rem; }
 .factors li { border-top: 1px solid var(--line); padding: .75rem 0; }
 .factors li p { margin: 0 0 .5rem; }

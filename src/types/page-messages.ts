@@ -61,6 +61,10 @@ export interface SecondFactorPageMessages {
   recoveryLabel: string
   verify: string
   wrongCode: string
+  /** The button that answers with a passkey, shown to a user who holds one (English when an app's language lacks it). */
+  usePasskey?: string
+  /** Shown when the passkey was not accepted or the browser's dialog was cancelled (English when missing). */
+  passkeyFailed?: string
 }
 
 /** The second-factor page: `{time}` is a date and time. */
@@ -90,6 +94,8 @@ export interface FactorsPageMessages {
   signInAgain: string
   unknown: string
   back: string
+  /** The link on from the recovery codes to where the sign-in was going (English when an app's language lacks it). */
+  continue?: string
 }
 
 /** The "your sessions" page: `{time}` is a date and time, `{address}` a client address, `{method}` a provider id. */

@@ -48,7 +48,11 @@ function site(
   { adapter, users }: Awaited<ReturnType<FactorAdapterFactory>>,
   secondFactor?: AuthConfig['secondFactor'],
   /** The session strategy (JWT by default); `ownAuthTime: false` leaves `auth_time` to Authchart (no app callback). */
-  options: { strategy?: 'jwt' | 'database'; ownAuthTime?: boolean } = {},
+  options: {
+    strategy?: 'jwt' | 'database'
+    ownAuthTime?: boolean
+    redirect?: NonNullable<AuthConfig['callbacks']>['redirect']
+  } = {},
 ) {
   const enrolled: FactorMessage[] = []
   const audited: AuditRecord[] = []
@@ -72,16 +76,17 @@ function site(
       factorEnrolled: (message) => void enrolled.push(message),
       factorRemoved: (message) => void removed.push(message),
     },
-    ...(options.ownAuthTime === false
-      ? {}
-      : {
-          callbacks: {
+    callbacks: {
+      ...(options.redirect ? { redirect: options.redirect } : {}),
+      ...(options.ownAuthTime === false
+        ? {}
+        : {
             jwt: ({ token, user }) => {
               if (user) token.auth_time = Math.floor(Date.now() / 1000) + signInClock.offsetSeconds
               return token
             },
-          },
-        }),
+          }),
+    },
   })
   return { config, enrolled, removed, audited, signInClock, adapter, ada: users.ada.id, alan: users.alan.id }
 }
@@ -180,6 +185,44 @@ async function signInMethods(s: Site, jar: CookieJar): Promise<string[] | null> 
     s.config,
   )
   return signedIn === null ? null : (signedIn.amr ?? [])
+}
+
+/** The action of the page's form that carries `intent`, as a path and query on the site. */
+function formAction(html: string, intent: string): string {
+  for (const form of html.matchAll(/<form action="([^"]*)" method="POST">(.*?)<\/form>/gs))
+    if (form[2]?.includes(`name="intent" value="${intent}"`))
+      return sentTo(new Response(null, { headers: { location: (form[1] ?? '').replace(/&amp;/g, '&') } }))
+  throw new Error(`no ${intent} form on the page`)
+}
+
+/** The page's "Continue" link after the recovery codes, or null when it has none. */
+function onwardLink(html: string): string | null {
+  const found = /<a class="button" href="([^"]*)">Continue<\/a>/.exec(html)
+  return found ? (found[1] ?? '').replace(/&amp;/g, '&') : null
+}
+
+/**
+ * Enrols in the built-in page as a browser does, from `path` (the factors page the sign-in sent `jar` to): the start
+ * form, then the first code in the enrolment form; answers the last page (the recovery codes, or a redirect).
+ */
+async function enrolInPage(s: Site, jar: CookieJar, path: string): Promise<Response> {
+  const list = await send(s.config, path, { jar })
+  expect(list.status).toBe(200)
+  const startAt = formAction(await list.text(), 'start')
+  const started = await send(s.config, startAt, {
+    jar,
+    form: { intent: 'start', csrfToken: await csrfToken(s.config, jar) },
+  })
+  const enrolPageHtml = await started.text()
+  return send(s.config, formAction(enrolPageHtml, 'confirm'), {
+    jar,
+    form: {
+      intent: 'confirm',
+      enrolment: hidden(enrolPageHtml, 'enrolment'),
+      code: appCode(shownKey(enrolPageHtml)),
+      csrfToken: await csrfToken(s.config, jar),
+    },
+  })
 }
 
 const enrolPage = `/auth/factors?callbackUrl=${encodeURIComponent('http://localhost:3000/app')}`
@@ -574,6 +617,102 @@ export function factorEnrolmentSuite(makeAdapter: FactorAdapterFactory): void {
     expect(sentTo(await signIn(s.config, alan, 'alan', 'x', { callbackUrl: 'http://localhost:3000/app' }))).toBe(
       enrolPage,
     )
+    expect(s.config.recorded.errors).toEqual([])
+  })
+
+  it("policy 'required': the enrolment goes on to the callback URL the held sign-in started with, never off-site", async () => {
+    const s = site(await makeAdapter(), 'required', { ownAuthTime: false })
+    const jar = new CookieJar()
+    const answer = await signIn(s.config, jar, 'ada', 'x', { callbackUrl: '/dashboard' })
+    const factorsPage = `/auth/factors?callbackUrl=${encodeURIComponent('http://localhost:3000/dashboard')}`
+    expect(sentTo(answer)).toBe(factorsPage)
+    const done = await enrolInPage(s, jar, factorsPage)
+    // The first factor: its recovery codes are shown once, and the page goes on to where the sign-in was going.
+    expect(done.status).toBe(200)
+    const codesPage = await done.text()
+    expect(shownCodes(codesPage)).toHaveLength(10)
+    expect(onwardLink(codesPage)).toBe('http://localhost:3000/dashboard')
+    expect(await signInMethods(s, jar)).toEqual(['mfa', 'otp', 'pwd'])
+    // A second authenticator app, from the same page: no codes to show, so the confirmation redirects there at once.
+    const again = await enrolInPage(s, jar, factorsPage)
+    expect(again.status).toBe(302)
+    expect(again.headers.get('location')).toBe('http://localhost:3000/dashboard')
+    // As JSON (an app with its own UI): the same target, as `url`.
+    const started = (await (await post(s, jar, { intent: 'start' }, true)).json()) as {
+      enrolment: string
+      secret: string
+    }
+    const viaJson = await post(
+      s,
+      jar,
+      { intent: 'confirm', enrolment: started.enrolment, code: appCode(started.secret), callbackUrl: '/dashboard' },
+      true,
+    )
+    expect(await viaJson.json()).toMatchObject({ recoveryCodes: null, url: 'http://localhost:3000/dashboard' })
+    // An unusable callback URL (a control character) is ignored: the page stays on itself, the refusal logged once.
+    const refusedBefore = s.config.recorded.warnings.filter((w) => w === 'refused:callback-url').length
+    const more = (await (await post(s, jar, { intent: 'start' }, true)).json()) as { enrolment: string; secret: string }
+    const unusable = await post(s, jar, {
+      intent: 'confirm',
+      enrolment: more.enrolment,
+      code: appCode(more.secret),
+      callbackUrl: '/dashboard\u0001',
+    })
+    expect(unusable.headers.get('location')).toBe('http://localhost:3000/auth/factors')
+    expect(s.config.recorded.warnings.filter((w) => w === 'refused:callback-url').length - refusedBefore).toBe(1)
+
+    // An off-site callback URL given to the factors page itself: the default redirect callback refuses it, so the
+    // enrolment goes on to the base URL.
+    const held = new CookieJar()
+    await signIn(s.config, held, 'alan', 'x', { callbackUrl: '/dashboard' })
+    const offSite = await enrolInPage(
+      s,
+      held,
+      `/auth/factors?callbackUrl=${encodeURIComponent('https://evil.example/steal')}`,
+    )
+    const offSitePage = await offSite.text()
+    expect(onwardLink(offSitePage)).toBe('http://localhost:3000')
+    expect(offSitePage).not.toContain('evil.example/steal"')
+    expect(await signInMethods(s, held)).toEqual(['mfa', 'otp', 'pwd'])
+    expect(s.config.recorded.errors).toEqual([])
+  })
+
+  it("the enrolment's callback URL goes through the app's redirect callback, as a sign-in's does", async () => {
+    const decided: Array<{ url: string; baseUrl: string }> = []
+    const s = site(await makeAdapter(), 'required', {
+      ownAuthTime: false,
+      // The app's own rule: its site only, and it marks what it let through.
+      redirect: ({ url, baseUrl }) => {
+        decided.push({ url, baseUrl })
+        const target = new URL(url, baseUrl)
+        if (target.origin !== baseUrl) return `${baseUrl}/home`
+        target.searchParams.set('checked', '1')
+        return target.href
+      },
+    })
+    const jar = new CookieJar()
+    const answer = await signIn(s.config, jar, 'ada', 'x', { callbackUrl: '/dashboard' })
+    const factorsPage = sentTo(answer)
+    expect(factorsPage).toBe(
+      `/auth/factors?callbackUrl=${encodeURIComponent('http://localhost:3000/dashboard?checked=1')}`,
+    )
+    decided.length = 0
+    const done = await enrolInPage(s, jar, factorsPage)
+    expect(onwardLink(await done.text())).toBe('http://localhost:3000/dashboard?checked=1')
+    expect(decided).toEqual([{ url: 'http://localhost:3000/dashboard?checked=1', baseUrl: 'http://localhost:3000' }])
+
+    // Off-site, given to the factors page: the app's callback is asked, and its answer followed.
+    decided.length = 0
+    const held = new CookieJar()
+    await signIn(s.config, held, 'alan', 'x')
+    decided.length = 0
+    const offSite = await enrolInPage(
+      s,
+      held,
+      `/auth/factors?callbackUrl=${encodeURIComponent('https://evil.example/')}`,
+    )
+    expect(onwardLink(await offSite.text())).toBe('http://localhost:3000/home')
+    expect(decided).toEqual([{ url: 'https://evil.example/', baseUrl: 'http://localhost:3000' }])
     expect(s.config.recorded.errors).toEqual([])
   })
 

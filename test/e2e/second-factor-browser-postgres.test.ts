@@ -6,9 +6,12 @@
  * password, e-mail link and OpenID Connect: each stops at the challenge page and is finished with the app's code
  * (computed from the key the enrolment page showed). A recovery code works once and is refused the second time; the
  * passkey (the DevTools Protocol's virtual authenticator) answers the challenge through its JSON endpoints, and an
- * assertion made for one stopped sign-in does not answer another. Without Chromium the suite is skipped with a
- * reason, except under CI=true.
+ * assertion made for one stopped sign-in does not answer another. The challenge page's own passkey button answers
+ * it too, and shows its failure text when an authenticator that only claims the passkey's id (another key) answers;
+ * without JavaScript the button stays hidden and the codes answer.
+ * Without Chromium the suite is skipped with a reason, except under CI=true.
  */
+import { generateKeyPairSync } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -16,11 +19,14 @@ import express from 'express'
 import { Kysely, PostgresDialect } from 'kysely'
 import { Secret, TOTP } from 'otpauth'
 import pg from 'pg'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { KyselyAdapter, migrate } from '../../adapters/sql/index.js'
 import { ExpressAuth } from '../../src/frameworks/express.js'
-import { passkeySignInSource } from '../../src/pages/passkey-client-source.js'
+import { getSessionAuthentication } from '../../src/index.js'
+import { builtInPageMessages } from '../../src/pages/messages.js'
+import type { AuthConfig } from '../../src/types/index.js'
+import { passkeyClientSource } from '../../src/pages/passkey-client-source.js'
 import Credentials from '../../src/providers/credentials.js'
 import Nodemailer from '../../src/providers/nodemailer.js'
 import OIDC from '../../src/providers/oidc.js'
@@ -57,6 +63,8 @@ await describeWithService('postgres', probePostgres, () => {
   let context: BrowserContext
   let page: Page
   let authenticatorId: string
+  let cdp: CDPSession
+  let config: AuthConfig
   let credentials: () => Promise<Array<{ credentialId: string; signCount: number }>>
   /** What the enrolment showed: the authenticator app's key and the ten recovery codes. */
   let key = ''
@@ -82,44 +90,43 @@ await describeWithService('postgres', probePostgres, () => {
       clients: [{ client_id: 'app', client_secret: 'app-secret', redirect_uris: [`${base}/auth/callback/idp`] }],
       accounts: { ada: { sub: 'ada', email, email_verified: true, name: 'Ada Lovelace' } },
     })
-    app.use(
-      ExpressAuth({
-        secret: 'second-factor-browser-postgres-secret-32-chars',
-        trustHost: true,
-        // The e-mail link is built only for a known origin.
-        allowedOrigins: [base],
-        adapter,
-        session: { strategy: 'jwt' },
-        experimental: { enableWebAuthn: true },
-        providers: [
-          Credentials({
-            credentials: { email: { label: 'E-mail' }, password: { label: 'Password', type: 'password' } },
-            // The stored user, so the challenge finds the factors enrolled under its id.
-            authorize: async (input) =>
-              input.email === email && input.password === password
-                ? ((await adapter.getUserByEmail?.(email)) ?? null)
-                : null,
-          }),
-          Nodemailer({ id: 'email', name: 'Email', server: smtp.url, from: 'login@site.test' }),
-          OIDC({
-            id: 'idp',
-            name: 'IdP',
-            issuer: op.issuer,
-            clientId: 'app',
-            clientSecret: 'app-secret',
-            // The OP proves the address, and the user signed up by e-mail first: the accounts are one user.
-            allowDangerousEmailAccountLinking: true,
-          }),
-          // No autofill request: the virtual authenticator would answer it on every visit to the sign-in page.
-          Passkey({ enableConditionalUI: false }),
-        ],
-        logger: {
-          warn: (code, detail) => refusals.push(`${code}${detail?.reason ? ` (${detail.reason})` : ''}`),
-          error: (error) => errors.push(error.message),
-          debug: () => {},
-        },
-      }),
-    )
+    config = {
+      secret: 'second-factor-browser-postgres-secret-32-chars',
+      trustHost: true,
+      // The e-mail link is built only for a known origin.
+      allowedOrigins: [base],
+      adapter,
+      session: { strategy: 'jwt' },
+      experimental: { enableWebAuthn: true },
+      providers: [
+        Credentials({
+          credentials: { email: { label: 'E-mail' }, password: { label: 'Password', type: 'password' } },
+          // The stored user, so the challenge finds the factors enrolled under its id.
+          authorize: async (input) =>
+            input.email === email && input.password === password
+              ? ((await adapter.getUserByEmail?.(email)) ?? null)
+              : null,
+        }),
+        Nodemailer({ id: 'email', name: 'Email', server: smtp.url, from: 'login@site.test' }),
+        OIDC({
+          id: 'idp',
+          name: 'IdP',
+          issuer: op.issuer,
+          clientId: 'app',
+          clientSecret: 'app-secret',
+          // The OP proves the address, and the user signed up by e-mail first: the accounts are one user.
+          allowDangerousEmailAccountLinking: true,
+        }),
+        // No autofill request: the virtual authenticator would answer it on every visit to the sign-in page.
+        Passkey({ enableConditionalUI: false }),
+      ],
+      logger: {
+        warn: (code, detail) => refusals.push(`${code}${detail?.reason ? ` (${detail.reason})` : ''}`),
+        error: (error) => errors.push(error.message),
+        debug: () => {},
+      },
+    }
+    app.use(ExpressAuth(config))
     browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs })
     context = await browser.newContext()
     // The OP's login and consent are driven from here: the site's redirect to the OP is caught (a route does not
@@ -135,18 +142,9 @@ await describeWithService('postgres', probePostgres, () => {
       },
     )
     page = await context.newPage()
-    const cdp = await context.newCDPSession(page)
+    cdp = await context.newCDPSession(page)
     await cdp.send('WebAuthn.enable')
-    ;({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    }))
+    authenticatorId = await newAuthenticator()
     credentials = async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials
   }, 60_000)
 
@@ -160,6 +158,55 @@ await describeWithService('postgres', probePostgres, () => {
   })
 
   const landing = () => `${base}/auth/session`
+
+  /** A virtual authenticator of the kind a phone's or laptop's platform authenticator is, verifying the user. */
+  async function newAuthenticator(): Promise<string> {
+    const added = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    })
+    return added.authenticatorId
+  }
+
+  const challengeTexts = builtInPageMessages.en?.secondFactor
+  const passkeyButton = () => page.getByRole('button', { name: challengeTexts?.usePasskey })
+
+  /**
+   * Runs `body` with another authenticator in place of the user's: it claims the user's passkey (its id and user
+   * handle) but signs with a key of its own. The user's own authenticator is back afterwards.
+   */
+  async function withImpostor(body: () => Promise<void>): Promise<void> {
+    const [real] = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials
+    await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId })
+    authenticatorId = await newAuthenticator()
+    const otherKey = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      .privateKey.export({ format: 'der', type: 'pkcs8' })
+      .toString('base64')
+    await cdp.send('WebAuthn.addCredential', {
+      authenticatorId,
+      credential: { ...real, privateKey: otherKey, signCount: real.signCount + 10 },
+    })
+    try {
+      await body()
+    } finally {
+      await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId })
+      authenticatorId = await newAuthenticator()
+      await cdp.send('WebAuthn.addCredential', { authenticatorId, credential: real })
+    }
+  }
+
+  /** The `amr` of the browser's session, read by the app's server-side helper from the browser's cookies. */
+  async function sessionMethods(of: BrowserContext = context): Promise<string[] | null> {
+    const cookie = (await of.cookies(base)).map((c) => `${c.name}=${c.value}`).join('; ')
+    const signedIn = await getSessionAuthentication(new Request(`${base}/`, { headers: { cookie } }), config)
+    return signedIn === null ? null : (signedIn.amr ?? [])
+  }
 
   async function session(): Promise<{ user?: { email?: string }; amr?: string[] } | null> {
     const body = await page.evaluate(async (url) => (await fetch(url)).text(), `${base}/auth/session`)
@@ -254,7 +301,7 @@ await describeWithService('postgres', probePostgres, () => {
       // A passkey for the signed-in user, made by the built-in client script (registration while signed in).
       await page.goto(landing())
       const url = await page.evaluate(
-        `(${passkeySignInSource.replace('async function passkeySignIn', 'async function')})({ provider: 'passkey', action: 'register', callbackUrl: '${landing()}' })`,
+        `(() => { ${passkeyClientSource}\n return passkeySignIn({ provider: 'passkey', action: 'register', callbackUrl: '${landing()}' }) })()`,
       )
       // Adding a passkey is a sign-in of its own (the registration's machine): with an app enrolled, it is challenged.
       expect(url).toBe(`${base}/auth/second-factor`)
@@ -377,6 +424,95 @@ await describeWithService('postgres', probePostgres, () => {
       expect(refusals).toContain('refused:second-factor-code (wrong recovery answer)')
       expect(refusals.some((r) => r.startsWith('refused:second-factor-code (wrong webauthn answer'))).toBe(true)
       expect(errors).toEqual([])
+    },
+    60_000,
+  )
+  it.runIf(canRun)(
+    "the challenge page's passkey button answers it (shown again after a wrong code): signed in, the passkey in the amr",
+    async () => {
+      await byPassword()
+      // A mistyped code first: the page that says so still offers the passkey.
+      await page.fill('#code', '000000')
+      await page.click('form:has(#code) button')
+      await page.locator('#code-error[role="alert"]').waitFor()
+      const button = passkeyButton()
+      await button.waitFor()
+      const before = (await credentials())[0].signCount
+      await Promise.all([page.waitForURL(landing()), button.click()])
+      expect(await session()).toMatchObject({ user: { email } })
+      // A password and a device-bound passkey that verified the user: both factors, the passkey as `hwk`.
+      expect(await sessionMethods()).toEqual(['hwk', 'mfa', 'pwd', 'user'])
+      expect((await credentials())[0].signCount).toBeGreaterThan(before)
+      await signOut()
+    },
+    60_000,
+  )
+
+  it.runIf(canRun)(
+    'the button with an assertion from another authenticator: refused, the page shows why, the challenge still waits',
+    async () => {
+      await withImpostor(async () => {
+        await byPassword()
+        const refusedBefore = refusals.length
+        await passkeyButton().click()
+        const alert = page.locator('.passkey p.error[role="alert"]')
+        await alert.waitFor()
+        expect(await alert.textContent()).toBe(challengeTexts?.passkeyFailed)
+        expect(page.url()).toBe(`${base}/auth/second-factor`)
+        expect(await session()).toBeNull()
+        expect(
+          refusals.slice(refusedBefore).some((r) => r.startsWith('refused:second-factor-code (wrong webauthn')),
+        ).toBe(true)
+      })
+      // The challenge still waits: the real passkey, through the same button, finishes it.
+      await Promise.all([page.waitForURL(landing()), passkeyButton().click()])
+      expect(await session()).toMatchObject({ user: { email } })
+      expect(errors).toEqual([])
+      await signOut()
+    },
+    60_000,
+  )
+
+  it.runIf(canRun)(
+    'five refused answers through the button end the challenge: the browser goes to the error page, as the form would',
+    async () => {
+      await withImpostor(async () => {
+        await byPassword()
+        const alert = page.locator('.passkey p.error[role="alert"]')
+        for (let attempt = 1; attempt < 5; attempt++) {
+          await passkeyButton().click()
+          await alert.waitFor()
+          await page.locator('.passkey button:not([disabled])').waitFor()
+        }
+        await Promise.all([page.waitForURL(`${base}/auth/error?error=AccessDenied`), passkeyButton().click()])
+        expect(await session()).toBeNull()
+        expect(refusals.some((r) => r.startsWith('refused:second-factor-limit'))).toBe(true)
+      })
+    },
+    60_000,
+  )
+  it.runIf(canRun)(
+    'without JavaScript the challenge page is the code forms: no passkey button, and a code finishes the sign-in',
+    async () => {
+      const plain = await browser.newContext({ javaScriptEnabled: false })
+      try {
+        const tab = await plain.newPage()
+        await tab.goto(`${base}/auth/signin?callbackUrl=${encodeURIComponent(landing())}`)
+        await tab.fill('#input-email-for-credentials', email)
+        await tab.fill('#input-password-for-credentials', password)
+        await Promise.all([tab.waitForURL(`${base}/auth/second-factor`), tab.click('text=Sign in with Credentials')])
+        // The user holds a passkey, so its button is in the page, hidden until a script shows it.
+        expect(await tab.locator('[data-passkey-answer]').count()).toBe(1)
+        expect(
+          await tab.getByRole('button', { name: builtInPageMessages.en?.secondFactor?.usePasskey }).isVisible(),
+        ).toBe(false)
+        expect(await sessionMethods(plain)).toBeNull()
+        await tab.fill('#code', await nextCode())
+        await Promise.all([tab.waitForURL(landing()), tab.click('form:has(#code) button')])
+        expect(await sessionMethods(plain)).toEqual(['mfa', 'otp', 'pwd'])
+      } finally {
+        await plain.close()
+      }
     },
     60_000,
   )

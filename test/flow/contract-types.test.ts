@@ -15,6 +15,7 @@ import type { oauthContract } from '../../machines/oauth.js'
 import type { sessionContract } from '../../machines/session.js'
 import type { tokenRefreshContract } from '../../machines/token-refresh.js'
 import type { webAuthnContract } from '../../machines/webauthn.js'
+import type { completionContract } from '../../machines/sign-in-completion.js'
 import type { credentialsEffects } from '../../src/effects/credentials/credentials-flow.js'
 import type { emailFlowEffects } from '../../src/effects/email/email-flow.js'
 import type { oauthFlowEffects, profileIsTheUser } from '../../src/effects/oauth/oauth-flow.js'
@@ -22,6 +23,9 @@ import type { adapterUserResolution } from '../../src/effects/oauth/adapter-user
 import type { backchannelLogoutEffects } from '../../src/effects/session/backchannel-logout-flow.js'
 import type { databaseSessionEffects } from '../../src/effects/session/database-session.js'
 import type { jwtSessionEffects } from '../../src/effects/session/jwt-session.js'
+import type { issueJwtSession, SessionIssued, SessionIssuer } from '../../src/effects/session/issue-jwt-session.js'
+import type { issueDatabaseSession } from '../../src/effects/session/issue-database-session.js'
+import type { issueEnrolmentPendingSignIn } from '../../src/effects/session/issue-enrolment-pending.js'
 import type { tokenRefreshEffects } from '../../src/effects/token-refresh/token-refresh-flow.js'
 import type { webAuthnEffects } from '../../src/effects/webauthn/webauthn-flow.js'
 
@@ -74,6 +78,35 @@ describe('handlers answer exactly their contract (type level)', () => {
     expectTypeOf<
       AnswersExactly<ReturnType<typeof backchannelLogoutEffects>, typeof backchannelLogoutContract>
     >().toEqualTypeOf<Exact<typeof backchannelLogoutContract>>()
+  })
+})
+
+describe('the session issuers answer exactly the completion’s issueSession events (type level)', () => {
+  type IssueSession = Pick<typeof completionContract, 'issueSession'>
+  /** The three issuers every sign-in's `issueSession` calls (src/core/session-issuer.ts), by their bodies' types. */
+  type Issuers = {
+    issueSession: typeof issueJwtSession | typeof issueDatabaseSession | typeof issueEnrolmentPendingSignIn
+  }
+
+  it('together, they answer every listed event and nothing else', () => {
+    expectTypeOf<AnswersExactly<Issuers, IssueSession>>().toEqualTypeOf<Exact<IssueSession>>()
+    // What an issuer may answer is the contract's list, not a union written beside it.
+    expectTypeOf<SessionIssued['type']>().toEqualTypeOf<IssueSession['issueSession'][number]>()
+  })
+
+  it('an issuer that drifts fails to compile', () => {
+    /** An issuer that holds the sign-in with an event the completion does not list for `issueSession`. */
+    type Holding = (...args: Parameters<SessionIssuer>) => Promise<{ type: 'SESSION_HELD' }>
+    // @ts-expect-error SESSION_HELD is no event the completion accepts from issueSession
+    expectTypeOf<Holding>().toExtend<SessionIssuer>()
+    /** Issuers that never fail: the contract's SESSION_FAILED would have no issuer answering it. */
+    type NeverFail = { issueSession: () => Promise<{ type: 'SESSION_ISSUED' }> }
+    // @ts-expect-error SESSION_FAILED, which the contract lists, is answered by no issuer
+    expectTypeOf<AnswersExactly<NeverFail, IssueSession>>().toEqualTypeOf<Exact<IssueSession>>()
+    expectTypeOf<AnswersExactly<NeverFail, IssueSession>['issueSession']>().toEqualTypeOf<{
+      missing: 'SESSION_FAILED'
+      extra: never
+    }>()
   })
 })
 

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { RedisFlowStore } from '../../src/flow/stores/redis.js'
 import { escapeHtml } from '../../src/pages/html.js'
 import { builtInPageMessages } from '../../src/pages/messages.js'
+import { renderSecondFactorPage } from '../../src/pages/second-factor-page.js'
 import Credentials from '../../src/providers/credentials.js'
 import Passkey from '../../src/providers/passkey.js'
 import type { PageMessages } from '../../src/types/index.js'
@@ -222,6 +223,33 @@ describe.each(locales)('the pages in %s', (lang, m) => {
     expect(new Set(labels).size).toBe(labels.length)
     expect(html).toContain(`placeholder="${escapeHtml(m.emailPlaceholder)}"`)
     expect(html).toContain(`data-failed="${escapeHtml(m.passkeyFailed)}"`)
+  })
+
+  it('the challenge page: a passkey button, hidden until its script shows it, only for a user with a passkey', () => {
+    const page = (passkey?: { basePath: string }) =>
+      renderSecondFactorPage({
+        actionUrl: 'https://site.test/auth/second-factor',
+        csrfToken: 'token',
+        locale: { lang, messages: m },
+        ...(passkey ? { passkey } : {}),
+      })
+    const withPasskey = page({ basePath: 'https://site.test/auth' })
+    const usePasskey = m.secondFactor?.usePasskey ?? ''
+    const failed = m.secondFactor?.passkeyFailed ?? ''
+    expect(usePasskey).not.toBe('')
+    expect(withPasskey).toContain(
+      `<div class="passkey" data-passkey-answer data-base="https://site.test/auth" data-failed="${escapeHtml(failed)}" hidden>`,
+    )
+    expect(withPasskey).toContain(`<button type="button" class="provider">${escapeHtml(usePasskey)}</button>`)
+    expect(withPasskey).toContain('passkeySecondFactor({')
+    // The codes answer without it: both forms are there, and no passkey markup or script without a passkey.
+    const withoutPasskey = page()
+    for (const html of [withPasskey, withoutPasskey]) {
+      expect(html).toContain('name="factor" value="otp"')
+      expect(html).toContain('name="factor" value="recovery"')
+    }
+    expect(withoutPasskey).not.toContain('data-passkey-answer')
+    expect(withoutPasskey).not.toContain('<script>')
   })
 
   it.each(Object.keys(m.signInErrors))('sign-in with error=%s', async (error) => {

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs'
 import { Script } from 'node:vm'
 import { describe, expect, it } from 'vitest'
-import { passkeySignInSource } from '../../src/pages/passkey-client-source.js'
-import { passkeyPageScript } from '../../src/pages/passkey-script.js'
+import { passkeyClientSource } from '../../src/pages/passkey-client-source.js'
+import { passkeyChallengeScript, passkeyPageScript } from '../../src/pages/passkey-script.js'
 import { renderPasskeyClientSource, sourceModule } from '../support/passkey-client-source.js'
 
 describe('the passkey script of the sign-in page', () => {
@@ -15,10 +15,15 @@ describe('the passkey script of the sign-in page', () => {
   })
 
   it('inlines the static string, which names no helper of a build tool and parses as a script', () => {
-    const script = passkeyPageScript()
-    expect(script).toContain(passkeySignInSource)
-    expect(script).not.toMatch(/__name|__publicField|__async/)
-    const body = script.replace(/^<script>/, '').replace(/<\/script>$/, '')
-    expect(() => new Script(body)).not.toThrow()
+    // The sign-in page's script and the challenge page's: the same helpers, each page its own wiring.
+    for (const script of [passkeyPageScript(), passkeyChallengeScript()]) {
+      expect(script).toContain(passkeyClientSource)
+      expect(script).not.toMatch(/__name|__publicField|__async|\bexport\b/)
+      const body = script.replace(/^<script>/, '').replace(/<\/script>$/, '')
+      expect(() => new Script(body)).not.toThrow()
+    }
+    expect(passkeyClientSource).toMatch(/^async function passkeyCredential\(/)
+    expect(passkeyClientSource).toContain('async function passkeySignIn(')
+    expect(passkeyClientSource).toContain('async function passkeySecondFactor(')
   })
 })

@@ -11,9 +11,9 @@ import { effectEnv, runMachine } from '../effect-outcome.js'
 import { awaitsSecondFactor, completedSignIn, secondFactorStop, signInAnswer } from './sign-in-answer.js'
 import { secondFactorInputFor } from '../second-factor.js'
 import { sessionIssuerFor } from '../session-issuer.js'
-import type { EffectEnv } from '../../effects/shared/effect-env.js'
 import type { FlowResult } from '../../flow/runtime.js'
 import type { credentialsMachine } from '../../../machines/credentials.js'
+import type { SignInScratch } from '../../effects/shared/sign-in-scratch.js'
 
 /**
  * A locked-out sign-in: the sign-in page with Auth.js's `CredentialsSignin` and a code, for every account alike. A
@@ -59,11 +59,11 @@ export function credentialsCallbackAction(
     event,
     credentialsEffects(env, provider, sessionIssuerFor(ctx.config), limits.input, secondFactorInputFor(ctx)),
   )
-  const answer = (ran: FlowResult<typeof credentialsMachine>) => {
+  const answer = (ran: CredentialsResult) => {
     // The password was right (its failures are cleared): the browser is a known device even if the code is still due.
     if (ran.value === 'signedIn' || awaitsSecondFactor(ran)) rememberDevice(ctx, provider.id, limits)
     if (awaitsSecondFactor(ran)) return secondFactorStop(ctx, 'credentials', ran)
-    return credentialsAnswer(ctx, env, ran)
+    return credentialsAnswer(ctx, ran)
   }
   return final instanceof Promise ? final.then(answer) : answer(final)
 }
@@ -77,12 +77,11 @@ function rememberDevice(ctx: RequestContext, providerId: string, limits: Resolve
   ctx.setCookies.push(deviceCookieFor(ctx, providerId, limits.input.account))
 }
 
-function credentialsAnswer(
-  ctx: RequestContext,
-  env: EffectEnv,
-  final: FlowResult<typeof credentialsMachine>,
-): ResponseInternal {
-  if (completedSignIn(final)) return signInAnswer(ctx, env, final)
+/** A run of the credentials machine, with the session's cookie writes its handlers left in the scratch. */
+type CredentialsResult = FlowResult<typeof credentialsMachine, Partial<SignInScratch>>
+
+function credentialsAnswer(ctx: RequestContext, final: CredentialsResult): ResponseInternal {
+  if (completedSignIn(final)) return signInAnswer(ctx, final)
   const output = final.output
   if (final.value === 'lockedOut') return lockedOutAnswer(ctx, output?.retryAfterSeconds ?? 1)
   const code = output?.error === 'CredentialsSignin' ? (output.errorCode ?? 'credentials') : undefined

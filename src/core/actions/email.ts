@@ -159,6 +159,6 @@ export async function emailCallbackAction(ctx: RequestContext, provider: EmailCo
   // Any other answer ends the sign-in, and its trace.
   clearEmailTrace(ctx)
   if (awaitsSecondFactor(result)) return secondFactorStop(ctx, 'email', result)
-  if (completedSignIn(result)) return signInAnswer(ctx, env, result)
+  if (completedSignIn(result)) return signInAnswer(ctx, result)
   return errorRedirect(ctx, errorFromType(result.output?.error ?? 'Verification'))
 }

@@ -4,6 +4,10 @@
  * token and a session; the request's own session decides whose factors are read and changed, so no form can reach
  * another user's. A client that sends `Accept: application/json` (an app with its own UI) gets the same actions as
  * JSON (docs/second-factors.md, "Enrolment"). Served only with an adapter that stores factors.
+ *
+ * A `callbackUrl` (the query's, or a form's: the sign-in held for enrolment sends the browser here with the one it
+ * started with) rides along in the page's own URL, and the confirmed enrolment goes on to it through the app's
+ * `redirect` callback, as a sign-in does.
  */
 import { UnknownAction } from '../../errors.js'
 import { recentAuthentication, defaultRecentAuthenticationSeconds } from '../../factors/recent-authentication.js'
@@ -30,6 +34,9 @@ import { completeEnrolmentSignIn, enrolmentPendingOf } from '../enrolment-sign-i
 import type { PendingSignIn } from '../../factors/enrolment-pending-sign-in.js'
 import { ensureCsrfToken } from './read-only.js'
 import { auditAccountChange } from '../audit-trail.js'
+import { requestedCallbackUrl } from '../callback-url.js'
+import { effectEnv } from '../effect-outcome.js'
+import { runRedirectCallback } from '../../effects/shared/redirect-callback.js'
 
 const jsonHeaders = { 'content-type': 'application/json', 'cache-control': 'no-store' }
 
@@ -60,10 +67,41 @@ function json(ctx: RequestContext, status: number, body: Record<string, unknown>
   return { status, body, headers: jsonHeaders, cookies: ctx.setCookies }
 }
 
+/** Each request's `callbackUrl`, read once: an unusable one is a refusal, logged once however often it is asked. */
+const callbackUrls = new WeakMap<RequestContext, { url: string | undefined }>()
+
+function callbackUrlOf(ctx: RequestContext): string | undefined {
+  let read = callbackUrls.get(ctx)
+  if (!read) callbackUrls.set(ctx, (read = { url: requestedCallbackUrl(ctx) }))
+  return read.url
+}
+
+/**
+ * This page's URL, carrying the request's `callbackUrl` (as asked: it is vetted only where it is followed), so every
+ * form and link of the page keeps it until the enrolment is confirmed.
+ */
+function factorsUrl(ctx: RequestContext): string {
+  const callbackUrl = callbackUrlOf(ctx)
+  if (callbackUrl === undefined) return actionUrl(ctx, 'factors')
+  return `${actionUrl(ctx, 'factors')}?${new URLSearchParams({ callbackUrl })}`
+}
+
+/**
+ * Where a confirmed enrolment goes on to: the request's `callbackUrl` as the app's `redirect` callback decides it
+ * (the base URL when the callback refuses it, which it logged); undefined when the request named none.
+ */
+async function onwardUrl(ctx: RequestContext): Promise<string | undefined> {
+  const callbackUrl = callbackUrlOf(ctx)
+  if (callbackUrl === undefined) return undefined
+  const env = effectEnv(ctx)
+  const decided = await runRedirectCallback(env, { url: callbackUrl })
+  return decided.type === 'REDIRECT_RESOLVED' ? decided.url : env.baseUrl
+}
+
 function page(ctx: RequestContext, status: number, view: FactorsView): ResponseInternal {
   const locale = pageLocaleOf(ctx)
   const body = renderFactorsPage({
-    actionUrl: actionUrl(ctx, 'factors'),
+    actionUrl: factorsUrl(ctx),
     csrfToken: ctx.config.csrfEnabled ? ensureCsrfToken(ctx) : '',
     view,
     theme: ctx.config.theme,
@@ -205,10 +243,17 @@ export async function factorsAction(ctx: RequestContext): Promise<ResponseIntern
       }
       // A held sign-in becomes the session it was held from: the code just checked proved the authenticator app.
       if (session.pending && !(await completeEnrolmentSignIn(ctx, session.pending, 'otp'))) return sessionFailed(ctx)
-      if (wantsJson(ctx)) return json(ctx, 200, { factor: confirmed.factor, recoveryCodes: confirmed.recoveryCodes })
+      const onward = await onwardUrl(ctx)
+      if (wantsJson(ctx))
+        return json(ctx, 200, {
+          factor: confirmed.factor,
+          recoveryCodes: confirmed.recoveryCodes,
+          ...(onward === undefined ? {} : { url: onward }),
+        })
+      // Recovery codes are shown once, so they are not skipped for the callback URL: their page links on to it.
       if (confirmed.recoveryCodes)
-        return page(ctx, 200, { kind: 'codes', codes: confirmed.recoveryCodes, enrolled: true })
-      return { redirect: actionUrl(ctx, 'factors'), cookies: ctx.setCookies }
+        return page(ctx, 200, { kind: 'codes', codes: confirmed.recoveryCodes, enrolled: true, onward })
+      return { redirect: onward ?? factorsUrl(ctx), cookies: ctx.setCookies }
     }
     case 'regenerate': {
       const codes = await regenerateRecoveryCodes(env, session.userId, nowMs)
@@ -232,7 +277,7 @@ export async function factorsAction(ctx: RequestContext): Promise<ResponseIntern
         return page(ctx, 404, { kind: 'list', factors: await listFactorsOf(env, session.userId), notice: 'unknown' })
       }
       if (wantsJson(ctx)) return json(ctx, 200, { removed })
-      return { redirect: actionUrl(ctx, 'factors'), cookies: ctx.setCookies }
+      return { redirect: factorsUrl(ctx), cookies: ctx.setCookies }
     }
     default:
       return json(ctx, 400, {

@@ -85,9 +85,10 @@ export async function oauthSignInAction(ctx: RequestContext, configured: OAuthCo
     flowId,
     persistence: { store: ctx.config.flowStore, ref: null, maxAge: flowMaxAge },
   })
-  if (result.status === 'active' && result.ref && env.outcome.authorizationUrl) {
+  const { authorizationUrl } = result.scratch
+  if (result.status === 'active' && result.ref && authorizationUrl) {
     ctx.setCookies.push({ name: ctx.cookies.flow.name, value: result.ref, options: flowCookieOptions(ctx, provider) })
-    return { redirect: env.outcome.authorizationUrl, cookies: ctx.setCookies }
+    return { redirect: authorizationUrl, cookies: ctx.setCookies }
   }
   const error = result.output?.error ?? 'OAuthSignInError'
   return errorRedirect(ctx, errorFromType(error))
@@ -160,7 +161,7 @@ export async function oauthCallbackAction(ctx: RequestContext, configured: OAuth
     return errorRedirect(ctx, errorFromType('OAuthCallbackError'))
   }
   if (awaitsSecondFactor(result)) return secondFactorStop(ctx, 'oauth', result)
-  if (completedSignIn(result)) return signInAnswer(ctx, env, result)
+  if (completedSignIn(result)) return signInAnswer(ctx, result)
   const error = result.output?.error
   return errorRedirect(ctx, errorFromType(error ?? 'OAuthCallbackError'))
 }

@@ -70,12 +70,14 @@ function clearCookie(ctx: RequestContext): void {
   ctx.setCookies.push({ name, value: '', options: { ...options, maxAge: 0 } })
 }
 
-function page(ctx: RequestContext, status: number, problem?: 'wrongCode'): ResponseInternal {
+/** The challenge page; `withPasskey` when the user holds a passkey that can answer (its button is shown). */
+function page(ctx: RequestContext, status: number, problem?: 'wrongCode', withPasskey = false): ResponseInternal {
   const locale = pageLocaleOf(ctx)
   const body = renderSecondFactorPage({
     actionUrl: actionUrl(ctx, 'second-factor'),
     csrfToken: ctx.config.csrfEnabled ? ensureCsrfToken(ctx) : '',
     problem,
+    ...(withPasskey ? { passkey: { basePath: `${ctx.origin}${ctx.config.basePath}` } } : {}),
     theme: ctx.config.theme,
     locale,
   })
@@ -122,6 +124,13 @@ function passkeyAnswerFor(ctx: RequestContext, stopped: { machineId: string }) {
   return stopped.machineId === 'webauthn' ? undefined : secondFactorInputFor(ctx).passkey
 }
 
+/** Whether the user of the stopped sign-in holds a passkey that can answer it (the page then shows its button). */
+async function answerableByPasskey(ctx: RequestContext, stopped: { machineId: string; ref: string }): Promise<boolean> {
+  const passkey = passkeyAnswerFor(ctx, stopped)
+  const waiting = passkey ? await waitingChallenge(ctx, stopped) : undefined
+  return passkey !== undefined && waiting !== undefined && (await passkey.held(waiting.userId))
+}
+
 /**
  * GET /second-factor: the challenge page; as JSON, which answers it takes (`webauthn` when the user holds a
  * passkey), and with `?factor=webauthn` the request options for `navigator.credentials.get`.
@@ -141,7 +150,7 @@ export async function secondFactorPageAction(ctx: RequestContext): Promise<Respo
   }
   const withPasskey = passkey !== undefined && waiting !== undefined && (await passkey.held(waiting.userId))
   if (wantsJson(ctx)) return json(ctx, 200, { factors: ['otp', 'recovery', ...(withPasskey ? ['webauthn'] : [])] })
-  return page(ctx, 200)
+  return page(ctx, 200, undefined, withPasskey)
 }
 
 /** POST /second-factor: the answer; signed in, asked again, or refused. */
@@ -174,7 +183,7 @@ export async function secondFactorAction(ctx: RequestContext): Promise<ResponseI
       const factors = params.secondFactor
         ? { secondFactorMethod: params.secondFactor, ...passkeyFactors(scratch.passkeyDeviceType) }
         : undefined
-      return issue(env, { user, account, isNewUser: params.isNewUser, ...(factors ? { factors } : {}) })
+      return issue(env, { user, account, isNewUser: params.isNewUser, ...(factors ? { factors } : {}) }, scratch)
     },
     emitSignInEvent: async (params: Resumed) => {
       const { user, account } = await signedIn(params)
@@ -185,29 +194,45 @@ export async function secondFactorAction(ctx: RequestContext): Promise<ResponseI
   const event = { type: 'SECOND_FACTOR_SUBMITTED', csrfVerified: ctx.csrfVerified, now: ctx.now }
   let result: SignInResult
   try {
-    result = await runMachine<SignInMachine>(ctx, ctx.config.machines[stopped.machineId], event, handlers, {
-      persistence: { store: ctx.config.flowStore, ref: stopped.ref, maxAge: flowMaxAge },
-    })
+    result = await runMachine<SignInMachine, typeof handlers>(
+      ctx,
+      ctx.config.machines[stopped.machineId],
+      event,
+      handlers,
+      {
+        persistence: { store: ctx.config.flowStore, ref: stopped.ref, maxAge: flowMaxAge },
+      },
+    )
   } catch (error) {
     // The runtime logged the refusal (a missing, replayed, expired or foreign challenge).
     if (!(error instanceof FlowRejected)) throw error
     clearCookie(ctx)
-    if (wantsJson(ctx)) return json(ctx, 400, { error: 'ChallengeExpired', message: 'Sign in again' })
-    return errorRedirect(ctx, errorFromType('AccessDenied'))
+    const ended = errorRedirect(ctx, errorFromType('AccessDenied'))
+    // JSON names the error page a browser would have been sent to, so a script can go there as the form does.
+    if (wantsJson(ctx))
+      return json(ctx, 400, { error: 'ChallengeExpired', message: 'Sign in again', url: ended.redirect })
+    return ended
   }
   if (awaitsSecondFactor(result) && result.ref) {
     // A wrong answer with attempts left: the challenge waits again, under the ref its store gave it now.
     const { name, options } = ctx.cookies.secondFactor
     ctx.setCookies.push({ name, value: `${stopped.machineId}:${result.ref}`, options })
     if (wantsJson(ctx)) return json(ctx, 401, { error: 'InvalidCode', message: 'That code is not valid' })
-    return page(ctx, 401, 'wrongCode')
+    return page(
+      ctx,
+      401,
+      'wrongCode',
+      await answerableByPasskey(ctx, { machineId: stopped.machineId, ref: result.ref }),
+    )
   }
   clearCookie(ctx)
   if (completedSignIn(result)) {
-    const answer = signInAnswer(ctx, env, result)
+    const answer = signInAnswer(ctx, result)
     return wantsJson(ctx) ? json(ctx, 200, { url: answer.redirect }) : answer
   }
   const error = result.output?.error ?? 'AccessDenied'
-  if (wantsJson(ctx)) return json(ctx, 403, { error, message: 'The second-factor challenge ended' })
-  return errorRedirect(ctx, errorFromType(error))
+  const ended = errorRedirect(ctx, errorFromType(error))
+  if (wantsJson(ctx))
+    return json(ctx, 403, { error, message: 'The second-factor challenge ended', url: ended.redirect })
+  return ended
 }

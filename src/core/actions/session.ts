@@ -6,6 +6,7 @@ import { clearEnrolmentPending } from '../enrolment-sign-in.js'
 import type { ErrorType } from '../../errors.js'
 import { databaseSessionEffects } from '../../effects/session/database-session.js'
 import { jwtSessionEffects, type SessionHandlers } from '../../effects/session/jwt-session.js'
+import type { SessionScratch } from '../../effects/session/session-scratch.js'
 import type { EffectEnv } from '../../effects/shared/effect-env.js'
 import type { SessionLogoutInput } from '../../effects/session/provider-logout.js'
 import { oauthProviderFor } from '../oauth-providers.js'
@@ -47,14 +48,17 @@ interface SessionRunResult {
   error?: ErrorType
   redirectTo?: string
   providerLogoutUrl?: string
+  /** The cookie writes and the client's session the handlers left in the run's scratch. */
+  scratch: Partial<SessionScratch>
 }
 
-function sessionRunResult(final: FlowResult<typeof sessionMachine>): SessionRunResult {
+function sessionRunResult(final: FlowResult<typeof sessionMachine, Partial<SessionScratch>>): SessionRunResult {
   return {
     state: final.value,
     error: final.output?.error,
     redirectTo: final.output?.redirectTo,
     providerLogoutUrl: final.output?.providerLogoutUrl,
+    scratch: final.scratch,
   }
 }
 
@@ -89,7 +93,7 @@ function runSessionMachine(
   return final instanceof Promise ? final.then(sessionRunResult) : sessionRunResult(final)
 }
 
-function sessionAnswer(ctx: RequestContext, env: EffectEnv, result: SessionRunResult): ResponseInternal {
+function sessionAnswer(ctx: RequestContext, result: SessionRunResult): ResponseInternal {
   if (result.state === 'failed' && result.error === 'MissingCSRF') {
     return {
       status: 403,
@@ -98,9 +102,10 @@ function sessionAnswer(ctx: RequestContext, env: EffectEnv, result: SessionRunRe
       cookies: ctx.setCookies,
     }
   }
-  if (result.state === 'failed') env.outcome.clearSession = true
-  applySessionOutcome(ctx, env.outcome)
-  const body = result.state === 'active' ? (env.outcome.session ?? null) : null
+  const { scratch } = result
+  if (result.state === 'failed') scratch.clearSession = true
+  applySessionOutcome(ctx, scratch)
+  const body = result.state === 'active' ? (scratch.session ?? null) : null
   return { status: 200, body, headers: privateNoStoreHeaders, cookies: ctx.setCookies }
 }
 
@@ -109,19 +114,15 @@ function sessionAnswer(ctx: RequestContext, env: EffectEnv, result: SessionRunRe
  * built-in callbacks, a JWT session).
  */
 export function sessionAction(ctx: RequestContext): ResponseInternal | Promise<ResponseInternal> {
-  const env = effectEnv(ctx)
-  const effects = sessionEffects(ctx, env)
+  const effects = sessionEffects(ctx, effectEnv(ctx))
   const result = runSessionMachine(ctx, effects, ctx.req.method === 'POST' ? 'update' : 'read')
-  return result instanceof Promise
-    ? result.then((ran) => sessionAnswer(ctx, env, ran))
-    : sessionAnswer(ctx, env, result)
+  return result instanceof Promise ? result.then((ran) => sessionAnswer(ctx, ran)) : sessionAnswer(ctx, result)
 }
 
 /** POST /signout: invalidate the session and go where the redirect callback says. */
 export async function signOutAction(ctx: RequestContext): Promise<ResponseInternal> {
-  const env = effectEnv(ctx)
-  const result = await runSessionMachine(ctx, sessionEffects(ctx, env), 'signOut')
-  applySessionOutcome(ctx, env.outcome)
+  const result = await runSessionMachine(ctx, sessionEffects(ctx, effectEnv(ctx)), 'signOut')
+  applySessionOutcome(ctx, result.scratch)
   if (result.state !== 'signedOut' || !result.redirectTo) {
     return errorRedirect(ctx, errorFromType(result.error ?? 'SignOutError'))
   }

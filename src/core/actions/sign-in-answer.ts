@@ -3,7 +3,7 @@
  * signed in, or sent elsewhere by the `signIn` callback. Every sign-in method ends here, so a sign-up lands on
  * `pages.newUser` the same way whichever method created the user (Auth.js keeps the callback URL in its query).
  */
-import type { EffectEnv } from '../../effects/shared/effect-env.js'
+import type { SessionCookieWrites } from '../../effects/shared/session-cookie-writes.js'
 import { toFlowRecord, type FlowResult } from '../../flow/runtime.js'
 import type { MachineRegistry, SignInMachineId } from '../../../machines/index.js'
 import { flowMaxAge } from '../cookie-set.js'
@@ -12,8 +12,11 @@ import type { RequestContext } from '../context.js'
 import { applySessionOutcome } from '../effect-outcome.js'
 import { actionUrl } from '../context.js'
 
-/** A run of one of the sign-in machines: each ends with the completion's output (machines/sign-in-completion.ts). */
-export type SignInResult = FlowResult<SignInMachine>
+/**
+ * A run of one of the sign-in machines: each ends with the completion's output (machines/sign-in-completion.ts), and
+ * leaves the session's cookie writes in its scratch (`SignInScratch`).
+ */
+export type SignInResult = FlowResult<SignInMachine, Partial<SessionCookieWrites>>
 
 /** Any of the sign-in machines (credentials, e-mail, OAuth, passkey). */
 export type SignInMachine = MachineRegistry[SignInMachineId]['machine']
@@ -57,9 +60,9 @@ export function completedSignIn(result: SignInResult): boolean {
 }
 
 /** The redirect (with the session cookie, when one was issued) for a flow that `completedSignIn`. */
-export function signInAnswer(ctx: RequestContext, env: EffectEnv, result: SignInResult): ResponseInternal {
+export function signInAnswer(ctx: RequestContext, result: SignInResult): ResponseInternal {
   const context = result.output ?? {}
-  applySessionOutcome(ctx, env.outcome)
+  applySessionOutcome(ctx, result.scratch)
   // The policy wants a factor the user has not enrolled: signed in, and sent to enrol one before going on.
   if (result.value === 'signedIn' && context.secondFactorEnrolmentRequired === true) {
     const target = new URL(actionUrl(ctx, 'factors'))

@@ -54,7 +54,7 @@ function webAuthnProviderOf(ctx: RequestContext): WebAuthnConfig | undefined {
   return provider?.kind === 'webauthn' ? provider : undefined
 }
 
-function handlersFor(ctx: RequestContext, provider: WebAuthnConfig, sink: { options?: Record<string, unknown> }) {
+function handlersFor(ctx: RequestContext, provider: WebAuthnConfig) {
   const env = effectEnv(ctx)
   const adapter = ctx.config.adapter
   // resolveConfig refuses a WebAuthn provider without an adapter; this keeps the types honest.
@@ -68,7 +68,6 @@ function handlersFor(ctx: RequestContext, provider: WebAuthnConfig, sink: { opti
     issueSession: sessionIssuerFor(ctx.config),
     spent: spentChallenges(ctx.config),
     secondFactor: secondFactorInputFor(ctx),
-    sink,
   })
   return { env, handlers }
 }
@@ -90,8 +89,7 @@ export async function webAuthnOptionsAction(ctx: RequestContext): Promise<Respon
   if (action !== null && action !== 'register' && action !== 'authenticate') {
     return json(400, { error: 'InvalidRequest', message: 'action must be "register" or "authenticate"' }, ctx)
   }
-  const sink: { options?: Record<string, unknown> } = {}
-  const { handlers } = handlersFor(ctx, provider, sink)
+  const { handlers } = handlersFor(ctx, provider)
   const flowId = randomToken(9)
   const event = {
     type: 'OPTIONS_REQUESTED',
@@ -108,10 +106,11 @@ export async function webAuthnOptionsAction(ctx: RequestContext): Promise<Respon
     flowId,
     persistence: { store: ctx.config.flowStore, ref: null, maxAge: flowMaxAge },
   })
-  if (result.status === 'active' && result.ref && sink.options) {
+  const { options } = result.scratch
+  if (result.status === 'active' && result.ref && options) {
     ctx.setCookies.push({ name: ctx.cookies.flow.name, value: result.ref, options: ctx.cookies.flow.options })
     // The flow waits for the browser's response: the action it decided is in the snapshot it keeps.
-    return json(200, { action: result.context.action, options: sink.options }, ctx)
+    return json(200, { action: result.context.action, options }, ctx)
   }
   return json(
     400,
@@ -133,7 +132,7 @@ export async function webAuthnCallbackAction(ctx: RequestContext, provider: WebA
     })
     return refused(ctx, 'WebAuthnVerificationError')
   }
-  const { env, handlers } = handlersFor(ctx, provider, {})
+  const { handlers } = handlersFor(ctx, provider)
   const action = ctx.req.body?.action
   const event = {
     type: 'RESPONSE_RECEIVED',
@@ -156,6 +155,6 @@ export async function webAuthnCallbackAction(ctx: RequestContext, provider: WebA
     return refused(ctx, 'WebAuthnVerificationError')
   }
   if (awaitsSecondFactor(result)) return secondFactorStop(ctx, 'webauthn', result)
-  if (completedSignIn(result)) return signInAnswer(ctx, env, result)
+  if (completedSignIn(result)) return signInAnswer(ctx, result)
   return refused(ctx, result.output?.error ?? 'WebAuthnVerificationError')
 }

@@ -118,8 +118,17 @@ export function credentialsEffects(
       runSignInCallback(env, { user: fromScratch(user, 'the authorized user'), account, credentials }, provider.id),
 
     // Auth.js never creates a credentials user: the jwt callback is told so (isNewUser false, trigger signIn).
-    issueSession: ({ isNewUser, enrolmentPending }, { user, account = null }) =>
-      issueSession(env, { user: fromScratch(user, 'the authorized user'), account, isNewUser, enrolmentPending }),
+    issueSession: ({ isNewUser, enrolmentPending }, scratch) =>
+      issueSession(
+        env,
+        {
+          user: fromScratch(scratch.user, 'the authorized user'),
+          account: scratch.account ?? null,
+          isNewUser,
+          enrolmentPending,
+        },
+        scratch,
+      ),
 
     emitSignInEvent(_params, { user, account = null }) {
       const pending = emitAppEvent(env, 'signIn', { user: fromScratch(user, 'the authorized user'), account })

@@ -297,12 +297,11 @@ export function emailFlowEffects(env: EffectEnv, input: EmailFlowInput) {
     issueSession: ({ user: picked, isNewUser, enrolmentPending }, scratch) => {
       const subject = scratch.user ?? picked
       const identifier = subject.email ?? ''
-      return input.issueSession(env, {
-        user: subject,
-        account: account(identifier, subject.id ?? undefined),
-        isNewUser,
-        enrolmentPending,
-      })
+      return input.issueSession(
+        env,
+        { user: subject, account: account(identifier, subject.id ?? undefined), isNewUser, enrolmentPending },
+        scratch,
+      )
     },
 
     async emitSignInEvent({ isNewUser }, scratch) {

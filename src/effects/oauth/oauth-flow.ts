@@ -47,6 +47,11 @@ export interface OAuthScratch extends SignInScratch {
   checked: CheckedAuthorizationResponse
   /** The token response. */
   exchanged: ExchangedCode
+  /**
+   * Where the browser is sent to sign in at the provider: the HTTP layer's answer to a flow that now waits. Kept out
+   * of the context, which the flow record stores (a cookie flow store carries it), and which needs none of it.
+   */
+  authorizationUrl: string
 }
 
 /** The OAuth machine's handlers, as its contract types them. */
@@ -178,7 +183,7 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput) {
     ...secondFactorHandlers(env, input.secondFactor),
     runRedirectCallback: (params) => runRedirectCallback(env, params),
 
-    async buildAuthorizationUrl(params) {
+    async buildAuthorizationUrl(params, scratch) {
       try {
         const url = await createAuthorizationUrl(provider, {
           redirectUri: input.redirectUri,
@@ -188,7 +193,7 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput) {
           params: input.authorizationParams,
           timeoutMs: config.providerTimeout,
         })
-        env.outcome.authorizationUrl = url.href
+        scratch.authorizationUrl = url.href
         return { type: 'AUTHORIZATION_URL_BUILT' }
       } catch (err) {
         config.logger.error(findAuthError(err) ?? (err instanceof Error ? err : new Error(String(err))))
@@ -259,7 +264,7 @@ export function oauthFlowEffects(env: EffectEnv, input: OAuthFlowInput) {
 
     // The machine says whether this is a sign-up (it saw the user created); the full profile stays in the scratch.
     issueSession: ({ isNewUser, enrolmentPending }, scratch) =>
-      input.issueSession(env, { ...subjectOf(scratch), isNewUser, enrolmentPending }),
+      input.issueSession(env, { ...subjectOf(scratch), isNewUser, enrolmentPending }, scratch),
 
     async emitSignInEvent({ isNewUser }, scratch) {
       const { user, account, profile } = subjectOf(scratch)

@@ -40,7 +40,7 @@ export function databaseSessionEffects(
   sessionToken: string | undefined,
   logout?: SessionLogoutInput,
 ) {
-  const { config, outcome } = env
+  const { config } = env
   // The session row does not say which provider the user came from: the sign-out request names it (`provider`).
   // The ID token comes from the user's account row of that provider, when the adapter can list accounts.
   const requested = logout?.requestedProvider ? logout.endSessionProvider(logout.requestedProvider) : undefined
@@ -102,7 +102,7 @@ export function databaseSessionEffects(
 
     // The slide is when "last seen" is written: at most once per `updateAge`, in the same write as the expiry when
     // the row keeps the record, never a write of its own on a check.
-    async reissueSession() {
+    async reissueSession(_params, scratch) {
       const current = row as AdapterSession
       const expires = expiryFrom(env)
       const onRow = config.sessionRecordsOnRow === true && rowHasRecord(current)
@@ -112,18 +112,18 @@ export function databaseSessionEffects(
         ...(onRow ? seenNow(env) : {}),
       })
       if (!onRow) await touchSessionRecord(env, current, expires)
-      outcome.issuedSession = { value: current.sessionToken, expires: expires.getTime() / 1000 }
+      scratch.issuedSession = { value: current.sessionToken, expires: expires.getTime() / 1000 }
       return { type: 'SESSION_REISSUED' }
     },
 
     // As Auth.js asks it: the row as this request read it (its expiry before any slide, so the answer shows it too)
     // with its user, and the user again; no `token`, for there is none.
-    async runSessionCallback(params) {
+    async runSessionCallback(params, scratch) {
       const current = row as AdapterSession
       const owner = user as AdapterUser
       const error: { error?: typeof refreshTokenError } = params.refreshRefused ? { error: refreshTokenError } : {}
       if (config.callbacks.session === defaultSessionCallback) {
-        outcome.session = defaultSessionCallback({ session: { ...current, user: owner, ...error } })
+        scratch.session = defaultSessionCallback({ session: { ...current, user: owner, ...error } })
         return { type: 'SESSION_RESOLVED' }
       }
       try {
@@ -134,7 +134,7 @@ export function databaseSessionEffects(
           newSession: params.trigger === 'update' ? updateData : undefined,
           ...(params.trigger === 'update' ? { trigger: 'update' as const } : {}),
         })
-        outcome.session = withoutSessionToken(answered)
+        scratch.session = withoutSessionToken(answered)
         return { type: 'SESSION_RESOLVED' }
       } catch (err) {
         config.logger.error(err instanceof Error ? err : new Error(String(err)))
@@ -142,8 +142,8 @@ export function databaseSessionEffects(
       }
     },
 
-    async emitSessionEvent() {
-      await emitAppEvent(env, 'session', { session: outcome.session as Session, user: user as AdapterUser })
+    async emitSessionEvent(_params, scratch) {
+      await emitAppEvent(env, 'session', { session: scratch.session as Session, user: user as AdapterUser })
       return { type: 'SESSION_ANNOUNCED' }
     },
 
@@ -154,8 +154,8 @@ export function databaseSessionEffects(
 
     buildProviderLogoutUrl: (params) => buildProviderLogoutUrl(env, providerLogout, params),
 
-    async endSession() {
-      outcome.clearSession = true
+    async endSession(_params, scratch) {
+      scratch.clearSession = true
       if (!sessionToken) {
         await emitAppEvent(env, 'signOut', { session: null })
         return ended
@@ -181,13 +181,13 @@ export function databaseSessionEffects(
   } satisfies SessionHandlers
 }
 
-/** Creates a database session for a signed-in user; answers SESSION_ISSUED. */
+/** Creates a database session for a signed-in user; answers the session token for the cookie, with its expiry. */
 export async function createDatabaseSession(
   env: EffectEnv,
   adapter: WrappedAdapter,
   userId: string,
   signIn: { method?: string; amr?: unknown; authTime?: number } = {},
-): Promise<{ type: 'SESSION_ISSUED' }> {
+): Promise<{ value: string; expires: number }> {
   const sessionToken = env.config.session.generateSessionToken()
   const expires = expiryFrom(env)
   const fields = { id: databaseSessionId(sessionToken), userId, createdAt: env.nowMs, expiresAt: expires.getTime() }
@@ -200,10 +200,9 @@ export async function createDatabaseSession(
     expires,
     ...(onRow ? sessionRecordColumns(record) : {}),
   })
-  env.outcome.issuedSession = { value: sessionToken, expires: expires.getTime() / 1000 }
   // The row answered without the record (a SQL table `migrate()` has not given the columns yet): the store keeps it.
   if (env.config.sessionManagement && !(onRow && rowHasRecord(created))) await writeSessionRecord(env, record)
-  return { type: 'SESSION_ISSUED' }
+  return { value: sessionToken, expires: expires.getTime() / 1000 }
 }
 
 /** What a slide writes on a row that keeps the record: seen now, from this device and address when known. */

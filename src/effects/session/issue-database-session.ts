@@ -8,7 +8,8 @@ import { CallbackRouteError, CredentialsSignin } from '../../errors.js'
 import { createDatabaseSession } from './database-session.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import { sessionKeys } from './op-logout-claim.js'
-import type { SessionIssued, SignInSubject } from './issue-jwt-session.js'
+import type { SignInSubject } from './issue-jwt-session.js'
+import type { SessionCookieWrites } from '../shared/session-cookie-writes.js'
 import { signInClaimsOf } from './sign-in-authentication.js'
 import { keepTokensInAccount } from '../token-refresh/sign-in-tokens.js'
 
@@ -17,7 +18,8 @@ export async function issueDatabaseSession(
   env: EffectEnv,
   adapter: WrappedAdapter,
   subject: SignInSubject,
-): Promise<SessionIssued> {
+  scratch: Partial<SessionCookieWrites>,
+) {
   let userId = subject.user.id
   if (subject.account?.type === 'credentials') {
     const known =
@@ -32,11 +34,11 @@ export async function issueDatabaseSession(
           provider: subject.account.provider,
         }),
       )
-      return { type: 'SESSION_FAILED', error: 'CredentialsSignin' }
+      return { type: 'SESSION_FAILED', error: 'CredentialsSignin' } as const
     }
     userId = known.id
   }
-  if (!userId) return { type: 'SESSION_FAILED', error: 'CallbackRouteError' }
+  if (!userId) return { type: 'SESSION_FAILED', error: 'CallbackRouteError' } as const
   await keepTokensInAccount(env, adapter, subject.account)
   // When and how the user signed in, kept with the session's record: never moved when the session slides.
   const { auth_time: authTime, amr } = signInClaimsOf(env, subject.account?.type, subject.factors, subject.authTime)
@@ -45,19 +47,19 @@ export async function issueDatabaseSession(
     amr,
     authTime,
   })
-  await indexForBackchannelLogout(env, subject)
-  return issued
+  scratch.issuedSession = issued
+  await indexForBackchannelLogout(env, subject, issued.value)
+  return { type: 'SESSION_ISSUED' } as const
 }
 
 /**
  * Remembers which OP account and OP session the new database session belongs to, so that a back-channel logout
  * can find and delete it (the adapter cannot list a user's sessions). Kept as long as the session's `maxAge`.
  */
-async function indexForBackchannelLogout(env: EffectEnv, subject: SignInSubject): Promise<void> {
+async function indexForBackchannelLogout(env: EffectEnv, subject: SignInSubject, sessionToken: string): Promise<void> {
   const store = env.config.backchannelLogout?.store
   const claim = subject.opLogout
-  const sessionToken = env.outcome.issuedSession?.value
-  if (!store || !claim || !sessionToken) return
+  if (!store || !claim) return
   try {
     await store.addSession(sessionKeys(claim), sessionToken, env.config.session.maxAge)
   } catch (err) {

@@ -7,12 +7,18 @@
  */
 import { pendingSignInSeconds, sealPendingSignIn } from '../../factors/enrolment-pending-sign-in.js'
 import type { EffectEnv } from '../shared/effect-env.js'
-import type { SessionIssued, SignInSubject } from './issue-jwt-session.js'
+import type { SessionCookieWrites } from '../shared/session-cookie-writes.js'
+import type { SignInSubject } from './issue-jwt-session.js'
 
 /** Holds the sign-in of `subject` for enrolment; SESSION_FAILED (CallbackRouteError) for a user without an id. */
-export function issueEnrolmentPendingSignIn(env: EffectEnv, subject: SignInSubject): SessionIssued {
+export function issueEnrolmentPendingSignIn(
+  env: EffectEnv,
+  subject: SignInSubject,
+  scratch: Partial<SessionCookieWrites>,
+) {
   const { user, account } = subject
-  if (typeof user.id !== 'string' || user.id === '') return { type: 'SESSION_FAILED', error: 'CallbackRouteError' }
+  if (typeof user.id !== 'string' || user.id === '')
+    return { type: 'SESSION_FAILED', error: 'CallbackRouteError' } as const
   const expires = env.now + pendingSignInSeconds
   const value = sealPendingSignIn(env.config.secrets, {
     user: { id: user.id, name: user.name ?? null, email: user.email ?? null, image: user.image ?? null },
@@ -23,7 +29,7 @@ export function issueEnrolmentPendingSignIn(env: EffectEnv, subject: SignInSubje
     ...(subject.factors?.passkeyDeviceType ? { passkeyDeviceType: subject.factors.passkeyDeviceType } : {}),
     expiresAt: expires,
   })
-  env.outcome.enrolmentPending = { value, expires }
-  env.outcome.clearSession = true
-  return { type: 'SESSION_ISSUED' }
+  scratch.enrolmentPending = { value, expires }
+  scratch.clearSession = true
+  return { type: 'SESSION_ISSUED' } as const
 }

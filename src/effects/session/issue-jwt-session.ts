@@ -6,8 +6,9 @@ import { JWTSessionError } from '../../errors.js'
 import type { JWT } from '../../types/jwt.js'
 import { writeSessionToken } from '../../session/session-token.js'
 import type { Account, Profile, User } from '../../types/index.js'
-import type { ErrorType } from '../../errors.js'
+import type { CompletionEvent, completionContract } from '../../../machines/sign-in-completion.js'
 import type { EffectEnv } from '../shared/effect-env.js'
+import type { SessionCookieWrites } from '../shared/session-cookie-writes.js'
 import { defaultJwtCallback } from '../shared/default-callbacks.js'
 import { keepTokensInJwt } from '../token-refresh/sign-in-tokens.js'
 import { opLogoutClaimName, type OpLogoutClaim } from './op-logout-claim.js'
@@ -39,17 +40,28 @@ export interface SignInSubject {
   enrolmentPending?: boolean
 }
 
-/** How issuing a session ended: the same two events in every sign-in machine. */
-export type SessionIssued = { type: 'SESSION_ISSUED' } | { type: 'SESSION_FAILED'; error: ErrorType }
+/**
+ * How issuing a session may end: the events the shared completion's contract lists for `issueSession`
+ * (machines/sign-in-completion.ts), in every sign-in machine. The issuers' own bodies answer exactly these
+ * (test/flow/contract-types.test.ts).
+ */
+export type SessionIssued = Extract<CompletionEvent, { type: (typeof completionContract)['issueSession'][number] }>
 
-/** Issues the session for a subject; the strategy's issuer (JWT cookie or database row). */
-export type SessionIssuer = (env: EffectEnv, subject: SignInSubject) => SessionIssued | Promise<SessionIssued>
+/**
+ * Issues the session for a subject; the strategy's issuer (JWT cookie or database row). What the HTTP layer writes
+ * as cookies goes into `scratch`: the run's (`FlowResult.scratch`), never the machine's context.
+ */
+export type SessionIssuer = (
+  env: EffectEnv,
+  subject: SignInSubject,
+  scratch: Partial<SessionCookieWrites>,
+) => SessionIssued | Promise<SessionIssued>
 
 /**
  * Issues a JWT session for the subject; answers SESSION_ISSUED or SESSION_FAILED with the error type. With the
  * built-in `jwt` callback (which keeps the token as it is) and the built-in encoder, nothing is waited for.
  */
-export function issueJwtSession(env: EffectEnv, subject: SignInSubject): SessionIssued | Promise<SessionIssued> {
+export function issueJwtSession(env: EffectEnv, subject: SignInSubject, scratch: Partial<SessionCookieWrites>) {
   const { config } = env
   const { user, account } = subject
   // When and how the user signed in: set here, at sign-in, and never moved by a session check.
@@ -62,8 +74,8 @@ export function issueJwtSession(env: EffectEnv, subject: SignInSubject): Session
     ...signIn,
   }
   if (config.callbacks.jwt === defaultJwtCallback && !config.jwt.encode)
-    return writeIssued(env, subject, initial, signIn)
-  return issueThroughCallback(env, subject, initial, signIn)
+    return writeIssued(env, subject, initial, signIn, scratch)
+  return issueThroughCallback(env, subject, initial, signIn, scratch)
 }
 
 async function issueThroughCallback(
@@ -71,7 +83,8 @@ async function issueThroughCallback(
   subject: SignInSubject,
   initial: JWT,
   signIn: SignInClaims,
-): Promise<SessionIssued> {
+  scratch: Partial<SessionCookieWrites>,
+) {
   const { config } = env
   const { user, account, profile, isNewUser } = subject
   let token: JWT | null
@@ -88,11 +101,11 @@ async function issueThroughCallback(
     config.logger.error(
       new JWTSessionError('the jwt callback threw during sign-in', { err: err instanceof Error ? err : undefined }),
     )
-    return { type: 'SESSION_FAILED', error: 'JWTSessionError' }
+    return { type: 'SESSION_FAILED', error: 'JWTSessionError' } as const
   }
   // A jwt callback that answers null at sign-in refuses the session.
-  if (!token) return { type: 'SESSION_FAILED', error: 'AccessDenied' }
-  return writeIssued(env, subject, token, signIn)
+  if (!token) return { type: 'SESSION_FAILED', error: 'AccessDenied' } as const
+  return writeIssued(env, subject, token, signIn, scratch)
 }
 
 /**
@@ -105,32 +118,31 @@ function writeIssued(
   subject: SignInSubject,
   shaped: JWT,
   signIn: SignInClaims,
-): SessionIssued | Promise<SessionIssued> {
+  scratch: Partial<SessionCookieWrites>,
+) {
   const { config } = env
   let token = keepTokensInJwt(config, { ...shaped, ...signIn, ...keptSignInClaims(shaped) }, subject.account)
   if (subject.opLogout) token = { ...token, [opLogoutClaimName]: subject.opLogout }
   const managed = config.sessionManagement ? newSessionIdClaim(env, subject.account?.provider) : undefined
   if (managed) token = { ...token, [sessionIdClaimName]: managed }
-  const failed = (err: unknown): SessionIssued => {
+  const failed = (err: unknown) => {
     config.logger.error(
       new JWTSessionError('the session token could not be encoded', { err: err instanceof Error ? err : undefined }),
     )
-    return { type: 'SESSION_FAILED', error: 'JWTSessionError' }
+    return { type: 'SESSION_FAILED', error: 'JWTSessionError' } as const
   }
   try {
     const written = writeSessionToken(config, env.sessionCookieName, token, env.now)
     const sealed = token
     if (written instanceof Promise || managed) {
       return Promise.resolve(written).then(async (issued) => {
-        env.outcome.issuedSession = issued
-        env.outcome.token = sealed
+        scratch.issuedSession = issued
         if (managed) await recordSignIn(env, subject, sealed, managed, issued.expires)
         return { type: 'SESSION_ISSUED' } as const
       }, failed)
     }
-    env.outcome.issuedSession = written
-    env.outcome.token = token
-    return { type: 'SESSION_ISSUED' }
+    scratch.issuedSession = written
+    return { type: 'SESSION_ISSUED' } as const
   } catch (err) {
     return failed(err)
   }

@@ -15,6 +15,7 @@ import type { Session } from '../../types/index.js'
 import { defaultJwtCallback, defaultSessionCallback } from '../shared/default-callbacks.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
+import type { SessionScratch } from './session-scratch.js'
 import { runRedirectCallback } from '../shared/redirect-callback.js'
 import { clearSessionOutcome } from './session-clearing.js'
 import {
@@ -39,9 +40,10 @@ import {
 } from './session-record.js'
 
 /** The session machine's handlers, as its contract types them. */
-export type SessionHandlers = HandlersFor<SessionCommand, SessionEvent, typeof sessionContract>
+export type SessionHandlers = HandlersFor<SessionCommand, SessionEvent, typeof sessionContract, SessionScratch>
 
 type Params<K extends keyof SessionHandlers> = Parameters<SessionHandlers[K]>[0]
+type Scratch = Partial<SessionScratch>
 
 /** One ISO string per expiry second: every check of one token shows the same `expires`. */
 let lastExpiry = { seconds: Number.NaN, iso: '' }
@@ -130,7 +132,6 @@ class JwtSessionEffects implements SessionHandlers {
   #loaded(token: JWT | null) {
     const { env } = this
     this.#token = token
-    env.outcome.token = token
     if (!token) return { type: 'SESSION_INVALID' } as const
     this.#expires = typeof token.exp === 'number' ? token.exp : env.now + env.config.jwt.maxAge
     const issuedAt = typeof token.iat === 'number' ? token.iat : 0
@@ -193,7 +194,7 @@ class JwtSessionEffects implements SessionHandlers {
     return loaded?.token === token ? loaded.session : managedJwtSession(this.env.config, token)
   }
 
-  reissueSession() {
+  reissueSession(_params: Params<'reissueSession'>, scratch: Scratch) {
     const { env } = this
     const token = this.#token as JWT
     const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token
@@ -210,15 +211,20 @@ class JwtSessionEffects implements SessionHandlers {
     }
     if (written instanceof Promise) {
       return written.then(
-        (issued) => this.#reissued(issued, claims, recorded),
+        (issued) => this.#reissued(issued, claims, recorded, scratch),
         (err: unknown) => this.#reissueFailed(err),
       )
     }
-    return this.#reissued(written, claims, recorded)
+    return this.#reissued(written, claims, recorded, scratch)
   }
 
-  #reissued(issued: { value: string; expires: number }, claims: JWT, recorded: ReturnType<typeof managedJwtSession>) {
-    this.env.outcome.issuedSession = issued
+  #reissued(
+    issued: { value: string; expires: number },
+    claims: JWT,
+    recorded: ReturnType<typeof managedJwtSession>,
+    scratch: Scratch,
+  ) {
+    scratch.issuedSession = issued
     this.#expires = issued.expires
     // As Auth.js answers: the new expiry counted from the request's clock to the millisecond (the token's `exp`
     // holds whole seconds).
@@ -248,23 +254,23 @@ class JwtSessionEffects implements SessionHandlers {
     return { type: 'SESSION_REISSUE_FAILED' } as const
   }
 
-  runSessionCallback(params: Params<'runSessionCallback'>) {
-    const { config, outcome } = this.env
+  runSessionCallback(params: Params<'runSessionCallback'>, scratch: Scratch) {
+    const { config } = this.env
     const isUpdate = params.trigger === 'update'
     const current = splitProviderTokens(this.#token as JWT).visible
     const session = sessionOf(current, this.#issuedExpiry ?? isoOf(this.#expires), params.refreshRefused)
     // The built-in callback returns the session it is given.
     if (config.callbacks.session === defaultSessionCallback && !isUpdate) {
-      outcome.session = session
+      scratch.session = session
       return { type: 'SESSION_RESOLVED' } as const
     }
-    return this.#sessionWithAppCallback(session, current, isUpdate)
+    return this.#sessionWithAppCallback(session, current, isUpdate, scratch)
   }
 
-  async #sessionWithAppCallback(session: Session, current: JWT, isUpdate: boolean) {
-    const { config, outcome } = this.env
+  async #sessionWithAppCallback(session: Session, current: JWT, isUpdate: boolean, scratch: Scratch) {
+    const { config } = this.env
     try {
-      outcome.session = await config.callbacks.session({
+      scratch.session = await config.callbacks.session({
         session: session as Session & { user: NonNullable<Session['user']> },
         token: current,
         user: undefined as never,
@@ -277,18 +283,18 @@ class JwtSessionEffects implements SessionHandlers {
     }
   }
 
-  emitSessionEvent() {
+  emitSessionEvent(_params: Params<'emitSessionEvent'>, scratch: Scratch) {
     const { env } = this
     if (!env.config.events.session) return { type: 'SESSION_ANNOUNCED' } as const
     const token = splitProviderTokens(this.#token as JWT).visible
-    const pending = emitAppEvent(env, 'session', { session: env.outcome.session as Session, token })
+    const pending = emitAppEvent(env, 'session', { session: scratch.session as Session, token })
     return pending
       ? pending.then(() => ({ type: 'SESSION_ANNOUNCED' }) as const)
       : ({ type: 'SESSION_ANNOUNCED' } as const)
   }
 
-  clearSession(params: Params<'clearSession'>) {
-    return clearSessionOutcome(this.env, params)
+  clearSession(params: Params<'clearSession'>, scratch: Scratch) {
+    return clearSessionOutcome(scratch, params)
   }
 
   runRedirectCallback(params: Params<'runRedirectCallback'>) {
@@ -299,13 +305,13 @@ class JwtSessionEffects implements SessionHandlers {
     return buildProviderLogoutUrl(this.env, this.#providerLogout, params)
   }
 
-  async endSession() {
+  async endSession(_params: Params<'endSession'>, scratch: Scratch) {
     const { env } = this
     try {
       const ending = this.rawCookie
         ? await readSessionToken(env.config, env.sessionCookieName, this.rawCookie, env.now)
         : null
-      env.outcome.clearSession = true
+      scratch.clearSession = true
       // Under session management a signed-out token is ended everywhere, not only forgotten by this browser.
       const managed = ending ? managedJwtSession(env.config, ending) : undefined
       if (managed) await managed.store.revoke(managed.userId, [managed.claim.id], env.config.jwt.maxAge)

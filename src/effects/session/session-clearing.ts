@@ -1,12 +1,16 @@
 /** The session machine's commands that do not depend on the strategy. */
 import type { EffectEnv } from '../shared/effect-env.js'
+import type { SessionScratch } from './session-scratch.js'
 import { runRedirectCallback } from '../shared/redirect-callback.js'
 
 /** `clearSession` without a stored session to remove: forget the session and clear its cookie. */
-export function clearSessionOutcome(env: EffectEnv, _params: { removeStored: boolean }): { type: 'SESSION_CLEARED' } {
-  env.outcome.clearSession = true
-  env.outcome.issuedSession = undefined
-  env.outcome.session = null
+export function clearSessionOutcome(
+  scratch: Partial<SessionScratch>,
+  _params: { removeStored: boolean },
+): { type: 'SESSION_CLEARED' } {
+  scratch.clearSession = true
+  scratch.issuedSession = undefined
+  scratch.session = null
   return { type: 'SESSION_CLEARED' }
 }
 
@@ -16,9 +20,9 @@ export function clearSessionOutcome(env: EffectEnv, _params: { removeStored: boo
  */
 export function strategyNeutralSessionEffects(env: EffectEnv, removeStored: () => Promise<void>) {
   return {
-    async clearSession(params: { removeStored: boolean }) {
+    async clearSession(params: { removeStored: boolean }, scratch: Partial<SessionScratch>) {
       if (params.removeStored) await removeStored()
-      return clearSessionOutcome(env, params)
+      return clearSessionOutcome(scratch, params)
     },
     runRedirectCallback: (params: { url: string }) => runRedirectCallback(env, params),
   }

@@ -1,17 +1,9 @@
 /**
  * What effect handlers may use: the resolved config's callbacks, events, logger and options, the request's clock and
- * base URL, and a place to leave their results for the HTTP layer. No cookies, headers or responses: effects know
- * no HTTP.
+ * base URL. No cookies, headers or responses: effects know no HTTP. Their results leave through the run: the
+ * machine's output, or the run's scratch, which `runFlow` returns to the caller (docs/architecture.md).
  */
-import type {
-  CallbacksOptions,
-  DefaultSession,
-  EventCallbacks,
-  Session,
-  SessionOptions,
-  Theme,
-} from '../../types/index.js'
-import type { JWT } from '../../types/jwt.js'
+import type { CallbacksOptions, EventCallbacks, SessionOptions, Theme } from '../../types/index.js'
 import type { LoggerInstance } from '../../types/logger.js'
 import type { SessionTokenConfig } from '../../session/session-token.js'
 import type { BackchannelLogoutOptions } from '../../types/logout-store.js'
@@ -23,23 +15,6 @@ export interface ResolvedTokenRefresh {
   /** Seconds an access token handed out must still be valid for. */
   margin: number
   onFailure: RefreshFailureAction
-}
-
-/** What the effects of one request leave behind for the HTTP layer to turn into a response. */
-export interface EffectOutcome {
-  /** A session to write: the encoded JWT, or a database session token, with its expiry (epoch seconds, fractional for a database session's millisecond expiry). */
-  issuedSession?: { value: string; expires: number }
-  /** The session cookie must be cleared. */
-  clearSession?: boolean
-  /** A sign-in held until the user enrols a factor: the sealed enrolment cookie, with its expiry (epoch seconds). */
-  enrolmentPending?: { value: string; expires: number }
-  /** The session the client sees. */
-  // What the app's `session` callback returned; DefaultSession too, since an app's augmented Session may require more.
-  session?: Session | DefaultSession | Record<string, unknown> | null
-  /** OAuth: the provider URL the browser is sent to. */
-  authorizationUrl?: string
-  /** The decoded token of this request, when it had one. */
-  token?: JWT | null
 }
 
 /**
@@ -98,7 +73,6 @@ export interface EffectEnv {
   /** Who is asking, for a session's record: a short User-Agent summary and the client's address as the limits see it. */
   readonly device?: { userAgent?: string; clientAddress?: string }
   body?: Record<string, unknown>
-  outcome: EffectOutcome
   /** Records a sign-in or sign-out in the audit trail (a no-op without `config.audit`); never throws. */
   audit?(event: SessionAuditEvent): void
 }

@@ -7,8 +7,10 @@
  * gives them.
  */
 import type { Account, User } from '../../types/index.js'
+import type { SessionCookieWrites } from './session-cookie-writes.js'
 
-export interface SignInScratch {
+/** With what the completion's `issueSession` leaves for the HTTP layer: the session's cookie writes (secrets). */
+export interface SignInScratch extends SessionCookieWrites {
   /** The user as the method has it: `authorize`'s, the adapter's, the provider profile's. */
   user: User
   account: Account | null

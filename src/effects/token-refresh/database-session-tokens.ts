@@ -63,8 +63,8 @@ export function databaseSessionTokens(
       await write(null)
     },
     // The row's dead tokens are dropped as well: every other session of the user ends on its next check.
-    async end() {
-      env.outcome.clearSession = true
+    async end(writes) {
+      writes.clearSession = true
       const deleted = sessionToken ? await adapter.deleteSession(sessionToken) : null
       await emitAppEvent(env, 'signOut', { session: deleted ?? null })
       if (account) await write(null)

@@ -7,6 +7,7 @@ import type { HandlersFor } from '../../../machines/contract.js'
 import type { TokenRefreshCommand, tokenRefreshContract, TokenRefreshEvent } from '../../../machines/token-refresh.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
 import type { EffectEnv } from '../shared/effect-env.js'
+import type { SessionCookieWrites } from '../shared/session-cookie-writes.js'
 import type { ProviderTokens } from './provider-tokens.js'
 import { exchangeRefreshToken } from './refresh-grant.js'
 import { coordinatorFor } from './single-flight.js'
@@ -15,9 +16,10 @@ import { fromScratch } from '../shared/from-scratch.js'
 /**
  * What the handlers of one refresh hand each other in the run's scratch: the session's provider tokens, loaded,
  * then renewed, then saved. The machine decides on whether they are there and when they expire, never on the
- * tokens themselves, which are secrets.
+ * tokens themselves, which are secrets. It is also what the run leaves for `getAccessToken`: in `valid` the loaded
+ * tokens, in `refreshed` the saved ones (the access token it hands out), and the session cookie writes.
  */
-export interface TokenRefreshScratch {
+export interface TokenRefreshScratch extends SessionCookieWrites {
   tokens: ProviderTokens
 }
 
@@ -37,12 +39,12 @@ export interface SessionTokenStore {
   persist?(tokens: ProviderTokens): Promise<void>
   /** The tokens stored now, inside the single refresh (rows only). */
   reread?(): Promise<ProviderTokens | undefined>
-  /** Gives this request's session the renewed tokens (a JWT session: a re-issued cookie). */
-  save(tokens: ProviderTokens): Promise<void>
+  /** Gives this request's session the renewed tokens (a JWT session: a re-issued cookie, left in `writes`). */
+  save(tokens: ProviderTokens, writes: Partial<SessionCookieWrites>): Promise<void>
   /** Drops the dead tokens, which marks the session. */
-  mark(): Promise<void>
-  /** Ends the session. */
-  end(): Promise<void>
+  mark(writes: Partial<SessionCookieWrites>): Promise<void>
+  /** Ends the session (its cookie cleared through `writes`). */
+  end(writes: Partial<SessionCookieWrites>): Promise<void>
 }
 
 export interface TokenRefreshInput {
@@ -50,20 +52,10 @@ export interface TokenRefreshInput {
   store: SessionTokenStore
 }
 
-/** The access token the flow hands out, once it ended in `valid` or `refreshed`. */
-export interface HandedToken {
-  accessToken?: string
-  expiresAt?: number
-}
-
-/** Builds the handlers for one request; `handed` receives the token to give the app. */
-export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput, handed: HandedToken) {
+/** Builds the handlers for one request; the run's scratch holds the tokens to give the app (`TokenRefreshScratch`). */
+export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput) {
   const { config } = env
   const { provider, store } = input
-  const hand = (from: ProviderTokens) => {
-    handed.accessToken = from.access_token
-    handed.expiresAt = from.expires_at
-  }
   const coordinator = () =>
     coordinatorFor(config, () => ({
       secrets: config.secrets,
@@ -78,7 +70,6 @@ export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput, ha
       if (loaded === 'no-tokens') return { type: 'TOKENS_NOT_FOUND' }
       const tokens = loaded
       scratch.tokens = tokens
-      hand(tokens)
       return {
         type: 'TOKENS_FOUND',
         hasAccessToken: tokens.access_token !== undefined,
@@ -101,7 +92,6 @@ export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput, ha
         reread: store.reread?.bind(store),
         log: config.logger.error,
       })
-      handed.accessToken = undefined
       // The refusal is the provider's answer to one exchange: logged by the request that made it, not by each joiner.
       if (outcome.kind === 'refused') return { type: 'REFRESH_REFUSED', reason: outcome.reason, joined: !led }
       if (outcome.kind === 'unavailable') return { type: 'REFRESH_UNAVAILABLE' }
@@ -121,18 +111,17 @@ export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput, ha
     async saveTokens(_params, scratch) {
       const tokens = fromScratch(scratch.tokens, 'the renewed tokens')
       try {
-        await store.save(tokens)
+        await store.save(tokens, scratch)
       } catch (err) {
         config.logger.error(err instanceof Error ? err : new Error(String(err)))
         return { type: 'TOKENS_SAVE_FAILED' }
       }
-      hand(tokens)
       return { type: 'TOKENS_SAVED' }
     },
 
-    async markSession() {
+    async markSession(_params, scratch) {
       try {
-        await store.mark()
+        await store.mark(scratch)
       } catch (err) {
         // The user is told to sign in again all the same; the next call finds the dead token and tries once more.
         config.logger.error(err instanceof Error ? err : new Error(String(err)))
@@ -140,9 +129,9 @@ export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput, ha
       return { type: 'SESSION_MARKED' }
     },
 
-    async endSession() {
+    async endSession(_params, scratch) {
       try {
-        await store.end()
+        await store.end(scratch)
       } catch (err) {
         config.logger.error(err instanceof Error ? err : new Error(String(err)))
       }

@@ -49,6 +49,11 @@ export interface WebAuthnScratch extends SignInScratch {
   }
   /** The stored authenticator the presented passkey names, as the adapter has it (its public key included). */
   stored: AdapterAuthenticator
+  /**
+   * The options built for the browser: the HTTP layer's answer to a flow that now waits for the passkey. Kept out of
+   * the context, which the flow record stores and which needs none of them (the challenge is there already).
+   */
+  options: Record<string, unknown>
 }
 
 export type WebAuthnHandlers = HandlersFor<WebAuthnCommand, WebAuthnEvent, typeof webAuthnContract, WebAuthnScratch>
@@ -65,8 +70,6 @@ export interface WebAuthnEffectInput {
   issueSession: SessionIssuer
   spent: SpentChallenges
   secondFactor: SecondFactorInput
-  /** Where the options built for the browser are left for the HTTP layer. */
-  sink: { options?: Record<string, unknown> }
 }
 
 type Library = typeof WebAuthnServer
@@ -107,7 +110,7 @@ function reason(error: unknown): string {
 
 /** Builds the handlers for one WebAuthn request (options or callback). */
 export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput) {
-  const { provider, adapter, relyingParty, sink } = input
+  const { provider, adapter, relyingParty } = input
   const log = env.config.logger
 
   return {
@@ -136,11 +139,11 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput) {
       }
     },
 
-    async buildRegistrationOptions({ challenge, user: subject }) {
+    async buildRegistrationOptions({ challenge, user: subject }, scratch) {
       try {
         const { generateRegistrationOptions } = await webAuthnLibrary()
         const held = subject.id ? await adapter.listAuthenticatorsByUserId(subject.id) : []
-        sink.options = {
+        scratch.options = {
           ...(await generateRegistrationOptions({
             ...provider.registrationOptions,
             rpName: relyingParty.name,
@@ -168,10 +171,10 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput) {
       }
     },
 
-    async buildAuthenticationOptions({ challenge, userId }) {
+    async buildAuthenticationOptions({ challenge, userId }, scratch) {
       try {
         const held = userId ? await adapter.listAuthenticatorsByUserId(userId) : []
-        sink.options = await authenticationOptions({ provider, relyingParty, challenge, held })
+        scratch.options = await authenticationOptions({ provider, relyingParty, challenge, held })
         return { type: 'OPTIONS_BUILT' }
       } catch (error) {
         log.error(
@@ -340,13 +343,17 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput) {
     // The machine says whether this is a sign-up (it saw the registration create the user).
     // A synced passkey (`multiDevice`) is a software key in the session's `amr`, any other a hardware one.
     issueSession: ({ isNewUser, enrolmentPending }, scratch) =>
-      input.issueSession(env, {
-        user: fromScratch(scratch.user, 'the passkey’s user'),
-        account: scratch.account ?? null,
-        isNewUser,
-        enrolmentPending,
-        factors: passkeyFactors(scratch.stored?.credentialDeviceType ?? scratch.registration?.deviceType),
-      }),
+      input.issueSession(
+        env,
+        {
+          user: fromScratch(scratch.user, 'the passkey’s user'),
+          account: scratch.account ?? null,
+          isNewUser,
+          enrolmentPending,
+          factors: passkeyFactors(scratch.stored?.credentialDeviceType ?? scratch.registration?.deviceType),
+        },
+        scratch,
+      ),
 
     async emitSignInEvent({ isNewUser }, { user, account = null }) {
       await emitAppEvent(env, 'signIn', { user: fromScratch(user, 'the passkey’s user'), account, isNewUser })

@@ -73,6 +73,8 @@ export const de: PageMessages = {
     recoveryLabel: 'Wiederherstellungscode',
     verify: 'Bestätigen',
     wrongCode: 'Dieser Code ist ungültig. Bitte versuchen Sie es erneut.',
+    usePasskey: 'Passkey verwenden',
+    passkeyFailed: 'Der Passkey wurde nicht akzeptiert. Versuchen Sie es erneut oder geben Sie einen Code ein.',
   },
   factors: {
     title: 'Zwei-Schritt-Verifizierung',
@@ -102,5 +104,6 @@ export const de: PageMessages = {
     signInAgain: 'Erneut anmelden',
     unknown: 'Diesen Faktor gibt es nicht mehr.',
     back: 'Zurück zur Zwei-Schritt-Verifizierung',
+    continue: 'Weiter',
   },
 }

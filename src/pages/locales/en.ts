@@ -21,7 +21,7 @@ export const enSessions: SessionsPageMessages = {
 }
 
 /** The second-factor page; also the texts an app's own language falls back to. */
-export const enSecondFactor: SecondFactorPageMessages = {
+export const enSecondFactor = {
   title: 'Two-step verification',
   intro: 'Enter the code from your authenticator app to finish signing in.',
   codeLabel: 'Code from the app',
@@ -29,9 +29,11 @@ export const enSecondFactor: SecondFactorPageMessages = {
   recoveryLabel: 'Recovery code',
   verify: 'Verify',
   wrongCode: 'That code is not valid. Try again.',
-}
+  usePasskey: 'Use a passkey',
+  passkeyFailed: 'The passkey was not accepted. Try again, or enter a code.',
+} satisfies Required<SecondFactorPageMessages>
 
-export const enFactors: FactorsPageMessages = {
+export const enFactors = {
   title: 'Two-step verification',
   intro: 'After your usual sign-in, you are asked for a code from your authenticator app.',
   none: 'No authenticator app is set up yet.',
@@ -58,7 +60,8 @@ export const enFactors: FactorsPageMessages = {
   signInAgain: 'Sign in again',
   unknown: 'That factor no longer exists.',
   back: 'Back to two-step verification',
-}
+  continue: 'Continue',
+} satisfies Required<FactorsPageMessages>
 
 export const en: PageMessages = {
   signInTitle: 'Sign in',

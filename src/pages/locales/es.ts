@@ -71,6 +71,8 @@ export const es: PageMessages = {
     recoveryLabel: 'Código de recuperación',
     verify: 'Verificar',
     wrongCode: 'Ese código no es válido. Inténtalo de nuevo.',
+    usePasskey: 'Usar una llave de acceso',
+    passkeyFailed: 'No se ha aceptado la llave de acceso. Inténtalo de nuevo o introduce un código.',
   },
   factors: {
     title: 'Verificación en dos pasos',
@@ -100,5 +102,6 @@ export const es: PageMessages = {
     signInAgain: 'Volver a iniciar sesión',
     unknown: 'Ese factor ya no existe.',
     back: 'Volver a la verificación en dos pasos',
+    continue: 'Continuar',
   },
 }

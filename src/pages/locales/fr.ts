@@ -72,6 +72,8 @@ export const fr: PageMessages = {
     recoveryLabel: 'Code de récupération',
     verify: 'Valider',
     wrongCode: 'Ce code n’est pas valide. Réessayez.',
+    usePasskey: 'Utiliser une clé d’accès',
+    passkeyFailed: 'La clé d’accès n’a pas été acceptée. Réessayez ou saisissez un code.',
   },
   factors: {
     title: 'Validation en deux étapes',
@@ -101,5 +103,6 @@ export const fr: PageMessages = {
     signInAgain: 'Se reconnecter',
     unknown: 'Ce facteur n’existe plus.',
     back: 'Retour à la validation en deux étapes',
+    continue: 'Continuer',
   },
 }

@@ -69,6 +69,8 @@ export const ja: PageMessages = {
     recoveryLabel: 'リカバリーコード',
     verify: '確認',
     wrongCode: 'このコードは無効です。もう一度お試しください。',
+    usePasskey: 'パスキーを使用',
+    passkeyFailed: 'パスキーが受け付けられませんでした。もう一度お試しいただくか、コードを入力してください。',
   },
   factors: {
     title: '2 段階認証',
@@ -98,5 +100,6 @@ export const ja: PageMessages = {
     signInAgain: 'もう一度サインイン',
     unknown: 'その要素はもう存在しません。',
     back: '2 段階認証に戻る',
+    continue: '続行',
   },
 }
