@@ -52,14 +52,14 @@ export const sessionEntry: MachineEntry<typeof sessionMachine> = {
 
 export const webAuthnEntry: MachineEntry<typeof webAuthnMachine> = {
   id: 'webauthn',
-  version: 5,
+  version: 6,
   machine: webAuthnMachine,
   extensionPoints: ['allowSignIn'],
 }
 
 export const tokenRefreshEntry: MachineEntry<typeof tokenRefreshMachine> = {
   id: 'tokenRefresh',
-  version: 1,
+  version: 2,
   machine: tokenRefreshMachine,
   extensionPoints: [],
 }

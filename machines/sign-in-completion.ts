@@ -82,14 +82,17 @@ export type CompletionEvent =
   | { type: 'SIGNIN_ANNOUNCED' }
   /**
    * What the second-factor check found: whether the user has an enrolled factor, whether the app's policy wants one
-   * it has not enrolled, whether the first factor counts as two (a passkey with user verification), and, for an
-   * enrolled user, the new challenge's id and deadline.
+   * it has not enrolled, whether the first factor was a passkey with user verification and whether the app lets
+   * that count as two (`passkeyCountsAsTwo`), and, for an enrolled user, the new challenge's id and deadline.
    */
   | {
       type: 'SECOND_FACTOR_CHECKED'
       enrolled: boolean
       mustEnrol: boolean
-      countsAsTwo: boolean
+      /** The first factor was a passkey assertion the authenticator verified its user for (the UV flag). */
+      passkeyUserVerified: boolean
+      /** The app's `secondFactor.passkeyCountsAsTwo` (default true), as the check read it. */
+      passkeyCountsAsTwo: boolean
       challenge?: string
       expiresAt?: number
       account?: FlowAccount

@@ -3,8 +3,11 @@
  * The stored tokens are loaded (from the JWT session or the account row); a token still valid beyond the margin is
  * handed out; otherwise the refresh token is exchanged once, however many requests ask at the same moment (the
  * handler joins a refresh in progress, here or, through the Redis flow store, on another instance), and the session
- * gets the new tokens. A refresh the provider refuses marks the session (`session.error = "RefreshTokenError"`) or,
- * when the app chose so, ends it. It runs within one request and is never persisted.
+ * gets the new tokens. A result kept from an earlier refresh (handed to a request that still carried the refresh
+ * token it replaced) whose access token has run short since is not handed out: the newer refresh token it brought is
+ * exchanged next, a few times at most (the rotated one is never spent twice). A refresh the provider refuses marks
+ * the session (`session.error = "RefreshTokenError"`) or, when the app chose so, ends it. It runs within one request
+ * and is never persisted.
  */
 import { assign, setup } from 'xstate'
 import type { RefusalCheck } from '../src/types/refusals.js'
@@ -20,6 +23,8 @@ export interface TokenRefreshContext {
   endSessionOnFailure?: boolean
   /** When the access token handed out expires, epoch seconds, when known. */
   expiresAt?: number
+  /** How many newer refresh tokens this request followed after kept results that had run short. */
+  followed?: number
   /** The check that refused the refresh; logged once by the runtime. */
   refusal?: RefusalCheck
   /** A short reason for the log (the provider's error code); never a token. */
@@ -37,7 +42,19 @@ export type TokenRefreshEvent =
   | { type: 'TOKENS_FOUND'; hasAccessToken: boolean; hasRefreshToken: boolean; expiresAt?: number }
   | { type: 'SESSION_NOT_FOUND' }
   | { type: 'TOKENS_NOT_FOUND' }
-  | { type: 'TOKENS_REFRESHED'; expiresAt?: number }
+  | {
+      type: 'TOKENS_REFRESHED'
+      /** When the new access token expires, epoch seconds, when the provider said. */
+      expiresAt?: number
+      hasAccessToken: boolean
+      /**
+       * When the refresh was made, epoch seconds: before this request when it is a result kept from an earlier
+       * refresh (another request's, or the session store's newer tokens, which tell no time and say 0).
+       */
+      refreshedAt: number
+      /** The result brought a refresh token other than the one just exchanged (the provider rotates them). */
+      hasNewerRefreshToken: boolean
+    }
   /** `joined`: the refusal answered another request's refresh, which this request joined (and which logs it). */
   | { type: 'REFRESH_REFUSED'; reason: string; joined: boolean }
   | { type: 'REFRESH_UNAVAILABLE' }
@@ -68,6 +85,22 @@ export const tokenRefreshContract = {
 
 type Found = Extract<TokenRefreshEvent, { type: 'TOKENS_FOUND' }>
 
+/**
+ * How many newer refresh tokens one request follows when kept results have run short in turn: a bound, so a provider
+ * that hands out access tokens shorter than the margin cannot keep one request refreshing.
+ */
+export const maxFollowedRefreshes = 2
+
+/** An access token that outlives the margin (a token whose expiry the provider never said counts as valid). */
+function outlivesMargin(
+  context: TokenRefreshContext,
+  tokens: { hasAccessToken: boolean; expiresAt?: number },
+): boolean {
+  return (
+    tokens.hasAccessToken && (tokens.expiresAt === undefined || tokens.expiresAt - (context.margin ?? 0) > context.now)
+  )
+}
+
 const providerParams = ({ context }: { context: TokenRefreshContext }) => ({ providerId: context.providerId ?? '' })
 
 export const tokenRefreshMachine = setup({
@@ -79,12 +112,7 @@ export const tokenRefreshMachine = setup({
   },
   guards: {
     /** The stored access token outlives the margin (a token whose expiry the provider never said counts as valid). */
-    isAccessTokenValid: ({ context, event }) => {
-      const found = event as Found
-      return (
-        found.hasAccessToken && (found.expiresAt === undefined || found.expiresAt - (context.margin ?? 0) > context.now)
-      )
-    },
+    isAccessTokenValid: ({ context, event }) => outlivesMargin(context, event as Found),
     hasRefreshToken: ({ event }) => (event as Found).hasRefreshToken,
     /** Neither token is left: a refresh was refused before, and the session already carries the mark. */
     wasRefusedBefore: ({ event }) => !(event as Found).hasAccessToken && !(event as Found).hasRefreshToken,
@@ -93,6 +121,18 @@ export const tokenRefreshMachine = setup({
     joinedRefusal: ({ event }) => event.type === 'REFRESH_REFUSED' && event.joined,
     endsSessionOnJoinedRefusal: ({ context, event }) =>
       context.endSessionOnFailure === true && event.type === 'REFRESH_REFUSED' && event.joined,
+    /**
+     * The refresh handed this request a result made before it (kept for requests that still carry the refresh token
+     * it replaced), whose access token has run short since, and which brought a newer refresh token: that one is
+     * exchanged next, up to `maxFollowedRefreshes` times. A result made for this request is handed out as it is,
+     * however short the provider made it.
+     */
+    ranShortSinceRefreshed: ({ context, event }) =>
+      event.type === 'TOKENS_REFRESHED' &&
+      event.refreshedAt < context.now &&
+      !outlivesMargin(context, event) &&
+      event.hasNewerRefreshToken &&
+      (context.followed ?? 0) < maxFollowedRefreshes,
   },
   actions: {
     // Commands: run by the flow runtime with the handlers in src/effects/token-refresh/.
@@ -153,7 +193,14 @@ export const tokenRefreshMachine = setup({
         'The refresh token is exchanged at the provider, once: concurrent requests of the session join the refresh in progress and get its result.',
       entry: { type: 'refreshTokens', params: providerParams },
       on: {
-        TOKENS_REFRESHED: { target: 'saving', actions: assign(({ event }) => ({ expiresAt: event.expiresAt })) },
+        TOKENS_REFRESHED: [
+          {
+            guard: 'ranShortSinceRefreshed',
+            target: 'followingNewerRefreshToken',
+            actions: assign(({ context }) => ({ followed: (context.followed ?? 0) + 1 })),
+          },
+          { target: 'saving', actions: assign(({ event }) => ({ expiresAt: event.expiresAt })) },
+        ],
         REFRESH_REFUSED: [
           { guard: 'endsSessionOnJoinedRefusal', target: 'endingSession' },
           { guard: 'joinedRefusal', target: 'markingSession' },
@@ -169,6 +216,11 @@ export const tokenRefreshMachine = setup({
         ],
         REFRESH_UNAVAILABLE: { target: 'unavailable' },
       },
+    },
+    followingNewerRefreshToken: {
+      description:
+        'The result kept from an earlier refresh has run short since: the newer refresh token it brought is exchanged in turn (the one it replaced is never spent again).',
+      always: { target: 'refreshing' },
     },
     saving: {
       description:

@@ -97,8 +97,9 @@ export type WebAuthnEvent =
   | { type: 'ASSERTION_VERIFIED'; newCounter: number }
   | { type: 'VERIFICATION_FAILED'; reason: string }
   | { type: 'COUNTER_UPDATED' }
+  /** Whether a stored user holds the address a signed-out registration named, looked up again at the callback. */
+  | { type: 'ADDRESS_CHECKED'; taken: boolean }
   | { type: 'REGISTRATION_SAVED'; user: WebAuthnFlowUser; isNewUser: boolean }
-  | { type: 'ADDRESS_TAKEN' }
   | { type: 'SAVE_FAILED' }
 
 /** The commands, declared once: their params type the handlers (src/effects/webauthn.ts). */
@@ -112,6 +113,7 @@ const commands = {
   findCredential: command<{ providerId: string }>(),
   verifyAuthentication: command<{ providerId: string; challenge: string }>(),
   updateCounter: command<{ newCounter: number }>(),
+  lookUpAddress: command<{ email: string }>(),
   saveRegistration: command<{ providerId: string; user: WebAuthnFlowUser; signedInUserId?: string }>(),
 }
 
@@ -128,7 +130,8 @@ export const webAuthnContract = {
   findCredential: ['CREDENTIAL_FOUND', 'CREDENTIAL_UNKNOWN'],
   verifyAuthentication: ['ASSERTION_VERIFIED', 'VERIFICATION_FAILED'],
   updateCounter: ['COUNTER_UPDATED'],
-  saveRegistration: ['REGISTRATION_SAVED', 'ADDRESS_TAKEN', 'SAVE_FAILED'],
+  lookUpAddress: ['ADDRESS_CHECKED'],
+  saveRegistration: ['REGISTRATION_SAVED', 'SAVE_FAILED'],
 } as const satisfies CommandContract<WebAuthnCommand, WebAuthnEvent>
 
 type Args = { context: WebAuthnContext; event: WebAuthnEvent }
@@ -166,6 +169,24 @@ function isRegistering({ context }: Args): boolean {
   return context.action === 'register'
 }
 
+/** A registration that creates its user: signed out, naming an address (a signed-in user adds a passkey to itself). */
+function createsUserForAddress({ context }: Args): boolean {
+  return (
+    context.action === 'register' &&
+    !context.signedInUserId &&
+    typeof context.user?.email === 'string' &&
+    context.user.email !== ''
+  )
+}
+
+/**
+ * The address a signed-out registration named was free when the options were built (a stored one is refused before,
+ * isForStoredSubject) and has been taken since: no second user is created for it.
+ */
+function isAddressTakenSinceOptions({ event }: Args): boolean {
+  return event.type === 'ADDRESS_CHECKED' && event.taken
+}
+
 /**
  * The passkey's step of the sign-in completion (machines/sign-in-completion.ts), once the `signIn` callback allowed
  * it: a new passkey is stored with its user and account; a passkey that signed in has nothing left to store (its
@@ -175,9 +196,31 @@ const passkeySteps = {
   choosingPasskeyStep: {
     description: 'A registration stores the new passkey before the session; an authentication goes on to the session.',
     always: [
+      { guard: createsUserForAddress, target: 'checkingAddress' as const },
       { guard: isRegistering, target: 'savingRegistration' as const },
       { target: 'checkingSecondFactor' as const },
     ],
+  },
+  checkingAddress: {
+    description:
+      'The address a signed-out registration names is looked up again: it may have been taken since the options were built.',
+    entry: {
+      type: 'lookUpAddress' as const,
+      params: ({ context }: { context: WebAuthnContext }) => ({ email: context.user?.email ?? '' }),
+    },
+    on: {
+      ADDRESS_CHECKED: [
+        {
+          guard: isAddressTakenSinceOptions,
+          target: '#webauthn.failed',
+          actions: {
+            type: 'fail' as const,
+            params: { error: 'WebAuthnVerificationError' as const, check: 'webauthn-registration' as const },
+          },
+        },
+        { target: 'savingRegistration' as const },
+      ],
+    },
   },
   savingRegistration: {
     description:
@@ -192,14 +235,6 @@ const passkeySteps = {
     },
     on: {
       REGISTRATION_SAVED: { target: 'checkingSecondFactor' as const, actions: 'keepSavedRegistration' as const },
-      // The address was taken between the options and the callback.
-      ADDRESS_TAKEN: {
-        target: '#webauthn.failed',
-        actions: {
-          type: 'fail' as const,
-          params: { error: 'WebAuthnVerificationError' as const, check: 'webauthn-registration' as const },
-        },
-      },
       SAVE_FAILED: {
         target: '#webauthn.failed',
         actions: { type: 'fail' as const, params: { error: 'AdapterError' as const } },

@@ -104,7 +104,7 @@ export async function getAccessToken(
       resolved.session.strategy === 'database' && resolved.adapter
         ? databaseSessionTokens(env, resolved.adapter, provider.id, sessionCookie)
         : jwtSessionTokens(env, provider.id, sessionCookie)
-    const handlers = tokenRefreshEffects(env, { provider, settings, store })
+    const handlers = tokenRefreshEffects(env, { provider, store })
     const event = {
       type: 'ACCESS_TOKEN_REQUESTED',
       providerId: provider.id,

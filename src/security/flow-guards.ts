@@ -208,9 +208,17 @@ export function isFactorEnrolled({ event }: { event: object }): boolean {
   return 'enrolled' in event && event.enrolled === true
 }
 
-/** The first factor already proved two (a passkey with user verification, unless the app said otherwise). */
+/**
+ * The first factor already proved two: a passkey whose authenticator verified its user, and the app lets that count
+ * as two (`passkeyCountsAsTwo`, the default).
+ */
 export function isFirstFactorTwo({ event }: { event: object }): boolean {
-  return 'countsAsTwo' in event && event.countsAsTwo === true
+  return (
+    'passkeyUserVerified' in event &&
+    event.passkeyUserVerified === true &&
+    'passkeyCountsAsTwo' in event &&
+    event.passkeyCountsAsTwo === true
+  )
 }
 
 /** The app's policy wants a second factor this user has not enrolled yet. */

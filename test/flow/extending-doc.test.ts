@@ -82,7 +82,13 @@ function credentialsSignIn(now: number): Promise<{ value: unknown; error: unknow
     authorize: { type: 'AUTHORIZED', user: { id: 'u1', email: 'ada@example.com' } },
     clearFailures: { type: 'FAILURES_CLEARED' },
     runSignInCallback: { type: 'SIGNIN_ALLOWED' },
-    checkSecondFactor: { type: 'SECOND_FACTOR_CHECKED', enrolled: false, mustEnrol: false, countsAsTwo: false },
+    checkSecondFactor: {
+      type: 'SECOND_FACTOR_CHECKED',
+      enrolled: false,
+      mustEnrol: false,
+      passkeyUserVerified: false,
+      passkeyCountsAsTwo: true,
+    },
     issueSession: { type: 'SESSION_ISSUED' },
     emitSignInEvent: { type: 'SIGNIN_ANNOUNCED' },
   })
@@ -119,7 +125,13 @@ function oauthSignIn(
     resolveUser: { type: resolved },
     createUser: { type: 'USER_CREATED' },
     linkAccount: { type: 'ACCOUNT_LINKED' },
-    checkSecondFactor: { type: 'SECOND_FACTOR_CHECKED', enrolled: false, mustEnrol: false, countsAsTwo: false },
+    checkSecondFactor: {
+      type: 'SECOND_FACTOR_CHECKED',
+      enrolled: false,
+      mustEnrol: false,
+      passkeyUserVerified: false,
+      passkeyCountsAsTwo: true,
+    },
     issueSession: { type: 'SESSION_ISSUED' },
     emitSignInEvent: { type: 'SIGNIN_ANNOUNCED' },
   })

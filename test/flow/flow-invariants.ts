@@ -224,8 +224,9 @@ export function sessionWithoutSecondFactorCheck(entry: MachineEntry): string[] {
 
 /** Does the check's answer say the user holds a factor the first one does not already stand in for? */
 function challengedBy(event: { type: string }): boolean {
-  const e = event as { type: string; enrolled?: unknown; countsAsTwo?: unknown }
-  return e.type === 'SECOND_FACTOR_CHECKED' && e.enrolled === true && e.countsAsTwo !== true
+  const e = event as { type: string; enrolled?: unknown; passkeyUserVerified?: unknown; passkeyCountsAsTwo?: unknown }
+  const countsAsTwo = e.passkeyUserVerified === true && e.passkeyCountsAsTwo === true
+  return e.type === 'SECOND_FACTOR_CHECKED' && e.enrolled === true && !countsAsTwo
 }
 
 /**

@@ -406,7 +406,7 @@ describe('flow traces', () => {
           'resolvingCallbackUrl',
           'claimingChallenge',
           'verifyingRegistration',
-          ...completion('checkingSignIn', 'savingRegistration'),
+          ...completion('checkingSignIn', 'checkingAddress', 'savingRegistration'),
         ],
       ],
       [

@@ -29,7 +29,13 @@ function handlers(later: string[] = []): { handlers: EffectHandlers; ran: string
     authorize: { type: 'AUTHORIZED', user: { id: 'u-1', email: 'a@example.com' } },
     clearFailures: { type: 'FAILURES_CLEARED' },
     runSignInCallback: { type: 'SIGNIN_ALLOWED' },
-    checkSecondFactor: { type: 'SECOND_FACTOR_CHECKED', enrolled: false, mustEnrol: false, countsAsTwo: false },
+    checkSecondFactor: {
+      type: 'SECOND_FACTOR_CHECKED',
+      enrolled: false,
+      mustEnrol: false,
+      passkeyUserVerified: false,
+      passkeyCountsAsTwo: true,
+    },
     issueSession: { type: 'SESSION_ISSUED' },
     emitSignInEvent: { type: 'SIGNIN_ANNOUNCED' },
   }

@@ -24,8 +24,8 @@ const pinned: Record<string, { version: number; fingerprint: string }> = {
   email: { version: 6, fingerprint: 'R03s2O4BA4nl' },
   oauth: { version: 8, fingerprint: 'WWqkbEpgtXTe' },
   session: { version: 5, fingerprint: 'e3aZWzS9aeJm' },
-  tokenRefresh: { version: 1, fingerprint: 'RYSTen21BUvZ' },
-  webauthn: { version: 5, fingerprint: 'aP_fC2aBLdGr' },
+  tokenRefresh: { version: 2, fingerprint: 'v-vV6OjsXtRb' },
+  webauthn: { version: 6, fingerprint: 'Lnt0sknK5pzU' },
 }
 
 describe('machine versions', () => {

@@ -158,19 +158,23 @@ export function secondFactorHandlers(env: EffectEnv, input: SecondFactorInput) {
       const check = async () => {
         const factors = userId && input.factors ? await input.factors.listFactorsByUserId(userId) : []
         const enrolled = factors.some((factor) => factor.type === 'totp')
-        const countsAsTwo = passkeyVerified === true && settings.passkeyCountsAsTwo
+        // Facts and the app's setting: whether the passkey stands in for the second factor is the machine's guard.
+        const passkey = {
+          passkeyUserVerified: passkeyVerified === true,
+          passkeyCountsAsTwo: settings.passkeyCountsAsTwo,
+        }
         if (!enrolled || !userId)
           return {
             type: 'SECOND_FACTOR_CHECKED' as const,
             enrolled: false,
             mustEnrol: await mustEnrol(fullUser, account),
-            countsAsTwo,
+            ...passkey,
           }
         return {
           type: 'SECOND_FACTOR_CHECKED' as const,
           enrolled: true,
           mustEnrol: false,
-          countsAsTwo,
+          ...passkey,
           userId,
           challenge: randomToken(16),
           expiresAt: env.now + settings.challengeSeconds,

@@ -10,8 +10,9 @@
  * - Results are kept for a while under the old refresh token (`retentionMs`), here and in Redis, so a request that
  *   still carries the old token (it left the browser before the new cookie arrived, or its response never reached
  *   the browser) is handed the new tokens instead of spending a rotated refresh token a second time, which an OP
- *   with reuse detection answers by revoking the whole grant. A result whose access token has itself run short by
- *   then leads on to the next refresh, of the newer refresh token.
+ *   with reuse detection answers by revoking the whole grant. Whether such a result is still fresh enough is the
+ *   token refresh machine's decision (machines/token-refresh.ts): it hears when the result was made and when its
+ *   access token expires, and sends the request on to the newer refresh token when it has run short.
  * - The durable write of the new tokens (the account row, for database sessions) happens inside, before the result
  *   is published and the lock released, so no later refresh can be overtaken by an older write.
  */
@@ -29,8 +30,6 @@ export const retentionMs = 120_000
 const unavailableRetentionMs = 2_000
 /** Results kept in this process at most; the oldest goes first. */
 const maxRetained = 10_000
-/** How many newer refresh tokens one call follows when kept results have run short in turn. */
-const maxHops = 3
 
 /** One request's refresh, as the coordinator needs it. */
 export interface RefreshRequest {
@@ -45,8 +44,6 @@ export interface RefreshRequest {
   persist?(tokens: ProviderTokens): Promise<void>
   /** The tokens stored now (the account row), to see a refresh made where no kept result tells of it. */
   reread?(): Promise<ProviderTokens | undefined>
-  /** Whether an access token is good enough to hand out (valid beyond the margin). */
-  isFresh(tokens: ProviderTokens): boolean
   /** Where failures of the shared lock are reported. */
   log(error: Error): void
 }
@@ -90,21 +87,12 @@ export class RefreshCoordinator {
   }
 
   /**
-   * Exchanges `request.refreshToken` once for every concurrent caller (and follows kept results that ran short).
-   * `led` tells the one caller whose exchange it was from all those handed its result.
+   * Exchanges `request.refreshToken` once for every concurrent caller, or hands out the result kept for it (`at`
+   * says when it was made). `led` tells the one caller whose exchange it was from all those handed its result.
    */
   async refresh(request: RefreshRequest): Promise<{ outcome: RefreshOutcome; led: boolean }> {
-    const started = Date.now()
-    let refreshToken = request.refreshToken
-    for (let hop = 0; ; hop++) {
-      const outcome = await this.#once(request, refreshToken)
-      const next = outcome.kind === 'refreshed' ? outcome.tokens.refresh_token : undefined
-      // A result made before this call began may have run short since: the refresh token it brought is next.
-      const ranShort = outcome.kind === 'refreshed' && outcome.at < started && !request.isFresh(outcome.tokens)
-      if (!ranShort || !next || next === refreshToken || hop + 1 >= maxHops)
-        return { outcome, led: this.#ledBy.get(outcome) === request }
-      refreshToken = next
-    }
+    const outcome = await this.#once(request, request.refreshToken)
+    return { outcome, led: this.#ledBy.get(outcome) === request }
   }
 
   /** The key of a grant: a keyed hash, so neither memory dumps nor Redis keys reveal anything of the token. */
@@ -196,7 +184,7 @@ export class RefreshCoordinator {
         return { kind: 'unavailable', reason: 'the stored tokens could not be read', at: Date.now() }
       }
       // The session's store moved on (a refresh whose kept result has gone): what it holds now is a result made
-      // before this call, so `refresh` hands it out, or refreshes its newer refresh token if it has run short too.
+      // before this call (`at` 0), handed out, or, when it has run short too, its newer refresh token exchanged next.
       if (stored?.access_token && stored.refresh_token !== refreshToken)
         return { kind: 'refreshed', tokens: stored, at: 0 }
     }

@@ -6,7 +6,7 @@
 import type { HandlersFor } from '../../../machines/contract.js'
 import type { TokenRefreshCommand, tokenRefreshContract, TokenRefreshEvent } from '../../../machines/token-refresh.js'
 import type { OAuthConfigInternal } from '../../types/providers.js'
-import type { EffectEnv, ResolvedTokenRefresh } from '../shared/effect-env.js'
+import type { EffectEnv } from '../shared/effect-env.js'
 import type { SessionCookieWrites } from '../shared/session-cookie-writes.js'
 import type { ProviderTokens } from './provider-tokens.js'
 import { exchangeRefreshToken } from './refresh-grant.js'
@@ -49,14 +49,13 @@ export interface SessionTokenStore {
 
 export interface TokenRefreshInput {
   provider: OAuthConfigInternal
-  settings: ResolvedTokenRefresh
   store: SessionTokenStore
 }
 
 /** Builds the handlers for one request; the run's scratch holds the tokens to give the app (`TokenRefreshScratch`). */
 export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput) {
   const { config } = env
-  const { provider, settings, store } = input
+  const { provider, store } = input
   const coordinator = () =>
     coordinatorFor(config, () => ({
       secrets: config.secrets,
@@ -81,7 +80,8 @@ export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput) {
 
     async refreshTokens(_params, scratch) {
       // The machine comes here only once TOKENS_FOUND said the tokens include a refresh token (an app that replaces
-      // that guard and lets none through gets the provider's refusal of an empty one).
+      // that guard and lets none through gets the provider's refusal of an empty one), or, following a kept result
+      // that ran short, once TOKENS_REFRESHED said it brought a newer one: the scratch holds that result.
       const refreshToken = fromScratch(scratch.tokens, 'the loaded tokens').refresh_token ?? ''
       const { outcome, led } = await coordinator().refresh({
         providerId: provider.id,
@@ -90,20 +90,21 @@ export function tokenRefreshEffects(env: EffectEnv, input: TokenRefreshInput) {
           exchangeRefreshToken(provider, current, { timeoutMs: config.providerTimeout, log: config.logger.error }),
         persist: store.persist?.bind(store),
         reread: store.reread?.bind(store),
-        isFresh: (candidate) =>
-          candidate.access_token !== undefined &&
-          (candidate.expires_at === undefined ||
-            candidate.expires_at - settings.margin > Math.floor(Date.now() / 1000)),
         log: config.logger.error,
       })
       // The refusal is the provider's answer to one exchange: logged by the request that made it, not by each joiner.
       if (outcome.kind === 'refused') return { type: 'REFRESH_REFUSED', reason: outcome.reason, joined: !led }
       if (outcome.kind === 'unavailable') return { type: 'REFRESH_UNAVAILABLE' }
       const tokens = outcome.tokens
+      // When the machine follows a result that has run short, its newer refresh token is the next one exchanged.
       scratch.tokens = tokens
+      // Facts only: whether a result made before this request is still fresh enough is the machine's decision.
       return {
         type: 'TOKENS_REFRESHED',
         ...(tokens.expires_at !== undefined ? { expiresAt: tokens.expires_at } : {}),
+        hasAccessToken: tokens.access_token !== undefined,
+        refreshedAt: Math.floor(outcome.at / 1000),
+        hasNewerRefreshToken: tokens.refresh_token !== undefined && tokens.refresh_token !== refreshToken,
       }
     },
 

@@ -287,6 +287,11 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput) {
       )
     },
 
+    // A fact for the machine, which refuses an address taken since the options were built.
+    async lookUpAddress({ email }) {
+      return { type: 'ADDRESS_CHECKED', taken: Boolean(await adapter.getUserByEmail(email)) }
+    },
+
     async saveRegistration({ user: subject, signedInUserId }, scratch) {
       const fresh = scratch.registration
       if (!fresh) return { type: 'SAVE_FAILED' }
@@ -295,8 +300,7 @@ export function webAuthnEffects(env: EffectEnv, input: WebAuthnEffectInput) {
       if (signedInUserId) {
         owner = await adapter.getUser(signedInUserId)
       } else {
-        // Checked again here: the e-mail may have been taken since the options were built.
-        if (subject.email && (await adapter.getUserByEmail(subject.email))) return { type: 'ADDRESS_TAKEN' }
+        // The machine looked the address up again before coming here (checkingAddress): it was still free.
         owner = await adapter.createUser({
           id: randomId(),
           email: subject.email ?? '',
