@@ -14,6 +14,7 @@ import { listSessions, revokeOtherSessions, revokeSession, revokeUserSessions } 
 import type { SessionRecord } from '../../src/types/session-store.js'
 import type { AuditRecord } from '../../src/types/audit.js'
 import { encode } from '../../src/jwt.js'
+import { FlowStoreUnavailable } from '../../src/errors.js'
 import { CookieJar, origin, secret, session, signIn, testConfig } from '../support/auth-harness.js'
 import { countingStore } from '../support/counting-session-store.js'
 import { redisUrl } from '../support/services.js'
@@ -168,7 +169,9 @@ describe('session management: "last seen" written behind (RedisSessionStore on t
       await store.close()
       const logged = config.recorded.errors.filter((e) => e.message.includes('the session record could not be written'))
       expect(logged).toHaveLength(1)
-      expect(String(logged[0]?.cause?.err)).toMatch(/2 session records were not written: WRONGTYPE/)
+      const [first] = logged
+      if (!(first instanceof FlowStoreUnavailable)) throw new Error('the record write was not logged as the store’s')
+      expect(String(first.cause?.err)).toMatch(/2 session records were not written: WRONGTYPE/)
     } finally {
       await store.close()
       client.disconnect()
