@@ -11,10 +11,12 @@
  *   from its memo of tokens it sealed (src/session/opened-tokens.ts). One check in three writes a record.
  *
  * A record write is sent behind the answer and finished inside the same round (`settle`), so its cost is counted
- * where it is caused. Three sides: Authchart without session management, Authchart with `RedisSessionStore` on the
- * local Redis (the revocation check is a lookup in the process's cache, 10,000 revocations loaded), and @auth/core.
- * Each pair is interleaved (bench/measure.ts): with against without (the goal: at most 10 % slower), and each
- * against @auth/core.
+ * where it is caused. Every side ends its rounds with one Redis round trip, the others a PING: a side that alone
+ * waited on I/O in its rounds would also be charged whatever the process does while idle (collector work left by
+ * every side's garbage), measured at 5–10 % of a check with nothing else different (docs/benchmarks.md). Three
+ * sides: Authchart without session management, Authchart with `RedisSessionStore` on the local Redis (the revocation
+ * check is a lookup in the process's cache, 10,000 revocations loaded), and @auth/core. Each pair is interleaved
+ * (bench/measure.ts): with against without (the goal: at most 10 % slower), and each against @auth/core.
  */
 import { Auth as AuthJs } from '@auth/core'
 import { encode as authJsEncode } from '@auth/core/jwt'
@@ -120,8 +122,10 @@ export async function runSessionManagementBench(options: { quick?: boolean } = {
   const seconds = (run.rounds * run.roundMillis + run.warmupMillis) / 1000
   const pool = (presentations: number, perSecond: number) =>
     Math.ceil((seconds * perSecond) / presentations) + activeUsers
-  // The record writes a round's checks sent behind their answers, finished inside the round.
+  // The record writes a round's checks sent behind their answers, finished inside the round; the other sides wait
+  // for one round trip too, so that idle time inside a round is the same for all.
   const settle = () => store.list('bench:settle')
+  const roundTrip = () => redis.ping()
   const withManagement = (presentations: number) =>
     siteTraffic('managed', (r) => Auth(r, managed), ours, {
       managed: true,
@@ -134,12 +138,14 @@ export async function runSessionManagementBench(options: { quick?: boolean } = {
       managed: false,
       count: pool(presentations, 30_000),
       presentations,
+      settle: roundTrip,
     })
   const authJsSide = (presentations: number) =>
     siteTraffic('authjs', (r) => AuthJs(r, theirs), authJs, {
       managed: false,
       count: pool(presentations, 3_000),
       presentations,
+      settle: roundTrip,
     })
   const results: CaseResult[] = []
   try {

@@ -51,6 +51,15 @@ export interface SessionStore {
   isRevoked(userId: string, id: string, createdAt: number): boolean | Promise<boolean>
   /** Writes (or replaces) a session's record, kept until it expires. */
   put(record: StoredSessionRecord): Promise<void>
+  /**
+   * Writes (or replaces) a session's record behind the request: the session check's "last seen", which its answer
+   * does not wait for. Nothing is returned, so a store need make no promise per record; a failure is reported to
+   * `failed` (once per write for all the records that share that `failed`). The store writes the record soon (the
+   * Redis store: with the other records of the event-loop turn) and before any `list`, `revoke`, `revokeUser` or
+   * `close` of the same store object returns; a later record of the same session waiting with it replaces it.
+   * Optional: without it the check calls `put` and does not wait.
+   */
+  putBehind?(record: StoredSessionRecord, failed: (err: Error) => void): void
   /** The live records of a user's sessions. */
   list(userId: string): Promise<StoredSessionRecord[]>
   /** Ends sessions of `userId` by id, on every instance; their records are removed. Remembered `ttlSeconds`. */

@@ -14,6 +14,7 @@ import { listSessions, revokeOtherSessions, revokeSession, revokeUserSessions } 
 import type { SessionRecord } from '../../src/types/session-store.js'
 import type { AuditRecord } from '../../src/types/audit.js'
 import { encode } from '../../src/jwt.js'
+import { FlowStoreUnavailable } from '../../src/errors.js'
 import { CookieJar, origin, secret, session, signIn, testConfig } from '../support/auth-harness.js'
 import { countingStore } from '../support/counting-session-store.js'
 import { redisUrl } from '../support/services.js'
@@ -135,6 +136,46 @@ describe('session management (JWT sessions, one process)', () => {
     const again = new CookieJar()
     await signIn(config, again, 'ada')
     expect(await session(config, again)).toMatchObject({ user: { name: 'Ada Lovelace' } })
+  })
+})
+
+describe('session management: "last seen" written behind (RedisSessionStore on the local Redis)', () => {
+  it('concurrent checks of one due cookie write its record once; a write Redis refuses is logged once', async () => {
+    const client = new Redis(redisUrl(), { maxRetriesPerRequest: 1 })
+    const prefix = `authchart-test:behind:${randomUUID()}:`
+    const store = new RedisSessionStore(client, { prefix })
+    const userId = `u-${randomUUID()}`
+    try {
+      const config = testConfig({ sessionManagement: { store } })
+      const jarOf = async (id: string) => {
+        const signedInAt = Date.now() - 2 * 86_400_000
+        const token = { sub: userId, name: 'Ada Lovelace', 'authchart:sid': { id, at: signedInAt, m: 'credentials' } }
+        const jar = new CookieJar()
+        jar.cookies.set('authjs.session-token', await encode({ token, secret, salt: 'authjs.session-token' }))
+        return jar
+      }
+      expect(await store.isRevoked(userId, 'none', Date.now())).toBe(false)
+      // The user's records key holds a string: Redis refuses every record of this user (WRONGTYPE).
+      await client.set(`${prefix}session-records:{${userId}}`, 'not a hash')
+      const [a, b] = [await jarOf('sid-a'), await jarOf('sid-b')]
+      // Three checks of one cookie and one of another, in one turn: all answered, two records sent, one line logged.
+      const answers = await Promise.all([
+        session(config, a),
+        session(config, a),
+        session(config, a),
+        session(config, b),
+      ])
+      for (const answer of answers) expect(answer).toMatchObject({ user: { name: 'Ada Lovelace' } })
+      await store.close()
+      const logged = config.recorded.errors.filter((e) => e.message.includes('the session record could not be written'))
+      expect(logged).toHaveLength(1)
+      const [first] = logged
+      if (!(first instanceof FlowStoreUnavailable)) throw new Error('the record write was not logged as the store’s')
+      expect(String(first.cause?.err)).toMatch(/2 session records were not written: WRONGTYPE/)
+    } finally {
+      await store.close()
+      client.disconnect()
+    }
   })
 })
 

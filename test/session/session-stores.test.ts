@@ -30,6 +30,17 @@ async function until(check: () => boolean | Promise<boolean>, ms = 1000): Promis
 
 function behavesAsASessionStore(name: string, make: () => SessionStore) {
   describe(name, () => {
+    it('lists a record written behind (putBehind), reporting no failure', async () => {
+      const store = make()
+      const now = Date.now()
+      const user = `u-${randomUUID()}`
+      const failed = vi.fn()
+      store.putBehind?.(record('s1', user, now, now + 60_000), failed)
+      expect((await store.list(user)).map((r) => r.id)).toEqual(['s1'])
+      expect(failed).not.toHaveBeenCalled()
+      await store.close?.()
+    })
+
     it('lists a user’s live records only, never another user’s', async () => {
       const store = make()
       const now = Date.now()
@@ -141,6 +152,58 @@ describe('RedisSessionStore record writes', () => {
     expect(results[0]).toEqual({ status: 'fulfilled', value: undefined })
     expect(results[1]).toMatchObject({ status: 'rejected', reason: { message: expect.stringContaining('WRONGTYPE') } })
     expect((await store.list(good)).map((r) => r.id)).toEqual(['a'])
+    await store.close()
+  })
+})
+
+describe('RedisSessionStore records written behind (the session check’s "last seen")', () => {
+  it('reach another instance within a turn and a round trip, and close() writes what still waits', async () => {
+    const one = new RedisSessionStore(redis, { prefix })
+    const two = new RedisSessionStore(redis, { prefix })
+    const user = `u-${randomUUID()}`
+    const now = Date.now()
+    const failed = vi.fn()
+    one.putBehind(record('s1', user, now, now + 60_000), failed)
+    const ms = await until(async () => (await two.list(user)).length === 1)
+    expect(ms).toBeLessThan(1000)
+    // Written behind and not yet sent when the store closes: close() sends it and waits for Redis's answer.
+    one.putBehind(record('s2', user, now, now + 60_000), failed)
+    await one.close()
+    expect(await redis.hget(`${prefix}session-records:{${user}}`, 's2')).toContain('"id":"s2"')
+    expect(failed).not.toHaveBeenCalled()
+    await two.close()
+  })
+
+  it('of one session in one turn are written once, the newest; failures are reported once per write', async () => {
+    const store = new RedisSessionStore(redis, { prefix })
+    const now = Date.now()
+    const good = `u-${randomUUID()}`
+    const bad = `u-${randomUUID()}`
+    await redis.set(`${prefix}session-records:{${bad}}`, 'not a hash')
+    const failed = vi.fn()
+    store.putBehind({ ...record('s', good, now, now + 60_000), lastSeenAt: now }, failed)
+    store.putBehind({ ...record('s', good, now, now + 60_000), lastSeenAt: now + 5 }, failed)
+    // Three writes of two sessions of a user whose key Redis refuses: two records fail, reported together.
+    store.putBehind(record('b1', bad, now, now + 60_000), failed)
+    store.putBehind({ ...record('b1', bad, now, now + 60_000), lastSeenAt: now + 5 }, failed)
+    store.putBehind(record('b2', bad, now, now + 60_000), failed)
+    expect((await store.list(good)).map((r) => [r.id, r.lastSeenAt])).toEqual([['s', now + 5]])
+    expect(failed).toHaveBeenCalledTimes(1)
+    expect(String(failed.mock.calls[0]?.[0])).toMatch(/2 session records were not written: WRONGTYPE/)
+    await store.close()
+  })
+
+  it('a put after a record written behind of the same session is not overwritten by an older one', async () => {
+    const store = new RedisSessionStore(redis, { prefix })
+    const now = Date.now()
+    const user = `u-${randomUUID()}`
+    const failed = vi.fn()
+    store.putBehind({ ...record('s', user, now, now + 60_000), lastSeenAt: now + 1 }, failed)
+    const put = store.put({ ...record('s', user, now, now + 60_000), lastSeenAt: now + 2 })
+    store.putBehind({ ...record('s', user, now, now + 60_000), lastSeenAt: now + 3 }, failed)
+    await put
+    expect((await store.list(user)).map((r) => r.lastSeenAt)).toEqual([now + 3])
+    expect(failed).not.toHaveBeenCalled()
     await store.close()
   })
 })

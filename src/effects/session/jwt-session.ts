@@ -37,7 +37,7 @@ import {
   recordedSessionIdClaim,
   sessionIdClaimName,
   sessionRecordOf,
-  writeSessionRecord,
+  writeSessionRecordBehind,
 } from './session-record.js'
 
 /** The session machine's handlers, as its contract types them. */
@@ -231,7 +231,7 @@ class JwtSessionEffects implements SessionHandlers {
     // holds whole seconds).
     this.#issuedExpiry = isoStringOf(this.env.nowMs + (issued.expires - this.env.now) * 1000)
     if (recorded) {
-      // The record says when the session was last seen, and from where. Not waited for: a "last seen" that fails
+      // The record says when the session was last seen, and from where. Written behind: a "last seen" that fails
       // to be written is logged and costs the device list nothing but freshness, so the answer does not wait on the
       // store's round trip (the store sends the writes of one turn together).
       const { claim, userId } = recorded
@@ -245,7 +245,7 @@ class JwtSessionEffects implements SessionHandlers {
         amr,
         authTime,
       })
-      void writeSessionRecord(this.env, record)
+      writeSessionRecordBehind(this.env, record)
     }
     return { type: 'SESSION_REISSUED' } as const
   }

@@ -83,22 +83,25 @@ export function sessionRecordOf(
   },
   sessionToken?: string,
 ): StoredSessionRecord {
-  const device = env.device ?? {}
+  const { device } = env
   const amr = amrOf(fields.amr)
   const { authTime } = fields
-  return {
+  // One literal, members added in place: built on the session checks that slide, so no temporary object per
+  // optional member (and an object JSON.stringify keeps on its fast path).
+  const record: StoredSessionRecord = {
     id: fields.id,
     userId: fields.userId,
     createdAt: fields.createdAt,
     lastSeenAt: env.nowMs,
     expiresAt: fields.expiresAt,
-    ...(device.userAgent ? { userAgent: device.userAgent } : {}),
-    ...(device.clientAddress ? { clientAddress: device.clientAddress } : {}),
-    ...(fields.method ? { method: fields.method } : {}),
-    ...(amr ? { amr } : {}),
-    ...(typeof authTime === 'number' && Number.isFinite(authTime) ? { authTime } : {}),
-    ...(sessionToken ? { sessionToken } : {}),
   }
+  if (device?.userAgent) record.userAgent = device.userAgent
+  if (device?.clientAddress) record.clientAddress = device.clientAddress
+  if (fields.method) record.method = fields.method
+  if (amr) record.amr = amr
+  if (typeof authTime === 'number' && Number.isFinite(authTime)) record.authTime = authTime
+  if (sessionToken) record.sessionToken = sessionToken
+  return record
 }
 
 /** Whether a row came back with its record: `lastSeenAt` is written with every record and only with one. */
@@ -191,6 +194,32 @@ export async function writeSessionRecord(env: EffectEnv, record: StoredSessionRe
       }),
     )
   }
+}
+
+/** The logger's report of records written behind that failed, one function per config (see `SessionStore.putBehind`). */
+const failedWrites = new WeakMap<EffectEnv['config'], (err: Error) => void>()
+
+function failedWritesReporter(config: EffectEnv['config'], store: SessionStore): (err: Error) => void {
+  let report = failedWrites.get(config)
+  if (!report) {
+    report = (err: Error) =>
+      config.logger.error(
+        new FlowStoreUnavailable('the session record could not be written', { store: store.kind, err }),
+      )
+    failedWrites.set(config, report)
+  }
+  return report
+}
+
+/**
+ * Writes a session's record behind the request (the session check's "last seen"): the answer does not wait for it,
+ * and a store with `putBehind` makes no promise for it. A failure is logged as by `writeSessionRecord`.
+ */
+export function writeSessionRecordBehind(env: EffectEnv, record: StoredSessionRecord): void {
+  const store = env.config.sessionManagement?.store
+  if (!store) return
+  if (store.putBehind) store.putBehind(record, failedWritesReporter(env.config, store))
+  else void writeSessionRecord(env, record)
 }
 
 /**

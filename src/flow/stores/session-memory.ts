@@ -23,6 +23,11 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async put(record: StoredSessionRecord): Promise<void> {
+    this.putBehind(record)
+  }
+
+  /** Written at once: memory cannot fail to take it. */
+  putBehind(record: StoredSessionRecord): void {
     let sessions = this.#records.get(record.userId)
     if (!sessions) this.#records.set(record.userId, (sessions = new Map<string, StoredSessionRecord>()))
     sessions.set(record.id, { ...record })

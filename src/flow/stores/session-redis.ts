@@ -10,7 +10,10 @@
  *   session slides (at most once per `updateAge`), never on a plain check. The writes of one event-loop turn go to
  *   Redis together (one command on a single node, up to `recordBatch` records), so a busy instance pays one round
  *   trip for many sessions; a listing first waits for this process's writes still on their way, and never shows a
- *   revoked session (a late write of another instance cannot bring one back).
+ *   revoked session (a late write of another instance cannot bring one back). The session check writes its record
+ *   behind (`putBehind`): no promise per record, the arguments of the command kept from the start, a later record of
+ *   the same session in the same turn taking the earlier one's place; its failures go to the check's reporter, once
+ *   per command.
  *
  * The revocation keys carry the hash tag `{sessions}`, a user's records the tag of that user, so the store works on a
  * Redis Cluster (PUBLISH reaches every node's subscribers).
@@ -25,6 +28,7 @@
  */
 import type { Cluster, Redis } from 'ioredis'
 import type { SessionStore, StoredSessionRecord } from '../../types/session-store.js'
+import { RecordBatch, type RecordWriteFailed, type RecordWritten } from './session-record-batch.js'
 import { RevocationCache } from './session-revocations.js'
 
 // The hash lives as long as its longest-lived session: the lifetime is only ever lengthened.
@@ -45,15 +49,6 @@ const putManyScript =
 
 /** Most records sent to Redis in one pipeline; more in one turn go in further pipelines. */
 const recordBatch = 64
-
-/** A record waiting for the next pipeline, and the `put` call waiting for it. */
-interface PendingRecord {
-  key: string
-  id: string
-  text: string
-  ttl: number
-  settle: (err: Error | null) => void
-}
 
 /** A revocation as the sorted set and the channel carry it: kind, user, then the id or the epoch. */
 type Revocation = { kind: 'i'; userId: string; id: string } | { kind: 'e'; userId: string; at: number }
@@ -95,7 +90,9 @@ export class RedisSessionStore implements SessionStore {
   #subscriber: Redis | Cluster | undefined
   #loaded = false
   #starting: Promise<void> | undefined
-  #pending: PendingRecord[] = []
+  /** The records waiting for the next command, and whether that command is already scheduled. */
+  #batch = new RecordBatch()
+  #scheduled = false
   /** Pipelines sent and not yet answered: what a listing waits for. */
   readonly #sending = new Set<Promise<void>>()
 
@@ -174,53 +171,71 @@ export class RedisSessionStore implements SessionStore {
   }
 
   put(record: StoredSessionRecord): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#add(record, (err) => (err ? reject(err) : resolve()), undefined)
+    })
+  }
+
+  /**
+   * The session check's record: nothing to wait for, so no promise; sent with the other records of the turn (before
+   * any `list`, `revoke`, `revokeUser` or `close` of this object returns), its failure reported to `failed`.
+   */
+  putBehind(record: StoredSessionRecord, failed: RecordWriteFailed): void {
+    this.#add(record, undefined, failed)
+  }
+
+  #add(record: StoredSessionRecord, waiting: RecordWritten | undefined, failed: RecordWriteFailed | undefined): void {
     const ttl = Math.max(1, Math.ceil(record.expiresAt - this.#now()))
     const key = this.#recordsKey(record.userId)
     const text = JSON.stringify(record)
-    return new Promise<void>((resolve, reject) => {
-      const settle = (err: Error | null) => (err ? reject(err) : resolve())
-      this.#pending.push({ key, id: record.id, text, ttl, settle })
-      // The first write of a turn schedules the send; a full batch goes at once.
-      if (this.#pending.length >= recordBatch) this.#send()
-      else if (this.#pending.length === 1) setImmediate(() => this.#send())
-    })
+    if (waiting) this.#batch.add(key, record.id, text, ttl, waiting)
+    else if (failed) this.#batch.addBehind(key, record.id, text, ttl, failed)
+    // The first write of a turn schedules the send; a full batch goes at once.
+    if (this.#batch.size >= recordBatch) this.#send()
+    else if (!this.#scheduled) {
+      this.#scheduled = true
+      setImmediate(this.#sendScheduled)
+    }
+  }
+
+  readonly #sendScheduled = (): void => {
+    this.#scheduled = false
+    this.#send()
   }
 
   /** Sends the waiting records: one command on a single node; on a Cluster each on its own (keys of many slots). */
   #send(): void {
-    const batch = this.#pending
-    if (batch.length === 0) return
-    this.#pending = []
+    const batch = this.#batch
+    if (batch.size === 0) return
+    this.#batch = new RecordBatch()
     const client = this.#client
-    const sent = isCluster(client)
-      ? Promise.all(
-          batch.map((entry) =>
-            client.eval(putScript, 1, entry.key, entry.id, entry.text, entry.ttl).then(
-              () => entry.settle(null),
-              (err: unknown) => entry.settle(asError(err)),
-            ),
-          ),
-        ).then(() => undefined)
-      : this.#pipelined(client, batch)
+    const sent = isCluster(client) ? this.#oneByOne(client, batch) : this.#together(client, batch)
     this.#sending.add(sent)
     void sent.finally(() => this.#sending.delete(sent))
   }
 
   /** One command for the whole batch: what each record costs this process is its JSON, not a command of its own. */
-  async #pipelined(client: Redis, batch: PendingRecord[]): Promise<void> {
-    const args: Array<string | number> = batch.map((entry) => entry.key)
-    for (const entry of batch) args.push(entry.id, entry.text, entry.ttl)
+  async #together(client: Redis, batch: RecordBatch): Promise<void> {
     try {
-      const answers: unknown = await client.eval(putManyScript, batch.length, ...args)
-      batch.forEach((entry, i) => {
-        const answer: unknown = Array.isArray(answers) ? answers[i] : undefined
-        entry.settle(
-          answer === 1 ? null : new Error(typeof answer === 'string' ? answer : 'the record was not written'),
-        )
-      })
+      const answers: unknown = await client.eval(putManyScript, batch.size, ...batch.keys, ...batch.args)
+      batch.settle(Array.isArray(answers) ? answers : [])
     } catch (err) {
-      for (const entry of batch) entry.settle(asError(err))
+      batch.settle(asError(err))
     }
+  }
+
+  /** A Cluster: each record a command of its own, to the node of its user's hash tag. */
+  async #oneByOne(client: Cluster, batch: RecordBatch): Promise<void> {
+    const { keys, args } = batch
+    const answers = await Promise.all(
+      keys.map((key, i) =>
+        client.eval(putScript, 1, key, ...args.slice(i * 3, i * 3 + 3)).then(
+          (): unknown => 1,
+          (err: unknown) => asError(err).message,
+        ),
+      ),
+    )
+    batch.settle(answers)
   }
 
   /** Waits until this process's record writes so far have been answered (each `put` reports its own failure). */
