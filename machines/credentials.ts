@@ -20,6 +20,7 @@ import {
   completionCommands,
   completionContract,
   completionState,
+  resolvingCallbackUrl,
   signInCompletion,
   type CompletionContext,
   type CompletionEvent,
@@ -178,20 +179,7 @@ export const credentialsMachine = setup({
         ],
       },
     },
-    resolvingCallbackUrl: {
-      description: 'The redirect callback decides where the user lands after signing in.',
-      entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
-      on: {
-        REDIRECT_RESOLVED: {
-          target: 'reservingAttempt',
-          actions: assign(({ event }) => ({ callbackUrl: event.url })),
-        },
-        REDIRECT_FAILED: {
-          target: 'failed',
-          actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
-        },
-      },
-    },
+    resolvingCallbackUrl: resolvingCallbackUrl('reservingAttempt'),
     reservingAttempt: {
       description:
         'The attempt is counted for the client and for the account (or, from a known device, for that device alone) before authorize() runs, in one atomic step per key, so parallel guesses each spend one; a running lockout or a spent window is refused, known account or not.',

@@ -29,12 +29,15 @@ import {
   completionCommands,
   completionContract,
   completionState,
+  resolvingCallbackUrl,
+  signInCallbackStep,
   signInCompletion,
+  signInOutput,
+  type SignInOutput,
   type CompletionContext,
   type CompletionEvent,
   type FlowUser,
 } from './sign-in-completion.js'
-import { signInOutput, type SignInOutput } from './sign-in-completion.js'
 
 export interface EmailContext extends CompletionContext {
   /** The address as normalised (request), or as the stored token names it (link). */
@@ -184,6 +187,15 @@ const refusedToken = (reason: string) => ({
   params: { error: 'Verification' as const, check: 'verification-token' as const, reason },
 })
 
+/** No address this sign-in can mail: refused as `EmailSignInError`, the reason kept for the refusal log. */
+const refusedAddress = (reason: string) => ({
+  target: 'failed' as const,
+  actions: {
+    type: 'fail' as const,
+    params: { error: 'EmailSignInError' as const, check: 'email-address' as const, reason },
+  },
+})
+
 export const emailMachine = setup({
   types: {
     context: {} as EmailContext,
@@ -292,20 +304,7 @@ export const emailMachine = setup({
         { target: 'failed', actions: refusedToken('confirmation without a token') },
       ],
     },
-    resolvingCallbackUrl: {
-      description: 'The redirect callback decides where the user lands after following the link.',
-      entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
-      on: {
-        REDIRECT_RESOLVED: {
-          target: 'normalisingIdentifier',
-          actions: assign(({ event }) => ({ callbackUrl: event.url })),
-        },
-        REDIRECT_FAILED: {
-          target: 'failed',
-          actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
-        },
-      },
-    },
+    resolvingCallbackUrl: resolvingCallbackUrl('normalisingIdentifier'),
     normalisingIdentifier: {
       description:
         "The address is normalised (trimmed, lower-cased; or the provider's normalizeIdentifier) and must be one single address.",
@@ -318,25 +317,9 @@ export const emailMachine = setup({
             target: 'countingClientRequests',
             actions: assign(({ event }) => ({ identifier: event.identifier, user: { email: event.identifier } })),
           },
-          {
-            target: 'failed',
-            actions: {
-              type: 'fail',
-              params: { error: 'EmailSignInError', check: 'email-address', reason: 'not one single address' },
-            },
-          },
+          refusedAddress('not one single address'),
         ],
-        IDENTIFIER_REJECTED: {
-          target: 'failed',
-          actions: {
-            type: 'fail',
-            params: {
-              error: 'EmailSignInError',
-              check: 'email-address',
-              reason: 'normalizeIdentifier refused the address',
-            },
-          },
-        },
+        IDENTIFIER_REJECTED: refusedAddress('normalizeIdentifier refused the address'),
       },
     },
     countingClientRequests: countingState({
@@ -362,30 +345,14 @@ export const emailMachine = setup({
       next: 'checkingSignInRequest',
       limit: 'per-address ceiling across clients',
     }),
-    checkingSignInRequest: {
+    checkingSignInRequest: signInCallbackStep({
       description: 'The signIn callback (email.verificationRequest: true) may allow, deny, or send the user elsewhere.',
-      entry: {
-        type: 'runSignInCallback',
-        params: ({ context }) => ({
-          providerId: context.providerId ?? '',
-          user: { email: context.identifier ?? '' },
-          verificationRequest: true as const,
-        }),
-      },
-      on: {
-        SIGNIN_ALLOWED: [
-          { guard: { type: 'allowSignIn' }, target: 'storingToken' },
-          { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        ],
-        SIGNIN_DENIED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        SIGNIN_FAILED: { target: 'failed', actions: { type: 'fail', params: { error: 'AccessDenied' } } },
-        SIGNIN_REDIRECTED: {
-          // The completion's one definition of it: the URL still passes the redirect callback.
-          target: `${completionState}.resolvingSignInRedirect`,
-          actions: 'keepSignInRedirect',
-        },
-      },
-    },
+      next: 'storingToken',
+      failed: 'failed',
+      // The completion's one definition of it: the URL still passes the redirect callback.
+      redirect: `${completionState}.resolvingSignInRedirect`,
+      verificationRequest: true,
+    }),
     storingToken: {
       description: 'A fresh token is created; its hash (with the secret) is stored with its expiry.',
       entry: {
@@ -420,17 +387,7 @@ export const emailMachine = setup({
       type: 'final',
       description: 'Over a request limit: no mail, and the browser sees the same verify-request page (no oracle).',
     },
-    resolvingLinkCallbackUrl: {
-      description: 'The redirect callback decides where the user lands after signing in.',
-      entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
-      on: {
-        REDIRECT_RESOLVED: { target: 'consumingToken', actions: assign(({ event }) => ({ callbackUrl: event.url })) },
-        REDIRECT_FAILED: {
-          target: 'failed',
-          actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
-        },
-      },
-    },
+    resolvingLinkCallbackUrl: resolvingCallbackUrl('consumingToken'),
     consumingToken: {
       description: 'The stored token is looked up by its hash and deleted in one step: it works once.',
       entry: { type: 'consumeVerificationToken', params: ({ context }) => ({ providerId: context.providerId ?? '' }) },

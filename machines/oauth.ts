@@ -22,12 +22,14 @@ import {
   completionCommands,
   completionContract,
   completionState,
+  resolvingCallbackUrl,
   signInCompletion,
+  signInOutput,
+  type SignInOutput,
   type CompletionContext,
   type CompletionEvent,
   type FlowUser,
 } from './sign-in-completion.js'
-import { signInOutput, type SignInOutput } from './sign-in-completion.js'
 
 export interface OAuthContext extends CompletionContext {
   /** A random id for the audit trail, the same on both requests of one flow (not a secret: it grants nothing). */
@@ -96,6 +98,10 @@ export type OAuthEvent =
 /** The params of the commands that only need to know the provider. */
 const providerOf = ({ context }: { context: OAuthContext }) => ({ providerId: context.providerId ?? '' })
 
+/** Ends the sign-in from a step of the completion, refused with `error`. */
+const endedWith = <E extends ErrorType>(error: E) =>
+  ({ target: '#oauth.failed', actions: { type: 'fail', params: { error } } }) as const
+
 const callbackError = { type: 'fail', params: { error: 'OAuthCallbackError' } } as const
 /** A callback step that failed (Auth.js answers all of them `OAuthCallbackError`). */
 const callbackFailed = { target: 'failed', actions: callbackError } as const
@@ -149,20 +155,13 @@ const userSteps = {
     on: {
       // The linking rules, as edges: a known account signs its owner in, unless someone else is signed in here.
       ACCOUNT_FOUND: [
-        {
-          guard: isAccountOfAnotherSignedInUser,
-          target: '#oauth.failed',
-          actions: { type: 'fail' as const, params: { error: 'OAuthAccountNotLinked' as const } },
-        },
+        { guard: isAccountOfAnotherSignedInUser, ...endedWith('OAuthAccountNotLinked') },
         { target: 'checkingSecondFactor' as const },
       ],
       // Someone is signed in and the provider account is new: it is linked to them.
       SIGNED_IN_USER_FOUND: [
         { guard: { type: 'allowAccountLinking' as const }, target: 'linkingAccount' as const },
-        {
-          target: '#oauth.failed',
-          actions: { type: 'fail' as const, params: { error: 'AccessDenied' as const } },
-        },
+        endedWith('AccessDenied'),
       ],
       // The e-mail belongs to an existing user: linked only when the provider allows dangerous e-mail linking.
       EMAIL_MATCHED: [
@@ -172,11 +171,7 @@ const userSteps = {
           guard: and([not(isDangerousEmailLinkingAllowed), 'canResolveAgain']),
           target: 'waitingForAccountLink' as const,
         },
-        {
-          guard: not(isDangerousEmailLinkingAllowed),
-          target: '#oauth.failed',
-          actions: { type: 'fail' as const, params: { error: 'OAuthAccountNotLinked' as const } },
-        },
+        { guard: not(isDangerousEmailLinkingAllowed), ...endedWith('OAuthAccountNotLinked') },
         // Even with dangerous linking: the address of a passkey account nobody proved says nothing about who holds
         // its passkey (src/effects/webauthn/unproven-passkey-account.ts).
         {
@@ -188,17 +183,11 @@ const userSteps = {
           },
         },
         { guard: { type: 'allowAccountLinking' as const }, target: 'linkingAccount' as const },
-        {
-          target: '#oauth.failed',
-          actions: { type: 'fail' as const, params: { error: 'AccessDenied' as const } },
-        },
+        endedWith('AccessDenied'),
       ],
       USER_NOT_FOUND: [
         { guard: { type: 'allowUserCreation' as const }, target: 'creatingUser' as const },
-        {
-          target: '#oauth.failed',
-          actions: { type: 'fail' as const, params: { error: 'AccessDenied' as const } },
-        },
+        endedWith('AccessDenied'),
       ],
     },
   },
@@ -211,10 +200,7 @@ const userSteps = {
       // the account first: resolve once more, and this sign-in finds the account.
       USER_CREATE_FAILED: [
         { guard: 'canResolveAgain' as const, target: 'waitingForAccountLink' as const },
-        {
-          target: '#oauth.failed',
-          actions: { type: 'fail' as const, params: { error: 'OAuthCreateAccount' as const } },
-        },
+        endedWith('OAuthCreateAccount'),
       ],
     },
   },
@@ -226,10 +212,7 @@ const userSteps = {
       // A racing sign-in of the same account may have linked it first: resolve once more.
       ACCOUNT_LINK_FAILED: [
         { guard: 'canResolveAgain' as const, target: 'waitingForAccountLink' as const },
-        {
-          target: '#oauth.failed',
-          actions: { type: 'fail' as const, params: { error: 'OAuthAccountNotLinked' as const } },
-        },
+        endedWith('OAuthAccountNotLinked'),
       ],
     },
   },
@@ -308,20 +291,7 @@ export const oauthMachine = setup({
         ],
       },
     },
-    resolvingCallbackUrl: {
-      description: 'The redirect callback decides where the user lands after signing in.',
-      entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
-      on: {
-        REDIRECT_RESOLVED: {
-          target: 'buildingAuthorizationUrl',
-          actions: assign(({ event }) => ({ callbackUrl: event.url })),
-        },
-        REDIRECT_FAILED: {
-          target: 'failed',
-          actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
-        },
-      },
-    },
+    resolvingCallbackUrl: resolvingCallbackUrl('buildingAuthorizationUrl'),
     buildingAuthorizationUrl: {
       description: 'Discovery if needed, then the authorization URL with the PKCE challenge, state and nonce.',
       entry: {

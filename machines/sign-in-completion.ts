@@ -206,6 +206,35 @@ export function completionActions<C extends CompletionContext, E extends EventOb
       secondFactorRejected: undefined,
     })),
     requireFactorEnrolment: update(() => ({ secondFactorEnrolmentRequired: true })),
+    /** Where the user lands, as the redirect callback resolved the URL the sign-in asked for. */
+    keepCallbackUrl: update(({ event }) =>
+      isCompletionEvent(event, 'REDIRECT_RESOLVED') ? { callbackUrl: event.url } : {},
+    ),
+  }
+}
+
+/**
+ * The step every sign-in takes first (the e-mail link's second half too): the redirect callback decides where the
+ * user lands, and the method goes on to `next`; a URL the callback refuses ends the sign-in. One definition, so every
+ * method names the same refusal.
+ */
+export function resolvingCallbackUrl<Next extends string>(next: Next) {
+  return {
+    description: 'The redirect callback decides where the user lands after signing in.',
+    entry: {
+      type: 'runRedirectCallback' as const,
+      params: ({ context }: { context: CompletionContext }) => ({ url: context.callbackUrl ?? '' }),
+    },
+    on: {
+      REDIRECT_RESOLVED: { target: next, actions: 'keepCallbackUrl' as const },
+      REDIRECT_FAILED: {
+        target: 'failed' as const,
+        actions: {
+          type: 'fail' as const,
+          params: { error: 'InvalidCallbackUrl' as const, check: 'callback-url' as const },
+        },
+      },
+    },
   }
 }
 
@@ -235,6 +264,38 @@ export function completionExits(machineId: string) {
 }
 
 /**
+ * The `signIn` callback as a step: it may allow (on to `next`, unless the app's `allowSignIn` guard says no), deny, or
+ * send the user elsewhere (`redirect`: that URL still passes the redirect callback). The completion's first step, and
+ * the e-mail request's check before a link is sent (`verificationRequest`, as Auth.js calls it).
+ */
+export function signInCallbackStep<Next extends string>(step: {
+  description: string
+  next: Next
+  failed: string
+  redirect: string
+  verificationRequest?: true
+}) {
+  const denied = { target: step.failed, actions: { type: 'fail' as const, params: { error: 'AccessDenied' as const } } }
+  return {
+    description: step.description,
+    entry: {
+      type: 'runSignInCallback' as const,
+      params: ({ context }: Args) => ({
+        providerId: context.providerId ?? '',
+        user: context.user ?? {},
+        ...(step.verificationRequest ? { verificationRequest: step.verificationRequest } : {}),
+      }),
+    },
+    on: {
+      SIGNIN_ALLOWED: [{ guard: { type: 'allowSignIn' as const }, target: step.next }, denied],
+      SIGNIN_DENIED: denied,
+      SIGNIN_FAILED: denied,
+      SIGNIN_REDIRECTED: { target: step.redirect, actions: 'keepSignInRedirect' as const },
+    },
+  }
+}
+
+/**
  * The completion, for the machine `machineId`. `saveUser` is the method's step between the `signIn` callback and
  * the session: its states (entered at `saveUser.initial`) go on to `issuingSession` once the user is saved, and set
  * `isNewUser` when they created it. Without it, an allowed sign-in goes straight to the session.
@@ -244,27 +305,16 @@ export function signInCompletion<Steps extends object = Record<never, never>>(
   saveUser?: { initial: NoInfer<keyof Steps & string>; states: Steps },
 ) {
   const exit = completionExits(machineId)
-  const denied = { target: exit.failed, actions: { type: 'fail' as const, params: { error: 'AccessDenied' as const } } }
   return {
     description: 'The user is known: the signIn callback, the method saving the user, the session, the signIn event.',
     initial: 'checkingSignIn' as const,
     states: {
-      checkingSignIn: {
+      checkingSignIn: signInCallbackStep({
         description: 'The signIn callback may allow, deny, or send the user elsewhere.',
-        entry: {
-          type: 'runSignInCallback' as const,
-          params: ({ context }: Args) => ({ providerId: context.providerId ?? '', user: context.user ?? {} }),
-        },
-        on: {
-          SIGNIN_ALLOWED: [
-            { guard: { type: 'allowSignIn' as const }, target: saveUser?.initial ?? secondFactorEntry },
-            denied,
-          ],
-          SIGNIN_DENIED: denied,
-          SIGNIN_FAILED: denied,
-          SIGNIN_REDIRECTED: { target: 'resolvingSignInRedirect', actions: 'keepSignInRedirect' as const },
-        },
-      },
+        next: saveUser?.initial ?? secondFactorEntry,
+        failed: exit.failed,
+        redirect: 'resolvingSignInRedirect',
+      }),
       resolvingSignInRedirect: {
         description: 'A URL returned by the signIn callback still passes the redirect callback.',
         entry: {

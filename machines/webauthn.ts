@@ -23,12 +23,14 @@ import {
   completionCommands,
   completionContract,
   completionState,
+  resolvingCallbackUrl,
   signInCompletion,
+  signInOutput,
+  type SignInOutput,
   type CompletionContext,
   type CompletionEvent,
   type FlowUser,
 } from './sign-in-completion.js'
-import { signInOutput, type SignInOutput } from './sign-in-completion.js'
 
 export type WebAuthnAction = 'register' | 'authenticate'
 
@@ -417,20 +419,7 @@ export const webAuthnMachine = setup({
         ],
       },
     },
-    resolvingCallbackUrl: {
-      description: 'The redirect callback decides where the user lands after signing in.',
-      entry: { type: 'runRedirectCallback', params: ({ context }) => ({ url: context.callbackUrl ?? '' }) },
-      on: {
-        REDIRECT_RESOLVED: {
-          target: 'claimingChallenge',
-          actions: assign(({ event }) => ({ callbackUrl: event.url })),
-        },
-        REDIRECT_FAILED: {
-          target: 'failed',
-          actions: { type: 'fail', params: { error: 'InvalidCallbackUrl', check: 'callback-url' } },
-        },
-      },
-    },
+    resolvingCallbackUrl: resolvingCallbackUrl('claimingChallenge'),
     claimingChallenge: {
       description: 'The challenge is spent before anything is verified: a second answer to it is a replay.',
       entry: {
