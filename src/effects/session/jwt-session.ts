@@ -16,6 +16,7 @@ import type { Session } from '../../types/index.js'
 import { defaultJwtCallback, defaultSessionCallback } from '../shared/default-callbacks.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
+import { fromScratch } from '../shared/from-scratch.js'
 import type { SessionScratch } from './session-scratch.js'
 import { runRedirectCallback } from '../shared/redirect-callback.js'
 import { clearSessionOutcome } from './session-clearing.js'
@@ -29,7 +30,7 @@ import {
 } from '../token-refresh/provider-tokens.js'
 import { refreshTokenError, refusedRefreshes } from '../token-refresh/refused-refreshes.js'
 import { opLogoutClaimName, readOpLogoutClaim, revokedAtProvider } from './op-logout-claim.js'
-import { buildProviderLogoutUrl, type ProviderLogoutTarget, type SessionLogoutInput } from './provider-logout.js'
+import { buildProviderLogoutUrl, type SessionLogoutInput } from './provider-logout.js'
 import { keptSignInClaims, withoutSignInClaims } from './sign-in-authentication.js'
 import {
   jwtRecordDue,
@@ -78,49 +79,42 @@ function errorOf(err: unknown): { err: Error | undefined } {
 
 /**
  * The handlers of one request; `rawCookie` is the reassembled session cookie value, if any; `logout` says which
- * providers a sign-out also ends the session at.
+ * providers a sign-out also ends the session at. They keep only these inputs: what a step learns for the next is in
+ * the run's scratch (`SessionScratch`).
  */
 class JwtSessionEffects implements SessionHandlers {
-  #token: JWT | null = null
-  #expires = 0
-  /** The answer's `expires` when the token was sealed anew by this check. */
-  #issuedExpiry: string | undefined = undefined
-  #providerLogout: ProviderLogoutTarget | undefined
-  /** Session management: the loaded token's id, user and store, read once for the check and the re-issue. */
-  #managed: { token: JWT; session: ReturnType<typeof managedJwtSession> } | undefined
-
   constructor(
     private readonly env: EffectEnv,
     private readonly rawCookie: string | undefined,
     private readonly logout?: SessionLogoutInput,
   ) {}
 
-  loadSession() {
+  loadSession(_params: Params<'loadSession'>, scratch: Scratch) {
     if (!this.rawCookie) return { type: 'SESSION_NOT_FOUND' } as const
     const { env } = this
     const read = readSessionToken(env.config, env.sessionCookieName, this.rawCookie, env.now)
-    return read instanceof Promise ? read.then((token) => this.#checked(token)) : this.#checked(read)
+    return read instanceof Promise ? read.then((token) => this.#checked(token, scratch)) : this.#checked(read, scratch)
   }
 
-  #checked(token: JWT | null) {
+  #checked(token: JWT | null, scratch: Scratch) {
     const revoked = token ? revokedAtProvider(this.env.config, token) : undefined
-    if (!revoked) return this.#checkedHere(token)
+    if (!revoked) return this.#checkedHere(token, scratch)
     return revoked.then((isRevoked) =>
-      isRevoked ? ({ type: 'SESSION_REVOKED_AT_PROVIDER' } as const) : this.#checkedHere(token),
+      isRevoked ? ({ type: 'SESSION_REVOKED_AT_PROVIDER' } as const) : this.#checkedHere(token, scratch),
     )
   }
 
   /** Session management: a session its user or the app ended is refused (a lookup in this process's memory). */
-  #checkedHere(token: JWT | null) {
+  #checkedHere(token: JWT | null, scratch: Scratch) {
     const managed = token ? managedJwtSession(this.env.config, token) : undefined
-    if (token) this.#managed = { token, session: managed }
-    if (!managed) return this.#loaded(token)
+    if (token) scratch.managed = { token, session: managed }
+    if (!managed) return this.#loaded(token, scratch)
     const { store, claim, userId } = managed
     const revoked = store.isRevoked(userId, claim.id, claim.at)
     if (revoked === true) return { type: 'SESSION_REVOKED_BY_SITE' } as const
-    if (revoked === false) return this.#loaded(token)
+    if (revoked === false) return this.#loaded(token, scratch)
     return revoked.then(
-      (isRevoked) => (isRevoked ? ({ type: 'SESSION_REVOKED_BY_SITE' } as const) : this.#loaded(token)),
+      (isRevoked) => (isRevoked ? ({ type: 'SESSION_REVOKED_BY_SITE' } as const) : this.#loaded(token, scratch)),
       (err: unknown) => {
         throw new FlowStoreUnavailable('the session store could not be read', {
           store: store.kind,
@@ -130,31 +124,32 @@ class JwtSessionEffects implements SessionHandlers {
     )
   }
 
-  #loaded(token: JWT | null) {
+  #loaded(token: JWT | null, scratch: Scratch) {
     const { env } = this
-    this.#token = token
     if (!token) return { type: 'SESSION_INVALID' } as const
-    this.#expires = typeof token.exp === 'number' ? token.exp : env.now + env.config.jwt.maxAge
+    scratch.token = token
+    const expires = typeof token.exp === 'number' ? token.exp : env.now + env.config.jwt.maxAge
+    scratch.expires = expires
     const issuedAt = typeof token.iat === 'number' ? token.iat : 0
     // The kept provider tokens a refused refresh dropped: the machine marks or ends the session for them.
     const refused = refusedRefreshes(env.config, keptTokens(token))
     return refused
-      ? ({ type: 'SESSION_FOUND', issuedAt, expiresAt: this.#expires, refusedRefreshes: refused } as const)
-      : ({ type: 'SESSION_FOUND', issuedAt, expiresAt: this.#expires } as const)
+      ? ({ type: 'SESSION_FOUND', issuedAt, expiresAt: expires, refusedRefreshes: refused } as const)
+      : ({ type: 'SESSION_FOUND', issuedAt, expiresAt: expires } as const)
   }
 
-  refreshSession(params: Params<'refreshSession'>) {
+  refreshSession(params: Params<'refreshSession'>, scratch: Scratch) {
     const { config } = this.env
     const isUpdate = params.trigger === 'update'
     // The built-in callback hands the token back untouched: nothing can have changed, and nothing need be awaited.
     if (config.callbacks.jwt === defaultJwtCallback) return { type: 'SESSION_REFRESHED', changed: isUpdate } as const
-    return this.#refreshWithAppCallback(isUpdate)
+    return this.#refreshWithAppCallback(isUpdate, scratch)
   }
 
-  async #refreshWithAppCallback(isUpdate: boolean) {
+  async #refreshWithAppCallback(isUpdate: boolean, scratch: Scratch) {
     const { config } = this.env
     // The app's callback sees its own token; Authchart's provider-token claim is put back afterwards.
-    const { visible: current, own } = splitProviderTokens(this.#token as JWT)
+    const { visible: current, own } = splitProviderTokens(fromScratch(scratch.token, 'the session token'))
     const before = JSON.stringify(current)
     let next: JWT | null
     try {
@@ -177,7 +172,7 @@ class JwtSessionEffects implements SessionHandlers {
     const sessionIdClaim = current[sessionIdClaimName]
     // The sign-in's `auth_time` and `amr` are the sign-in's: whatever the callback answered (an `update()` whose
     // data it copies in, a token rebuilt without them), the token keeps the ones it had, or none.
-    this.#token = {
+    scratch.token = {
       ...withoutSignInClaims(rejoined),
       ...keptSignInClaims(current),
       ...(logoutClaim !== undefined && rejoined[opLogoutClaimName] === undefined
@@ -190,17 +185,17 @@ class JwtSessionEffects implements SessionHandlers {
   }
 
   /** The managed session of the token about to be re-issued: the one read at load, unless a callback replaced it. */
-  #managedToReissue(token: JWT): ReturnType<typeof managedJwtSession> {
-    const loaded = this.#managed
+  #managedToReissue(token: JWT, scratch: Scratch): ReturnType<typeof managedJwtSession> {
+    const loaded = scratch.managed
     return loaded?.token === token ? loaded.session : managedJwtSession(this.env.config, token)
   }
 
   reissueSession(_params: Params<'reissueSession'>, scratch: Scratch) {
     const { env } = this
-    const token = this.#token as JWT
+    const token = fromScratch(scratch.token, 'the session token')
     const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token
     // Session management: when the record's "last seen" is due, the new cookie says it was written now.
-    const managed = this.#managedToReissue(token)
+    const managed = this.#managedToReissue(token, scratch)
     const recordDue = managed && jwtRecordDue(managed.claim, env.nowMs, env.config.session.updateAge * 1000)
     const recorded = recordDue ? managed : undefined
     if (recorded) claims[sessionIdClaimName] = recordedSessionIdClaim(recorded.claim, env.nowMs)
@@ -226,10 +221,10 @@ class JwtSessionEffects implements SessionHandlers {
     scratch: Scratch,
   ) {
     scratch.issuedSession = issued
-    this.#expires = issued.expires
+    scratch.expires = issued.expires
     // As Auth.js answers: the new expiry counted from the request's clock to the millisecond (the token's `exp`
     // holds whole seconds).
-    this.#issuedExpiry = isoStringOf(this.env.nowMs + (issued.expires - this.env.now) * 1000)
+    scratch.issuedExpiry = isoStringOf(this.env.nowMs + (issued.expires - this.env.now) * 1000)
     if (recorded) {
       // The record says when the session was last seen, and from where. Written behind: a "last seen" that fails
       // to be written is logged and costs the device list nothing but freshness, so the answer does not wait on the
@@ -258,8 +253,9 @@ class JwtSessionEffects implements SessionHandlers {
   runSessionCallback(params: Params<'runSessionCallback'>, scratch: Scratch) {
     const { config } = this.env
     const isUpdate = params.trigger === 'update'
-    const current = splitProviderTokens(this.#token as JWT).visible
-    const session = sessionOf(current, this.#issuedExpiry ?? isoOf(this.#expires), params.refreshRefused)
+    const current = splitProviderTokens(fromScratch(scratch.token, 'the session token')).visible
+    const expires = scratch.issuedExpiry ?? isoOf(fromScratch(scratch.expires, 'the session expiry'))
+    const session = sessionOf(current, expires, params.refreshRefused)
     // The built-in callback returns the session it is given.
     if (config.callbacks.session === defaultSessionCallback && !isUpdate) {
       scratch.session = session
@@ -287,7 +283,7 @@ class JwtSessionEffects implements SessionHandlers {
   emitSessionEvent(_params: Params<'emitSessionEvent'>, scratch: Scratch) {
     const { env } = this
     if (!env.config.events.session) return { type: 'SESSION_ANNOUNCED' } as const
-    const token = splitProviderTokens(this.#token as JWT).visible
+    const token = splitProviderTokens(fromScratch(scratch.token, 'the session token')).visible
     const pending = emitAppEvent(env, 'session', { session: scratch.session as Session, token })
     return pending
       ? pending.then(() => ({ type: 'SESSION_ANNOUNCED' }) as const)
@@ -302,8 +298,8 @@ class JwtSessionEffects implements SessionHandlers {
     return runRedirectCallback(this.env, params)
   }
 
-  buildProviderLogoutUrl(params: Params<'buildProviderLogoutUrl'>) {
-    return buildProviderLogoutUrl(this.env, this.#providerLogout, params)
+  buildProviderLogoutUrl(params: Params<'buildProviderLogoutUrl'>, scratch: Scratch) {
+    return buildProviderLogoutUrl(this.env, scratch.providerLogout, params)
   }
 
   async endSession(_params: Params<'endSession'>, scratch: Scratch) {
@@ -320,7 +316,7 @@ class JwtSessionEffects implements SessionHandlers {
       const claim = readOpLogoutClaim(ending)
       const provider = claim?.idt ? this.logout?.endSessionProvider(claim.p) : undefined
       if (!provider) return { type: 'SESSION_ENDED' } as const
-      this.#providerLogout = { provider, idToken: claim?.idt }
+      scratch.providerLogout = { provider, idToken: claim?.idt }
       return { type: 'SESSION_ENDED', endAtProvider: true } as const
     } catch (err) {
       env.config.logger.error(new SignOutError('sign-out failed', errorOf(err)))

@@ -1,12 +1,32 @@
 /**
- * What a run of the session machine leaves in its scratch for the HTTP layer, under either strategy: the cookie
+ * The session machine's run scratch. What a run leaves in it for the HTTP layer, under either strategy: the cookie
  * writes, and the session the client sees (what the app's `session` callback returned: the app's data, answered to
- * this request only, never part of the machine's context).
+ * this request only, never part of the machine's context); and what the JWT strategy's steps pass on to each other.
  */
 import type { DefaultSession, Session } from '../../types/index.js'
+import type { JWT } from '../../types/jwt.js'
 import type { SessionCookieWrites } from '../shared/session-cookie-writes.js'
+import type { ProviderLogoutTarget } from './provider-logout.js'
+import type { managedJwtSession } from './session-record.js'
 
-export interface SessionScratch extends SessionCookieWrites {
+export interface SessionScratch extends SessionCookieWrites, JwtSessionRun {
   // DefaultSession too, since an app's augmented Session may require more.
   session: Session | DefaultSession | Record<string, unknown> | null
+}
+
+/**
+ * What one step of a JWT session run learns for the next (src/effects/session/jwt-session.ts): in the run's scratch,
+ * never in the machine's context, since the token is the session itself.
+ */
+export interface JwtSessionRun {
+  /** The opened token, then as the `jwt` callback left it. */
+  token: JWT
+  /** When the session expires (epoch seconds): the token's `exp`, then the re-issued cookie's. */
+  expires: number
+  /** The answer's `expires` when the token was sealed anew by this check. */
+  issuedExpiry: string
+  /** Session management: the loaded token's id, user and store, read once for the check and the re-issue. */
+  managed: { token: JWT; session: ReturnType<typeof managedJwtSession> }
+  /** Where a sign-out also ends the session at the provider. */
+  providerLogout: ProviderLogoutTarget
 }
