@@ -4,12 +4,13 @@
  * removed and when the expiry slides by `maxAge` (at most once per `updateAge`; every access at `updateAge: 0`).
  */
 import type { WrappedAdapter } from '../../types/adapters.js'
-import type { AdapterSession, AdapterSessionRecord, AdapterUser } from '../../types/adapters.js'
+import type { AdapterSession, AdapterSessionRecord } from '../../types/adapters.js'
 import { SignOutError } from '../../errors.js'
 import type { Session } from '../../types/index.js'
 import { emitAppEvent } from '../shared/app-events.js'
 import { defaultSessionCallback } from '../shared/default-callbacks.js'
 import type { EffectEnv } from '../shared/effect-env.js'
+import { fromScratch } from '../shared/from-scratch.js'
 import type { SessionHandlers } from './jwt-session.js'
 import { strategyNeutralSessionEffects } from './session-clearing.js'
 import { providerTokensOf } from '../token-refresh/provider-tokens.js'
@@ -49,8 +50,6 @@ export function databaseSessionEffects(
     ? { type: 'SESSION_ENDED' as const, endAtProvider: true }
     : { type: 'SESSION_ENDED' as const }
   const { maxAge } = config.session
-  let row: AdapterSession | null = null
-  let user: AdapterUser | null = null
   const updateData = env.body?.data
 
   /** The ID token of the user's account at the provider signed out of; without one the OP gets `client_id` only. */
@@ -66,7 +65,7 @@ export function databaseSessionEffects(
   }
 
   return {
-    async loadSession() {
+    async loadSession(_params, scratch) {
       if (!sessionToken) return { type: 'SESSION_NOT_FOUND' }
       const found = await adapter.getSessionAndUser(sessionToken)
       if (!found) return { type: 'SESSION_INVALID' }
@@ -75,8 +74,9 @@ export function databaseSessionEffects(
       const store = config.sessionManagement?.store
       if (store && (await store.isRevoked(found.user.id, databaseSessionId(sessionToken), Number.POSITIVE_INFINITY)))
         return { type: 'SESSION_REVOKED_BY_SITE' }
-      row = found.session
-      user = found.user
+      // The row and its user as this request read them, for the steps after (the run's scratch).
+      scratch.sessionRow = found.session
+      scratch.sessionUser = found.user
       const expiresAt = found.session.expires.getTime() / 1000
       // The row keeps only its expiry; it was last extended (or made) maxAge before it. Whole seconds, as the
       // machine's clock counts: a row written 0.7 s into this very second is due again at `updateAge: 0`.
@@ -103,7 +103,7 @@ export function databaseSessionEffects(
     // The slide is when "last seen" is written: at most once per `updateAge`, in the same write as the expiry when
     // the row keeps the record, never a write of its own on a check.
     async reissueSession(_params, scratch) {
-      const current = row as AdapterSession
+      const current = fromScratch(scratch.sessionRow, 'the session row')
       const expires = expiryFrom(env)
       const onRow = config.sessionRecordsOnRow === true && rowHasRecord(current)
       await adapter.updateSession({
@@ -119,8 +119,8 @@ export function databaseSessionEffects(
     // As Auth.js asks it: the row as this request read it (its expiry before any slide, so the answer shows it too)
     // with its user, and the user again; no `token`, for there is none.
     async runSessionCallback(params, scratch) {
-      const current = row as AdapterSession
-      const owner = user as AdapterUser
+      const current = fromScratch(scratch.sessionRow, 'the session row')
+      const owner = fromScratch(scratch.sessionUser, "the session row's user")
       const error: { error?: typeof refreshTokenError } = params.refreshRefused ? { error: refreshTokenError } : {}
       if (config.callbacks.session === defaultSessionCallback) {
         scratch.session = defaultSessionCallback({ session: { ...current, user: owner, ...error } })
@@ -143,7 +143,8 @@ export function databaseSessionEffects(
     },
 
     async emitSessionEvent(_params, scratch) {
-      await emitAppEvent(env, 'session', { session: scratch.session as Session, user: user as AdapterUser })
+      const owner = fromScratch(scratch.sessionUser, "the session row's user")
+      await emitAppEvent(env, 'session', { session: scratch.session as Session, user: owner })
       return { type: 'SESSION_ANNOUNCED' }
     },
 
@@ -152,7 +153,9 @@ export function databaseSessionEffects(
       if (sessionToken) await adapter.deleteSession(sessionToken)
     }),
 
-    buildProviderLogoutUrl: (params) => buildProviderLogoutUrl(env, providerLogout, params),
+    // The target endSession completed with the account's ID token, else the one the request named.
+    buildProviderLogoutUrl: (params, scratch) =>
+      buildProviderLogoutUrl(env, scratch.providerLogout ?? providerLogout, params),
 
     async endSession(_params, scratch) {
       scratch.clearSession = true
@@ -162,12 +165,12 @@ export function databaseSessionEffects(
       }
       try {
         const deleted = await adapter.deleteSession(sessionToken)
-        const owner = deleted?.userId ?? row?.userId
+        const owner = deleted?.userId ?? scratch.sessionRow?.userId
         const store = config.sessionManagement?.store
         if (store && owner) await store.revoke(owner, [databaseSessionId(sessionToken)], maxAge)
         await emitAppEvent(env, 'signOut', { session: deleted ?? null })
-        const ownerId = deleted?.userId ?? row?.userId
-        if (providerLogout && logout?.accountsListable && ownerId) providerLogout.idToken = await idTokenOf(ownerId)
+        if (providerLogout && logout?.accountsListable && owner)
+          scratch.providerLogout = { ...providerLogout, idToken: await idTokenOf(owner) }
         return ended
       } catch (err) {
         config.logger.error(
