@@ -7,17 +7,13 @@ import { randomUUID } from 'node:crypto'
 import type { Cluster } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { RedisSessionStore } from '../../src/flow/stores/logout.js'
-import { probeRedisCluster, startRedisCluster, type PrivateRedisCluster } from '../support/redis-cluster.js'
+import {
+  boundedClusterOptions,
+  probeRedisCluster,
+  startRedisCluster,
+  type PrivateRedisCluster,
+} from '../support/redis-cluster.js'
 import { describeWithService } from '../support/services.js'
-
-/** A dead node never holds a request long (as test/flow/stores/redis-cluster.test.ts sets its client). */
-const boundedClusterOptions = {
-  redisOptions: { maxRetriesPerRequest: 1, connectTimeout: 500 },
-  clusterRetryStrategy: () => 100,
-  retryDelayOnFailover: 100,
-  retryDelayOnClusterDown: 100,
-  slotsRefreshTimeout: 500,
-} as const
 
 await describeWithService('a private Redis Cluster', probeRedisCluster, () =>
   describe('RedisSessionStore records written behind on a Redis Cluster', () => {

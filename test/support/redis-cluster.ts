@@ -14,6 +14,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Cluster, Redis, type ClusterOptions } from 'ioredis'
 
+/** Client options that keep a dead node from holding a request: one retry, short reconnect and refresh delays. */
+export const boundedClusterOptions = {
+  redisOptions: { maxRetriesPerRequest: 1, connectTimeout: 500 },
+  clusterRetryStrategy: () => 100,
+  retryDelayOnFailover: 100,
+  retryDelayOnClusterDown: 100,
+  slotsRefreshTimeout: 500,
+} as const
+
 export interface ClusterNode {
   readonly port: number
   /** Pid of the node's process, or -1 once it was killed. */

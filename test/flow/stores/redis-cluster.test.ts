@@ -8,18 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FlowStoreUnavailable } from '../../../src/errors.js'
 import type { FlowRecord } from '../../../src/types/flow-store.js'
 import { RedisFlowStore } from '../../../src/flow/stores/redis.js'
-import { probeRedisCluster, startRedisCluster, type PrivateRedisCluster } from '../../support/redis-cluster.js'
+import {
+  boundedClusterOptions,
+  probeRedisCluster,
+  startRedisCluster,
+  type PrivateRedisCluster,
+} from '../../support/redis-cluster.js'
 import { describeWithService } from '../../support/services.js'
 import { flowStoreConformance, sampleRecord } from './conformance.js'
-
-/** Client options that keep a dead node from holding a request: one retry, short reconnect and refresh delays. */
-export const boundedClusterOptions = {
-  redisOptions: { maxRetriesPerRequest: 1, connectTimeout: 500 },
-  clusterRetryStrategy: () => 100,
-  retryDelayOnFailover: 100,
-  retryDelayOnClusterDown: 100,
-  slotsRefreshTimeout: 500,
-} as const
 
 await describeWithService('a private Redis Cluster', probeRedisCluster, () =>
   describe('RedisFlowStore on a Redis Cluster (three primaries, three replicas)', () => {
