@@ -821,6 +821,21 @@ export function factorEnrolmentSuite(makeAdapter: FactorAdapterFactory): void {
     expect(s.config.recorded.errors).toEqual([])
   })
 
+  it('a database outage while the factors are read: 503 with the way back to sign-in, logged once, no session (not an error page)', async () => {
+    const made = await makeAdapter()
+    // The database stops answering for this one call (the soak's stall): the adapter wrapper turns it into an
+    // AdapterError, logged there.
+    made.adapter.listFactorsByUserId = () => Promise.reject(new Error('database stalled'))
+    const s = site(made)
+    const jar = new CookieJar()
+    const answer = await signIn(s.config, jar, 'ada', 'x')
+    expect(answer.status).toBe(503)
+    expect(answer.headers.get('retry-after')).toBe('5')
+    expect(await answer.text()).toContain('href="http://localhost:3000/auth/signin"')
+    expect(jar.cookies.has('authjs.session-token')).toBe(false)
+    expect(s.config.recorded.errors.map((e) => e.name)).toEqual(['AdapterError'])
+  })
+
   it('a policy function that throws or rejects: the sign-in is refused with the error page, logged once, no session', async () => {
     for (const policy of [
       () => {

@@ -6,7 +6,7 @@
  * through the adapter's atomic methods). No code, secret or account name reaches a log.
  */
 import { hash } from 'node:crypto'
-import { CallbackRouteError } from '../../errors.js'
+import { AdapterError, CallbackRouteError } from '../../errors.js'
 import { hashRecoveryCode } from '../../factors/recovery-codes.js'
 import { openTotpSecret } from '../../factors/secret-seal.js'
 import { checkTotpCode } from '../../factors/totp.js'
@@ -94,6 +94,15 @@ export function secondFactorHandlers(env: EffectEnv, input: SecondFactorInput) {
     logger.error(
       new CallbackRouteError(`the second-factor ${what} failed`, { err: err instanceof Error ? err : undefined }),
     )
+  /**
+   * A failed read of the user's factors. A database that failed or did not answer is an outage: 503 "try again",
+   * as every sign-in step that needs the database answers (the adapter wrapper has logged it, once); anything else
+   * refuses the sign-in.
+   */
+  const factorReadError = (what: string, err: unknown) => {
+    if (err instanceof AdapterError) throw err
+    storeError(what, err)
+  }
 
   async function mustEnrol(user: User | null, account: Account | null): Promise<boolean> {
     const { policy } = settings
@@ -182,7 +191,7 @@ export function secondFactorHandlers(env: EffectEnv, input: SecondFactorInput) {
         }
       }
       return check().catch((err: unknown) => {
-        storeError('check', err)
+        factorReadError('check', err)
         return { type: 'FACTOR_CHECK_FAILED' } as const
       })
     },
@@ -227,7 +236,7 @@ export function secondFactorHandlers(env: EffectEnv, input: SecondFactorInput) {
       try {
         verdict = await verifyAnswer(factor, userId, challenge, scratch)
       } catch (err) {
-        storeError('verification', err)
+        factorReadError('verification', err)
         return { type: 'FACTOR_VERIFY_FAILED' as const }
       }
       const reported = factor ?? 'otp'
