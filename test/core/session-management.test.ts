@@ -13,7 +13,7 @@ import { MemorySessionStore, RedisSessionStore } from '../../src/flow/stores/log
 import { listSessions, revokeOtherSessions, revokeSession, revokeUserSessions } from '../../src/index.js'
 import type { SessionRecord } from '../../src/types/session-store.js'
 import type { AuditRecord } from '../../src/types/audit.js'
-import { encode } from '../../src/jwt.js'
+import { decode, encode } from '../../src/jwt.js'
 import { FlowStoreUnavailable } from '../../src/errors.js'
 import { CookieJar, origin, secret, session, signIn, testConfig } from '../support/auth-harness.js'
 import { countingStore } from '../support/counting-session-store.js'
@@ -69,6 +69,35 @@ describe('session management (JWT sessions, one process)', () => {
     // The re-issued cookie, checked by the other instance: written a moment ago, not due.
     for (let i = 0; i < 3; i++) expect(await session(second, jar)).toMatchObject({ user: { name: 'Ada Lovelace' } })
     expect(two.puts()).toBe(0)
+  })
+
+  it('a sign-in seals its session id as one short string; a token sealed before in the object form is re-sealed so', async () => {
+    const config = testConfig({ sessionManagement: { store: new MemorySessionStore() } })
+    const claimOf = async (jar: CookieJar) => {
+      const token = await decode({
+        token: jar.cookies.get('authjs.session-token'),
+        secret,
+        salt: 'authjs.session-token',
+      })
+      return token?.['authchart:sid']
+    }
+    const jar = new CookieJar()
+    await signIn(config, jar, 'ada')
+    const claim = await claimOf(jar)
+    expect(claim).toMatch(/^[A-Za-z0-9_-]{22}\.[0-9a-z]+\.\.credentials$/)
+    const [listed] = (await listSessions(appRequest(jar), config)) ?? []
+    expect(listed?.id).toBe(String(claim).split('.')[0])
+
+    const old = new CookieJar()
+    const signedInAt = Date.now() - 2 * 86_400_000
+    const token = {
+      sub: 'u-ada',
+      name: 'Ada Lovelace',
+      'authchart:sid': { id: 'sid-old', at: signedInAt, m: 'github' },
+    }
+    old.cookies.set('authjs.session-token', await encode({ token, secret, salt: 'authjs.session-token' }))
+    expect(await session(config, old)).toMatchObject({ user: { name: 'Ada Lovelace' } })
+    expect(await claimOf(old)).toMatch(new RegExp(`^sid-old\\.${signedInAt.toString(36)}\\.[0-9a-z]+\\.github$`))
   })
 
   it('lists a user’s sessions with their records, and a revoked one is refused at its next check', async () => {

@@ -15,6 +15,7 @@ import { opLogoutClaimName, type OpLogoutClaim } from './op-logout-claim.js'
 import { keptSignInClaims, signInClaimsOf, type SignInClaims, type SignInFactors } from './sign-in-authentication.js'
 import {
   newSessionIdClaim,
+  sealedSessionIdClaim,
   sessionIdClaimName,
   sessionRecordOf,
   writeSessionRecord,
@@ -124,7 +125,7 @@ function writeIssued(
   let token = keepTokensInJwt(config, { ...shaped, ...signIn, ...keptSignInClaims(shaped) }, subject.account)
   if (subject.opLogout) token = { ...token, [opLogoutClaimName]: subject.opLogout }
   const managed = config.sessionManagement ? newSessionIdClaim(env, subject.account?.provider) : undefined
-  if (managed) token = { ...token, [sessionIdClaimName]: managed }
+  if (managed) token = { ...token, [sessionIdClaimName]: sealedSessionIdClaim(managed) }
   const failed = (err: unknown) => {
     config.logger.error(
       new JWTSessionError('the session token could not be encoded', { err: err instanceof Error ? err : undefined }),

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto'
 import { FlowStoreUnavailable } from '../../errors.js'
-import { randomId } from '../../security/random.js'
+import { randomToken } from '../../security/random.js'
 import type { AdapterSession, AdapterSessionRecord } from '../../types/adapters.js'
 import type { JWT } from '../../types/jwt.js'
 import type { SessionRecord, SessionStore, StoredSessionRecord } from '../../types/session-store.js'
@@ -18,6 +18,7 @@ import type { EffectEnv } from '../shared/effect-env.js'
 /** Authchart's claim of a JWT session under session management: its id, sign-in time (epoch ms) and method. */
 export const sessionIdClaimName = 'authchart:sid'
 
+/** The session id claim as Authchart reads it; a token carries it in its compact form (`sealedSessionIdClaim`). */
 export interface SessionIdClaim {
   id: string
   /** When the user signed in, epoch milliseconds: a per-user revocation ends the sessions signed in before it. */
@@ -32,32 +33,81 @@ export interface SessionIdClaim {
   r?: number
 }
 
-/** The session id claim of a token, when it has a well-formed one. */
-export function readSessionIdClaim(token: JWT | null | undefined): SessionIdClaim | undefined {
-  const claim = token?.[sessionIdClaimName] as Partial<SessionIdClaim> | undefined
-  if (typeof claim !== 'object' || claim === null) return undefined
-  if (typeof claim.id !== 'string' || typeof claim.at !== 'number') return undefined
-  // One literal, members added in place: read on every check, so no temporary object per optional member.
-  const read: SessionIdClaim = { id: claim.id, at: claim.at }
-  if (typeof claim.m === 'string') read.m = claim.m
-  if (typeof claim.r === 'number' && Number.isFinite(claim.r)) read.r = claim.r
+/**
+ * The claim as a token carries it: one string, `<id>.<at>.<r>.<m>`, the times in base 36 (`r` empty until a check
+ * records the session; the method is the rest of the string, so a provider id may hold a dot). Every session check
+ * reads it from the cookie and seals it into the next one, so its bytes are paid twice per check: the object form
+ * (`{"id":…,"at":…,"m":…,"r":…}` with a UUID) made a session-managed token about 130 characters longer, this form
+ * about 65. A claim this form cannot hold unambiguously (an id with a dot, a time that is not a whole number of
+ * milliseconds; Authchart writes neither) keeps the object form, which `readSessionIdClaim` reads too.
+ */
+export function sealedSessionIdClaim(claim: SessionIdClaim): string | SessionIdClaim {
+  const { id, at, m, r } = claim
+  if (id === '' || id.includes('.') || !isWholeTime(at) || (r !== undefined && !isWholeTime(r))) return claim
+  return `${id}.${at.toString(36)}.${r === undefined ? '' : r.toString(36)}.${m ?? ''}`
+}
+
+function isWholeTime(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= 0
+}
+
+/** A time as the compact claim writes it: base 36 digits only (`parseInt` alone would stop at a stray character). */
+const base36Time = /^[0-9a-z]{1,11}$/
+
+function timeFromBase36(text: string): number | undefined {
+  if (!base36Time.test(text)) return undefined
+  const time = parseInt(text, 36)
+  return Number.isSafeInteger(time) ? time : undefined
+}
+
+function readCompactClaim(text: string): SessionIdClaim | undefined {
+  const afterId = text.indexOf('.')
+  const afterAt = afterId > 0 ? text.indexOf('.', afterId + 1) : -1
+  const afterRecorded = afterAt > 0 ? text.indexOf('.', afterAt + 1) : -1
+  if (afterRecorded < 0) return undefined
+  const at = timeFromBase36(text.slice(afterId + 1, afterAt))
+  if (at === undefined) return undefined
+  const read: SessionIdClaim = { id: text.slice(0, afterId), at }
+  if (afterRecorded > afterAt + 1) {
+    const recorded = timeFromBase36(text.slice(afterAt + 1, afterRecorded))
+    if (recorded === undefined) return undefined
+    read.r = recorded
+  }
+  if (afterRecorded + 1 < text.length) read.m = text.slice(afterRecorded + 1)
   return read
 }
 
 /**
- * The claim a check seals when it writes the session's record: the same session, recorded at `nowMs`. Written out
- * member by member rather than spread with `r` added: on Node 20 JSON.stringify leaves its fast path on such an
- * object, and this one is sealed into the cookie at once.
+ * The session id claim of a token, when it has a well-formed one: the compact form Authchart writes, or the object
+ * form of tokens sealed before it (read for as long as such a token can be alive, its `maxAge`).
  */
-export function recordedSessionIdClaim(claim: SessionIdClaim, nowMs: number): SessionIdClaim {
-  return claim.m === undefined
-    ? { id: claim.id, at: claim.at, r: nowMs }
-    : { id: claim.id, at: claim.at, m: claim.m, r: nowMs }
+export function readSessionIdClaim(token: JWT | null | undefined): SessionIdClaim | undefined {
+  const claim: unknown = token?.[sessionIdClaimName]
+  if (typeof claim === 'string') return readCompactClaim(claim)
+  if (typeof claim !== 'object' || claim === null || !('id' in claim) || !('at' in claim)) return undefined
+  const { id, at } = claim
+  if (typeof id !== 'string' || typeof at !== 'number') return undefined
+  // One literal, members added in place: no temporary object per optional member.
+  const read: SessionIdClaim = { id, at }
+  const m = 'm' in claim ? claim.m : undefined
+  const r = 'r' in claim ? claim.r : undefined
+  if (typeof m === 'string') read.m = m
+  if (typeof r === 'number' && Number.isFinite(r)) read.r = r
+  return read
 }
 
-/** A new session id claim for a sign-in now. */
-export function newSessionIdClaim(env: EffectEnv, method: string | undefined): SessionIdClaim {
-  return { id: randomId(), at: env.nowMs, ...(method ? { m: method } : {}) }
+/** The claim a check seals when it writes the session's record: the same session, recorded at `nowMs`. */
+export function recordedSessionIdClaim(claim: SessionIdClaim, nowMs: number): string | SessionIdClaim {
+  return sealedSessionIdClaim(
+    claim.m === undefined
+      ? { id: claim.id, at: claim.at, r: nowMs }
+      : { id: claim.id, at: claim.at, m: claim.m, r: nowMs },
+  )
+}
+
+/** A new session id claim for a sign-in now: 128 random bits, in base64url (no dot, so the compact form holds it). */
+export function newSessionIdClaim(env: Pick<EffectEnv, 'nowMs'>, method: string | undefined): SessionIdClaim {
+  return { id: randomToken(16), at: env.nowMs, ...(method ? { m: method } : {}) }
 }
 
 /** The id a database session is listed and revoked by: a digest of its token, never the token. */
