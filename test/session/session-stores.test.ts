@@ -157,7 +157,7 @@ describe('RedisSessionStore record writes', () => {
 })
 
 describe('RedisSessionStore records written behind (the session check’s "last seen")', () => {
-  it('reach another instance within a turn and a round trip, and close() writes what still waits', async () => {
+  it('reach another instance within writeBehindMs and a round trip, and close() writes what still waits', async () => {
     const one = new RedisSessionStore(redis, { prefix })
     const two = new RedisSessionStore(redis, { prefix })
     const user = `u-${randomUUID()}`
@@ -172,6 +172,59 @@ describe('RedisSessionStore records written behind (the session check’s "last 
     expect(await redis.hget(`${prefix}session-records:{${user}}`, 's2')).toContain('"id":"s2"')
     expect(failed).not.toHaveBeenCalled()
     await two.close()
+  })
+
+  it('wait up to writeBehindMs for others and go in one command; a put takes them along at the end of its turn', async () => {
+    // Redis's own record of the commands it ran (MONITOR), filtered to this test's keys.
+    const monitor = await redis.monitor()
+    const evals: string[][] = []
+    const mine = `${prefix}behind-${randomUUID()}`
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args[0]?.toLowerCase() === 'eval' && args.some((arg) => arg.includes(mine))) evals.push(args)
+    })
+    const turn = () => new Promise((resolve) => setImmediate(resolve))
+    const now = Date.now()
+    const failed = vi.fn()
+    try {
+      // Three checks, each in an event-loop turn of its own, as a server answers requests: one command.
+      const store = new RedisSessionStore(redis, { prefix: mine, writeBehindMs: 100 })
+      for (const id of ['a', 'b', 'c']) {
+        store.putBehind(record(id, 'u-1', now, now + 60_000), failed)
+        await turn()
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      expect(evals).toHaveLength(0)
+      await until(() => evals.length === 1)
+      expect(evals[0]?.[2]).toBe('3')
+      // A sign-in's put does not wait for the timer, and the record written behind before it goes with it.
+      const slow = new RedisSessionStore(redis, { prefix: mine, writeBehindMs: 60_000 })
+      slow.putBehind(record('d', 'u-2', now, now + 60_000), failed)
+      const started = Date.now()
+      await slow.put(record('e', 'u-2', now, now + 60_000))
+      expect(Date.now() - started).toBeLessThan(1000)
+      await until(() => evals.length === 2)
+      expect(evals[1]?.[2]).toBe('2')
+      // writeBehindMs 0: batched by turn only, one command per turn.
+      const eager = new RedisSessionStore(redis, { prefix: mine, writeBehindMs: 0 })
+      for (const id of ['f', 'g']) {
+        eager.putBehind(record(id, 'u-3', now, now + 60_000), failed)
+        await turn()
+      }
+      await until(() => evals.length === 4)
+      expect((await eager.list('u-3')).map((r) => r.id).sort()).toEqual(['f', 'g'])
+      expect(failed).not.toHaveBeenCalled()
+      await Promise.all([store.close(), slow.close(), eager.close()])
+    } finally {
+      monitor.disconnect()
+      const keys = await redis.keys(`${mine}*`)
+      if (keys.length > 0) await redis.del(...keys)
+    }
+  })
+
+  it('refuses a writeBehindMs that is not a number of milliseconds', () => {
+    for (const writeBehindMs of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => new RedisSessionStore(redis, { prefix, writeBehindMs })).toThrow(/writeBehindMs/)
+    }
   })
 
   it('of one session in one turn are written once, the newest; failures are reported once per write', async () => {
