@@ -98,11 +98,7 @@ export function readSessionIdClaim(token: JWT | null | undefined): SessionIdClai
 
 /** The claim a check seals when it writes the session's record: the same session, recorded at `nowMs`. */
 export function recordedSessionIdClaim(claim: SessionIdClaim, nowMs: number): string | SessionIdClaim {
-  return sealedSessionIdClaim(
-    claim.m === undefined
-      ? { id: claim.id, at: claim.at, r: nowMs }
-      : { id: claim.id, at: claim.at, m: claim.m, r: nowMs },
-  )
+  return sealedSessionIdClaim({ ...claim, r: nowMs })
 }
 
 /** A new session id claim for a sign-in now: 128 random bits, in base64url (no dot, so the compact form holds it). */
