@@ -4,9 +4,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { createServer, connect } from 'node:net'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort } from './ports.js'
 
 export interface PrivateRedis {
   readonly host: '127.0.0.1'
@@ -44,18 +45,8 @@ export async function redisServerAvailable(): Promise<{ ok: true } | { ok: false
   }
 }
 
-/** A port nobody listens on right now (the OS picks it, then we let it go). */
-export async function sparePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => (port ? resolve(port) : reject(new Error('no port assigned'))))
-    })
-  })
-}
+/** A port nobody listens on right now, outside the range `listen(0)` draws from (see ports.ts). */
+export const sparePort = freePort
 
 /** Sends one inline command on a raw socket and resolves with the first reply line. */
 function rawCommand(port: number, command: string, timeoutMs: number): Promise<string> {

@@ -169,5 +169,7 @@ export function startNextApp(app: BuiltNextApp, port: number, env: Record<string
     app.dir,
     port,
     { NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...env },
+    // `next start` prints this once its own server listens (an EADDRINUSE exits before it).
+    /Ready in/,
   )
 }

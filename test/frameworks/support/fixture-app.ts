@@ -5,7 +5,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 
@@ -90,19 +89,8 @@ export function installFixture(source: string, tarball: string, skip: RegExp): {
   }
 }
 
-/** A loopback port that was free a moment ago (the app must know its own origin before it starts). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer()
-    server.unref()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolvePort(port))
-    })
-  })
-}
+/** A port for a server this suite starts (see test/support/ports.ts for why it is not the OS's pick). */
+export { freePort } from '../../support/ports.js'
 
 /** A running app server. */
 export interface RunningServer {
@@ -112,13 +100,18 @@ export interface RunningServer {
   stop(): Promise<void>
 }
 
-/** Starts `node <args>` in `dir` with `env` (PATH kept) and waits until `http://127.0.0.1:<port>` answers. */
+/**
+ * Starts `node <args>` in `dir` with `env` (PATH kept) and waits until `http://127.0.0.1:<port>` answers and, when
+ * `ready` is given, the child has printed it: an answer alone may come from another server holding the port, while the
+ * child's own "listening" line cannot.
+ */
 export async function startNodeServer(
   node: string,
   args: string[],
   dir: string,
   port: number,
   env: Record<string, string>,
+  ready?: RegExp,
 ): Promise<RunningServer> {
   const origin = `http://127.0.0.1:${port}`
   const child: ChildProcess = spawn(node, args, {
@@ -134,6 +127,7 @@ export async function startNodeServer(
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}:\n${output}`)
     try {
+      if (ready && !ready.test(output)) throw new Error('not ready yet')
       await fetch(`${origin}/favicon-probe`, { redirect: 'manual' })
       break
     } catch {
