@@ -43,20 +43,56 @@ export interface SessionIdClaim {
  */
 export function sealedSessionIdClaim(claim: SessionIdClaim): string | SessionIdClaim {
   const { id, at, m, r } = claim
-  if (id === '' || id.includes('.') || !isWholeTime(at) || (r !== undefined && !isWholeTime(r))) return claim
-  return `${id}.${at.toString(36)}.${r === undefined ? '' : r.toString(36)}.${m ?? ''}`
+  if (!compactable(id, at) || (r !== undefined && !isWholeTime(r))) return claim
+  return compactClaim(id, at, r === undefined ? '' : base36Of(r), m)
+}
+
+function compactable(id: string, at: number): boolean {
+  return id !== '' && !id.includes('.') && isWholeTime(at)
+}
+
+function compactClaim(id: string, at: number, recorded: string, method: string | undefined): string {
+  return `${id}.${base36Of(at)}.${recorded}.${method ?? ''}`
 }
 
 function isWholeTime(value: number): boolean {
   return Number.isSafeInteger(value) && value >= 0
 }
 
-/** A time as the compact claim writes it: base 36 digits only (`parseInt` alone would stop at a stray character). */
-const base36Time = /^[0-9a-z]{1,11}$/
+/** Every pair of base 36 digits, "00" to "zz". */
+const base36Pairs = Array.from({ length: 36 * 36 }, (_, pair) => pair.toString(36).padStart(2, '0'))
 
-function timeFromBase36(text: string): number | undefined {
-  if (!base36Time.test(text)) return undefined
-  const time = parseInt(text, 36)
+/**
+ * A whole time in base 36, as `toString(36)` writes it. A check that records its session writes two: V8's
+ * `toString(36)` takes a generic path for a number beyond 31 bits (about 0.25 µs each), two digits at a time takes
+ * about 0.06 µs.
+ */
+function base36Of(time: number): string {
+  let rest = time
+  let digits = ''
+  while (rest >= 1296) {
+    const quotient = Math.floor(rest / 1296)
+    digits = `${base36Pairs[rest - quotient * 1296] ?? ''}${digits}`
+    rest = quotient
+  }
+  return `${rest < 36 ? rest.toString(36) : (base36Pairs[rest] ?? '')}${digits}`
+}
+
+/**
+ * A time as the compact claim writes it, between `start` and `end` of `text`: 1 to 11 base 36 digits (lower case),
+ * read digit by digit. A regex test and `parseInt` of a slice cost about 1 µs on every session check.
+ */
+function timeFromBase36(text: string, start: number, end: number): number | undefined {
+  if (end - start < 1 || end - start > 11) return undefined
+  let time = 0
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at)
+    // 0-9 are 48-57, a-z 97-122.
+    const digit = code >= 48 && code <= 57 ? code - 48 : code >= 97 && code <= 122 ? code - 87 : -1
+    if (digit < 0) return undefined
+    time = time * 36 + digit
+  }
+  // Past 2^53 the sum is no longer exact, and it only grows: such a time is refused, not rounded.
   return Number.isSafeInteger(time) ? time : undefined
 }
 
@@ -65,11 +101,11 @@ function readCompactClaim(text: string): SessionIdClaim | undefined {
   const afterAt = afterId > 0 ? text.indexOf('.', afterId + 1) : -1
   const afterRecorded = afterAt > 0 ? text.indexOf('.', afterAt + 1) : -1
   if (afterRecorded < 0) return undefined
-  const at = timeFromBase36(text.slice(afterId + 1, afterAt))
+  const at = timeFromBase36(text, afterId + 1, afterAt)
   if (at === undefined) return undefined
   const read: SessionIdClaim = { id: text.slice(0, afterId), at }
   if (afterRecorded > afterAt + 1) {
-    const recorded = timeFromBase36(text.slice(afterAt + 1, afterRecorded))
+    const recorded = timeFromBase36(text, afterAt + 1, afterRecorded)
     if (recorded === undefined) return undefined
     read.r = recorded
   }
@@ -96,14 +132,26 @@ export function readSessionIdClaim(token: JWT | null | undefined): SessionIdClai
   return read
 }
 
-/** The claim a check seals when it writes the session's record: the same session, recorded at `nowMs`. */
+/**
+ * The claim a check seals when it writes the session's record: the same session, recorded at `nowMs`. Written from
+ * its members, not through a copy of the claim: `{ ...claim, r }` of a claim read from a token (members added one by
+ * one) took about 2 µs, on every check that records.
+ */
 export function recordedSessionIdClaim(claim: SessionIdClaim, nowMs: number): string | SessionIdClaim {
-  return sealedSessionIdClaim({ ...claim, r: nowMs })
+  const { id, at, m } = claim
+  if (compactable(id, at) && isWholeTime(nowMs)) return compactClaim(id, at, base36Of(nowMs), m)
+  return { ...claim, r: nowMs }
 }
 
-/** A new session id claim for a sign-in now: 128 random bits, in base64url (no dot, so the compact form holds it). */
+/**
+ * A new session id claim for a sign-in now: 96 random bits, 16 characters of base64url (no dot, so the compact form
+ * holds it). The id names a session among its user's (revocations and records are filed by user) and is no secret
+ * (the device list shows it to its owner; ending a session takes that user's own session): 96 bits keep ids apart
+ * beyond any count of sessions, and every character is paid twice on each session check, read from the cookie and
+ * sealed into the next.
+ */
 export function newSessionIdClaim(env: Pick<EffectEnv, 'nowMs'>, method: string | undefined): SessionIdClaim {
-  return { id: randomToken(16), at: env.nowMs, ...(method ? { m: method } : {}) }
+  return { id: randomToken(12), at: env.nowMs, ...(method ? { m: method } : {}) }
 }
 
 /** The id a database session is listed and revoked by: a digest of its token, never the token. */

@@ -21,9 +21,9 @@ function reread(claim: SessionIdClaim): SessionIdClaim | undefined {
 }
 
 describe('the session id claim', () => {
-  it('a new session gets a 128-bit id and is sealed as one short string that reads back the same', () => {
+  it('a new session gets a 96-bit id and is sealed as one short string that reads back the same', () => {
     const claim = newSessionIdClaim({ nowMs: signedInAt }, 'credentials')
-    expect(claim.id).toMatch(/^[A-Za-z0-9_-]{22}$/)
+    expect(claim.id).toMatch(/^[A-Za-z0-9_-]{16}$/)
     const sealed = sealedSessionIdClaim(claim)
     expect(sealed).toBe(`${claim.id}.${signedInAt.toString(36)}..credentials`)
     expect(JSON.stringify(sealed).length).toBeLessThan(50)
@@ -41,6 +41,17 @@ describe('the session id claim', () => {
     })
     expect(reread({ id: 'abc', at: signedInAt })).toEqual({ id: 'abc', at: signedInAt })
     expect(reread({ id: 'abc', at: 0, r: 1 })).toEqual({ id: 'abc', at: 0, r: 1 })
+  })
+
+  it('writes every time as toString(36) does, at the edges of each digit count and up to the largest safe integer', () => {
+    const times = [0, 1, 35, 36, 1295, 1296, 46_655, 46_656, Number.MAX_SAFE_INTEGER]
+    for (let digits = 2; digits <= 11; digits++) times.push(36 ** digits - 1, 36 ** digits)
+    for (let i = 0; i < 200; i++) times.push(Math.floor(Math.random() * Number.MAX_SAFE_INTEGER))
+    for (const at of times.filter((time) => Number.isSafeInteger(time))) {
+      expect(sealedSessionIdClaim({ id: 'x', at })).toBe(`x.${at.toString(36)}..`)
+      expect(recordedSessionIdClaim({ id: 'x', at: 0 }, at)).toBe(`x.0.${at.toString(36)}.`)
+      expect(reread({ id: 'x', at, r: at })).toEqual({ id: 'x', at, r: at })
+    }
   })
 
   it('reads the object form of tokens sealed before the compact one', () => {
@@ -78,6 +89,10 @@ describe('the session id claim', () => {
       `abc.-5..m`,
       `abc.${at}.x!.m`,
       `abc.${'z'.repeat(12)}..m`,
+      // Eleven digits past the largest safe integer (2gosa7pa2gv): not exact, so refused rather than rounded.
+      `abc.${'z'.repeat(11)}..m`,
+      'abc.2gosa7pa2gw..m',
+      `abc.${at}.2gosa7pa2gw.m`,
     ]) {
       expect(readSessionIdClaim({ [sessionIdClaimName]: text }), text).toBeUndefined()
     }
