@@ -138,6 +138,23 @@ describe('RedisSessionStore record writes', () => {
     await store.close()
   })
 
+  it('writes records of any characters in one command, each read back as written', async () => {
+    const store = new RedisSessionStore(redis, { prefix })
+    const now = Date.now()
+    const user = `u-${randomUUID()}-ü:1:`
+    // Fields and texts travel in one argument, each after its length in bytes: multi-byte characters, the
+    // separator and digits inside a value must not shift the next record.
+    const odd = [
+      { ...record('12:3:é', user, now, now + 60_000), userAgent: 'Ünïcödé 🦊 on 7:8:9', method: 'prov:ider' },
+      { ...record('', user, now, now + 60_000), clientAddress: '::1' },
+      { ...record('plain', user, now, now + 70_000), amr: ['pwd', 'otp'] },
+    ]
+    await Promise.all(odd.map((written) => store.put(written)))
+    const listed = await store.list(user)
+    expect(listed.sort((a, b) => a.id.localeCompare(b.id))).toEqual(odd.sort((a, b) => a.id.localeCompare(b.id)))
+    await store.close()
+  })
+
   it('fails only the write that Redis refused in a shared pipeline, with Redis’s error', async () => {
     const store = new RedisSessionStore(redis, { prefix })
     const now = Date.now()

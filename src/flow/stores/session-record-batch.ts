@@ -66,10 +66,15 @@ export class RecordBatch {
   }
 
   /**
-   * Hands out the answers: `answers[i]` is `1` when record i was written, else Redis's error text; an `Error` is the
-   * failure of the whole command. Each `put` hears its own; each reporter hears once of all its records that failed.
+   * Hands out the answers: `answers[i]` is `1` when record i was written, else Redis's error text; `'all written'`
+   * says so of every record; an `Error` is the failure of the whole command. Each `put` hears its own; each reporter
+   * hears once of all its records that failed.
    */
-  settle(answers: readonly unknown[] | Error): void {
+  settle(answers: readonly unknown[] | 'all written' | Error): void {
+    if (answers === 'all written') {
+      for (const waiting of this.#waiting) waiting?.(null)
+      return
+    }
     let failures: Map<RecordWriteFailed, { count: number; first: Error }> | undefined
     for (let i = 0; i < this.keys.length; i++) {
       const err = errorOf(answers, i)
