@@ -115,7 +115,22 @@ function areTimeClaimsValid(claims: Record<string, unknown>, now: number): boole
 }
 
 /**
- * Seals `token` plus `iat`, `exp` and a fresh `jti` with the newest secret's key.
+ * Authchart's claim of a session-managed JWT session (src/effects/session/session-record.ts): the session's id, when
+ * its user signed in, when its record was written, and the method, in one string `<id>.<at>.<r>.<m>`.
+ *
+ * Sealed as the token's `jti` rather than as a claim of its own: a token carries a `jti` anyway (a fresh UUID, as
+ * Auth.js writes), and every byte of a session cookie is paid twice on each session check (opened, then sealed into
+ * the next). Under a name of its own the claim made a session-managed cookie about 100 characters longer, which cost
+ * about 4 % of a session check; as the `jti` it replaces the UUID, a dozen characters more than a plain token. The
+ * JWT ID then names the session, the same across re-issues until the record is written again, instead of each
+ * re-issue. Opening a token puts a `jti` of this form (a UUID has no dot) back under the claim's name, which is where
+ * every reader and writer of it looks, so a token decoded and encoded again keeps its session.
+ */
+export const sessionIdClaimName = 'authchart:sid'
+
+/**
+ * Seals `token` plus `iat`, `exp` and a `jti` with the newest secret's key: the session id claim when the token holds
+ * it in its compact form (a string; `sessionIdClaimName`), else a fresh UUID.
  * @param secrets non-empty, newest first; keep passing the same array (the keyring is cached by its identity)
  */
 export function sealSessionToken(
@@ -130,7 +145,12 @@ export function sealSessionToken(
   const claims: Record<string, unknown> = Object.assign<Record<string, unknown>, object>({}, token)
   claims.iat = now
   claims.exp = now + maxAge
-  claims.jti = randomUUID()
+  const sessionId = claims[sessionIdClaimName]
+  if (typeof sessionId === 'string') {
+    // Left as a member JSON.stringify skips: a deleted one would put the object in its slow mode.
+    claims[sessionIdClaimName] = undefined
+    claims.jti = sessionId
+  } else claims.jti = randomUUID()
   const sealed = sealPrepared(JSON.stringify(claims), ring.sealingKey, ring.sealingHeader)
   // A compact JWE is base64url segments and dots: its cookie needs no percent-encoding, and need not be scanned.
   vouchUnreservedValue(sealed)
@@ -158,6 +178,10 @@ export function openSessionToken<Payload>(
   }
   if (!isClaimsObject(claims)) return null
   if (!areTimeClaimsValid(claims, now)) return null
+  // A session id sealed as the `jti` is read where everything looks for it (see `sessionIdClaimName`).
+  const { jti } = claims
+  if (typeof jti === 'string' && jti.includes('.') && claims[sessionIdClaimName] === undefined)
+    claims[sessionIdClaimName] = jti
   // The shape beyond the registered claims is the app's (its `jwt` callback wrote it); as in Auth.js it is not checked.
   return claims as Payload
 }

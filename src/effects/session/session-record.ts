@@ -10,13 +10,14 @@
 import { createHash } from 'node:crypto'
 import { FlowStoreUnavailable } from '../../errors.js'
 import { randomToken } from '../../security/random.js'
+import { sessionIdClaimName } from '../../session/session-jwe.js'
 import type { AdapterSession, AdapterSessionRecord } from '../../types/adapters.js'
 import type { JWT } from '../../types/jwt.js'
 import type { SessionRecord, SessionStore, StoredSessionRecord } from '../../types/session-store.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 
 /** Authchart's claim of a JWT session under session management: its id, sign-in time (epoch ms) and method. */
-export const sessionIdClaimName = 'authchart:sid'
+export { sessionIdClaimName }
 
 /** The session id claim as Authchart reads it; a token carries it in its compact form (`sealedSessionIdClaim`). */
 export interface SessionIdClaim {
@@ -38,8 +39,9 @@ export interface SessionIdClaim {
  * records the session; the method is the rest of the string, so a provider id may hold a dot). Every session check
  * reads it from the cookie and seals it into the next one, so its bytes are paid twice per check: the object form
  * (`{"id":…,"at":…,"m":…,"r":…}` with a UUID) made a session-managed token about 130 characters longer, this form
- * about 65. A claim this form cannot hold unambiguously (an id with a dot, a time that is not a whole number of
- * milliseconds; Authchart writes neither) keeps the object form, which `readSessionIdClaim` reads too.
+ * under a name of its own about 100, and sealed as the token's `jti` (src/session/session-jwe.ts) about 20. A claim
+ * this form cannot hold unambiguously (an id with a dot, a time that is not a whole number of milliseconds; Authchart
+ * writes neither) keeps the object form, which `readSessionIdClaim` reads too.
  */
 export function sealedSessionIdClaim(claim: SessionIdClaim): string | SessionIdClaim {
   const { id, at, m, r } = claim
