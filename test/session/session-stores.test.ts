@@ -155,6 +155,32 @@ describe('RedisSessionStore record writes', () => {
     await store.close()
   })
 
+  it('keeps a record as its times in base 36 and what else it has, and still lists records kept as JSON', async () => {
+    const store = new RedisSessionStore(redis, { prefix })
+    // Whole seconds, so that authTime (epoch seconds) is whole too.
+    const now = Math.floor(Date.now() / 1000) * 1000
+    const user = `u-${randomUUID()}`
+    const key = `${prefix}session-records:{${user}}`
+    const full = { ...record('full', user, now, now + 60_000), method: 'github', amr: ['fed'], authTime: now / 1000 }
+    await store.put(full)
+    const kept = await redis.hget(key, 'full')
+    expect(kept).toBe(
+      `~${now.toString(36)}.${now.toString(36)}.${(now + 60_000).toString(36)}.["github",null,null,["fed"],${now / 1000}]`,
+    )
+    // A time the base 36 form cannot hold is kept as JSON, and read back the same.
+    const odd = record('odd', user, now + 0.5, now + 60_000)
+    await store.put(odd)
+    expect(JSON.parse((await redis.hget(key, 'odd')) ?? '')).toEqual(odd)
+    // Records another version wrote as JSON are listed; one naming another user, or not a record, is dropped.
+    await redis.hset(key, 'old', JSON.stringify(record('old', user, now, now + 60_000)))
+    await redis.hset(key, 'stray', JSON.stringify(record('stray', 'someone-else', now, now + 60_000)))
+    await redis.hset(key, 'junk', '~12.zz')
+    const listed = await store.list(user)
+    expect(listed.sort((a, b) => a.id.localeCompare(b.id))).toEqual([full, odd, record('old', user, now, now + 60_000)])
+    expect(await redis.hkeys(key)).toEqual(expect.not.arrayContaining(['stray', 'junk']))
+    await store.close()
+  })
+
   it('fails only the write that Redis refused in a shared pipeline, with Redis’s error', async () => {
     const store = new RedisSessionStore(redis, { prefix })
     const now = Date.now()
@@ -186,7 +212,7 @@ describe('RedisSessionStore records written behind (the session check’s "last 
     // Written behind and not yet sent when the store closes: close() sends it and waits for Redis's answer.
     one.putBehind(record('s2', user, now, now + 60_000), failed)
     await one.close()
-    expect(await redis.hget(`${prefix}session-records:{${user}}`, 's2')).toContain('"id":"s2"')
+    expect(await redis.hget(`${prefix}session-records:{${user}}`, 's2')).toMatch(/^~[0-9a-z]+\.[0-9a-z]+\.[0-9a-z]+\.$/)
     expect(failed).not.toHaveBeenCalled()
     await two.close()
   })

@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto'
 import { FlowStoreUnavailable } from '../../errors.js'
+import { base36Time, isWholeTime, timeFromBase36 } from '../../security/base36-time.js'
 import { randomToken } from '../../security/random.js'
 import { sessionIdClaimName } from '../../session/session-jwe.js'
 import type { AdapterSession, AdapterSessionRecord } from '../../types/adapters.js'
@@ -46,7 +47,7 @@ export interface SessionIdClaim {
 export function sealedSessionIdClaim(claim: SessionIdClaim): string | SessionIdClaim {
   const { id, at, m, r } = claim
   if (!compactable(id, at) || (r !== undefined && !isWholeTime(r))) return claim
-  return compactClaim(id, at, r === undefined ? '' : base36Of(r), m)
+  return compactClaim(id, at, r === undefined ? '' : base36Time(r), m)
 }
 
 function compactable(id: string, at: number): boolean {
@@ -54,48 +55,7 @@ function compactable(id: string, at: number): boolean {
 }
 
 function compactClaim(id: string, at: number, recorded: string, method: string | undefined): string {
-  return `${id}.${base36Of(at)}.${recorded}.${method ?? ''}`
-}
-
-function isWholeTime(value: number): boolean {
-  return Number.isSafeInteger(value) && value >= 0
-}
-
-/** Every pair of base 36 digits, "00" to "zz". */
-const base36Pairs = Array.from({ length: 36 * 36 }, (_, pair) => pair.toString(36).padStart(2, '0'))
-
-/**
- * A whole time in base 36, as `toString(36)` writes it. A check that records its session writes two: V8's
- * `toString(36)` takes a generic path for a number beyond 31 bits (about 0.25 µs each), two digits at a time takes
- * about 0.06 µs.
- */
-function base36Of(time: number): string {
-  let rest = time
-  let digits = ''
-  while (rest >= 1296) {
-    const quotient = Math.floor(rest / 1296)
-    digits = `${base36Pairs[rest - quotient * 1296] ?? ''}${digits}`
-    rest = quotient
-  }
-  return `${rest < 36 ? rest.toString(36) : (base36Pairs[rest] ?? '')}${digits}`
-}
-
-/**
- * A time as the compact claim writes it, between `start` and `end` of `text`: 1 to 11 base 36 digits (lower case),
- * read digit by digit. A regex test and `parseInt` of a slice cost about 1 µs on every session check.
- */
-function timeFromBase36(text: string, start: number, end: number): number | undefined {
-  if (end - start < 1 || end - start > 11) return undefined
-  let time = 0
-  for (let at = start; at < end; at++) {
-    const code = text.charCodeAt(at)
-    // 0-9 are 48-57, a-z 97-122.
-    const digit = code >= 48 && code <= 57 ? code - 48 : code >= 97 && code <= 122 ? code - 87 : -1
-    if (digit < 0) return undefined
-    time = time * 36 + digit
-  }
-  // Past 2^53 the sum is no longer exact, and it only grows: such a time is refused, not rounded.
-  return Number.isSafeInteger(time) ? time : undefined
+  return `${id}.${base36Time(at)}.${recorded}.${method ?? ''}`
 }
 
 function readCompactClaim(text: string): SessionIdClaim | undefined {
@@ -141,7 +101,7 @@ export function readSessionIdClaim(token: JWT | null | undefined): SessionIdClai
  */
 export function recordedSessionIdClaim(claim: SessionIdClaim, nowMs: number): string | SessionIdClaim {
   const { id, at, m } = claim
-  if (compactable(id, at) && isWholeTime(nowMs)) return compactClaim(id, at, base36Of(nowMs), m)
+  if (compactable(id, at) && isWholeTime(nowMs)) return compactClaim(id, at, base36Time(nowMs), m)
   return { ...claim, r: nowMs }
 }
 

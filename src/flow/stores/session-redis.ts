@@ -31,6 +31,7 @@
 import type { Cluster, Redis } from 'ioredis'
 import type { SessionStore, StoredSessionRecord } from '../../types/session-store.js'
 import { RecordBatch, type RecordWriteFailed, type RecordWritten } from './session-record-batch.js'
+import { readSessionRecordText, sessionRecordText } from './session-record-text.js'
 import { RevocationCache } from './session-revocations.js'
 
 // The hash lives as long as its longest-lived session: the lifetime is only ever lengthened.
@@ -229,7 +230,7 @@ export class RedisSessionStore implements SessionStore {
   #add(record: StoredSessionRecord, waiting: RecordWritten | undefined, failed: RecordWriteFailed | undefined): void {
     const ttl = Math.max(1, Math.ceil(record.expiresAt - this.#now()))
     const key = this.#recordsKey(record.userId)
-    const text = JSON.stringify(record)
+    const text = sessionRecordText(record)
     if (waiting) this.#batch.add(key, record.id, text, ttl, waiting)
     else if (failed) this.#batch.addBehind(key, record.id, text, ttl, failed)
     if (this.#batch.size >= recordBatch) this.#send()
@@ -308,19 +309,11 @@ export class RedisSessionStore implements SessionStore {
     const live: StoredSessionRecord[] = []
     const expired: string[] = []
     for (const [id, text] of Object.entries(fields)) {
-      let record: StoredSessionRecord | undefined
-      try {
-        record = JSON.parse(text) as StoredSessionRecord
-      } catch {
-        record = undefined
-      }
+      const record = readSessionRecordText(text, id, userId)
       // A revoked session's record can be written again by a check that was under way (here or on another
       // instance): it is dropped like an expired one.
       const alive =
-        record !== undefined &&
-        record.expiresAt > now &&
-        record.userId === userId &&
-        !this.#cache.isRevoked(userId, record.id, record.createdAt)
+        record !== undefined && record.expiresAt > now && !this.#cache.isRevoked(userId, record.id, record.createdAt)
       if (record && alive) live.push(record)
       else expired.push(id)
     }
