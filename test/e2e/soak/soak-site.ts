@@ -89,7 +89,11 @@ app.use(
     logger: {
       error: (error) => {
         count(error.name)
-        process.stderr.write(`[${instance}] ${error.name}: ${error.message}\n`)
+        // With what caused it (a Redis or database error), so that a failure in the soak's report says which.
+        const cause: unknown = error.cause
+        const err: unknown = typeof cause === 'object' && cause !== null && 'err' in cause ? cause.err : cause
+        const because = err instanceof Error ? ` (${err.name}: ${err.message})` : ''
+        process.stderr.write(`[${instance}] ${error.name}: ${error.message}${because}\n`)
       },
       warn: (code) => {
         count(`warn:${code}`)

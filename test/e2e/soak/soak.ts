@@ -98,6 +98,8 @@ export interface SoakReport {
   memory: Record<string, { warmMb: number; lastMb: number; maxMb: number; rssLastMb: number }>
   /** What each instance logged: error names and `warn:<code>` counts. */
   logged: Record<string, Record<string, number>>
+  /** The last of each instance's error lines (name, message and cause), for failure messages. */
+  errorLines: Record<string, string>
   /** Examples of answers outside the documented ones (empty when the soak holds). */
   surprises: string[]
 }
@@ -580,8 +582,10 @@ async function drive(rig: Rig, options: SoakOptions): Promise<SoakReport> {
     figures.maxMs = Math.round(sorted.at(-1) ?? 0)
   }
   const logged: Record<string, Record<string, number>> = {}
+  const errorLines: Record<string, string> = {}
   for (const instance of rig.sites) {
     if (process.env.SOAK_LOG) options.progress?.(instance.log())
+    errorLines[instance.name] = instance.log().slice(-3000)
     const answer = await instance.request('/logged')
     logged[instance.name] = JSON.parse(answer.body) as Record<string, number>
   }
@@ -606,6 +610,7 @@ async function drive(rig: Rig, options: SoakOptions): Promise<SoakReport> {
     providerFailures,
     memory: memoryFigures,
     logged,
+    errorLines,
     surprises,
   }
 }
