@@ -3,11 +3,10 @@
  * times in base 36, and the rest (method, device, address, `amr`, `authTime`, a database session's token) a JSON
  * array up to the last of them present. The hash's key names the user and its field the session, so neither is repeated.
  *
- * Why not the record's JSON: a session check that records its session hands the store a record that waits for its
- * batch (up to 64 records or `writeBehindMs`), and on a server with a large heap what waits is promoted and marked
- * again by every major collection. JSON.stringify writes each time as a decimal number (about 0.3 µs each) and the
- * text carried the ids too: 163 characters and 1.9 µs for a JWT session's record, against 43 and 1.0 µs here
- * (measured with the machine under load).
+ * Why not the record's JSON: JSON.stringify writes each time as a decimal number (about 0.3 µs each) and the text
+ * carried the ids too: 163 characters and 1.9 µs for a JWT session's record, against 43 and 1.0 µs here (measured
+ * with the machine under load), and 697 bytes of Redis memory per active session against 465. (It did not change the
+ * session check's cost under a large heap, where the write path's own work dominates: docs/benchmarks.md.)
  * Records written as JSON (by an earlier version, or a time this form cannot hold) are still read.
  * @module flow/stores/session-record-text
  */
