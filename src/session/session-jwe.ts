@@ -121,7 +121,7 @@ function areTimeClaimsValid(claims: Record<string, unknown>, now: number): boole
  * Sealed as the token's `jti` rather than as a claim of its own: a token carries a `jti` anyway (a fresh UUID, as
  * Auth.js writes), and every byte of a session cookie is paid twice on each session check (opened, then sealed into
  * the next). Under a name of its own the claim made a session-managed cookie about 100 characters longer, which cost
- * about 4 % of a session check; as the `jti` it replaces the UUID, a dozen characters more than a plain token. The
+ * about 4 % of a session check; as the `jti` it replaces the UUID, about 20 characters more than a plain token. The
  * JWT ID then names the session, the same across re-issues until the record is written again, instead of each
  * re-issue. Opening a token puts a `jti` of this form (a UUID has no dot) back under the claim's name, which is where
  * every reader and writer of it looks, so a token decoded and encoded again keeps its session.

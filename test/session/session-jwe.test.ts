@@ -67,7 +67,7 @@ describe('session tokens sealed and opened', () => {
       // Opened, then sealed again (a re-issue, or an app's decode and encode): the session is kept.
       const again = sealSessionToken(secrets, salt, opened ?? {}, 60, now + 1)
       expect((await sealedClaims(again)).jti).toBe(claim)
-      // A managed cookie is a dozen characters longer than a plain one, not a hundred.
+      // A managed cookie is about 20 characters longer than a plain one, not a hundred.
       const plain = sealSessionToken(secrets, salt, { sub: 'u-5' }, 60, now)
       expect(token.length - plain.length).toBeLessThan(30)
     })
