@@ -157,6 +157,11 @@ function formatMicros(opsPerSecond: number): string {
   return micros >= 1000 ? `${(micros / 1000).toFixed(2)} ms` : `${micros.toFixed(1)} µs`
 }
 
+/** A ratio as the tables print it: two decimals below 2× (where one would hide a 10 % difference), else one. */
+export function formatRatio(ratio: number): string {
+  return `${ratio.toFixed(ratio < 2 ? 2 : 1)}×`
+}
+
 /** The machine's load, printed with every table: on a shared machine the figures mean little without it. */
 export function loadNote(): string {
   const [one, five] = loadavg()
@@ -182,9 +187,9 @@ export function printTable(
   const ratios: Record<string, number> = {}
   for (const r of results) {
     ratios[r.label] = r.ratio
-    const cpu = r.cpu ? `${r.cpu.ours.toFixed(1)} / ${r.cpu.theirs.toFixed(1)} (${r.cpu.ratio.toFixed(1)}×)` : 'n/a'
+    const cpu = r.cpu ? `${r.cpu.ours.toFixed(1)} / ${r.cpu.theirs.toFixed(1)} (${formatRatio(r.cpu.ratio)})` : 'n/a'
     console.log(
-      `| ${r.label} | ${formatRate(r.ours)}/s (${formatMicros(r.ours)}) | ${formatRate(r.theirs)}/s (${formatMicros(r.theirs)}) | **${r.ratio.toFixed(1)}×** | ${r.ratioRange[0].toFixed(1)}–${r.ratioRange[1].toFixed(1)}× | ${cpu} |`,
+      `| ${r.label} | ${formatRate(r.ours)}/s (${formatMicros(r.ours)}) | ${formatRate(r.theirs)}/s (${formatMicros(r.theirs)}) | **${formatRatio(r.ratio)}** | ${formatRatio(r.ratioRange[0]).slice(0, -1)}–${formatRatio(r.ratioRange[1])} | ${cpu} |`,
     )
   }
   return ratios

@@ -1,5 +1,5 @@
 /** The summary of a suite run several times (`--repeat`): each case's ratio in every run, and their median. */
-import { loadNote } from './measure.js'
+import { formatRatio, loadNote } from './measure.js'
 
 function medianOf(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
@@ -14,7 +14,7 @@ export function printRepeated(suite: string, runs: Record<string, number>[]): vo
   console.log('|---|---|---:|---:|')
   for (const label of Object.keys(runs[0] ?? {})) {
     const values = runs.map((run) => run[label]).filter((value): value is number => typeof value === 'number')
-    const each = values.map((value) => `${value.toFixed(1)}×`).join(', ')
-    console.log(`| ${label} | ${each} | **${medianOf(values).toFixed(1)}×** | ${Math.min(...values).toFixed(1)}× |`)
+    const each = values.map(formatRatio).join(', ')
+    console.log(`| ${label} | ${each} | **${formatRatio(medianOf(values))}** | ${formatRatio(Math.min(...values))} |`)
   }
 }

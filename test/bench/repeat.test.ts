@@ -22,4 +22,13 @@ describe('printRepeated', () => {
     expect(lines).toContain('| session check | 10.0×, 14.0×, 12.0×, 11.0× | **11.5×** | 10.0× |')
     expect(lines).toContain('| sign-in | 5.2×, 4.8×, 6.1×, 5.9× | **5.6×** | 4.8× |')
   })
+
+  it('prints a ratio below 2 with two decimals, where one would hide a 10 % difference', () => {
+    const lines: string[] = []
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => {
+      lines.push(String(line))
+    })
+    printRepeated('session-management', [{ 'on / off': 0.912 }, { 'on / off': 0.868 }, { 'on / off': 0.904 }])
+    expect(lines).toContain('| on / off | 0.91×, 0.87×, 0.90× | **0.90×** | 0.87× |')
+  })
 })
