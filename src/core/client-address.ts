@@ -48,6 +48,24 @@ export function parseAddress(text: string): Address | undefined {
   return address
 }
 
+/** An IPv4 address in the form `textOf` writes: four decimal octets of 0 to 255, no leading zero, no space. */
+const canonicalIpv4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/
+
+/**
+ * The peer as `textOf(parseAddress(peer))` writes it, when that is the peer itself (a canonical IPv4 address) or its
+ * IPv4 part (`::ffff:` and a canonical IPv4 address, a dual-stack socket's IPv4 client); undefined otherwise. What a
+ * socket reports nearly always, checked without parsing it into an object and writing it back: the session check
+ * of a session-managed app reads the client's address for every record it writes.
+ */
+function canonicalIpv4Peer(peer: string): string | undefined {
+  if (canonicalIpv4.test(peer)) return peer
+  if (peer.length > 7 && peer.slice(0, 7).toLowerCase() === '::ffff:') {
+    const ipv4 = peer.slice(7)
+    if (canonicalIpv4.test(ipv4)) return ipv4
+  }
+  return undefined
+}
+
 /** An `X-Forwarded-For` hop: some proxies add the client's port (`203.0.113.9:51000`, `[2001:db8::1]:443`). */
 function parseHop(text: string): Address | undefined {
   const hop = text.trim()
@@ -140,10 +158,15 @@ export function clientAddress(
   proxies: TrustedProxies | undefined,
 ): string | undefined {
   if (peer === undefined || peer === '') return undefined
+  const noProxy = proxies === undefined || proxies === 0 || (Array.isArray(proxies) && proxies.length === 0)
+  if (noProxy) {
+    const canonical = canonicalIpv4Peer(peer)
+    if (canonical !== undefined) return canonical
+  }
   const direct = parseAddress(peer)
   // A host that reports something else as its peer (a Unix socket path) is taken at its word.
   if (!direct) return peer.trim() || undefined
-  if (proxies === undefined || proxies === 0 || (Array.isArray(proxies) && proxies.length === 0)) return textOf(direct)
+  if (noProxy) return textOf(direct)
   // Nearest first: the peer, then the hops the proxies appended, right to left, up to the first that is no address.
   const chain: Address[] = [direct]
   if (forwardedFor) {

@@ -23,6 +23,20 @@ describe('clientAddress', () => {
     expect(clientAddress(undefined, '198.51.100.1', 1)).toBeUndefined()
   })
 
+  it('reads a peer that is already in its canonical form without parsing it, with the same answer as parsing', () => {
+    // With a proxy list the peer is not on, the peer is parsed and written back: the answer the fast path must equal.
+    const parsed = (peer: string) => clientAddress(peer, null, ['198.18.0.1'])
+    const octets = ['0', '7', '10', '99', '100', '199', '200', '249', '250', '255', '256', '300', '00', '01', '010']
+    const peers: string[] = []
+    for (const a of octets) for (const b of ['0', '255', '01', '256']) peers.push(`${a}.${b}.1.${a}`, `1.2.${b}.${a}`)
+    for (const peer of [...peers])
+      peers.push(`::ffff:${peer}`, `::FFFF:${peer}`, ` ${peer}`, `${peer} `, `::ffff: ${peer}`)
+    peers.push('1.2.3', '1.2.3.4.5', '::ffff:', '::1', '2001:db8::1', 'fe80::1%eth0', '/run/app.sock', '1.2.3.4:80')
+    for (const peer of peers) expect(clientAddress(peer, null, undefined), peer).toBe(parsed(peer))
+    expect(clientAddress('203.0.113.9', null, undefined)).toBe('203.0.113.9')
+    expect(clientAddress('::ffff:203.0.113.9', null, [])).toBe('203.0.113.9')
+  })
+
   it('walks X-Forwarded-For from the right through a count of trusted hops', () => {
     expect(clientAddress('10.0.0.1', '6.6.6.6, 203.0.113.9', 1)).toBe('203.0.113.9')
     expect(clientAddress('10.0.0.1', '6.6.6.6, 203.0.113.9, 10.0.0.2', 2)).toBe('203.0.113.9')
