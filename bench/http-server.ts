@@ -6,6 +6,10 @@
  * - Authchart on node:http uses its Node binding (`toNodeHandler`, authchart/node); on Express, `ExpressAuth`.
  * - @auth/core on node:http: it ships no Node binding, so the server turns the request into a web `Request` and
  *   writes the `Response` back with the few lines every such glue has; on Express, the official `@auth/express`.
+ * - A third argument `managed` gives Authchart session management (`RedisSessionStore` on `REDIS_URL`, 5,000
+ *   revocations loaded, as bench/session-management.bench.ts): its keys are removed when the parent goes.
+ *
+ * The parent asks for the process's CPU time with the message `cpu` (answered `{ cpu }`, from `process.cpuUsage()`).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -13,8 +17,10 @@ import { Auth as AuthJs } from '@auth/core'
 import AuthJsCredentials from '@auth/core/providers/credentials'
 import { ExpressAuth as AuthJsExpress } from '@auth/express'
 import express from 'express'
+import { Redis } from 'ioredis'
 import { ExpressAuth } from '../src/frameworks/express.js'
 import { toNodeHandler } from '../src/frameworks/node.js'
+import { RedisSessionStore } from '../src/flow/stores/logout.js'
 import Credentials from '../src/providers/credentials.js'
 import { benchSecret } from './http-config.js'
 
@@ -54,9 +60,13 @@ function webGlue(handler: (request: Request) => Promise<Response>) {
   }
 }
 
-function listener(library: string, server: string) {
+function listener(library: string, server: string, store: RedisSessionStore | undefined) {
   if (library === 'authchart') {
-    const config = { ...shape, providers: [Credentials({ credentials, authorize })] }
+    const config = {
+      ...shape,
+      providers: [Credentials({ credentials, authorize })],
+      ...(store ? { sessionManagement: { store } } : {}),
+    }
     if (server === 'node') return toNodeHandler(config)
     const app = express()
     // Mounted as the Express app below mounts @auth/express, so both pay the same routing.
@@ -70,11 +80,32 @@ function listener(library: string, server: string) {
   return app
 }
 
-const [library = 'authchart', server = 'node'] = process.argv.slice(2)
-const handle = listener(library, server)
+/** Session management's store for the `managed` variant, with a history of revocations its cache holds. */
+async function managedStore(): Promise<{ store: RedisSessionStore; close: () => Promise<void> }> {
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 })
+  const prefix = `authchart-bench-http:${process.pid}:`
+  const store = new RedisSessionStore(redis, { prefix })
+  for (let i = 0; i < 5_000; i++) await store.revoke(`revoked-user-${i}`, [`sid-${i}`], 3600)
+  const close = async () => {
+    await store.close()
+    const keys = await redis.keys(`${prefix}*`)
+    for (let i = 0; i < keys.length; i += 1000) await redis.del(...keys.slice(i, i + 1000))
+    redis.disconnect()
+  }
+  return { store, close }
+}
+
+const [library = 'authchart', server = 'node', variant = ''] = process.argv.slice(2)
+const managed = variant === 'managed' ? await managedStore() : undefined
+const handle = listener(library, server, managed?.store)
 const http = createServer((req, res) => void handle(req, res))
 http.keepAliveTimeout = 60_000
 http.listen(0, '127.0.0.1', () => {
   process.send?.({ port: (http.address() as AddressInfo).port })
 })
-process.on('disconnect', () => process.exit(0))
+process.on('message', (message) => {
+  if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() })
+})
+process.on('disconnect', () => {
+  void (managed ? managed.close().catch(() => undefined) : Promise.resolve()).then(() => process.exit(0))
+})

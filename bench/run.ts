@@ -27,6 +27,7 @@ import { runManyUsersBench } from './many-users.bench.js'
 import { runOidcBench } from './oidc.bench.js'
 import { runSecondFactorBench } from './second-factor.bench.js'
 import { runSessionManagementBench } from './session-management.bench.js'
+import { runSessionManagementHttpBench } from './session-management-http.bench.js'
 import { runXStateApiBench } from './xstate-api.bench.js'
 
 const args = process.argv.slice(2)
@@ -54,6 +55,7 @@ const suites: Record<string, () => Promise<unknown>> = {
   libraries: async () => runLibrariesBench({ quick }),
   'logout-revocation': () => runLogoutRevocationBench({ quick }),
   'session-management': () => runSessionManagementBench({ quick }),
+  'session-management-http': () => runSessionManagementHttpBench({ quick }),
   'second-factor': () => runSecondFactorBench({ quick }),
 }
 
