@@ -12,12 +12,11 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
-import { newSessionIdClaim, sealedSessionIdClaim, sessionIdClaimName } from '../src/effects/session/session-record.js'
 import { encode } from '../src/jwt.js'
 import { benchSecret, sessionCookieName } from './http-config.js'
 import { formatRatio, loadNote } from './measure.js'
+import { siteUserClaims } from './site-users.js'
 
-const day = 86_400_000
 /** Requests per second a server is sized for: the cookies minted per server cover a run at this rate. */
 const sizedFor = 30_000
 
@@ -45,20 +44,9 @@ function median(values: number[]): number {
 /** Distinct users' session cookies, sealed as a sign-in seals them (with the session id claim when managed). */
 async function cookiesOf(label: string, managed: boolean, count: number): Promise<string[]> {
   const now = Date.now()
-  const iat = Math.floor(now / 1000)
   const cookies: string[] = []
   for (let i = 0; i < count; i++) {
-    const signedInAt = now - ((i * 7919 * 60_000) % (30 * day))
-    const token = {
-      sub: `${label}-user-${i}`,
-      name: `User ${i}`,
-      email: `user-${i}@example.com`,
-      iat,
-      exp: iat + 30 * 86_400,
-      ...(managed
-        ? { [sessionIdClaimName]: sealedSessionIdClaim(newSessionIdClaim({ nowMs: signedInAt }, 'credentials')) }
-        : {}),
-    }
+    const token = siteUserClaims(label, i, managed, now)
     cookies.push(`${sessionCookieName}=${await encode({ token, secret: benchSecret, salt: sessionCookieName })}`)
   }
   return cookies

@@ -22,19 +22,18 @@ import { Auth as AuthJs } from '@auth/core'
 import { encode as authJsEncode } from '@auth/core/jwt'
 import AuthJsCredentials from '@auth/core/providers/credentials'
 import { Redis } from 'ioredis'
-import { newSessionIdClaim, sealedSessionIdClaim, sessionIdClaimName } from '../src/effects/session/session-record.js'
 import { RedisSessionStore } from '../src/flow/stores/logout.js'
 import { Auth } from '../src/index.js'
 import { encode } from '../src/jwt.js'
 import Credentials from '../src/providers/credentials.js'
 import type { AuthConfig } from '../src/types/index.js'
 import { compare, printTable, runOptions, type CaseResult, type Side } from './measure.js'
+import { siteUserClaims } from './site-users.js'
 
 const origin = 'http://localhost:3000'
 const secret = 'bench-secret-bench-secret-bench-secret-42'
 const salt = 'authjs.session-token'
 const authorize = () => null
-const day = 86_400_000
 /** Users whose checks are interleaved at any time. */
 const activeUsers = 1_000
 
@@ -67,22 +66,7 @@ async function siteTraffic(
 ): Promise<Side> {
   const minted: string[] = []
   const now = Date.now()
-  const iat = Math.floor(now / 1000)
-  for (let i = 0; i < options.count; i++) {
-    const signedInAt = now - ((i * 7919 * 60_000) % (30 * day))
-    const token = {
-      sub: `${label}-user-${i}`,
-      name: `User ${i}`,
-      email: `user-${i}@example.com`,
-      iat,
-      exp: iat + 30 * 86_400,
-      // The claim as a sign-in seals it.
-      ...(options.managed
-        ? { [sessionIdClaimName]: sealedSessionIdClaim(newSessionIdClaim({ nowMs: signedInAt }, 'credentials')) }
-        : {}),
-    }
-    minted.push(await mint(token))
-  }
+  for (let i = 0; i < options.count; i++) minted.push(await mint(siteUserClaims(label, i, options.managed, now)))
   let next = 0
   const newUser = (): ActiveUser => {
     const cookie = minted[next++]
