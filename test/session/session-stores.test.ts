@@ -160,6 +160,25 @@ describe('RedisSessionStore record writes', () => {
     await store.close()
   })
 
+  it('writes and lists the records of a user id with a lone surrogate, and the records sent with them', async () => {
+    const store = new RedisSessionStore(redis, { prefix })
+    const now = Date.now()
+    // `encodeURIComponent` throws on a lone surrogate: the key is built from the id as UTF-8 writes it, and a batch
+    // never fails (or leaves a put waiting) because one of its users has such an id.
+    const odd = `u-${randomUUID()}-\ud800`
+    const plain = `u-${randomUUID()}`
+    const failed = vi.fn()
+    store.putBehind(record('behind', odd, now, now + 60_000), failed)
+    await Promise.all([
+      store.put(record('put', odd, now, now + 60_000)),
+      store.put(record('other', plain, now, now + 60_000)),
+    ])
+    expect((await store.list(odd)).map((r) => r.id).sort()).toEqual(['behind', 'put'])
+    expect((await store.list(plain)).map((r) => r.id)).toEqual(['other'])
+    expect(failed).not.toHaveBeenCalled()
+    await store.close()
+  })
+
   it('keeps a record as its times in base 36 and what else it has, and still lists records kept as JSON', async () => {
     const store = new RedisSessionStore(redis, { prefix })
     // Whole seconds, so that authTime (epoch seconds) is whole too.

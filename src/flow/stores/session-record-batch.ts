@@ -1,11 +1,11 @@
 /**
  * The session records a Redis session store sends in one write. Adding one (on the session check's hot path) only
  * keeps the record and who waits for it; the key, the text and the lifetime of every record are worked out when the
- * batch is sent, in one pass (`prepare`). Measured in the session check with many distinct users, the same work done
- * per record as it arrived cost 3 to 4 times what it costs in that pass: each check ran it cold, between its own
- * crypto and parsing. A record written behind (`addBehind`) that a later record of the same session follows in the
- * batch is left out (the later one overwrites it anyway); a failure of records written behind is reported once per
- * reporter.
+ * batch is sent, in one pass (`prepare`). Together with 256 records a command instead of 64, this took session
+ * management's cost on a session check that writes its record from +16.5 to +10.4 % CPU (one process, both builds
+ * interleaved, many distinct users: docs/benchmarks.md). A record written behind (`addBehind`) that a later record of
+ * the same session follows in the batch is left out (the later one overwrites it anyway); a failure of records
+ * written behind is reported once per reporter.
  * @module flow/stores/session-record-batch
  */
 import type { StoredSessionRecord } from '../../types/session-store.js'
@@ -30,9 +30,10 @@ const loneSurrogate = /[\ud800-\udfff]/
 
 /**
  * `text` as its UTF-8 bytes read back: a lone surrogate becomes U+FFFD, as any client writing the string would make
- * it, so that a JSON decoder on the other side (which refuses an escaped lone surrogate) reads every record.
+ * it, so that a JSON decoder on the other side (which refuses an escaped lone surrogate) reads every record, and a
+ * key built from it (`encodeURIComponent`, which throws on one) can always be built.
  */
-function wellFormed(text: string): string {
+export function wellFormed(text: string): string {
   return loneSurrogate.test(text) ? Buffer.from(text, 'utf8').toString('utf8') : text
 }
 
@@ -43,8 +44,8 @@ export class RecordBatch {
   readonly #waiting: Array<RecordWritten | undefined> = []
   /** Per record: who to tell when it fails, for one written behind. */
   readonly #reporters: Array<RecordWriteFailed | undefined> = []
-  /** Per record sent, its place in `#records` (set by `prepare`). */
-  #sent: number[] = []
+  /** Per record sent, its place in `#records`: set by `prepare`; until then, every record. */
+  #sent: number[] | undefined
 
   get size(): number {
     return this.#records.length
@@ -88,11 +89,8 @@ export class RecordBatch {
       const record = records[i]
       if (!record) continue
       keys.push(keyOf(record.userId))
-      values.push(
-        wellFormed(record.id),
-        wellFormed(sessionRecordText(record)),
-        Math.max(1, Math.ceil(record.expiresAt - nowMs)),
-      )
+      // The text needs no such care: every part of it is base 36 or JSON, which escapes a lone surrogate.
+      values.push(wellFormed(record.id), sessionRecordText(record), Math.max(1, Math.ceil(record.expiresAt - nowMs)))
     }
     this.#sent = kept
     return { keys, values }
@@ -100,11 +98,12 @@ export class RecordBatch {
 
   /**
    * Hands out the answers of the records `prepare` kept: `answers[j]` is `1` when the j-th was written, else Redis's
-   * error text; `'all written'` says so of every record; an `Error` is the failure of the whole command. Each `put`
-   * hears its own; each reporter hears once of all its records that failed.
+   * error text; `'all written'` says so of every record; an `Error` is the failure of the whole command (or of the
+   * batch before `prepare` ran: then every record hears it). Each `put` hears its own; each reporter hears once of
+   * all its records that failed.
    */
   settle(answers: readonly unknown[] | 'all written' | Error): void {
-    const sent = this.#sent
+    const sent = this.#sent ?? this.#records.map((_, i) => i)
     if (answers === 'all written') {
       for (const i of sent) this.#waiting[i]?.(null)
       return
