@@ -15,7 +15,7 @@ import { encode as authjsEncode } from '@auth/core/jwt'
 import autocannon from 'autocannon'
 import { encode } from '../src/jwt.js'
 import { benchSecret, sessionCookieName } from './http-config.js'
-import { Jar, loadNote } from './measure.js'
+import { Jar, loadNote, median } from './measure.js'
 
 /** Distinct users in the many-users workload: each cookie comes back only after 19,999 others. */
 const manyUsers = 20_000
@@ -105,12 +105,6 @@ async function load(server: Server, seconds: number, workload: Workload): Promis
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${server.label}: ${result.non2xx} non-2xx answers, ${result.errors} errors`)
   return { rps: result.requests.total / seconds, p50: result.latency.p50, p99: result.latency.p99 }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
 /** Runs the HTTP benchmark; returns the req/s ratios by server kind and workload. */

@@ -1,11 +1,5 @@
 /** The summary of a suite run several times (`--repeat`): each case's ratio in every run, and their median. */
-import { formatRatio, loadNote } from './measure.js'
-
-function medianOf(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
+import { formatRatio, loadNote, median } from './measure.js'
 
 /** Prints a Markdown table: one row per case, the ratio of each run, the median and the lowest. */
 export function printRepeated(suite: string, runs: Record<string, number>[]): void {
@@ -15,6 +9,6 @@ export function printRepeated(suite: string, runs: Record<string, number>[]): vo
   for (const label of Object.keys(runs[0] ?? {})) {
     const values = runs.map((run) => run[label]).filter((value): value is number => typeof value === 'number')
     const each = values.map(formatRatio).join(', ')
-    console.log(`| ${label} | ${each} | **${formatRatio(medianOf(values))}** | ${formatRatio(Math.min(...values))} |`)
+    console.log(`| ${label} | ${each} | **${formatRatio(median(values))}** | ${formatRatio(Math.min(...values))} |`)
   }
 }

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
 import { encode } from '../src/jwt.js'
 import { benchSecret, sessionCookieName } from './http-config.js'
-import { formatRatio, loadNote } from './measure.js'
+import { formatRatio, loadNote, median } from './measure.js'
 import { siteUserClaims } from './site-users.js'
 
 /** Requests per second a server is sized for: the cookies minted per server cover a run at this rate. */
@@ -33,12 +33,6 @@ interface Sample {
   p99: number
   /** CPU microseconds of the server per request. */
   cpu: number
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
 /** Distinct users' session cookies, sealed as a sign-in seals them (with the session id claim when managed). */
