@@ -8,6 +8,8 @@
  *   writes the `Response` back with the few lines every such glue has; on Express, the official `@auth/express`.
  * - A third argument `managed` gives Authchart session management (`RedisSessionStore` on `REDIS_URL`, 5,000
  *   revocations loaded, as bench/session-management.bench.ts): its keys are removed when the parent goes.
+ * - `managed-and-plain` serves both in this one process, on two ports (`{ port, plainPort }`): the same config with
+ *   session management and without, so a comparison of the two is not a comparison of two processes' speeds.
  *
  * The parent asks for the process's CPU time with the message `cpu` (answered `{ cpu }`, from `process.cpuUsage()`).
  */
@@ -95,14 +97,17 @@ async function managedStore(): Promise<{ store: RedisSessionStore; close: () => 
   return { store, close }
 }
 
+function listen(handle: ReturnType<typeof listener>): Promise<number> {
+  const http = createServer((req, res) => void handle(req, res))
+  http.keepAliveTimeout = 60_000
+  return new Promise((resolve) => http.listen(0, '127.0.0.1', () => resolve((http.address() as AddressInfo).port)))
+}
+
 const [library = 'authchart', server = 'node', variant = ''] = process.argv.slice(2)
-const managed = variant === 'managed' ? await managedStore() : undefined
-const handle = listener(library, server, managed?.store)
-const http = createServer((req, res) => void handle(req, res))
-http.keepAliveTimeout = 60_000
-http.listen(0, '127.0.0.1', () => {
-  process.send?.({ port: (http.address() as AddressInfo).port })
-})
+const managed = variant === 'managed' || variant === 'managed-and-plain' ? await managedStore() : undefined
+const port = await listen(listener(library, server, managed?.store))
+const plainPort = variant === 'managed-and-plain' ? await listen(listener(library, server, undefined)) : undefined
+process.send?.({ port, ...(plainPort ? { plainPort } : {}) })
 process.on('message', (message) => {
   if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() })
 })

@@ -1,13 +1,16 @@
 /**
  * What session management costs a server: `GET /session` over HTTP on Authchart's Node binding (`toNodeHandler`,
- * which builds no web `Request` or `Response` for a session check), with `RedisSessionStore` and without it, each
- * server in a process of its own (bench/http-server.ts), autocannon with 50 keep-alive connections in this one.
+ * which builds no web `Request` or `Response` for a session check), with `RedisSessionStore` and without it: two
+ * servers with the same config in one process of their own (bench/http-server.ts `managed-and-plain`), autocannon
+ * with 50 keep-alive connections in this one. One process, because two processes' own speeds differed by up to
+ * 45 % for a whole run (node placement, code layout), far more than what is measured.
  *
  * Every request sends the next of its server's cookies, each a distinct user's (signed in at some time in the last 30
  * days, so every check of the managed server writes its record: the one-check shape of
  * bench/session-management.bench.ts); no cookie is sent twice, and the run fails rather than reuse one. The figure is
- * the server's own CPU time per request (it reports `process.cpuUsage()`), in interleaved rounds: the managed
- * server's record writes, its Redis client and its socket included, Redis's own work not.
+ * the process's own CPU time per request (it reports `process.cpuUsage()`) over a round of one server, in interleaved
+ * rounds: the managed server's record writes, its Redis client and its socket included, Redis's own work not. Each
+ * round's CPU is read after the record writes sent behind its answers have gone, so "on" pays all of its own.
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -28,6 +31,9 @@ interface Server {
   next: number
 }
 
+/** Longer than a record batch waits to be sent (50 ms) and its round trip: a round's CPU includes its writes. */
+const settleMs = 150
+
 interface Sample {
   rps: number
   p99: number
@@ -46,17 +52,21 @@ async function cookiesOf(label: string, managed: boolean, count: number): Promis
   return cookies
 }
 
-async function start(label: string, managed: boolean, cookies: string[]): Promise<Server> {
+/** The two servers, managed (`on`) and plain (`off`), in one process. */
+async function start(onCookies: string[], offCookies: string[]): Promise<{ on: Server; off: Server }> {
   const child = fork(
     fileURLToPath(new URL('./http-server.js', import.meta.url)),
-    ['authchart', 'node', managed ? 'managed' : ''],
+    ['authchart', 'node', 'managed-and-plain'],
     { execArgv: [], env: { ...process.env, NODE_ENV: 'production' } },
   )
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (m) => resolve((m as { port: number }).port))
-    child.once('exit', (code) => reject(new Error(`${label} exited (${code})`)))
+  const ports = await new Promise<{ port: number; plainPort: number }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { port: number; plainPort: number }))
+    child.once('exit', (code) => reject(new Error(`the servers exited (${code})`)))
   })
-  return { label, child, port, cookies, next: 0 }
+  return {
+    on: { label: 'on', child, port: ports.port, cookies: onCookies, next: 0 },
+    off: { label: 'off', child, port: ports.plainPort, cookies: offCookies, next: 0 },
+  }
 }
 
 /** The server's CPU time so far, in microseconds. */
@@ -92,6 +102,7 @@ async function load(server: Server, seconds: number): Promise<Sample> {
       },
     ],
   })
+  await new Promise((resolve) => setTimeout(resolve, settleMs))
   const after = await cpuOf(server)
   if (exhausted) throw new Error(`${server.label}: more requests than minted users; raise sizedFor`)
   if (result.non2xx > 0 || result.errors > 0)
@@ -111,12 +122,10 @@ export async function runSessionManagementHttpBench(
   const seconds = options.quick ? 1 : 2
   const warmup = 1
   const count = (rounds * seconds + warmup) * sizedFor
-  const servers: Server[] = []
+  let child: ChildProcess | undefined
   try {
-    const on = await start('on', true, await cookiesOf('on', true, count))
-    servers.push(on)
-    const off = await start('off', false, await cookiesOf('off', false, count))
-    servers.push(off)
+    const { on, off } = await start(await cookiesOf('on', true, count), await cookiesOf('off', false, count))
+    child = on.child
     await load(on, warmup)
     await load(off, warmup)
     const samples = { on: [] as Sample[], off: [] as Sample[] }
@@ -131,7 +140,8 @@ export async function runSessionManagementHttpBench(
       `${Math.round(median(list.map((s) => s.rps))).toLocaleString('en')} req/s, p99 ${median(list.map((s) => s.p99))} ms, ${median(list.map((s) => s.cpu)).toFixed(1)} CPU µs/request`
     console.log('\n## Session management on a server (GET /session over HTTP, the Node binding, distinct users)')
     console.log(
-      `\n${rounds} interleaved rounds of ${seconds} s per server after ${warmup} s of warm-up each, 50 connections, ` +
+      `\n${rounds} interleaved rounds of ${seconds} s per server (both in one process) after ${warmup} s of warm-up ` +
+        'each, 50 connections, ' +
         `every request a new user's cookie (every check of "on" writes its record); ${loadNote()}\n`,
     )
     console.log('| server | median of rounds |')
@@ -148,6 +158,6 @@ export async function runSessionManagementHttpBench(
     console.log(`- CPU per request, off / on: ${formatRatio(ratio)}`)
     return { 'on / off over HTTP (Node binding), CPU per request': ratio }
   } finally {
-    for (const server of servers) server.child.disconnect()
+    child?.disconnect()
   }
 }
