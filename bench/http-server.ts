@@ -24,6 +24,7 @@ import { toNodeHandler } from '../src/frameworks/node.js'
 import type { RedisSessionStore } from '../src/flow/stores/logout.js'
 import Credentials from '../src/providers/credentials.js'
 import { benchSecret } from './http-config.js'
+import { revokeSampleSessions } from './site-users.js'
 
 const user = { id: 'u-1', name: 'Bench User', email: 'bench@example.com' }
 const authorize = async (c: Partial<Record<string, unknown>>) =>
@@ -90,7 +91,7 @@ async function managedStore(): Promise<{ store: RedisSessionStore; close: () => 
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 })
   const prefix = `authchart-bench-http:${process.pid}:`
   const store = new RedisSessionStore(redis, { prefix })
-  for (let i = 0; i < 5_000; i++) await store.revoke(`revoked-user-${i}`, [`sid-${i}`], 3600)
+  await revokeSampleSessions(store)
   const close = async () => {
     await store.close()
     const keys = await redis.keys(`${prefix}*`)

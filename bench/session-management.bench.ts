@@ -28,7 +28,7 @@ import { encode } from '../src/jwt.js'
 import Credentials from '../src/providers/credentials.js'
 import type { AuthConfig } from '../src/types/index.js'
 import { compare, printTable, runOptions, type CaseResult, type Side } from './measure.js'
-import { siteUserClaims } from './site-users.js'
+import { revokeSampleSessions, siteUserClaims } from './site-users.js'
 
 const origin = 'http://localhost:3000'
 const secret = 'bench-secret-bench-secret-bench-secret-42'
@@ -103,7 +103,7 @@ export async function runSessionManagementBench(options: { quick?: boolean } = {
   const prefix = `authchart-bench:${process.pid}:`
   const store = new RedisSessionStore(redis, { prefix })
   // A store with history: revoked sessions and users that the cache holds while the checks run.
-  for (let i = 0; i < 5_000; i++) await store.revoke(`revoked-user-${i}`, [`sid-${i}`], 3600)
+  await revokeSampleSessions(store)
   for (let i = 0; i < 5_000; i++) await store.revokeUser(`epoch-user-${i}`, Date.now(), 3600)
   const shape = { secret, trustHost: true, basePath: '/auth' }
   const plain: AuthConfig = { ...shape, providers: [Credentials({ authorize })] }

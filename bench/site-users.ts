@@ -3,6 +3,7 @@
  * users signed in over the last 30 days, each token holding what a credentials sign-in leaves in it.
  */
 import { newSessionIdClaim, sealedSessionIdClaim, sessionIdClaimName } from '../src/effects/session/session-record.js'
+import type { SessionStore } from '../src/types/session-store.js'
 
 const day = 86_400_000
 
@@ -23,4 +24,12 @@ export function siteUserClaims(label: string, i: number, managed: boolean, now: 
       ? { [sessionIdClaimName]: sealedSessionIdClaim(newSessionIdClaim({ nowMs: signedInAt }, 'credentials')) }
       : {}),
   }
+}
+
+/**
+ * Gives `store` a history: 5,000 revoked sessions of other users, which its revocation cache holds while the checks
+ * run (so a check's lookup is a miss in a populated cache, as on a site that has been up a while).
+ */
+export async function revokeSampleSessions(store: Pick<SessionStore, 'revoke'>): Promise<void> {
+  for (let i = 0; i < 5_000; i++) await store.revoke(`revoked-user-${i}`, [`sid-${i}`], 3600)
 }
