@@ -9,9 +9,10 @@
  * exception, and the authentication tag is verified before any decryption happens.
  * @see https://www.rfc-editor.org/rfc/rfc7516 (JWE) and https://www.rfc-editor.org/rfc/rfc7518#section-5 (encs)
  */
-import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto'
+import { createCipheriv, createDecipheriv } from 'node:crypto'
 import { randomBytesPooled } from '../security/random.js'
 import { SessionTokenError } from '../errors.js'
+import { openCbcHs512, sealCbcHs512 } from './cbc-hs512.js'
 
 /** Content-encryption algorithms supported here. */
 export type ContentEncryption = 'A256CBC-HS512' | 'A256GCM'
@@ -77,10 +78,6 @@ function additionalDataLength(aad: Buffer): Buffer {
   return al
 }
 
-function cbcHmacTag(macKey: Uint8Array, aad: Buffer, al: Buffer, iv: Uint8Array, ciphertext: Uint8Array): Buffer {
-  return createHmac('sha512', macKey).update(aad).update(iv).update(ciphertext).update(al).digest().subarray(0, 32)
-}
-
 function encrypt(
   enc: ContentEncryption,
   key: Uint8Array,
@@ -95,10 +92,7 @@ function encrypt(
     const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()])
     return { ciphertext, tag: cipher.getAuthTag() }
   }
-  const macKey = key.subarray(0, 32)
-  const cipher = createCipheriv('aes-256-cbc', key.subarray(32), iv)
-  const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()])
-  return { ciphertext, tag: cbcHmacTag(macKey, aad, al, iv, ciphertext) }
+  return sealCbcHs512(key, iv, aad, al, plaintext)
 }
 
 function decrypt(
@@ -110,20 +104,16 @@ function decrypt(
   ciphertext: Buffer,
   tag: Buffer,
 ): Buffer | null {
+  // RFC 7518 §5.2.2.2: the CBC tag is checked before decrypting, so a forged token never reaches the padding check
+  // (no padding oracle), and the comparison takes the same time wherever the tags differ (src/session/cbc-hs512.ts).
+  if (enc === 'A256CBC-HS512') return openCbcHs512(key, iv, aad, al, ciphertext, tag)
   try {
-    if (enc === 'A256GCM') {
-      const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: 16 })
-      decipher.setAAD(aad)
-      decipher.setAuthTag(tag)
-      return Buffer.concat([decipher.update(ciphertext), decipher.final()])
-    }
-    // RFC 7518 §5.2.2.2: the tag is checked before decrypting, so a forged token never reaches the padding check
-    // (no padding oracle), and the comparison takes the same time wherever the tags differ.
-    if (!timingSafeEqual(cbcHmacTag(key.subarray(0, 32), aad, al, iv, ciphertext), tag)) return null
-    const decipher = createDecipheriv('aes-256-cbc', key.subarray(32), iv)
+    const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: 16 })
+    decipher.setAAD(aad)
+    decipher.setAuthTag(tag)
     return Buffer.concat([decipher.update(ciphertext), decipher.final()])
   } catch {
-    // GCM tag mismatch, or (with a correct MAC, so only with our own key) bad padding.
+    // GCM tag mismatch.
     return null
   }
 }

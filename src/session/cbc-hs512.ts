@@ -1,0 +1,159 @@
+/**
+ * AES-256-CBC with HMAC-SHA-512 (`A256CBC-HS512`, RFC 7518 §5.2.5) with its AES contexts kept per key, so sealing and
+ * opening a session token sets up no OpenSSL cipher context.
+ *
+ * Why: a session check opens one token and seals the next. Done the usual way that sets up and throws away two AES
+ * contexts per check, each with its key schedule and OpenSSL's algorithm fetch: about a quarter of the crypto of a
+ * check (docs/benchmarks.md, "AES contexts kept per key"). The MAC stays `createHmac`: worked by hand from two
+ * one-shot hashes it measured no faster.
+ *
+ * AES-CBC runs on one encrypting and one decrypting context per key, padding off, never finalised. CBC chains each
+ * block into the next, so a context left after one message holds that message's last ciphertext block as its chaining
+ * value. A new message under its own IV goes through the same context with the difference folded into its first
+ * block: encrypting, the first plaintext block is XORed with `iv ⊕ chain` before it goes in (the context XORs `chain`
+ * back, so AES sees `P₀ ⊕ iv`); decrypting, the first output block is XORed with `iv ⊕ chain`. The ciphertext is
+ * exactly what a fresh context with that IV writes, and the plaintext exactly what one reads
+ * (test/session/cbc-hs512.test.ts holds both equal to `createCipheriv`/`createDecipheriv` on random keys, IVs and
+ * lengths). PKCS #7 padding is added and checked here, after the MAC, as RFC 7518 orders it.
+ *
+ * The chaining value is tracked here, from the bytes that went in or came out, never assumed: JavaScript runs one
+ * update at a time, each synchronous, so no two messages interleave on a context. A context that ever gives back
+ * other than whole blocks is dropped, and the next message gets a new one.
+ *
+ * Contexts are cached by the key's identity (the derivation cache hands out the same `Uint8Array` for the same secret
+ * and salt); a copy of the key is kept with them and compared on each use, so a caller that changed a key's bytes gets
+ * new contexts rather than the old key's.
+ */
+import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual, type Cipher, type Decipher } from 'node:crypto'
+
+const blockSize = 16
+/** RFC 7518 §5.2.5: the tag is the first half of the HMAC-SHA-512 output. */
+const tagLength = 32
+const macKeyLength = 32
+const keyLength = 64
+
+interface KeyContexts {
+  /** A copy of the 64-byte key these contexts were made from (MAC half ‖ AES half). */
+  key: Buffer
+  macKey: Buffer
+  encrypting: Cipher
+  /** The last ciphertext block `encrypting` wrote: its chaining value for the next message. */
+  encryptChain: Buffer
+  decrypting: Decipher
+  /** The last ciphertext block `decrypting` read. */
+  decryptChain: Buffer
+}
+
+const contexts = new WeakMap<Uint8Array, KeyContexts>()
+
+function makeContexts(key: Uint8Array): KeyContexts {
+  const copy = Buffer.from(key)
+  const zeroIv = Buffer.alloc(blockSize)
+  const aesKey = copy.subarray(macKeyLength)
+  const encrypting = createCipheriv('aes-256-cbc', aesKey, zeroIv).setAutoPadding(false)
+  const decrypting = createDecipheriv('aes-256-cbc', aesKey, zeroIv).setAutoPadding(false)
+  return {
+    key: copy,
+    macKey: copy.subarray(0, macKeyLength),
+    encrypting,
+    encryptChain: Buffer.alloc(blockSize),
+    decrypting,
+    decryptChain: Buffer.alloc(blockSize),
+  }
+}
+
+function contextsFor(key: Uint8Array): KeyContexts {
+  const known = contexts.get(key)
+  if (known && known.key.equals(key)) return known
+  const made = makeContexts(key)
+  contexts.set(key, made)
+  return made
+}
+
+/** The `A256CBC-HS512` tag: HMAC-SHA-512 over AAD ‖ IV ‖ ciphertext ‖ AL, its first 32 bytes (RFC 7518 §5.2.2.1). */
+function tagOf(ctx: KeyContexts, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array, al: Uint8Array): Buffer {
+  return createHmac('sha512', ctx.macKey)
+    .update(aad)
+    .update(iv)
+    .update(ciphertext)
+    .update(al)
+    .digest()
+    .subarray(0, tagLength)
+}
+
+/**
+ * Puts whole blocks through a kept context. Padding is off and the input whole blocks, so every block comes straight
+ * out; a throw or a shorter output means the context's chaining value is no longer known, so it is dropped.
+ */
+function throughContext(key: Uint8Array, context: Cipher | Decipher, input: Uint8Array): Buffer | null {
+  let output: Buffer
+  try {
+    output = context.update(input)
+  } catch {
+    contexts.delete(key)
+    return null
+  }
+  if (output.length === input.length) return output
+  contexts.delete(key)
+  return null
+}
+
+/** Folds `iv ⊕ chain` into the first block of `bytes`, in place. */
+function foldFirstBlock(bytes: Buffer, iv: Uint8Array, chain: Buffer): void {
+  for (let i = 0; i < blockSize; i++) bytes[i] = bytes[i] ^ iv[i] ^ chain[i]
+}
+
+/**
+ * Encrypts and authenticates one message.
+ * @param key 64 bytes: the MAC key, then the AES-256 key
+ * @param iv 16 fresh random bytes
+ * @param aad the additional authenticated data (the JWE's encoded protected header), and `al` its bit length block
+ */
+export function sealCbcHs512(
+  key: Uint8Array,
+  iv: Uint8Array,
+  aad: Uint8Array,
+  al: Uint8Array,
+  plaintext: Uint8Array,
+): { ciphertext: Buffer; tag: Buffer } {
+  if (key.length !== keyLength || iv.length !== blockSize)
+    throw new RangeError('A256CBC-HS512 takes a 64-byte key, a 16-byte IV')
+  const ctx = contextsFor(key)
+  // PKCS #7: always 1 to 16 bytes, each holding the count.
+  const padding = blockSize - (plaintext.length % blockSize)
+  const padded = Buffer.allocUnsafe(plaintext.length + padding)
+  padded.set(plaintext, 0)
+  padded.fill(padding, plaintext.length)
+  foldFirstBlock(padded, iv, ctx.encryptChain)
+  const ciphertext = throughContext(key, ctx.encrypting, padded)
+  if (!ciphertext) throw new Error('A256CBC-HS512: the cipher context failed')
+  ctx.encryptChain.set(ciphertext.subarray(ciphertext.length - blockSize))
+  return { ciphertext, tag: tagOf(ctx, aad, iv, ciphertext, al) }
+}
+
+/**
+ * Verifies the tag, then decrypts (RFC 7518 §5.2.2.2: nothing is decrypted before the MAC holds, so a forged token
+ * never reaches the padding check, and the tags are compared in constant time).
+ * @returns the plaintext, or null when the tag does not verify, the sizes are wrong or the padding is not PKCS #7
+ */
+export function openCbcHs512(
+  key: Uint8Array,
+  iv: Uint8Array,
+  aad: Uint8Array,
+  al: Uint8Array,
+  ciphertext: Uint8Array,
+  tag: Uint8Array,
+): Buffer | null {
+  if (key.length !== keyLength || iv.length !== blockSize || tag.length !== tagLength) return null
+  if (ciphertext.length === 0 || ciphertext.length % blockSize !== 0) return null
+  const ctx = contextsFor(key)
+  if (!timingSafeEqual(tagOf(ctx, aad, iv, ciphertext, al), tag)) return null
+  const padded = throughContext(key, ctx.decrypting, ciphertext)
+  if (!padded) return null
+  foldFirstBlock(padded, iv, ctx.decryptChain)
+  ctx.decryptChain.set(ciphertext.subarray(ciphertext.length - blockSize))
+  const padding = padded[padded.length - 1]
+  if (padding < 1 || padding > blockSize) return null
+  for (let i = padded.length - padding; i < padded.length; i++) if (padded[i] !== padding) return null
+  return padded.subarray(0, padded.length - padding)
+}
