@@ -6,36 +6,50 @@ import { Auth as AuthJs } from '@auth/core'
 import AuthJsCredentials from '@auth/core/providers/credentials'
 import { encode as authJsEncode, decode as authJsDecode } from '@auth/core/jwt'
 import { describe, expect, it } from 'vitest'
+import Credentials from '../../src/providers/credentials.js'
 import { CookieJar, origin, secret, send, session, signIn, testConfig, users } from '../support/auth-harness.js'
 
 const salt = 'authjs.session-token'
 
+type Authorize = (credentials: Partial<Record<string, unknown>>) => Promise<Record<string, unknown> | null>
+
+function authJsCredentialsConfig(authorize: Authorize) {
+  return {
+    secret,
+    trustHost: true,
+    basePath: '/auth',
+    providers: [AuthJsCredentials({ credentials: { username: {}, password: {} }, authorize })],
+  }
+}
+
+/** A credentials sign-in through @auth/core, as a browser makes it: its CSRF token, then the form. */
+async function authJsSignIn(config: Parameters<typeof AuthJs>[1], jar: CookieJar): Promise<void> {
+  const csrfResponse = await AuthJs(new Request(`${origin}/auth/csrf`), config)
+  jar.take(csrfResponse)
+  const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string }
+  const signInResponse = await AuthJs(
+    new Request(`${origin}/auth/callback/credentials`, {
+      method: 'POST',
+      headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: 'ada', password: 'lovelace', csrfToken }).toString(),
+    }),
+    config,
+  )
+  jar.take(signInResponse)
+}
+
+async function authJsSession(config: Parameters<typeof AuthJs>[1], cookie: string): Promise<{ user: unknown }> {
+  const response = await AuthJs(new Request(`${origin}/auth/session`, { headers: { cookie } }), config)
+  return (await response.json()) as { user: unknown }
+}
+
 describe('session cookies across Auth.js and Authchart', () => {
   it('reads a session cookie that @auth/core issued at sign-in', async () => {
-    const authJsConfig = {
-      secret,
-      trustHost: true,
-      basePath: '/auth',
-      providers: [
-        AuthJsCredentials({
-          credentials: { username: {}, password: {} },
-          authorize: async (c) => users[String(c.username)]?.user ?? null,
-        }),
-      ],
-    }
     const jar = new CookieJar()
-    const csrfResponse = await AuthJs(new Request(`${origin}/auth/csrf`), authJsConfig)
-    jar.take(csrfResponse)
-    const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string }
-    const signInResponse = await AuthJs(
-      new Request(`${origin}/auth/callback/credentials`, {
-        method: 'POST',
-        headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ username: 'ada', password: 'lovelace', csrfToken }).toString(),
-      }),
-      authJsConfig,
+    await authJsSignIn(
+      authJsCredentialsConfig(async (c) => users[String(c.username)]?.user ?? null),
+      jar,
     )
-    jar.take(signInResponse)
     expect(jar.cookies.has(salt)).toBe(true)
     const body = (await session(testConfig(), jar)) as { user: Record<string, unknown> }
     expect(body.user).toEqual({ name: 'Ada Lovelace', email: 'ada@example.com' })
@@ -66,6 +80,39 @@ describe('session cookies across Auth.js and Authchart', () => {
       headers: { cookie: `${secureName}=${value}` },
     })
     expect(((await response.json()) as { user: { name: string } }).user.name).toBe('Secure Sam')
+  })
+})
+
+describe('the session JSON, beside @auth/core', () => {
+  // The same token given to both libraries must be answered with the same user: a claim the token holds as `null`
+  // (a user without a picture, a provider that gave no name) is answered as `null`, and one it lacks is left out.
+  const shapes = [
+    { sub: 'u1', name: 'Ada', email: 'ada@example.com', picture: null },
+    { sub: 'u2', name: null, email: 'no-name@example.com', picture: 'https://example.com/a.png' },
+    { sub: 'u3', email: 'only-email@example.com' },
+    { sub: 'u4', name: 'Nobody', email: null, picture: null },
+  ]
+  it.each(shapes)('answers the user of %o as @auth/core does', async (token) => {
+    const cookie = `${salt}=${await authJsEncode({ token, secret, salt })}`
+    const ours = (await (await send(testConfig(), '/auth/session', { headers: { cookie } })).json()) as {
+      user: unknown
+    }
+    const theirs = await authJsSession({ secret, trustHost: true, basePath: '/auth', providers: [] }, cookie)
+    expect(JSON.stringify(ours.user)).toBe(JSON.stringify(theirs.user))
+  })
+
+  it('keeps a null image from a credentials sign-in through to the session, as @auth/core does', async () => {
+    const withoutPicture = { id: 'u-grace', name: 'Grace Hopper', email: 'grace@example.com', image: null }
+    const authorize = async () => withoutPicture
+    const ours = testConfig({ providers: [Credentials({ credentials: { username: {}, password: {} }, authorize })] })
+    const oursJar = new CookieJar()
+    await signIn(ours, oursJar)
+    const theirs = authJsCredentialsConfig(authorize)
+    const theirsJar = new CookieJar()
+    await authJsSignIn(theirs, theirsJar)
+    const answered = (await session(ours, oursJar)) as { user: unknown }
+    expect(answered.user).toEqual({ name: 'Grace Hopper', email: 'grace@example.com', image: null })
+    expect(JSON.stringify(answered.user)).toBe(JSON.stringify((await authJsSession(theirs, theirsJar.header())).user))
   })
 })
 

@@ -21,12 +21,12 @@ beforeAll(async () => {
 beforeEach(() => fake.reset())
 afterAll(() => fake.close())
 
-/** The session's user: the display fields profile() gave, without the empty ones. */
-function sessionUser(user: Pick<User, 'name' | 'email' | 'image'>): Record<string, string> {
-  const out: Record<string, string> = {}
+/** The session's user: the display fields profile() gave, a `null` answered as `null` (as Auth.js answers it). */
+function sessionUser(user: Pick<User, 'name' | 'email' | 'image'>): Record<string, string | null> {
+  const out: Record<string, string | null> = {}
   for (const key of ['name', 'email', 'image'] as const) {
     const value = user[key]
-    if (typeof value === 'string') out[key] = value
+    if (typeof value === 'string' || value === null) out[key] = value
   }
   return out
 }

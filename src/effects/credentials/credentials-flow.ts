@@ -18,6 +18,7 @@ import { runSignInCallback } from '../shared/sign-in-callback.js'
 import { failureLimitHandlers, type FailureLimitsInput } from './failure-limits.js'
 import { secondFactorHandlers, type SecondFactorInput } from '../shared/second-factor.js'
 import { fromScratch } from '../shared/from-scratch.js'
+import { profileFieldsOf } from '../shared/profile-fields.js'
 import type { SignInScratch } from '../shared/sign-in-scratch.js'
 
 /** The credentials machine's handlers, as its contract types them. */
@@ -28,13 +29,9 @@ export type CredentialsHandlers = HandlersFor<
   SignInScratch
 >
 
-function pickUser(user: User): { id?: string; name?: string | null; email?: string | null; image?: string | null } {
-  const picked: { id?: string; name?: string | null; email?: string | null; image?: string | null } = {}
-  if (user.id !== undefined && user.id !== null) picked.id = String(user.id)
-  if (typeof user.name === 'string') picked.name = user.name.slice(0, 256)
-  if (typeof user.email === 'string') picked.email = user.email.slice(0, 256)
-  if (typeof user.image === 'string') picked.image = user.image.slice(0, 1024)
-  return picked
+function pickUser(user: User): User {
+  const fields = profileFieldsOf(user)
+  return user.id !== undefined && user.id !== null ? { id: String(user.id), ...fields } : fields
 }
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {

@@ -11,6 +11,7 @@ import { emitAppEvent } from '../shared/app-events.js'
 import type { EffectEnv } from '../shared/effect-env.js'
 import { secondFactorHandlers, type SecondFactorInput } from '../shared/second-factor.js'
 import { fromScratch } from '../shared/from-scratch.js'
+import { profileFieldsOf } from '../shared/profile-fields.js'
 import type { SignInScratch } from '../shared/sign-in-scratch.js'
 import type { SessionIssuer, SignInSubject } from '../session/issue-jwt-session.js'
 import { createAuthorizationUrl } from './authorization-url.js'
@@ -139,13 +140,8 @@ export const profileIsTheUser = {
   awaitAccountLink: async () => ({ type: 'ACCOUNT_LINK_AWAITED' }),
 } satisfies UserResolution
 
-function pickUser(user: User) {
-  return {
-    id: user.id,
-    name: typeof user.name === 'string' ? user.name.slice(0, 256) : undefined,
-    email: typeof user.email === 'string' ? user.email.slice(0, 256) : undefined,
-    image: typeof user.image === 'string' ? user.image.slice(0, 1024) : undefined,
-  }
+function pickUser(user: User): User {
+  return { id: user.id, ...profileFieldsOf(user) }
 }
 
 export interface OAuthFlowInput {

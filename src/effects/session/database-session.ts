@@ -258,7 +258,6 @@ function withoutRecord(session: AdapterSession): AdapterSession {
   return kept
 }
 
-/** What the client sees of a database session when the app sets no callback: name, e-mail and image, as Auth.js. */
 /**
  * The app's session as answered. The callback is handed the row, so `return { ...session }` would put the session
  * token into the JSON any script on the page can read, undoing the cookie's `HttpOnly`: Authchart leaves it out (a

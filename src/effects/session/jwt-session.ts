@@ -57,11 +57,13 @@ function isoOf(seconds: number): string {
 
 /**
  * The client-visible session of a token, before the session callback: name, e-mail and image only, and the
- * `RefreshTokenError` mark when the machine says a provider refused to refresh the tokens the session keeps.
+ * `RefreshTokenError` mark when the machine says a provider refused to refresh the tokens the session keeps. Each as
+ * the token holds it, as Auth.js answers: a `null` (a user without a picture) stays `null` in the JSON, and only a
+ * claim the token lacks is left out.
  */
 function sessionOf(token: JWT, expires: string, refreshRefused: boolean): Session {
   return {
-    user: { name: token.name ?? undefined, email: token.email ?? undefined, image: token.picture ?? undefined },
+    user: { name: token.name, email: token.email, image: token.picture },
     expires,
     ...(refreshRefused ? { error: refreshTokenError } : {}),
   }

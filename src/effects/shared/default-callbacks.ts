@@ -14,8 +14,8 @@ export const defaultSignInCallback = (): boolean => true
 export const defaultJwtCallback = ({ token }: { token: JWT }): JWT => token
 
 /**
- * The client's session, as Auth.js's default answers it: the user's name, e-mail and image and the expiry (as the JSON
- * carries it), and nothing else of the row or the token; besides, a failed token refresh's `error`
+ * The client's session, as Auth.js's default answers it: the user's name, e-mail and image as the row holds them (a
+ * `null` stays `null` in the JSON) and the expiry (as the JSON carries it), and nothing else of the row or the token; besides, a failed token refresh's `error`
  * (docs/token-refresh.md). The effects build the same session without the call when the app sets no callback; a
  * call (an app that wraps the default, an update) answers it alike.
  */
@@ -23,7 +23,7 @@ export const defaultSessionCallback = ({ session }: Pick<SessionCallbackParams, 
   const { user, expires } = session
   const error = 'error' in session ? session.error : undefined
   return {
-    user: { name: user.name ?? undefined, email: user.email ?? undefined, image: user.image ?? undefined },
+    user: { name: user.name, email: user.email, image: user.image },
     expires: expires instanceof Date ? expires.toISOString() : expires,
     ...(error !== undefined ? { error } : {}),
   }

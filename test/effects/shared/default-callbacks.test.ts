@@ -33,11 +33,13 @@ describe('the default session callback', () => {
     expect(defaultSessionCallback({ session })).toEqual(session)
   })
 
-  it('leaves out what a user does not have (null in the row)', () => {
+  it('answers a null in the row as null, as Auth.js does (a user without a name or picture)', () => {
     const session = { expires, user: { ...user, name: null, image: null } }
-    expect(defaultSessionCallback({ session })).toEqual({
-      user: { email: 'ada@example.test' },
+    const answered = defaultSessionCallback({ session })
+    expect(answered).toEqual({
+      user: { name: null, email: 'ada@example.test', image: null },
       expires: '2030-01-02T03:04:05.000Z',
     })
+    expect(JSON.stringify(answered.user)).toBe('{"name":null,"email":"ada@example.test","image":null}')
   })
 })
