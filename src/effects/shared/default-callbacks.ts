@@ -15,9 +15,9 @@ export const defaultJwtCallback = ({ token }: { token: JWT }): JWT => token
 
 /**
  * The client's session, as Auth.js's default answers it: the user's name, e-mail and image as the row holds them (a
- * `null` stays `null` in the JSON) and the expiry (as the JSON carries it), and nothing else of the row or the token; besides, a failed token refresh's `error`
- * (docs/token-refresh.md). The effects build the same session without the call when the app sets no callback; a
- * call (an app that wraps the default, an update) answers it alike.
+ * `null` stays `null` in the JSON) and the expiry (as the JSON carries it), and nothing else of the row or the token;
+ * besides, a failed token refresh's `error` (docs/token-refresh.md). The effects build the same session without the
+ * call when the app sets no callback; a call (an app that wraps the default, an update) answers it alike.
  */
 export const defaultSessionCallback = ({ session }: Pick<SessionCallbackParams, 'session'>): Session => {
   const { user, expires } = session
