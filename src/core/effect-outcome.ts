@@ -28,7 +28,6 @@ import type { SessionAuditEvent } from '../effects/shared/effect-env.js'
 class RequestEffectEnv implements EffectEnv {
   readonly config: EffectEnv['config']
   readonly baseUrl: string
-  readonly outboundBaseUrl: string | undefined
   readonly sessionCookieName: string
   readonly now: number
   readonly nowMs: number
@@ -37,7 +36,6 @@ class RequestEffectEnv implements EffectEnv {
   constructor(private readonly ctx: RequestContext) {
     this.config = ctx.config
     this.baseUrl = ctx.origin
-    this.outboundBaseUrl = outboundOrigin(ctx)
     this.sessionCookieName = ctx.cookies.sessionToken.name
     this.now = ctx.now
     this.nowMs = ctx.nowMs
@@ -46,6 +44,11 @@ class RequestEffectEnv implements EffectEnv {
 
   get request(): Request {
     return this.ctx.req.request
+  }
+
+  /** Worked out when an effect builds a URL that leaves the request (a mailed link, a logout target), not per run. */
+  get outboundBaseUrl(): string | undefined {
+    return outboundOrigin(this.ctx)
   }
 
   audit(event: SessionAuditEvent): void {

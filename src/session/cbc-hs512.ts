@@ -4,8 +4,8 @@
  *
  * Why: a session check opens one token and seals the next. Done the usual way that sets up and throws away two AES
  * contexts per check, each with its key schedule and OpenSSL's algorithm fetch: about a quarter of the crypto of a
- * check (docs/benchmarks.md, "AES contexts kept per key"). The MAC stays `createHmac`: worked by hand from two
- * one-shot hashes it measured no faster.
+ * check (docs/benchmarks.md, "AES contexts kept per key"). The MAC is worked the same way, from pads kept per key
+ * (`tagOf`).
  *
  * AES-CBC runs on one encrypting and one decrypting context per key, padding off, never finalised. CBC chains each
  * block into the next, so a context left after one message holds that message's last ciphertext block as its chaining
@@ -24,18 +24,32 @@
  * and salt); a copy of the key is kept with them and compared on each use, so a caller that changed a key's bytes gets
  * new contexts rather than the old key's.
  */
-import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual, type Cipher, type Decipher } from 'node:crypto'
+import { createCipheriv, createDecipheriv, hash, timingSafeEqual, type Cipher, type Decipher } from 'node:crypto'
 
 const blockSize = 16
 /** RFC 7518 §5.2.5: the tag is the first half of the HMAC-SHA-512 output. */
 const tagLength = 32
 const macKeyLength = 32
 const keyLength = 64
+/** SHA-512's block and output sizes: RFC 2104 pads the MAC key to one block. */
+const sha512Block = 128
+const sha512Length = 64
+/**
+ * The message size a key's MAC scratch holds: a session token's AAD, IV and ciphertext take under 1 KB. A longer
+ * message (a large session) gets an input of its own.
+ */
+const innerRoom = 4096
 
 interface KeyContexts {
   /** A copy of the 64-byte key these contexts were made from (MAC half ‖ AES half). */
   key: Buffer
-  macKey: Buffer
+  /**
+   * The inner hash's input: RFC 2104's inner pad (the MAC key zero-filled to a block, XORed with 0x36), written once,
+   * then room for a message of up to `innerRoom` bytes.
+   */
+  innerInput: Buffer
+  /** The outer hash's input: the outer pad (the key XORed with 0x5c), then room for the inner hash. */
+  outerInput: Buffer
   encrypting: Cipher
   /** The last ciphertext block `encrypting` wrote: its chaining value for the next message. */
   encryptChain: Buffer
@@ -52,9 +66,17 @@ function makeContexts(key: Uint8Array): KeyContexts {
   const aesKey = copy.subarray(macKeyLength)
   const encrypting = createCipheriv('aes-256-cbc', aesKey, zeroIv).setAutoPadding(false)
   const decrypting = createDecipheriv('aes-256-cbc', aesKey, zeroIv).setAutoPadding(false)
+  const innerInput = Buffer.alloc(sha512Block + innerRoom)
+  innerInput.fill(0x36, 0, sha512Block)
+  const outerInput = Buffer.alloc(sha512Block + sha512Length, 0x5c)
+  for (let i = 0; i < macKeyLength; i++) {
+    innerInput[i] ^= copy[i]
+    outerInput[i] ^= copy[i]
+  }
   return {
     key: copy,
-    macKey: copy.subarray(0, macKeyLength),
+    innerInput,
+    outerInput,
     encrypting,
     encryptChain: Buffer.alloc(blockSize),
     decrypting,
@@ -70,15 +92,32 @@ function contextsFor(key: Uint8Array): KeyContexts {
   return made
 }
 
-/** The `A256CBC-HS512` tag: HMAC-SHA-512 over AAD ‖ IV ‖ ciphertext ‖ AL, its first 32 bytes (RFC 7518 §5.2.2.1). */
+/**
+ * The `A256CBC-HS512` tag: HMAC-SHA-512 over AAD ‖ IV ‖ ciphertext ‖ AL, its first 32 bytes (RFC 7518 §5.2.2.1).
+ *
+ * The HMAC is RFC 2104's two hashes over the pads kept with the key, each one call of `crypto.hash`: a `createHmac`
+ * object sets up OpenSSL's digest three times over (HMAC's inner, outer and working contexts), which cost a session
+ * check, with its two MACs, about 1.6 % (docs/benchmarks.md, "The MAC as two hashes"). test/session/cbc-hs512.test.ts
+ * holds the tag equal to `createHmac`'s.
+ */
 function tagOf(ctx: KeyContexts, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array, al: Uint8Array): Buffer {
-  return createHmac('sha512', ctx.macKey)
-    .update(aad)
-    .update(iv)
-    .update(ciphertext)
-    .update(al)
-    .digest()
-    .subarray(0, tagLength)
+  const length = sha512Block + aad.length + iv.length + ciphertext.length + al.length
+  // The inputs are this key's scratch: JavaScript runs one tag at a time, and each is computed in one go. Kept rather
+  // than taken from Node's buffer pool, whose 8 KB slabs the two MACs of a check otherwise used up every few checks.
+  let inner = ctx.innerInput
+  if (length > inner.length) {
+    inner = Buffer.allocUnsafe(length)
+    ctx.innerInput.copy(inner, 0, 0, sha512Block)
+  }
+  let at = sha512Block
+  inner.set(aad, at)
+  at += aad.length
+  inner.set(iv, at)
+  at += iv.length
+  inner.set(ciphertext, at)
+  inner.set(al, at + ciphertext.length)
+  ctx.outerInput.set(hash('sha512', inner.subarray(0, length), 'buffer'), sha512Block)
+  return hash('sha512', ctx.outerInput, 'buffer').subarray(0, tagLength)
 }
 
 /**

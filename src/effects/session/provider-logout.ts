@@ -52,10 +52,11 @@ export async function buildProviderLogoutUrl(
     const parameters: Record<string, string> = {}
     // The return URL leaves the request for the provider: never one the request's `Host` alone chose. Without it the
     // provider ends its session and shows its own page.
-    if (env.outboundBaseUrl !== undefined) {
+    const { outboundBaseUrl } = env
+    if (outboundBaseUrl !== undefined) {
       parameters.post_logout_redirect_uri = new URL(
-        params.postLogoutRedirectUri || env.outboundBaseUrl,
-        env.outboundBaseUrl,
+        params.postLogoutRedirectUri || outboundBaseUrl,
+        outboundBaseUrl,
       ).href
     } else {
       logRefusal(env.config.logger, 'outbound-origin', {
