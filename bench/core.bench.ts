@@ -199,7 +199,7 @@ export async function runCoreBench(options: { quick?: boolean } = {}): Promise<R
           run,
         ),
         await compare(
-          `the same, each \`Request\` built untimed (Authchart's part alone)`,
+          `the same (${label}), each \`Request\` built untimed (Authchart's part alone)`,
           handled(oursHandler, '/auth/session', cookie),
           handled(oursHandler, '/auth/session', valid),
           run,

@@ -187,6 +187,8 @@ export function printTable(
   console.log('|---|---:|---:|---:|---:|---:|')
   const ratios: Record<string, number> = {}
   for (const r of results) {
+    // The summary of repeated runs is keyed by label: two cases of one label would be read as one.
+    if (Object.hasOwn(ratios, r.label)) throw new Error(`bench: two cases are labelled "${r.label}"`)
     ratios[r.label] = r.ratio
     const cpu = r.cpu ? `${r.cpu.ours.toFixed(1)} / ${r.cpu.theirs.toFixed(1)} (${formatRatio(r.cpu.ratio)})` : 'n/a'
     console.log(

@@ -35,10 +35,11 @@ const keyLength = 64
 const sha512Block = 128
 const sha512Length = 64
 /**
- * The message size a key's MAC scratch holds: a session token's AAD, IV and ciphertext take under 1 KB. A longer
- * message (a large session) gets an input of its own.
+ * The message size a key's MAC scratch holds: a session token's AAD, IV and ciphertext take under 1 KB, a session
+ * cookie of four full chunks about 12 KB (a refused 8 KB cookie is MACed here too, rather than in a buffer of its
+ * own). A longer message gets an input of its own.
  */
-const innerRoom = 4096
+const innerRoom = 16_384
 
 interface KeyContexts {
   /** A copy of the 64-byte key these contexts were made from (MAC half ‖ AES half). */
