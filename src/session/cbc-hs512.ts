@@ -96,10 +96,11 @@ function contextsFor(key: Uint8Array): KeyContexts {
 /**
  * The `A256CBC-HS512` tag: HMAC-SHA-512 over AAD ‖ IV ‖ ciphertext ‖ AL, its first 32 bytes (RFC 7518 §5.2.2.1).
  *
- * The HMAC is RFC 2104's two hashes over the pads kept with the key, each one call of `crypto.hash`: a `createHmac`
- * object sets up OpenSSL's digest three times over (HMAC's inner, outer and working contexts), which cost a session
- * check, with its two MACs, about 1.6 % (docs/benchmarks.md, "The MAC as two hashes"). test/session/cbc-hs512.test.ts
- * holds the tag equal to `createHmac`'s.
+ * The HMAC is RFC 2104's two hashes over the pads kept with the key (the MAC key, 32 bytes, is shorter than SHA-512's
+ * block, so it is zero-filled, never hashed first), each one call of `crypto.hash`: a `createHmac` object sets up
+ * OpenSSL's digest three times over (HMAC's inner, outer and working contexts), and with its two MACs a session check
+ * cost about 6 % more (docs/benchmarks.md, "The MAC as two hashes"). test/session/cbc-hs512.test.ts holds the tag
+ * equal to `createHmac`'s.
  */
 function tagOf(ctx: KeyContexts, aad: Uint8Array, iv: Uint8Array, ciphertext: Uint8Array, al: Uint8Array): Buffer {
   const length = sha512Block + aad.length + iv.length + ciphertext.length + al.length
