@@ -94,10 +94,11 @@ export function toWire(internal: ResponseInternal): WireResponse {
 export function wireToResponse(wire: WireResponse, head = false): Response {
   const response = new Response(head ? null : wire.body, { status: wire.status })
   const { headers } = response
-  for (const [name, value] of Object.entries(wire.headers)) {
+  // Walked in place: an `Object.entries` array of pairs would be one more allocation on every answer.
+  for (const name in wire.headers) {
     // A text body has made the response `text/plain` already; the answer's own type takes its place.
-    if (name === 'content-type') headers.set(name, value)
-    else headers.append(name, value)
+    if (name === 'content-type') headers.set(name, wire.headers[name])
+    else headers.append(name, wire.headers[name])
   }
   for (const cookie of wire.cookies) headers.append('set-cookie', cookie)
   return response
